@@ -1,0 +1,86 @@
+// Backends own storage and run ops. The dispatch core (src/core/dispatch.cpp) decides which
+// backend runs a call and applies the host-fallback rule; backends never see each other.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace vkt {
+
+class Tensor;
+struct OpCall;
+class Backend;
+
+// Bytes owned by one backend. Immutable once a tensor refers to it.
+class Storage {
+ public:
+  Storage(Backend& owner, std::size_t nbytes) : owner_(&owner), nbytes_(nbytes) {}
+  virtual ~Storage() = default;
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  Backend& backend() const { return *owner_; }
+  std::size_t nbytes() const { return nbytes_; }
+  // Host address of the bytes where the backend keeps them in host memory, else nullptr.
+  virtual const void* host_data() const { return nullptr; }
+
+ private:
+  Backend* owner_;
+  std::size_t nbytes_;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual bool is_cpu() const { return false; }
+
+  // Storage holding a copy of `nbytes` host bytes (an upload on a device backend).
+  virtual std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) = 0;
+  // Copies `nbytes` from `offset` of storage into host memory (a download on a device).
+  virtual void to_host(const Storage& storage, std::size_t offset, void* dst,
+                       std::size_t nbytes) = 0;
+  // True when this backend runs `call` itself for these dtypes and shapes.
+  virtual bool supports(const OpCall& call) const = 0;
+  // Runs `call`; every input is on this backend. Only called when supports(call).
+  virtual Tensor execute(const OpCall& call) = 0;
+  // Blocks until all work this backend has been given is complete.
+  virtual void synchronize() {}
+};
+
+Backend& cpu();
+// The Vulkan backend on device `index` (-1: the default device, or VKT_DEVICE). Throws
+// NoDevice when no Vulkan device exists or the library was built without Vulkan.
+Backend& vulkan(int index = -1);
+
+// The backend creation ops use when no input decides: cpu, unless VKT_BACKEND=vulkan, or
+// a BackendScope on this thread says otherwise.
+Backend& default_backend();
+
+class BackendScope {
+ public:
+  explicit BackendScope(Backend& b);
+  ~BackendScope();
+  BackendScope(const BackendScope&) = delete;
+  BackendScope& operator=(const BackendScope&) = delete;
+
+ private:
+  Backend* previous_;
+};
+
+enum class FallbackPolicy { allow, warn, error };
+// Process-wide; initialised from VKT_FALLBACK=allow|warn|error.
+void set_fallback_policy(FallbackPolicy p);
+FallbackPolicy fallback_policy();
+
+// For measurement only: reproduce the pre-Tier-1 path (native ops off, fallback results
+// uploaded back to the device). Default: native on, fallback result stays on the cpu.
+struct LegacyPolicy {
+  bool native = true;
+  bool upload_fallback_result = false;
+};
+void set_legacy_policy(LegacyPolicy p);
+LegacyPolicy legacy_policy();
+
+}  // namespace vkt

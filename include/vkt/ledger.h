@@ -1,0 +1,45 @@
+// The ledger: process-wide counters of what crossed the bus and what the device did.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace vkt {
+
+struct LedgerCounts {
+  std::uint64_t uploads = 0, upload_bytes = 0;
+  std::uint64_t downloads = 0, download_bytes = 0;
+  std::uint64_t device_copies = 0, device_copy_bytes = 0;
+  std::uint64_t dispatches = 0, submits = 0, waits = 0, allocations = 0;
+  std::uint64_t fallbacks = 0;
+  std::map<std::string, std::uint64_t> fallbacks_by_op;
+
+  LedgerCounts operator-(const LedgerCounts& before) const;
+  std::string to_string() const;
+};
+
+namespace ledger {
+LedgerCounts snapshot();
+void reset();
+void record_upload(std::uint64_t bytes);
+void record_download(std::uint64_t bytes);
+void record_device_copy(std::uint64_t bytes);
+void record_dispatch(std::uint64_t n = 1);
+void record_submit();
+void record_wait();
+void record_allocation();
+void record_fallback(const std::string& op);
+}  // namespace ledger
+
+// The counts accumulated since construction.
+class LedgerScope {
+ public:
+  LedgerScope() : start_(ledger::snapshot()) {}
+  LedgerCounts delta() const { return ledger::snapshot() - start_; }
+
+ private:
+  LedgerCounts start_;
+};
+
+}  // namespace vkt

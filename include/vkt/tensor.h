@@ -1,0 +1,94 @@
+// Tensor: an immutable value (dtype, shape, storage on one backend). Row-major, contiguous.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "vkt/backend.h"
+#include "vkt/dtype.h"
+#include "vkt/error.h"
+#include "vkt/shape.h"
+
+namespace vkt {
+
+class Tensor {
+ public:
+  Tensor() = default;  // an empty handle; ops reject it
+  Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage);
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  std::int64_t rank() const { return static_cast<std::int64_t>(shape_.size()); }
+  std::int64_t dim(std::int64_t axis) const;
+  std::int64_t size() const { return numel(shape_); }
+  std::size_t nbytes() const { return static_cast<std::size_t>(size()) * itemsize(dtype_); }
+  bool defined() const { return storage_ != nullptr; }
+  Backend& backend() const;
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+
+  // Consumer reads: copy the elements to the host (a download when on a device).
+  template <class T>
+  std::vector<T> to_vector() const;
+  void read_into(std::span<std::byte> dst) const;
+  std::vector<std::byte> to_bytes() const;
+  // The single element of a size-1 tensor, converted to T.
+  template <class T>
+  T item() const;
+
+ private:
+  DType dtype_ = DType::f32;
+  Shape shape_;
+  std::shared_ptr<Storage> storage_;
+};
+
+// Creation from host data; `backend` defaults to default_backend().
+Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape,
+                  Backend* backend = nullptr);
+template <class T>
+Tensor from_vector(const std::vector<T>& values, Shape shape, Backend* backend = nullptr) {
+  return from_bytes(std::as_bytes(std::span<const T>(values)), dtype_of_v<T>, std::move(shape),
+                    backend);
+}
+template <class T>
+Tensor from_vector(const std::vector<T>& values, Backend* backend = nullptr) {
+  return from_vector(values, Shape{static_cast<std::int64_t>(values.size())}, backend);
+}
+
+// Moves a tensor to `b` (the same backend: returned as is, no copy).
+Tensor transfer(const Tensor& t, Backend& b);
+// A copy on `b` with its own storage, even when `b` is t's backend.
+Tensor copy(const Tensor& t, Backend& b);
+
+template <class T>
+std::vector<T> Tensor::to_vector() const {
+  if (dtype_of_v<T> != dtype_) {
+    throw TypeError("[to_vector] requested " + std::string(dtype_name(dtype_of_v<T>)) +
+                    " from a tensor of dtype " + std::string(dtype_name(dtype_)));
+  }
+  std::vector<T> out(static_cast<std::size_t>(size()));
+  read_into(std::as_writable_bytes(std::span<T>(out)));
+  return out;
+}
+
+}  // namespace vkt
+
+#include "vkt/cast.h"
+
+namespace vkt {
+template <class T>
+T Tensor::item() const {
+  if (size() != 1) {
+    throw ShapeError("[item] needs a tensor of one element, got shape " + shape_str(shape_));
+  }
+  const std::vector<std::byte> bytes = to_bytes();
+  return visit_dtype(dtype_, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    S v;
+    std::memcpy(&v, bytes.data(), sizeof(S));
+    return convert<T>(v);
+  });
+}
+}  // namespace vkt

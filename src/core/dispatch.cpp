@@ -1,0 +1,146 @@
+#include "core/dispatch.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "vkt/backend.h"
+#include "vkt/ledger.h"
+
+namespace vkt {
+namespace {
+
+FallbackPolicy policy_from_env() {
+  const char* v = std::getenv("VKT_FALLBACK");
+  if (v == nullptr) return FallbackPolicy::allow;
+  const std::string s(v);
+  if (s == "warn") return FallbackPolicy::warn;
+  if (s == "error") return FallbackPolicy::error;
+  if (s != "allow" && !s.empty()) {
+    std::cerr << "vktensor: VKT_FALLBACK='" << s << "' is not allow|warn|error; using allow\n";
+  }
+  return FallbackPolicy::allow;
+}
+
+struct Policies {
+  std::mutex mutex;
+  FallbackPolicy fallback = policy_from_env();
+  LegacyPolicy legacy;
+  std::set<std::string> warned_ops;
+};
+
+Policies& policies() {
+  static Policies p;
+  return p;
+}
+
+thread_local Backend* scoped_default = nullptr;
+
+Backend& pick_backend(const OpCall& call) {
+  Backend* chosen = nullptr;
+  for (const Tensor& t : call.inputs) {
+    Backend& b = t.backend();
+    if (b.is_cpu()) continue;
+    if (chosen == nullptr) {
+      chosen = &b;
+    } else if (chosen != &b) {
+      throw IncompatibleBackends("[" + std::string(op_name(call.op)) + "] inputs live on " +
+                                 chosen->name() + " and " + b.name() +
+                                 "; transfer one explicitly");
+    }
+  }
+  if (chosen != nullptr) return *chosen;
+  if (!call.inputs.empty()) return cpu();
+  return call.target != nullptr ? *call.target : default_backend();
+}
+
+void apply_fallback_policy(const OpCall& call, Backend& b) {
+  Policies& p = policies();
+  FallbackPolicy policy;
+  {
+    std::lock_guard lock(p.mutex);
+    policy = p.fallback;
+  }
+  if (policy == FallbackPolicy::allow) return;
+  const std::string what = "[" + std::string(op_name(call.op)) + "] has no native " + b.name() +
+                           " kernel for " + detail::describe_inputs(call);
+  if (policy == FallbackPolicy::error) {
+    throw FallbackForbidden(what + "; fallback policy is 'error'");
+  }
+  std::lock_guard lock(p.mutex);
+  if (p.warned_ops.insert(std::string(op_name(call.op))).second) {
+    std::cerr << "vktensor warning: " << what << "; running it on the cpu\n";
+  }
+}
+
+}  // namespace
+
+Backend& default_backend() {
+  if (scoped_default != nullptr) return *scoped_default;
+  static Backend* from_env = [] {
+    const char* v = std::getenv("VKT_BACKEND");
+    return (v != nullptr && std::string(v) == "vulkan") ? &vulkan() : &cpu();
+  }();
+  return *from_env;
+}
+
+BackendScope::BackendScope(Backend& b) : previous_(scoped_default) { scoped_default = &b; }
+BackendScope::~BackendScope() { scoped_default = previous_; }
+
+void set_fallback_policy(FallbackPolicy p) {
+  std::lock_guard lock(policies().mutex);
+  policies().fallback = p;
+}
+FallbackPolicy fallback_policy() {
+  std::lock_guard lock(policies().mutex);
+  return policies().fallback;
+}
+void set_legacy_policy(LegacyPolicy p) {
+  std::lock_guard lock(policies().mutex);
+  policies().legacy = p;
+}
+LegacyPolicy legacy_policy() {
+  std::lock_guard lock(policies().mutex);
+  return policies().legacy;
+}
+
+namespace detail {
+
+std::string describe_inputs(const OpCall& call) {
+  std::string dtypes, shapes;
+  for (const Tensor& t : call.inputs) {
+    if (!dtypes.empty()) {
+      dtypes += ", ";
+      shapes += ", ";
+    }
+    dtypes += dtype_name(t.dtype());
+    shapes += shape_str(t.shape());
+  }
+  if (call.inputs.empty()) {
+    return "dtype " + std::string(dtype_name(call.out_dtype)) + " shape " +
+           shape_str(call.out_shape);
+  }
+  return "dtypes (" + dtypes + ") shapes (" + shapes + ")";
+}
+
+Tensor dispatch(OpCall call) {
+  Backend& b = pick_backend(call);
+  if (b.is_cpu()) return b.execute(call);
+  const LegacyPolicy legacy = legacy_policy();
+  if (legacy.native && b.supports(call)) {
+    for (Tensor& t : call.inputs) t = transfer(t, b);
+    return b.execute(call);
+  }
+  apply_fallback_policy(call, b);
+  ledger::record_fallback(std::string(op_name(call.op)));
+  for (Tensor& t : call.inputs) t = transfer(t, cpu());
+  Tensor result = cpu().execute(call);
+  // Creation ops were asked for on b: placing them there is the caller's request.
+  if (call.inputs.empty() || legacy.upload_fallback_result) result = transfer(result, b);
+  return result;
+}
+
+}  // namespace detail
+}  // namespace vkt

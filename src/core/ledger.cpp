@@ -1,0 +1,112 @@
+#include "vkt/ledger.h"
+
+#include <atomic>
+#include <mutex>
+#include <sstream>
+
+namespace vkt {
+namespace {
+
+struct Counters {
+  std::atomic<std::uint64_t> uploads{0}, upload_bytes{0}, downloads{0}, download_bytes{0};
+  std::atomic<std::uint64_t> device_copies{0}, device_copy_bytes{0};
+  std::atomic<std::uint64_t> dispatches{0}, submits{0}, waits{0}, allocations{0}, fallbacks{0};
+  std::mutex by_op_mutex;
+  std::map<std::string, std::uint64_t> fallbacks_by_op;
+};
+
+Counters& counters() {
+  static Counters c;
+  return c;
+}
+
+}  // namespace
+
+LedgerCounts LedgerCounts::operator-(const LedgerCounts& b) const {
+  LedgerCounts d;
+  d.uploads = uploads - b.uploads;
+  d.upload_bytes = upload_bytes - b.upload_bytes;
+  d.downloads = downloads - b.downloads;
+  d.download_bytes = download_bytes - b.download_bytes;
+  d.device_copies = device_copies - b.device_copies;
+  d.device_copy_bytes = device_copy_bytes - b.device_copy_bytes;
+  d.dispatches = dispatches - b.dispatches;
+  d.submits = submits - b.submits;
+  d.waits = waits - b.waits;
+  d.allocations = allocations - b.allocations;
+  d.fallbacks = fallbacks - b.fallbacks;
+  for (const auto& [op, n] : fallbacks_by_op) {
+    const auto it = b.fallbacks_by_op.find(op);
+    const std::uint64_t before = it == b.fallbacks_by_op.end() ? 0 : it->second;
+    if (n != before) d.fallbacks_by_op[op] = n - before;
+  }
+  return d;
+}
+
+std::string LedgerCounts::to_string() const {
+  std::ostringstream s;
+  s << "uploads=" << uploads << " (" << upload_bytes << " B) downloads=" << downloads << " ("
+    << download_bytes << " B) device_copies=" << device_copies << " (" << device_copy_bytes
+    << " B) dispatches=" << dispatches << " submits=" << submits << " waits=" << waits
+    << " allocations=" << allocations << " fallbacks=" << fallbacks;
+  for (const auto& [op, n] : fallbacks_by_op) s << " " << op << ":" << n;
+  return s.str();
+}
+
+namespace ledger {
+
+LedgerCounts snapshot() {
+  Counters& c = counters();
+  LedgerCounts s;
+  s.uploads = c.uploads.load();
+  s.upload_bytes = c.upload_bytes.load();
+  s.downloads = c.downloads.load();
+  s.download_bytes = c.download_bytes.load();
+  s.device_copies = c.device_copies.load();
+  s.device_copy_bytes = c.device_copy_bytes.load();
+  s.dispatches = c.dispatches.load();
+  s.submits = c.submits.load();
+  s.waits = c.waits.load();
+  s.allocations = c.allocations.load();
+  s.fallbacks = c.fallbacks.load();
+  std::lock_guard lock(c.by_op_mutex);
+  s.fallbacks_by_op = c.fallbacks_by_op;
+  return s;
+}
+
+void reset() {
+  Counters& c = counters();
+  for (auto* a : {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes,
+                  &c.device_copies, &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits,
+                  &c.allocations, &c.fallbacks}) {
+    a->store(0);
+  }
+  std::lock_guard lock(c.by_op_mutex);
+  c.fallbacks_by_op.clear();
+}
+
+void record_upload(std::uint64_t bytes) {
+  counters().uploads += 1;
+  counters().upload_bytes += bytes;
+}
+void record_download(std::uint64_t bytes) {
+  counters().downloads += 1;
+  counters().download_bytes += bytes;
+}
+void record_device_copy(std::uint64_t bytes) {
+  counters().device_copies += 1;
+  counters().device_copy_bytes += bytes;
+}
+void record_dispatch(std::uint64_t n) { counters().dispatches += n; }
+void record_submit() { counters().submits += 1; }
+void record_wait() { counters().waits += 1; }
+void record_allocation() { counters().allocations += 1; }
+void record_fallback(const std::string& op) {
+  Counters& c = counters();
+  c.fallbacks += 1;
+  std::lock_guard lock(c.by_op_mutex);
+  c.fallbacks_by_op[op] += 1;
+}
+
+}  // namespace ledger
+}  // namespace vkt

@@ -1,0 +1,109 @@
+#include "vkt/tensor.h"
+
+#include <cstring>
+#include <string>
+
+#include "core/dispatch.h"
+#include "core/host_storage.h"
+#include "vkt/ledger.h"
+#include "vkt/op_call.h"
+
+namespace vkt {
+namespace {
+
+void check_shape(const char* op, const Shape& shape) {
+  for (std::int64_t d : shape) {
+    if (d < 0) {
+      throw ShapeError(std::string("[") + op + "] shape " + shape_str(shape) +
+                       " has a negative dimension");
+    }
+  }
+}
+
+}  // namespace
+
+Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage)
+    : dtype_(dtype), shape_(std::move(shape)), storage_(std::move(storage)) {
+  check_shape("tensor", shape_);
+  if (storage_ == nullptr || storage_->nbytes() < nbytes()) {
+    throw ShapeError("[tensor] storage of " +
+                     std::to_string(storage_ ? storage_->nbytes() : 0) +
+                     " bytes is too small for " + std::string(dtype_name(dtype_)) + " " +
+                     shape_str(shape_));
+  }
+}
+
+std::int64_t Tensor::dim(std::int64_t axis) const {
+  return shape_[static_cast<std::size_t>(normalize_axis("dim", axis, rank()))];
+}
+
+Backend& Tensor::backend() const {
+  if (!storage_) throw Error("[tensor] the tensor is empty (default-constructed)");
+  return storage_->backend();
+}
+
+void Tensor::read_into(std::span<std::byte> dst) const {
+  if (dst.size() != nbytes()) {
+    throw ShapeError("[read_into] destination holds " + std::to_string(dst.size()) +
+                     " bytes, the tensor " + std::to_string(nbytes()));
+  }
+  if (dst.empty()) return;
+  if (const void* p = storage_->host_data()) {
+    std::memcpy(dst.data(), p, dst.size());
+    return;
+  }
+  storage_->backend().to_host(*storage_, 0, dst.data(), dst.size());
+  ledger::record_download(dst.size());
+}
+
+std::vector<std::byte> Tensor::to_bytes() const {
+  std::vector<std::byte> out(nbytes());
+  read_into(out);
+  return out;
+}
+
+Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape,
+                  Backend* backend) {
+  check_shape("from_bytes", shape);
+  const std::size_t expected = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
+  if (bytes.size() != expected) {
+    throw ShapeError("[from_bytes] " + std::to_string(bytes.size()) + " bytes given, " +
+                     std::string(dtype_name(dtype)) + " " + shape_str(shape) + " needs " +
+                     std::to_string(expected));
+  }
+  Backend& b = backend != nullptr ? *backend : default_backend();
+  if (b.is_cpu()) {
+    auto storage = std::make_shared<HostStorage>(b, bytes.size());
+    if (!bytes.empty()) std::memcpy(storage->data(), bytes.data(), bytes.size());
+    return Tensor(dtype, std::move(shape), std::move(storage));
+  }
+  auto storage = b.from_host(bytes.data(), bytes.size());
+  ledger::record_upload(bytes.size());
+  return Tensor(dtype, std::move(shape), std::move(storage));
+}
+
+Tensor transfer(const Tensor& t, Backend& b) {
+  Backend& src = t.backend();
+  if (&src == &b) return t;
+  if (b.is_cpu()) {
+    auto storage = std::make_shared<HostStorage>(b, t.nbytes());
+    t.read_into(std::span<std::byte>(static_cast<std::byte*>(storage->data()), t.nbytes()));
+    return Tensor(t.dtype(), t.shape(), std::move(storage));
+  }
+  if (src.is_cpu()) {
+    auto storage = b.from_host(t.storage()->host_data(), t.nbytes());
+    ledger::record_upload(t.nbytes());
+    return Tensor(t.dtype(), t.shape(), std::move(storage));
+  }
+  // Between two devices: through the host, both crossings counted.
+  return transfer(transfer(t, cpu()), b);
+}
+
+Tensor copy(const Tensor& t, Backend& b) {
+  if (&t.backend() != &b) return transfer(t, b);
+  OpCall call{Op::copy, {t}, NoParams{}, t.dtype(), t.shape(), &b};
+  if (b.is_cpu() || b.supports(call)) return b.execute(call);
+  return transfer(transfer(t, cpu()), b);
+}
+
+}  // namespace vkt

@@ -1,0 +1,61 @@
+// The cpu backend: the reference every other backend is compared with, and the baseline
+// every speed-up divides by.
+#include <cstring>
+
+#include "cpu/kernels.h"
+#include "vkt/backend.h"
+
+namespace vkt {
+namespace {
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+  bool is_cpu() const override { return true; }
+
+  std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) override {
+    auto s = std::make_shared<HostStorage>(*this, nbytes);
+    if (nbytes != 0) std::memcpy(s->data(), data, nbytes);
+    return s;
+  }
+  void to_host(const Storage& storage, std::size_t offset, void* dst,
+               std::size_t nbytes) override {
+    if (nbytes != 0) std::memcpy(dst, static_cast<const char*>(storage.host_data()) + offset, nbytes);
+  }
+  bool supports(const OpCall&) const override { return true; }
+
+  Tensor execute(const OpCall& call) override {
+    using namespace cpu_kernels;
+    switch (op_family(call.op)) {
+      case OpFamily::unary: return run_unary(call);
+      case OpFamily::binary: return run_binary(call);
+      case OpFamily::reduce:
+      case OpFamily::argreduce: return run_reduce(call);
+      case OpFamily::window: return run_window(call);
+      case OpFamily::cumulative: return run_cumulative(call);
+      case OpFamily::creation: return run_creation(call);
+      case OpFamily::conversion: return run_conversion(call);
+      case OpFamily::movement: return run_movement(call);
+      case OpFamily::indexing: return run_indexing(call);
+      case OpFamily::sort: return run_sort(call);
+      case OpFamily::linalg: return run_linalg(call);
+    }
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
+  }
+};
+
+}  // namespace
+
+Backend& cpu() {
+  static CpuBackend backend;
+  return backend;
+}
+
+namespace cpu_kernels {
+Tensor make_tensor(DType dtype, const Shape& shape) {
+  const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
+  return Tensor(dtype, shape, std::make_shared<HostStorage>(cpu(), bytes));
+}
+}  // namespace cpu_kernels
+
+}  // namespace vkt
