@@ -1,0 +1,95 @@
+// Tensor comparison for tests: integers exact, floats within per-dtype tolerances, NaN and
+// Inf positions equal. Shared by unit, golden and conformance tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "vkt/vkt.h"
+
+namespace vkt::testing {
+
+struct Tolerance {
+  double rtol = 0, atol = 0;
+};
+
+// Default tolerances: f16 ~ 2^-10, bf16 ~ 2^-7, f32 a few ulp, f64 tighter.
+inline Tolerance default_tolerance(DType d) {
+  switch (d) {
+    case DType::f16: return {2e-3, 1e-3};
+    case DType::bf16: return {1.6e-2, 1e-2};
+    case DType::f32: return {2e-5, 1e-6};
+    case DType::f64: return {1e-12, 1e-14};
+    default: return {0, 0};
+  }
+}
+
+// Every element as double (exact for integers up to 2^53; 64-bit integers compared exactly
+// through as_int64 below).
+inline std::vector<double> as_doubles(const Tensor& t) {
+  const std::vector<std::byte> bytes = t.to_bytes();
+  std::vector<double> out(static_cast<std::size_t>(t.size()));
+  visit_dtype(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      T v;
+      std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+      out[i] = static_cast<double>(static_cast<compute_t<T>>(v));
+    }
+  });
+  return out;
+}
+
+// Raw element bits (zero-extended) for exact integer comparison.
+inline std::vector<std::uint64_t> as_bits(const Tensor& t) {
+  const std::vector<std::byte> bytes = t.to_bytes();
+  const std::size_t w = itemsize(t.dtype());
+  std::vector<std::uint64_t> out(static_cast<std::size_t>(t.size()), 0);
+  for (std::size_t i = 0; i < out.size(); ++i) std::memcpy(&out[i], bytes.data() + i * w, w);
+  return out;
+}
+
+inline ::testing::AssertionResult tensors_close(const Tensor& actual, const Tensor& expected,
+                                               Tolerance tol) {
+  if (actual.dtype() != expected.dtype()) {
+    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype())
+                                         << " != expected " << dtype_name(expected.dtype());
+  }
+  if (actual.shape() != expected.shape()) {
+    return ::testing::AssertionFailure() << "shape " << shape_str(actual.shape())
+                                         << " != expected " << shape_str(expected.shape());
+  }
+  if (is_integer(actual.dtype())) {
+    const auto a = as_bits(actual), e = as_bits(expected);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != e[i]) {
+        return ::testing::AssertionFailure()
+               << "element " << i << ": " << as_doubles(actual)[i] << " != expected "
+               << as_doubles(expected)[i];
+      }
+    }
+    return ::testing::AssertionSuccess();
+  }
+  const auto a = as_doubles(actual), e = as_doubles(expected);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const bool ok = (std::isnan(a[i]) && std::isnan(e[i])) ||
+                    (std::isinf(e[i]) && a[i] == e[i]) ||
+                    (std::isfinite(a[i]) && std::isfinite(e[i]) &&
+                     std::fabs(a[i] - e[i]) <= tol.atol + tol.rtol * std::fabs(e[i]));
+    if (!ok) {
+      return ::testing::AssertionFailure() << "element " << i << ": " << a[i]
+                                           << " != expected " << e[i] << " (rtol " << tol.rtol
+                                           << ", atol " << tol.atol << ")";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline ::testing::AssertionResult tensors_close(const Tensor& actual, const Tensor& expected) {
+  return tensors_close(actual, expected, default_tolerance(expected.dtype()));
+}
+
+}  // namespace vkt::testing
