@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace vkt {
 
@@ -47,6 +49,9 @@ class Backend {
   virtual Tensor execute(const OpCall& call) = 0;
   // Blocks until all work this backend has been given is complete.
   virtual void synchronize() {}
+  // Facts about the device for reports: device_name, device_type, driver_version,
+  // api_version, ... (empty for the cpu).
+  virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }
 };
 
 Backend& cpu();

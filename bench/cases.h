@@ -1,0 +1,39 @@
+// Benchmark cases: for an op and a size n, the inputs (built on the cpu from non-zero
+// iota-based data) and the call. Shared by the consumer, ops and shapes benches.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+
+struct BenchInput {
+  Tensor value;              // on the cpu
+  bool stays_on_cpu = false;  // the seed keeps index tensors on the host
+};
+
+struct OpCase {
+  std::string op;
+  DType dtype = DType::f32;
+  Shape shape;  // the main input's shape
+  std::vector<BenchInput> inputs;
+  std::function<Tensor(const std::vector<Tensor>&)> run;
+};
+
+// The seed's seven consumer ops.
+const std::vector<std::string>& seed_ops();
+// Every op name a case exists for (the whole op surface).
+std::vector<std::string> case_ops();
+// Throws std::invalid_argument for an unknown op or a size the op's shape cannot take.
+OpCase make_case(const std::string& op, std::int64_t n);
+
+// The inputs placed for a run on `b` (cpu-held inputs stay on the cpu).
+std::vector<Tensor> place_inputs(const OpCase& c, Backend& b);
+// f32 iota(n)/n + 0.01: the seed's data.
+Tensor seed_data(std::int64_t n, const Shape& shape);
+
+}  // namespace vkt::bench

@@ -1,0 +1,14 @@
+// The smaller vkt-bench subcommands.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace vkt::bench {
+
+void run_info(int device);
+// Joins CSVs on (op, dtype, size) and prints `column` side by side as markdown (each file
+// labelled by its host/device/library); writes the table to `out` when given.
+void run_compare(const std::vector<std::string>& files, const std::string& column, const std::string& out);
+
+}  // namespace vkt::bench

@@ -1,0 +1,124 @@
+#include "consumer.h"
+
+#include <fmt/core.h>
+
+#include <cstdio>
+
+#include "cases.h"
+#include "device.h"
+#include "host_info.h"
+#include "stats.h"
+#include "table.h"
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+namespace {
+
+struct Column {
+  Stats stats;
+  LedgerCounts ledger;
+  bool measured = false;
+};
+
+// Times `c` on backend `b` (inputs placed first); with `read`, each repetition also reads
+// the result as a consumer would.
+Column measure(const OpCase& c, Backend& b, bool read, const TimingPlan& plan) {
+  BackendScope scope(b);
+  const std::vector<Tensor> in = place_inputs(c, b);
+  b.synchronize();
+  auto once = [&] {
+    Tensor r = c.run(in);
+    if (read) {
+      (void)r.to_bytes();
+    } else {
+      r.backend().synchronize();
+    }
+  };
+  Column col;
+  col.stats = time_it(once, plan);
+  LedgerScope ledger_scope;
+  once();
+  col.ledger = ledger_scope.delta();
+  col.measured = true;
+  return col;
+}
+
+void add_ledger(Row& row, const std::string& prefix, const Column& c) {
+  auto v = [&](std::uint64_t x) { return c.measured ? std::to_string(x) : std::string(); };
+  row.emplace_back(prefix + "_uploads", v(c.ledger.uploads));
+  row.emplace_back(prefix + "_downloads", v(c.ledger.downloads));
+  row.emplace_back(prefix + "_bytes_up", v(c.ledger.upload_bytes));
+  row.emplace_back(prefix + "_bytes_down", v(c.ledger.download_bytes));
+  row.emplace_back(prefix + "_submits", v(c.ledger.submits));
+}
+
+std::string ratio(const Column& x, const Column& y) {
+  return x.measured && y.measured && y.stats.median_us > 0 ? fmt_num(x.stats.median_us / y.stats.median_us, 4) : "";
+}
+
+}  // namespace
+
+std::vector<Row> run_consumer(const ConsumerOptions& opts) {
+  Backend* dev = find_device(opts.device);
+  const HostInfo host = collect_host_info(dev);
+  const std::string out = opts.out.empty() ? "bench_results/" + default_csv_name(host, "consumer") : opts.out;
+  check_writable(out);
+  double d2h = 0;
+  if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);
+  TimingPlan plan;
+  plan.min_reps = opts.min_reps;
+
+  std::vector<Row> rows;
+  Table table({"op", "size", "path", "A_us", "B_us", "C_us", "D_us", "E_us", "D/B", "D/E", "D/floor"});
+  const std::size_t total = opts.ops.size() * opts.sizes.size();
+  for (const std::string& op : opts.ops) {
+    for (const std::int64_t n : opts.sizes) {
+      std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(), static_cast<long long>(n));
+      const OpCase c = make_case(op, n);
+      const Column a = measure(c, cpu(), false, plan);
+      const Column b = measure(c, cpu(), true, plan);
+      Column cc, d, e;
+      std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
+      if (dev != nullptr) {
+        cc = measure(c, *dev, false, plan);
+        d = measure(c, *dev, true, plan);
+        const LegacyPolicy saved = legacy_policy();
+        set_legacy_policy({false, true});
+        e = measure(c, *dev, true, plan);
+        set_legacy_policy(saved);
+      }
+      const bool fallback = d.measured && d.ledger.fallbacks > 0;
+      const double floor_us = cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
+      Row row = host_fields(host);
+      row.emplace_back("op", op);
+      row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
+      row.emplace_back("shape", shape_str(c.shape));
+      row.emplace_back("size", std::to_string(n));
+      row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
+      const std::pair<const char*, const Column*> cols[] = {{"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
+      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_us", col->measured ? fmt_num(col->stats.median_us) : "");
+      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_p95_us", col->measured ? fmt_num(col->stats.p95_us) : "");
+      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_min_us", col->measured ? fmt_num(col->stats.min_us) : "");
+      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_reps", col->measured ? std::to_string(col->stats.reps) : "");
+      row.emplace_back("D_over_B", ratio(d, b));
+      row.emplace_back("D_over_E", ratio(d, e));
+      row.emplace_back("C_over_A", ratio(cc, a));
+      row.emplace_back("out_bytes", std::to_string(out_bytes));
+      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
+      row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
+      row.emplace_back("D_over_floor", cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
+      add_ledger(row, "D", d);
+      add_ledger(row, "E", e);
+      table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"), field(row, "C_us"),
+                 field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"), field(row, "D_over_E"), field(row, "D_over_floor")});
+      rows.push_back(std::move(row));
+    }
+  }
+  std::fprintf(stderr, "\r%60s\r", "");
+  table.print(stdout);
+  write_csv(out, rows);
+  std::printf("wrote %s\n", out.c_str());
+  return rows;
+}
+
+}  // namespace vkt::bench

@@ -1,0 +1,23 @@
+// The consumer-aware bench (DESIGN.md section 5): columns A..E per (op, dtype, size).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "csv.h"
+
+namespace vkt::bench {
+
+struct ConsumerOptions {
+  std::vector<std::string> ops;
+  std::vector<std::int64_t> sizes;
+  int min_reps = 30;
+  int device = -1;
+  std::string out;  // CSV path; empty: bench_results/<host>_consumer_<date>.csv
+};
+
+// Runs the bench, prints the table, writes the CSV; returns the rows.
+std::vector<Row> run_consumer(const ConsumerOptions& opts);
+
+}  // namespace vkt::bench

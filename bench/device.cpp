@@ -1,0 +1,36 @@
+#include "device.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "stats.h"
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+
+Backend* find_device(int index) {
+  try {
+    return &vulkan(index);
+  } catch (const NoDevice& e) {
+    std::fprintf(stderr, "vkt-bench: no Vulkan device (%s); device columns stay empty\n", e.what());
+    return nullptr;
+  }
+}
+
+double measure_d2h_bytes_per_us(Backend& device, std::size_t bytes) {
+  const auto n = static_cast<std::int64_t>(bytes / 4);
+  Tensor big = full({n}, 1.25f, DType::f32, &device);
+  device.synchronize();
+  std::vector<std::byte> host(big.nbytes());
+  TimingPlan plan;
+  plan.warmups = 1;
+  plan.min_reps = 5;
+  plan.min_total_us = 0;
+  const Stats st = time_it([&] { big.read_into(host); }, plan);
+  const double rate = static_cast<double>(big.nbytes()) / st.median_us;
+  std::fprintf(stderr, "vkt-bench: device-to-host read of %zu MiB: median %.0f us = %.2f GB/s\n",
+               big.nbytes() >> 20, st.median_us, rate / 1000.0);
+  return rate;
+}
+
+}  // namespace vkt::bench

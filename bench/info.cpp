@@ -1,0 +1,18 @@
+#include <cstdio>
+
+#include "commands.h"
+#include "device.h"
+#include "host_info.h"
+
+namespace vkt::bench {
+
+void run_info(int device) {
+  Backend* dev = find_device(device);
+  const HostInfo h = collect_host_info(dev);
+  for (const auto& [k, v] : host_fields(h)) std::printf("%-12s %s\n", k.c_str(), v.c_str());
+  if (dev == nullptr) return;
+  std::printf("\n%s\n", dev->name().c_str());
+  for (const auto& [k, v] : dev->properties()) std::printf("  %-28s %s\n", k.c_str(), v.c_str());
+}
+
+}  // namespace vkt::bench

@@ -1,0 +1,116 @@
+// vkt-bench: the consumer-aware benchmark suite. Bad arguments exit with code 2 and leave
+// no file behind.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+#include "cases.h"
+#include "commands.h"
+#include "consumer.h"
+
+namespace {
+
+std::vector<std::int64_t> parse_sizes(const std::string& list) {
+  std::vector<std::int64_t> sizes;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, comma - pos);
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || v < 16 || v % 16 != 0) {
+      throw CLI::ValidationError("--sizes", "bad size '" + item + "': sizes are integers >= 16 and multiples of 16");
+    }
+    sizes.push_back(v);
+    pos = comma + 1;
+  }
+  return sizes;
+}
+
+std::vector<std::string> parse_ops(const std::string& list, const std::vector<std::string>& fallback) {
+  if (list.empty()) return fallback;
+  const std::vector<std::string> known = vkt::bench::case_ops();
+  const std::set<std::string> known_set(known.begin(), known.end());
+  std::vector<std::string> ops;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string op = list.substr(pos, comma - pos);
+    if (op == "all") {
+      ops.insert(ops.end(), known.begin(), known.end());
+    } else if (known_set.count(op) == 0) {
+      throw CLI::ValidationError("--ops", "unknown op '" + op + "' (vkt-bench list-ops prints the known ones)");
+    } else {
+      ops.push_back(op);
+    }
+    pos = comma + 1;
+  }
+  return ops;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"vkt-bench: what a vktensor op costs the program that consumes its result"};
+  app.require_subcommand(1);
+
+  std::string ops_list, sizes_list = "1024,16384,262144,1048576", out;
+  int reps = 30, device = -1;
+  auto* consumer = app.add_subcommand("consumer", "columns A..E per (op, dtype, size): cpu, cpu+read, vulkan, vulkan+read, legacy path");
+  consumer->add_option("--ops", ops_list, "comma-separated ops (default: the seed's seven; 'all' for every op)");
+  consumer->add_option("--sizes", sizes_list, "comma-separated sizes n")->capture_default_str();
+  consumer->add_option("--reps", reps, "minimum timed repetitions per column (after 2 warm-ups)")->check(CLI::Range(1, 100000))->capture_default_str();
+  consumer->add_option("--out", out, "CSV path (default bench_results/<host>_consumer_<date>.csv)");
+  consumer->add_option("--device", device, "Vulkan device index (default: VKT_DEVICE or the best device)");
+
+  auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
+  info->add_option("--device", device, "Vulkan device index");
+
+  auto* list_ops = app.add_subcommand("list-ops", "print the ops the benches know");
+
+  std::vector<std::string> compare_files;
+  std::string compare_column = "D_us";
+  auto* compare = app.add_subcommand("compare", "join several CSVs on (op, dtype, size); print a markdown table of one column");
+  compare->add_option("files", compare_files, "CSV files")->required()->check(CLI::ExistingFile);
+  compare->add_option("--column", compare_column, "column or ratio to show")->capture_default_str();
+  compare->add_option("--out", out, "also write the table to this markdown file");
+
+  try {
+    app.parse(argc, argv);
+    if (consumer->parsed()) {
+      vkt::bench::ConsumerOptions o;
+      o.ops = parse_ops(ops_list, vkt::bench::seed_ops());
+      o.sizes = parse_sizes(sizes_list);
+      o.min_reps = reps;
+      o.device = device;
+      o.out = out;
+      vkt::bench::run_consumer(o);
+    } else if (info->parsed()) {
+      vkt::bench::run_info(device);
+    } else if (list_ops->parsed()) {
+      for (const auto& op : vkt::bench::case_ops()) std::printf("%s\n", op.c_str());
+    } else if (compare->parsed()) {
+      vkt::bench::run_compare(compare_files, compare_column, out);
+    }
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "vkt-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "vkt-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vkt-bench: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

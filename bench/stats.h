@@ -1,0 +1,34 @@
+// Robust timing: warm-ups, then enough timed repetitions; medians, p95 and min.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace vkt::bench {
+
+struct Stats {
+  double median_us = 0, p95_us = 0, min_us = 0;
+  int reps = 0;
+};
+
+Stats summarize(std::vector<double> samples_us);
+
+struct TimingPlan {
+  int warmups = 2;
+  int min_reps = 30;
+  // Tiny ops repeat until their timed runs add up to at least this much.
+  double min_total_us = 20000;
+  int max_reps = 2000;
+};
+
+// Times `run` (one repetition per call, each timed on its own) after warm-ups.
+Stats time_it(const std::function<void()>& run, const TimingPlan& plan);
+
+inline double now_us() {
+  using namespace std::chrono;
+  return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace vkt::bench

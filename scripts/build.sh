@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds vktensor into build/ (or $1), Release, Vulkan on, tests and bench.
+# Extra arguments after the folder go to cmake, e.g. -DVKT_SANITIZE=ON.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$root/build}
+shift || true
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$dir" -j "$(nproc)"
