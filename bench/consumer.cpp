@@ -7,41 +7,13 @@
 #include "cases.h"
 #include "device.h"
 #include "host_info.h"
+#include "measure.h"
 #include "stats.h"
 #include "table.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
 namespace {
-
-struct Column {
-  Stats stats;
-  LedgerCounts ledger;
-  bool measured = false;
-};
-
-// Times `c` on backend `b` (inputs placed first); with `read`, each repetition also reads
-// the result as a consumer would.
-Column measure(const OpCase& c, Backend& b, bool read, const TimingPlan& plan) {
-  BackendScope scope(b);
-  const std::vector<Tensor> in = place_inputs(c, b);
-  b.synchronize();
-  auto once = [&] {
-    Tensor r = c.run(in);
-    if (read) {
-      (void)r.to_bytes();
-    } else {
-      r.backend().synchronize();
-    }
-  };
-  Column col;
-  col.stats = time_it(once, plan);
-  LedgerScope ledger_scope;
-  once();
-  col.ledger = ledger_scope.delta();
-  col.measured = true;
-  return col;
-}
 
 void add_ledger(Row& row, const std::string& prefix, const Column& c) {
   auto v = [&](std::uint64_t x) { return c.measured ? std::to_string(x) : std::string(); };

@@ -9,6 +9,7 @@
 namespace vkt::bench {
 
 Backend* find_device(int index) {
+  if (index == kNoDevice) return nullptr;
   try {
     return &vulkan(index);
   } catch (const NoDevice& e) {

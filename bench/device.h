@@ -9,6 +9,9 @@
 
 namespace vkt::bench {
 
+// The device index that means "cpu columns only".
+inline constexpr int kNoDevice = -2;
+
 // The Vulkan backend at `index` (-1: default), or null with a note on stderr when the
 // machine has none.
 Backend* find_device(int index);

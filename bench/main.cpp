@@ -2,16 +2,20 @@
 // no file behind.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <stdexcept>
 
 #include "cases.h"
 #include "commands.h"
 #include "consumer.h"
+#include "device.h"
+#include "suite.h"
 
 namespace {
 
-std::vector<std::int64_t> parse_sizes(const std::string& list) {
+// Sizes are element counts (multiples of 16, >= 16), or for matmul square dimensions (>= 1).
+std::vector<std::int64_t> parse_sizes(const std::string& list, bool matmul_dims = false) {
   std::vector<std::int64_t> sizes;
   std::size_t pos = 0;
   while (pos <= list.size()) {
@@ -24,8 +28,10 @@ std::vector<std::int64_t> parse_sizes(const std::string& list) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (item.empty() || used != item.size() || v < 16 || v % 16 != 0) {
-      throw CLI::ValidationError("--sizes", "bad size '" + item + "': sizes are integers >= 16 and multiples of 16");
+    const bool ok = matmul_dims ? v >= 1 : (v >= 16 && v % 16 == 0);
+    if (item.empty() || used != item.size() || !ok) {
+      throw CLI::ValidationError("--sizes", "bad size '" + item + "': " +
+                                 (matmul_dims ? "matmul sizes are integers >= 1" : "sizes are integers >= 16 and multiples of 16"));
     }
     sizes.push_back(v);
     pos = comma + 1;
@@ -68,6 +74,25 @@ int main(int argc, char** argv) {
   consumer->add_option("--reps", reps, "minimum timed repetitions per column (after 2 warm-ups)")->check(CLI::Range(1, 100000))->capture_default_str();
   consumer->add_option("--out", out, "CSV path (default bench_results/<host>_consumer_<date>.csv)");
   consumer->add_option("--device", device, "Vulkan device index (default: VKT_DEVICE or the best device)");
+  consumer->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "columns A and B only");
+
+  // ops, shapes, matmul, chain share their options.
+  std::map<std::string, CLI::App*> suites;
+  std::string suite_sizes;
+  for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
+           {"ops", "every op: op-only time on cpu and vulkan, speedup = cpu/vulkan, path"},
+           {"shapes", "speed-up vs size (256..16M) for compute, reduction and movement families, with crossover"},
+           {"matmul", "square matmul 16..4096, f32 and f64: ms and GFLOP/s, inputs resident, upload excluded"},
+           {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"}}) {
+    auto* s = app.add_subcommand(name, help);
+    s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
+    s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");
+    s->add_option("--reps", reps, "minimum timed repetitions")->check(CLI::Range(1, 100000));
+    s->add_option("--out", out, "CSV path (default bench_results/<host>_<bench>_<date>.csv)");
+    s->add_option("--device", device, "Vulkan device index");
+    s->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "time the cpu backend only");
+    suites[name] = s;
+  }
 
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
@@ -97,6 +122,17 @@ int main(int argc, char** argv) {
       for (const auto& op : vkt::bench::case_ops()) std::printf("%s\n", op.c_str());
     } else if (compare->parsed()) {
       vkt::bench::run_compare(compare_files, compare_column, out);
+    } else {
+      vkt::bench::SuiteOptions o;
+      o.ops = parse_ops(ops_list, {});
+      o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{} : parse_sizes(suite_sizes, suites.at("matmul")->parsed());
+      o.min_reps = reps;
+      o.device = device;
+      o.out = out;
+      if (suites.at("ops")->parsed()) vkt::bench::run_ops(o);
+      if (suites.at("shapes")->parsed()) vkt::bench::run_shapes(o);
+      if (suites.at("matmul")->parsed()) vkt::bench::run_matmul(o);
+      if (suites.at("chain")->parsed()) vkt::bench::run_chain(o);
     }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

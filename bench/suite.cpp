@@ -1,0 +1,233 @@
+#include "suite.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "cases.h"
+#include "device.h"
+#include "host_info.h"
+#include "measure.h"
+#include "table.h"
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+namespace {
+
+std::string out_path(const SuiteOptions& o, const HostInfo& h, const std::string& bench) {
+  return o.out.empty() ? "bench_results/" + default_csv_name(h, bench) : o.out;
+}
+
+void progress(std::size_t i, std::size_t total, const std::string& what) {
+  std::fprintf(stderr, "\r[%zu/%zu] %-40s", i, total, what.c_str());
+}
+
+void finish(const std::string& path, const std::vector<Row>& rows, const Table& table) {
+  std::fprintf(stderr, "\r%60s\r", "");
+  table.print(stdout);
+  write_csv(path, rows);
+  std::printf("wrote %s\n", path.c_str());
+}
+
+// cpu and vulkan op-only timings of one case, as row fields.
+struct OpTiming {
+  Column cpu_col, dev_col;
+  std::string path;
+  double speedup = 0;
+};
+
+OpTiming time_both(const OpCase& c, Backend* dev, const TimingPlan& plan) {
+  OpTiming t;
+  t.cpu_col = measure(c, cpu(), false, plan);
+  if (dev == nullptr) {
+    t.path = "cpu-only";
+    return t;
+  }
+  t.dev_col = measure(c, *dev, false, plan);
+  t.path = t.dev_col.ledger.fallbacks > 0 ? "fallback" : "native";
+  t.speedup = t.cpu_col.stats.median_us / t.dev_col.stats.median_us;
+  return t;
+}
+
+void add_timing(Row& row, const OpTiming& t) {
+  row.emplace_back("path", t.path);
+  row.emplace_back("cpu_us", fmt_num(t.cpu_col.stats.median_us));
+  row.emplace_back("cpu_p95_us", fmt_num(t.cpu_col.stats.p95_us));
+  row.emplace_back("cpu_min_us", fmt_num(t.cpu_col.stats.min_us));
+  row.emplace_back("vulkan_us", t.dev_col.measured ? fmt_num(t.dev_col.stats.median_us) : "");
+  row.emplace_back("vulkan_p95_us", t.dev_col.measured ? fmt_num(t.dev_col.stats.p95_us) : "");
+  row.emplace_back("vulkan_min_us", t.dev_col.measured ? fmt_num(t.dev_col.stats.min_us) : "");
+  row.emplace_back("speedup", t.dev_col.measured ? fmt_num(t.speedup, 4) : "");
+  row.emplace_back("vulkan_submits", t.dev_col.measured ? std::to_string(t.dev_col.ledger.submits) : "");
+}
+
+Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {
+  Row row = host_fields(h);
+  row.emplace_back("op", c.op);
+  row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
+  row.emplace_back("shape", shape_str(c.shape));
+  row.emplace_back("size", std::to_string(n));
+  return row;
+}
+
+}  // namespace
+
+std::vector<Row> run_ops(const SuiteOptions& o) {
+  Backend* dev = find_device(o.device);
+  const HostInfo h = collect_host_info(dev);
+  const std::string path = out_path(o, h, "ops");
+  check_writable(path);
+  const std::vector<std::string> ops = o.ops.empty() ? case_ops() : o.ops;
+  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{4096, 1048576} : o.sizes;
+  TimingPlan plan;
+  plan.min_reps = o.min_reps;
+  std::vector<Row> rows;
+  Table table({"op", "size", "path", "cpu_us", "vulkan_us", "speedup"});
+  std::size_t i = 0;
+  for (const auto& op : ops) {
+    for (std::int64_t n : sizes) {
+      progress(++i, ops.size() * sizes.size(), op + " " + std::to_string(n));
+      const OpCase c = make_case(op, n);
+      const OpTiming t = time_both(c, dev, plan);
+      Row row = case_row(h, c, n);
+      add_timing(row, t);
+      table.add({op, std::to_string(n), t.path, field(row, "cpu_us"), field(row, "vulkan_us"), field(row, "speedup")});
+      rows.push_back(std::move(row));
+    }
+  }
+  finish(path, rows, table);
+  return rows;
+}
+
+std::vector<Row> run_shapes(const SuiteOptions& o) {
+  Backend* dev = find_device(o.device);
+  const HostInfo h = collect_host_info(dev);
+  const std::string path = out_path(o, h, "shapes");
+  check_writable(path);
+  // family -> ops; dot stops at 1M elements (1024 x 1024: already seconds on a small cpu).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> families = {
+      {"compute", {"dot", "exp", "add", "tanh"}},
+      {"reduction", {"sum", "sum_axis1", "reduce_max", "argmax"}},
+      {"movement", {"transpose", "concatenate", "pad", "slice", "gather", "take"}}};
+  std::vector<std::int64_t> sizes = o.sizes;
+  if (sizes.empty()) {
+    for (std::int64_t n = 256; n <= (std::int64_t{1} << 24); n *= 4) sizes.push_back(n);
+  }
+  TimingPlan plan;
+  plan.min_reps = o.min_reps;
+  std::vector<Row> rows;
+  Table table({"family", "op", "size", "path", "cpu_us", "vulkan_us", "speedup", "crossover"});
+  std::size_t total = 0, i = 0;
+  for (const auto& f : families) total += f.second.size() * sizes.size();
+  for (const auto& [family, ops] : families) {
+    for (const auto& op : ops) {
+      if (!o.ops.empty() && std::find(o.ops.begin(), o.ops.end(), op) == o.ops.end()) continue;
+      std::vector<Row> op_rows;
+      for (std::int64_t n : sizes) {
+        progress(++i, total, op + " " + std::to_string(n));
+        if (op == "dot" && n > (std::int64_t{1} << 20)) continue;
+        const OpCase c = make_case(op, n);
+        const OpTiming t = time_both(c, dev, plan);
+        Row row = case_row(h, c, n);
+        row.insert(row.begin() + static_cast<long>(host_fields(h).size()), {"family", family});
+        add_timing(row, t);
+        op_rows.push_back(std::move(row));
+      }
+      // Crossover: the smallest size from which vulkan wins at every larger size.
+      std::string crossover = "none";
+      for (std::size_t k = op_rows.size(); k-- > 0;) {
+        const std::string s = field(op_rows[k], "speedup");
+        if (s.empty() || std::stod(s) < 1.0) break;
+        crossover = field(op_rows[k], "size");
+      }
+      for (Row& row : op_rows) {
+        row.emplace_back("crossover_size", crossover);
+        table.add({family, op, field(row, "size"), field(row, "path"), field(row, "cpu_us"), field(row, "vulkan_us"),
+                   field(row, "speedup"), crossover});
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  finish(path, rows, table);
+  return rows;
+}
+
+std::vector<Row> run_matmul(const SuiteOptions& o) {
+  Backend* dev = find_device(o.device);
+  const HostInfo h = collect_host_info(dev);
+  const std::string path = out_path(o, h, "matmul");
+  check_writable(path);
+  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{16, 64, 256, 1024, 2048, 4096} : o.sizes;
+  std::vector<Row> rows;
+  Table table({"dtype", "n", "cpu_ms", "cpu_GFLOPs", "vulkan_ms", "vulkan_GFLOPs", "path"});
+  std::size_t i = 0;
+  for (DType dt : {DType::f32, DType::f64}) {
+    for (std::int64_t n : sizes) {
+      progress(++i, 2 * sizes.size(), std::string(dtype_name(dt)) + " " + std::to_string(n));
+      Tensor a = as_type(add(divide(reshape(iota({n * n}, DType::f32, std::nullopt, &cpu()), {n, n}), static_cast<double>(n * n)), 0.01), dt);
+      Tensor b = transpose(a);
+      OpCase c{"matmul", dt, {n, n}, {{a}, {b}}, [](const std::vector<Tensor>& in) { return dot(in[0], in[1]); }};
+      TimingPlan plan;
+      plan.min_reps = n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;  // seconds per rep on a small cpu
+      plan.min_total_us = n >= 2048 ? 0 : plan.min_total_us;
+      const OpTiming t = time_both(c, dev, plan);
+      const double flop = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+      Row row = case_row(h, c, n * n);
+      row.emplace_back("n", std::to_string(n));
+      add_timing(row, t);
+      row.emplace_back("cpu_GFLOPs", fmt_num(flop / t.cpu_col.stats.median_us / 1e3, 2));
+      row.emplace_back("vulkan_GFLOPs", t.dev_col.measured ? fmt_num(flop / t.dev_col.stats.median_us / 1e3, 2) : "");
+      row.emplace_back("upload_included", "no");
+      table.add({std::string(dtype_name(dt)), std::to_string(n), fmt_num(t.cpu_col.stats.median_us / 1e3),
+                 field(row, "cpu_GFLOPs"), t.dev_col.measured ? fmt_num(t.dev_col.stats.median_us / 1e3) : "",
+                 field(row, "vulkan_GFLOPs"), t.path});
+      rows.push_back(std::move(row));
+    }
+  }
+  finish(path, rows, table);
+  return rows;
+}
+
+std::vector<Row> run_chain(const SuiteOptions& o) {
+  Backend* dev = find_device(o.device);
+  const HostInfo h = collect_host_info(dev);
+  const std::string path = out_path(o, h, "chain");
+  check_writable(path);
+  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{16384, 1048576, 16777216} : o.sizes;
+  TimingPlan plan;
+  plan.min_reps = o.min_reps;
+  std::vector<Row> rows;
+  Table table({"k", "size", "B_us", "D_us", "D/B", "path", "submits"});
+  std::size_t i = 0;
+  for (int k : {1, 4, 16}) {
+    for (std::int64_t n : sizes) {
+      progress(++i, 3 * sizes.size(), "chain k=" + std::to_string(k) + " " + std::to_string(n));
+      // k elementwise ops on resident data (alternating multiply and add), one read.
+      OpCase c{"chain" + std::to_string(k), DType::f32, {n}, {{seed_data(n, {n})}}, [k](const std::vector<Tensor>& in) {
+                 Tensor x = in[0];
+                 for (int j = 0; j < k; ++j) x = j % 2 ? add(x, 0.5) : multiply(x, 1.0001);
+                 return x;
+               }};
+      const Column b = measure(c, cpu(), true, plan);
+      Column d;
+      if (dev != nullptr) d = measure(c, *dev, true, plan);
+      Row row = case_row(h, c, n);
+      row.emplace_back("k", std::to_string(k));
+      row.emplace_back("B_us", fmt_num(b.stats.median_us));
+      row.emplace_back("B_p95_us", fmt_num(b.stats.p95_us));
+      row.emplace_back("D_us", d.measured ? fmt_num(d.stats.median_us) : "");
+      row.emplace_back("D_p95_us", d.measured ? fmt_num(d.stats.p95_us) : "");
+      row.emplace_back("D_over_B", d.measured ? fmt_num(d.stats.median_us / b.stats.median_us, 4) : "");
+      row.emplace_back("path", d.measured ? (d.ledger.fallbacks ? "fallback" : "native") : "cpu-only");
+      row.emplace_back("D_submits", d.measured ? std::to_string(d.ledger.submits) : "");
+      row.emplace_back("D_downloads", d.measured ? std::to_string(d.ledger.downloads) : "");
+      table.add({std::to_string(k), std::to_string(n), field(row, "B_us"), field(row, "D_us"), field(row, "D_over_B"),
+                 field(row, "path"), field(row, "D_submits")});
+      rows.push_back(std::move(row));
+    }
+  }
+  finish(path, rows, table);
+  return rows;
+}
+
+}  // namespace vkt::bench

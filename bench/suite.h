@@ -1,0 +1,25 @@
+// The op-only benches: ops (coverage), shapes (speed-up vs size), matmul, chain.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "csv.h"
+
+namespace vkt::bench {
+
+struct SuiteOptions {
+  std::vector<std::string> ops;     // empty: the bench's default set
+  std::vector<std::int64_t> sizes;  // empty: the bench's default grid
+  int min_reps = 30;
+  int device = -1;
+  std::string out;  // empty: bench_results/<host>_<bench>_<date>.csv
+};
+
+std::vector<Row> run_ops(const SuiteOptions& o);
+std::vector<Row> run_shapes(const SuiteOptions& o);
+std::vector<Row> run_matmul(const SuiteOptions& o);
+std::vector<Row> run_chain(const SuiteOptions& o);
+
+}  // namespace vkt::bench
