@@ -7,6 +7,8 @@
 namespace vkt::bench {
 
 void run_info(int device);
+// Writes the op x dtype coverage table (markdown) to `out` and prints it.
+void run_coverage(int device, const std::string& out);
 // Joins CSVs on (op, dtype, size) and prints `column` side by side as markdown (each file
 // labelled by its host/device/library); writes the table to `out` when given.
 void run_compare(const std::vector<std::string>& files, const std::string& column, const std::string& out);

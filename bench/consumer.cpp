@@ -33,7 +33,7 @@ std::string ratio(const Column& x, const Column& y) {
 std::vector<Row> run_consumer(const ConsumerOptions& opts) {
   Backend* dev = find_device(opts.device);
   const HostInfo host = collect_host_info(dev);
-  const std::string out = opts.out.empty() ? "bench_results/" + default_csv_name(host, "consumer") : opts.out;
+  const std::string out = opts.out.empty() ? default_csv_path(host, "consumer") : opts.out;
   check_writable(out);
   double d2h = 0;
   if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -70,6 +71,11 @@ Row host_fields(const HostInfo& h) {
 
 std::string default_csv_name(const HostInfo& h, const std::string& bench) {
   return h.host + "_" + bench + "_" + h.date.substr(0, 10) + ".csv";
+}
+
+std::string default_csv_path(const HostInfo& h, const std::string& bench) {
+  std::filesystem::create_directories("bench_results");
+  return "bench_results/" + default_csv_name(h, bench);
 }
 
 }  // namespace vkt::bench

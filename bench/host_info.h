@@ -19,5 +19,7 @@ HostInfo collect_host_info(const Backend* device);
 Row host_fields(const HostInfo& h);
 // "<host>_<bench>_<date>.csv" with the date as YYYY-MM-DD.
 std::string default_csv_name(const HostInfo& h, const std::string& bench);
+// bench_results/<default_csv_name>, creating bench_results/ when missing.
+std::string default_csv_path(const HostInfo& h, const std::string& bench);
 
 }  // namespace vkt::bench

@@ -97,6 +97,12 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
 
+  std::string coverage_out = "docs/coverage.md";
+  auto* coverage = app.add_subcommand("coverage", "op x dtype table: accepted on cpu, native or fallback on vulkan");
+  coverage->add_option("--out", coverage_out, "markdown path")->capture_default_str();
+  coverage->add_option("--device", device, "Vulkan device index");
+  coverage->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "cpu column only");
+
   auto* list_ops = app.add_subcommand("list-ops", "print the ops the benches know");
 
   std::vector<std::string> compare_files;
@@ -118,6 +124,8 @@ int main(int argc, char** argv) {
       vkt::bench::run_consumer(o);
     } else if (info->parsed()) {
       vkt::bench::run_info(device);
+    } else if (coverage->parsed()) {
+      vkt::bench::run_coverage(device, coverage_out);
     } else if (list_ops->parsed()) {
       for (const auto& op : vkt::bench::case_ops()) std::printf("%s\n", op.c_str());
     } else if (compare->parsed()) {

@@ -15,7 +15,7 @@ namespace vkt::bench {
 namespace {
 
 std::string out_path(const SuiteOptions& o, const HostInfo& h, const std::string& bench) {
-  return o.out.empty() ? "bench_results/" + default_csv_name(h, bench) : o.out;
+  return o.out.empty() ? default_csv_path(h, bench) : o.out;
 }
 
 void progress(std::size_t i, std::size_t total, const std::string& what) {
