@@ -1,6 +1,5 @@
 #include "consumer.h"
 
-#include <fmt/core.h>
 
 #include <cstdio>
 
