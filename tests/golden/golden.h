@@ -4,6 +4,7 @@
 // with T = {"dtype": "f32", "shape": [2, 3], "data": [...]}; NaN/Inf as "nan"/"inf"/"-inf".
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -58,7 +59,11 @@ inline Tensor golden_tensor(const nlohmann::json& j) {
 }
 
 inline std::vector<GoldenCase> load_golden(const std::string& family) {
-  const std::string path = std::string(VKT_GOLDEN_DIR) + "/" + family + ".json";
+  // VKT_GOLDEN_DIR in the environment wins: a build carried to another machine finds the
+  // data in its own checkout.
+  const char* env_dir = std::getenv("VKT_GOLDEN_DIR");
+  const std::string dir = env_dir != nullptr ? env_dir : VKT_GOLDEN_DIR;
+  const std::string path = dir + "/" + family + ".json";
   std::ifstream in(path);
   if (!in) throw std::runtime_error("golden: cannot open " + path);
   const nlohmann::json doc = nlohmann::json::parse(in);
