@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""NumPy as a peer in vktensor's consumer-aware bench (DESIGN.md section 5).
+
+Columns A (op alone) and B (op + consumer read) only; C..E stay empty: numpy has no
+device. Cases mirror bench/cases.cpp: same shapes, same f32 data (arange(n)/n + 0.01),
+the same indices, and a new result array per repetition (no in-place reuse), as a
+vktensor op returns a new tensor.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_common as pc  # noqa: E402
+
+F32 = np.float32
+
+
+def f32_data(n, shape, scale=1.0, offset=0.01):
+    """cases.cpp f32_data: iota(n)/n * scale + offset, computed in f32."""
+    x = np.arange(n, dtype=F32) / F32(n) * F32(scale) + F32(offset)
+    return x.astype(F32).reshape(shape)
+
+
+def seed_data(n, shape):
+    return f32_data(n, shape)
+
+
+# Each maker returns (shape of the main input, the op as a no-argument callable). Inputs
+# are built outside the timed callable.
+
+
+def concatenate(n):
+    a, b = seed_data(n, (n,)), seed_data(n, (n,))
+    return (n,), lambda: np.concatenate((a, b), axis=0)
+
+
+def pad(n):
+    s = pc.rows8(n)
+    x = seed_data(n, s)
+    return s, lambda: np.pad(x, ((1, 1), (1, 1)), mode="constant", constant_values=0)
+
+
+def put_slice(n):
+    s = pc.rows8(n)
+    x = seed_data(n, s)
+    row = np.full((1, 8), 5.0, dtype=F32)
+    mid = s[0] // 2
+
+    def run():
+        y = x.copy()  # vktensor's put_slice returns a new tensor; so must this
+        y[mid:mid + 1, :] = row
+        return y
+    return s, run
+
+
+def indexed_put(n):
+    x = seed_data(n, (n,))
+    idx = np.array([0, n // 2, n - 1], dtype=np.int64)
+    vals = np.array([7, 8, 9], dtype=F32)
+
+    def run():
+        y = x.copy()
+        y[idx] = vals
+        return y
+    return (n,), run
+
+
+def broadcast(n):
+    s = F32(2.5)
+    # broadcast_to is a view; vktensor materializes the {n} result, so copy it.
+    return (), lambda: np.broadcast_to(s, (n,)).copy()
+
+
+def gather(n):
+    x = seed_data(n, (n,))
+    idx = np.arange(n // 4, dtype=np.int64) * 4
+    return (n,), lambda: np.take(x, idx)
+
+
+def take(n):
+    s = pc.rows8(n)
+    x = seed_data(n, s)
+    idx = np.arange(s[0] // 2, dtype=np.int64) * 2
+    return s, lambda: np.take(x, idx, axis=0)
+
+
+def add(n):
+    a, b = seed_data(n, (n,)), f32_data(n, (n,), 0.5, 0.25)
+    return (n,), lambda: a + b
+
+
+def multiply(n):
+    a, b = seed_data(n, (n,)), f32_data(n, (n,), 0.5, 0.25)
+    return (n,), lambda: a * b
+
+
+def exp(n):
+    x = seed_data(n, (n,))
+    return (n,), lambda: np.exp(x)
+
+
+def sum_all(n):
+    s = pc.square_ish(n)
+    x = seed_data(n, s)
+    return s, lambda: x.sum()  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
+
+
+def sum_axis1(n):
+    s = pc.square_ish(n)
+    x = seed_data(n, s)
+    return s, lambda: x.sum(axis=1)
+
+
+def transpose(n):
+    s = pc.square_ish(n)
+    x = seed_data(n, s)
+    return s, lambda: np.ascontiguousarray(x.T)  # x.T alone is a view; vktensor moves data
+
+
+def concatenate_inner(n):
+    s = pc.rows8(n)
+    a, b = seed_data(n, s), seed_data(n, s)
+    return s, lambda: np.concatenate((a, b), axis=1)
+
+
+def dot(n):
+    s = pc.square_ish(n)
+    a, b = seed_data(n, s), seed_data(n, (s[1], s[0]))
+    return s, lambda: a @ b
+
+
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "transpose", "dot"}
+
+CASES = {
+    "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
+    "broadcast": broadcast, "gather": gather, "take": take,
+    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1,
+    "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
+}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="NumPy peer of vkt-bench consumer: columns A (op) and B (op + read).")
+    p.add_argument("--ops", default=",".join(pc.SEED_OPS),
+                   help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
+    p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
+    p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_numpy-consumer_<date>.csv)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        ops = pc.parse_ops(args.ops, CASES)
+        sizes = pc.parse_sizes(args.sizes)
+        if args.reps < 1:
+            raise ValueError("--reps must be >= 1")
+        cases = {(op, n): CASES[op] for op in ops for n in sizes}
+        for op, n in cases:  # shape errors before any timing (sizes are already multiples of 16)
+            if op in SQUARE_ISH_OPS:
+                pc.square_ish(n)
+        meta = pc.host_metadata(f"numpy {np.__version__}")
+        out = args.out or pc.default_csv_path(meta, "numpy-consumer")
+        pc.check_writable(out)
+    except (ValueError, OSError) as e:
+        print(f"numpy_bench: {e}", file=sys.stderr)
+        return 2
+
+    rows = []
+    for i, ((op, n), make) in enumerate(cases.items(), 1):
+        print(f"\r[{i}/{len(cases)}] {op} {n}          ", end="", file=sys.stderr, flush=True)
+        shape, run = make(n)
+        a = pc.time_it(run, min_reps=args.reps)
+        # The consumer read: vktensor's to_bytes() copies the result into a new host
+        # buffer; tobytes() is numpy's copy into a new bytes object. (tolist() would time
+        # Python float boxing, which no C++ consumer pays.)
+        b = pc.time_it(lambda: run().tobytes(), min_reps=args.reps)
+        out_bytes = run().nbytes
+        rows.append(pc.consumer_row(meta, "numpy", op, "f32", shape, n, "cpu-only", {"A": a, "B": b}, out_bytes))
+    print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    pc.print_table(rows, ["op", "size", "shape", "A_us", "B_us", "A_reps", "B_reps"])
+    pc.write_csv(out, rows)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

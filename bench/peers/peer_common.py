@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""Shared by the peer benches (numpy_bench.py, torch_bench.py): timing, host metadata and
+the consumer CSV, all mirroring vkt-bench (bench/stats.cpp, bench/host_info.cpp,
+bench/consumer.cpp, bench/csv.cpp) so a peer's CSV lines up column for column with
+vktensor's.
+
+Deliberately imports neither numpy nor torch: torch_bench.py runs on a machine whose
+python3 may lack numpy, and numpy_bench.py on one without torch.
+"""
+
+import csv
+import gc
+import math
+import os
+import platform
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+# ---- the cases' shapes, exactly as bench/cases.cpp builds them ----
+
+SEED_OPS = ["concatenate", "pad", "put_slice", "indexed_put", "broadcast", "gather", "take"]
+SEED_SIZES = [1024, 16384, 262144, 1048576]
+
+
+def rows8(n):
+    """{n/8, 8}: the seed's 2-D shape for pad, put_slice, take (cases.cpp rows8)."""
+    if n % 16 != 0:
+        raise ValueError(f"size {n} must be a multiple of 16")
+    return (n // 8, 8)
+
+
+def square_ish(n):
+    """(r, n/r) with r the largest power of two such that (2r)^2 <= n (cases.cpp square_ish)."""
+    r = 1
+    while (r * 2) * (r * 2) <= n:
+        r *= 2
+    if n % r != 0:
+        raise ValueError(f"size {n} must be a power of two")
+    return (r, n // r)
+
+
+def shape_str(shape):
+    """vktensor's shape_str: "{a, b}"; "{}" for a scalar."""
+    return "{" + ", ".join(str(d) for d in shape) + "}"
+
+
+def parse_sizes(text):
+    """Comma-separated element counts, validated as vkt-bench does (>= 16, multiple of 16)."""
+    sizes = []
+    for item in text.split(","):
+        try:
+            n = int(item)
+        except ValueError:
+            raise ValueError(f"bad size '{item}': sizes are integers >= 16 and multiples of 16")
+        if n < 16 or n % 16 != 0:
+            raise ValueError(f"bad size '{item}': sizes are integers >= 16 and multiples of 16")
+        sizes.append(n)
+    return sizes
+
+
+def parse_ops(text, known):
+    ops = [op for op in text.split(",") if op]
+    unknown = [op for op in ops if op not in known]
+    if unknown:
+        raise ValueError(f"unknown op(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    return ops
+
+
+# ---- timing (bench/stats.cpp) ----
+
+
+@dataclass
+class Stats:
+    median_us: float
+    p95_us: float
+    min_us: float
+    reps: int
+
+
+def summarize(samples_us):
+    s = sorted(samples_us)
+    n = len(s)
+    median = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+    p95 = s[min(n - 1, math.ceil(0.95 * n) - 1)]
+    return Stats(median, p95, s[0], n)
+
+
+def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000):
+    """Times `run` after warm-ups: reps until >= min_reps AND >= min_total_us in total,
+    at most max_reps; each rep timed on its own."""
+    for _ in range(warmups):
+        run()
+    samples = []
+    total = 0.0
+    # The collector is off while timing (as timeit does): a collection pause belongs to
+    # no op, and vkt-bench's C++ loop has none.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        while len(samples) < max_reps and (len(samples) < min_reps or total < min_total_us):
+            t0 = time.perf_counter_ns()
+            run()
+            dt = (time.perf_counter_ns() - t0) / 1000.0
+            samples.append(dt)
+            total += dt
+    finally:
+        if gc_was_on:
+            gc.enable()
+    return summarize(samples)
+
+
+# ---- host metadata (bench/host_info.cpp) ----
+
+HOST_COLUMNS = ["host", "os", "kernel", "cpu", "cores", "device", "device_type", "driver",
+                "vk_api", "commit", "build_type", "date"]
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _read_key(path, key, sep):
+    """First line starting with `key`: the text after `sep`, trimmed of blanks and quotes."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith(key) and sep in line:
+                    return line.split(sep, 1)[1].strip().strip('"').strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _git_commit():
+    """The vktensor commit the harness ran from, as vkt-bench records it (12 hex digits).
+    A copy of the tree without .git (a remote machine) can pass it in VKT_GIT_COMMIT."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO_ROOT,
+                             capture_output=True, text=True, timeout=10)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return os.environ.get("VKT_GIT_COMMIT", "unknown")
+
+
+def host_metadata(build_type, device=None):
+    """The 12 host columns. `build_type` names the peer library and its version (vktensor
+    puts its CMake build type there). `device`: a dict with device, device_type, driver,
+    vk_api; None (no accelerator) gives "none" for all four, as vkt-bench does."""
+    device = device or {}
+    return {
+        "host": socket.gethostname(),
+        "os": _read_key("/etc/os-release", "PRETTY_NAME", "="),
+        "kernel": f"{platform.system()} {platform.release()}",
+        "cpu": _read_key("/proc/cpuinfo", "model name", ":"),
+        "cores": str(os.cpu_count() or 0),
+        "device": device.get("device", "none"),
+        "device_type": device.get("device_type", "none"),
+        "driver": device.get("driver", "none"),
+        "vk_api": device.get("vk_api", "none"),
+        "commit": _git_commit(),
+        "build_type": build_type,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def default_csv_path(meta, bench):
+    """bench_results/<host>_<bench>_<date>.csv, relative to the current folder like vkt-bench."""
+    return os.path.join("bench_results", f"{meta['host']}_{bench}_{meta['date'][:10]}.csv")
+
+
+# ---- the consumer CSV (bench/consumer.cpp) ----
+
+LETTERS = ["A", "B", "C", "D", "E"]
+LEDGER = ["uploads", "downloads", "bytes_up", "bytes_down", "submits"]
+
+CONSUMER_COLUMNS = (
+    HOST_COLUMNS
+    + ["op", "dtype", "shape", "size", "path"]
+    + [f"{x}_us" for x in LETTERS]
+    + [f"{x}_p95_us" for x in LETTERS]
+    + [f"{x}_min_us" for x in LETTERS]
+    + [f"{x}_reps" for x in LETTERS]
+    + ["D_over_B", "D_over_E", "C_over_A", "out_bytes", "d2h_GBps", "floor_us", "D_over_floor"]
+    + [f"D_{x}" for x in LEDGER]
+    + [f"E_{x}" for x in LEDGER]
+)
+# Appended last so every column before it sits where vkt-bench puts it.
+PEER_COLUMNS = CONSUMER_COLUMNS + ["library"]
+
+
+def fmt_num(v, precision=3):
+    """vkt-bench's fmt_num: fixed notation."""
+    return f"{v:.{precision}f}"
+
+
+def _ratio(x, y):
+    return fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
+
+
+def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes,
+                 d2h_bytes_per_us=None):
+    """One CSV row. `columns` maps "A".."E" to Stats (absent or None: not measured, empty
+    cells). floor_us = C + out_bytes / the measured device-to-host rate, as vkt-bench's.
+    The ledger columns stay empty: a peer library has no transfer ledger."""
+    row = dict(meta)
+    row.update(op=op, dtype=dtype, shape=shape_str(shape), size=str(size), path=path)
+    col = {x: columns.get(x) for x in LETTERS}
+    for x in LETTERS:
+        s = col[x]
+        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
+        row[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
+        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
+        row[f"{x}_reps"] = str(s.reps) if s else ""
+    row["D_over_B"] = _ratio(col["D"], col["B"])
+    row["D_over_E"] = _ratio(col["D"], col["E"])
+    row["C_over_A"] = _ratio(col["C"], col["A"])
+    row["out_bytes"] = str(out_bytes)
+    has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
+    row["d2h_GBps"] = fmt_num(d2h_bytes_per_us / 1000.0) if has_rate else ""
+    floor_us = col["C"].median_us + out_bytes / d2h_bytes_per_us if col["C"] and has_rate else 0.0
+    row["floor_us"] = fmt_num(floor_us) if floor_us > 0 else ""
+    row["D_over_floor"] = fmt_num(col["D"].median_us / floor_us, 4) if col["D"] and floor_us > 0 else ""
+    row["library"] = library
+    return row
+
+
+def check_writable(path):
+    """Fails before any timing when the CSV could not be written (as vkt-bench does)."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise OSError(f"cannot write '{path}': folder '{folder}' does not exist")
+    if not os.access(folder, os.W_OK):
+        raise OSError(f"cannot write '{path}': folder is not writable")
+
+
+def write_csv(path, rows, columns=PEER_COLUMNS):
+    """Header plus rows; missing values empty. Written to a temp file and renamed, so a
+    failed run never leaves a partial CSV."""
+    if not rows:
+        raise ValueError(f"no rows to write to '{path}'")
+    tmp = path + ".partial"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=columns, restval="", extrasaction="raise", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+def print_table(rows, keys):
+    """A plain aligned table of some columns, for the terminal."""
+    cells = [keys] + [[str(r.get(k, "")) for k in keys] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(keys))]
+    for c in cells:
+        print("  ".join(v.rjust(w) for v, w in zip(c, widths)))

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""PyTorch as a peer in vktensor's consumer-aware bench (DESIGN.md section 5).
+
+A (op) and B (op + consumer read) on torch cpu tensors; C (op, then
+torch.cuda.synchronize) and D (op, then .cpu(), then the same host copy as B) on CUDA
+with inputs resident; E empty (torch has no legacy path). Without CUDA, C and D stay
+empty. Cases mirror bench/cases.cpp: same shapes, same f32 data, indices the seed holds
+on the cpu are moved to the device inside the timed region, as vktensor must.
+
+Runs with the GPU machine's own python3 (no matplotlib; numpy optional).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_common as pc  # noqa: E402
+
+F32 = torch.float32
+
+try:
+    import numpy  # noqa: F401  (only for .numpy(), the consumer read)
+    HAVE_NUMPY = True
+except ImportError:
+    HAVE_NUMPY = False
+
+
+def host_copy(t):
+    """The consumer read of a host tensor: a copy of the result into new host memory,
+    like vktensor's to_bytes() and numpy_bench's tobytes(). Without numpy, clone() is
+    the same one copy into a new host buffer."""
+    return t.numpy().tobytes() if HAVE_NUMPY else t.clone()
+
+
+def f32_data(n, shape, dev, scale=1.0, offset=0.01):
+    """cases.cpp f32_data: iota(n)/n * scale + offset in f32, placed on `dev`."""
+    x = torch.arange(n, dtype=F32) / n * scale + offset
+    return x.reshape(shape).to(dev)
+
+
+def seed_data(n, shape, dev):
+    return f32_data(n, shape, dev)
+
+
+# Each maker takes (n, device) and returns (main input's shape, the op as a no-argument
+# callable). Inputs are built and placed outside the timed callable.
+
+
+def concatenate(n, dev):
+    a, b = seed_data(n, (n,), dev), seed_data(n, (n,), dev)
+    return (n,), lambda: torch.cat((a, b), 0)
+
+
+def pad(n, dev):
+    s = pc.rows8(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: F.pad(x, (1, 1, 1, 1))  # last dim (1,1), then first dim (1,1); zeros
+
+
+def put_slice(n, dev):
+    s = pc.rows8(n)
+    x = seed_data(n, s, dev)
+    row = torch.full((1, 8), 5.0, dtype=F32, device=dev)
+    mid = s[0] // 2
+
+    def run():
+        y = x.clone()  # vktensor's put_slice returns a new tensor; so must this
+        y[mid:mid + 1, :] = row
+        return y
+    return s, run
+
+
+def indexed_put(n, dev):
+    x = seed_data(n, (n,), dev)
+    idx = torch.tensor([0, n // 2, n - 1], dtype=torch.int64)  # held on the cpu, as in the seed
+    vals = torch.tensor([7.0, 8.0, 9.0], dtype=F32, device=dev)
+    return (n,), lambda: x.clone().index_put_((idx.to(dev),), vals)
+
+
+def broadcast(n, dev):
+    s = torch.tensor(2.5, dtype=F32, device=dev)
+    return (), lambda: s.expand(n).contiguous()  # expand alone is a view; vktensor materializes
+
+
+def gather(n, dev):
+    x = seed_data(n, (n,), dev)
+    idx = torch.arange(n // 4, dtype=torch.int64) * 4  # held on the cpu, as in the seed
+    return (n,), lambda: x[idx.to(dev)]
+
+
+def take(n, dev):
+    s = pc.rows8(n)
+    x = seed_data(n, s, dev)
+    idx = (torch.arange(s[0] // 2, dtype=torch.int64) * 2).to(dev)  # resident, as in the seed
+    return s, lambda: torch.index_select(x, 0, idx)
+
+
+def add(n, dev):
+    a, b = seed_data(n, (n,), dev), f32_data(n, (n,), dev, 0.5, 0.25)
+    return (n,), lambda: a + b
+
+
+def multiply(n, dev):
+    a, b = seed_data(n, (n,), dev), f32_data(n, (n,), dev, 0.5, 0.25)
+    return (n,), lambda: a * b
+
+
+def exp(n, dev):
+    x = seed_data(n, (n,), dev)
+    return (n,), lambda: torch.exp(x)
+
+
+def sum_all(n, dev):
+    s = pc.square_ish(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: x.sum()
+
+
+def sum_axis1(n, dev):
+    s = pc.square_ish(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: x.sum(dim=1)
+
+
+def transpose(n, dev):
+    s = pc.square_ish(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: x.t().contiguous()  # .t() alone is a view; vktensor moves data
+
+
+def concatenate_inner(n, dev):
+    s = pc.rows8(n)
+    a, b = seed_data(n, s, dev), seed_data(n, s, dev)
+    return s, lambda: torch.cat((a, b), 1)
+
+
+def dot(n, dev):
+    s = pc.square_ish(n)
+    a, b = seed_data(n, s, dev), seed_data(n, (s[1], s[0]), dev)
+    return s, lambda: a @ b  # torch's default: no TF32 for f32 matmul, full f32 like vktensor
+
+
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "transpose", "dot"}
+
+CASES = {
+    "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
+    "broadcast": broadcast, "gather": gather, "take": take,
+    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1,
+    "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
+}
+
+
+def cuda_device_fields():
+    """Device columns for the CUDA device (None without CUDA: "none" everywhere)."""
+    if not torch.cuda.is_available():
+        return None
+    props = torch.cuda.get_device_properties(0)
+    driver = "unknown"
+    try:  # torch does not expose the driver version; nvidia-smi does
+        r = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader", "-i", "0"],
+                           capture_output=True, text=True, timeout=30)
+        if r.returncode == 0 and r.stdout.strip():
+            driver = r.stdout.strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {
+        "device": torch.cuda.get_device_name(0),
+        # Vulkan's physical-device type names, so the column means the same in both files.
+        "device_type": "integrated_gpu" if getattr(props, "is_integrated", False) else "discrete_gpu",
+        "driver": driver,
+        "vk_api": "none",  # torch drives the GPU through CUDA, not Vulkan; CUDA's version is in build_type
+    }
+
+
+def measure_d2h_bytes_per_us():
+    """Device-to-host rate, once per run, from a 256 MiB CUDA tensor, median of 5 after one
+    warm-up. The floor uses a copy into a host tensor allocated (and touched) beforehand,
+    as vkt-bench's measure_d2h_bytes_per_us reads into a ready std::vector: a fresh .cpu()
+    of 256 MiB also pays for faulting in new pages, which small results mostly do not, so
+    its rate would put the floor above D. Both rates are printed."""
+    big = torch.full(((256 << 20) // 4,), 1.25, dtype=F32, device="cuda")
+    host = torch.zeros(big.shape, dtype=F32)  # pageable, like a consumer's buffer
+    torch.cuda.synchronize()
+    nbytes = big.numel() * big.element_size()
+    plan = dict(min_reps=5, warmups=1, min_total_us=0, max_reps=5)
+    into = pc.time_it(lambda: host.copy_(big), **plan)  # synchronous: host is not pinned
+    fresh = pc.time_it(lambda: big.cpu(), **plan)
+    for what, st in (("into a ready host tensor", into), ("by .cpu() (new host memory)", fresh)):
+        print(f"torch_bench: device-to-host read of {nbytes >> 20} MiB {what}: median {st.median_us:.0f} us = "
+              f"{nbytes / st.median_us / 1000.0:.2f} GB/s", file=sys.stderr)
+    return nbytes / into.median_us
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="PyTorch peer of vkt-bench consumer: A/B on cpu tensors, C/D on CUDA.")
+    p.add_argument("--ops", default=",".join(pc.SEED_OPS),
+                   help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
+    p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
+    p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_torch-consumer_<date>.csv)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        ops = pc.parse_ops(args.ops, CASES)
+        sizes = pc.parse_sizes(args.sizes)
+        if args.reps < 1:
+            raise ValueError("--reps must be >= 1")
+        for op in ops:  # shape errors before any timing (sizes are already multiples of 16)
+            for n in sizes:
+                if op in SQUARE_ISH_OPS:
+                    pc.square_ish(n)
+        has_cuda = torch.cuda.is_available()
+        build = f"torch {torch.__version__}" + (f", CUDA {torch.version.cuda}" if has_cuda else "")
+        build += f", {torch.get_num_threads()} cpu threads"
+        meta = pc.host_metadata(build, cuda_device_fields())
+        out = args.out or pc.default_csv_path(meta, "torch-consumer")
+        pc.check_writable(out)
+    except (ValueError, OSError) as e:
+        print(f"torch_bench: {e}", file=sys.stderr)
+        return 2
+    if not has_cuda:
+        print("torch_bench: no CUDA device; columns C and D stay empty", file=sys.stderr)
+    if not HAVE_NUMPY:
+        print("torch_bench: no numpy; the consumer read is clone() instead of .numpy().tobytes()", file=sys.stderr)
+    d2h = measure_d2h_bytes_per_us() if has_cuda else None
+
+    def sync_after(run):
+        def timed():
+            run()
+            torch.cuda.synchronize()
+        return timed
+
+    rows = []
+    total = len(ops) * len(sizes)
+    for op in ops:
+        for n in sizes:
+            print(f"\r[{len(rows) + 1}/{total}] {op} {n}          ", end="", file=sys.stderr, flush=True)
+            shape, run_cpu = CASES[op](n, "cpu")
+            cols = {"A": pc.time_it(run_cpu, min_reps=args.reps),
+                    "B": pc.time_it(lambda: host_copy(run_cpu()), min_reps=args.reps)}
+            r = run_cpu()
+            out_bytes = r.numel() * r.element_size()
+            if has_cuda:
+                _, run_gpu = CASES[op](n, "cuda")
+                torch.cuda.synchronize()
+                cols["C"] = pc.time_it(sync_after(run_gpu), min_reps=args.reps)
+                # .cpu() waits for the op, copies to pageable host memory; then B's read.
+                cols["D"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
+                del run_gpu
+            rows.append(pc.consumer_row(meta, "torch", op, "f32", shape, n, "native" if has_cuda else "cpu-only",
+                                        cols, out_bytes, d2h))
+    print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    pc.print_table(rows, ["op", "size", "path", "A_us", "B_us", "C_us", "D_us", "D_over_B", "C_over_A", "floor_us",
+                          "D_over_floor"])
+    pc.write_csv(out, rows)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
