@@ -40,7 +40,7 @@ VulkanBackend::~VulkanBackend() = default;
 
 std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
   std::lock_guard lock(mutex_);
-  auto s = std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  auto s = new_storage(nbytes);
   transfers_.upload(s->range(), data, nbytes);
   if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
   return s;
@@ -55,6 +55,17 @@ void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* ds
 void VulkanBackend::synchronize() {
   std::lock_guard lock(mutex_);
   recorder_.finish();
+}
+
+std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
+  try {
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  } catch (const OutOfMemory&) {
+    if (nbytes > ctx_.limits().max_allocation) throw;  // no amount of freeing helps
+    recorder_.finish();                                // releases what finished batches held
+    pool_.trim();
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  }
 }
 
 bool VulkanBackend::dtype_supported(DType d) const {
@@ -121,7 +132,7 @@ Tensor VulkanBackend::execute(const OpCall& call) {
 Tensor VulkanBackend::make_output(const OpCall& call) {
   const std::size_t nbytes =
       static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
-  auto s = std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  auto s = new_storage(nbytes);
   if (poison_ && nbytes > 0) {
     // Unwritten output elements then read as 0xFF bytes, which the conformance tests catch.
     const BufferRange& r = s->range();
@@ -206,6 +217,20 @@ void set_storage_range_limit(std::uint64_t bytes) {
 void set_allocation_limit(std::uint64_t bytes) {
   backend_for(-1).synchronize();
   backend_for(-1).mutable_limits().max_allocation = bytes;
+}
+void set_copy_path(CopyPath path) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_copy_path(path);
+}
+CopyPath copy_path() {
+  return backend_for(-1).copy_path();
+}
+std::uint64_t pool_bytes() {
+  return backend_for(-1).pool().allocated_bytes();
+}
+void trim_pool() {
+  backend_for(-1).synchronize();
+  backend_for(-1).pool().trim();
 }
 DeviceLimits device_limits() {
   return backend_for(-1).context().limits();

@@ -258,7 +258,16 @@ std::string device_report() {
     s << "  limits: maxComputeWorkGroupCount " << l.maxComputeWorkGroupCount[0] << "x"
       << l.maxComputeWorkGroupCount[1] << "x" << l.maxComputeWorkGroupCount[2]
       << ", maxStorageBufferRange " << l.maxStorageBufferRange << ", maxPushConstantsSize "
-      << l.maxPushConstantsSize << "\n";
+      << l.maxPushConstantsSize;
+    if (p.apiVersion >= VK_API_VERSION_1_1) {
+      VkPhysicalDeviceMaintenance3Properties m3{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+      VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+      p2.pNext = &m3;
+      vkGetPhysicalDeviceProperties2(devices[i], &p2);
+      s << ", maxMemoryAllocationSize " << m3.maxMemoryAllocationSize;
+    }
+    s << "\n";
     if (p.apiVersion >= VK_API_VERSION_1_2) {
       Features f(devices[i]);
       s << "  features: shaderFloat64=" << f.f2.features.shaderFloat64
