@@ -232,6 +232,9 @@ void trim_pool() {
   backend_for(-1).synchronize();
   backend_for(-1).pool().trim();
 }
+std::uint64_t hazard_barriers() {
+  return backend_for(-1).recorder().hazard_barriers();
+}
 DeviceLimits device_limits() {
   return backend_for(-1).context().limits();
 }

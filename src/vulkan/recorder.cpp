@@ -102,6 +102,7 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
     }
     vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 0, nullptr,
                          static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+    hazard_barriers_ += 1;
     written_.clear();
     read_.clear();
   }

@@ -56,6 +56,8 @@ class Recorder {
   // The value the pending batch will signal when submitted.
   std::uint64_t pending_value() const { return next_value_; }
   std::uint64_t completed_value();
+  // Hazard barriers inserted inside batches so far (not the one barrier opening each batch).
+  std::uint64_t hazard_barriers() const { return hazard_barriers_; }
 
  private:
   struct Batch {
@@ -72,6 +74,7 @@ class Recorder {
   Owned<VkCommandPool> pool_;
   Owned<VkSemaphore> timeline_;
   std::uint64_t next_value_ = 1;
+  std::uint64_t hazard_barriers_ = 0;
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;

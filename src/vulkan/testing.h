@@ -21,6 +21,8 @@ CopyPath copy_path();
 // Bytes of device memory the pool holds, and a trim of its unused blocks.
 std::uint64_t pool_bytes();
 void trim_pool();
+// Barriers the recorder inserted for hazards inside batches so far.
+std::uint64_t hazard_barriers();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 

@@ -124,6 +124,22 @@ TEST_F(Ledger, LongBatchesAreSubmittedAtTheBound) {
   EXPECT_EQ(scope.delta().submits, (commands + 255) / 256) << scope.delta().to_string();
 }
 
+TEST_F(Ledger, BarriersOnlyWhereAHazardExists) {
+  const Tensor x = resident();
+  const char* poison = std::getenv("VKT_POISON");
+  // A poison fill is a real write before the kernel's write: it needs its barrier.
+  const bool fills = !vk::testing::host_mapped() && poison != nullptr && std::string(poison) == "1";
+  const std::uint64_t before = vk::testing::hazard_barriers();
+  std::vector<Tensor> independent;
+  for (int i = 0; i < 20; ++i) independent.push_back(as_type(x, DType::f32));  // all read x
+  EXPECT_EQ(vk::testing::hazard_barriers() - before, fills ? 20u : 0u);
+  const std::uint64_t mid = vk::testing::hazard_barriers();
+  Tensor t = x;
+  for (int i = 0; i < 10; ++i) t = as_type(t, i % 2 == 0 ? DType::f32 : DType::s32);  // a chain
+  EXPECT_EQ(vk::testing::hazard_barriers() - mid, fills ? 10u : 9u);  // one per step
+  EXPECT_EQ(t.to_vector<std::int32_t>()[11], 11);
+}
+
 TEST_F(Ledger, SynchronizeWithNothingPendingCostsNothing) {
   resident();
   LedgerScope scope;
