@@ -70,7 +70,7 @@ std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
 
 bool VulkanBackend::dtype_supported(DType d) const {
   const DeviceCaps& c = ctx_.caps();
-  if (!c.storage8 || !c.storage16 || !c.push_descriptor) return false;
+  if (!c.storage8 || !c.storage16) return false;
   if (d == DType::f64) return c.float64 && c.int64;
   if (d == DType::u64 || d == DType::s64) return c.int64;
   return true;
@@ -169,8 +169,16 @@ void VulkanBackend::dispatch(const Pipeline& p,
     writes[i].pBufferInfo = &infos[i];
   }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-  ctx_.push_descriptor_fn()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
-                            static_cast<std::uint32_t>(writes.size()), writes.data());
+  if (ctx_.caps().push_descriptor) {
+    ctx_.push_descriptor_fn()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
+                              static_cast<std::uint32_t>(writes.size()), writes.data());
+  } else {
+    const VkDescriptorSet set = recorder_.allocate_set(p.set_layout);
+    for (auto& w : writes) w.dstSet = set;
+    vkUpdateDescriptorSets(ctx_.device(), static_cast<std::uint32_t>(writes.size()), writes.data(),
+                           0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+  }
   vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
   // A 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
   const std::uint64_t groups = (threads + p.workgroup_size - 1) / p.workgroup_size;

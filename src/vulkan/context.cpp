@@ -173,7 +173,11 @@ Context::Context(int index) {
   caps_.storage8 = have.f12.storageBuffer8BitAccess;
   caps_.float16 = have.f12.shaderFloat16;
   caps_.int8 = have.f12.shaderInt8;
-  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
+  // extension exists).
+  const char* no_push = std::getenv("VKT_VK_NO_PUSH_DESCRIPTOR");
+  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+                          !(no_push != nullptr && std::string(no_push) == "1");
 
   VkPhysicalDeviceSubgroupProperties subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
