@@ -215,6 +215,7 @@ void Recorder::wait(std::uint64_t value) {
     recycle_completed();
     return;
   }
+  if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
   VkSemaphore sem = timeline_.get();
   VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
