@@ -1,0 +1,260 @@
+#include "vulkan/backend.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "vkt/error.h"
+#include "vkt/ledger.h"
+#include "vulkan/testing.h"
+
+namespace vkt {
+namespace vk {
+namespace {
+
+// NVIDIA: a compute-shader copy moved ~4x the bytes/s of vkCmdCopyBuffer on H200 in one
+// measurement (shared/GPU.md). Elsewhere (lavapipe, untested vendors) the transfer command.
+// A fixed choice per vendor until the copy bench measures it per device.
+CopyPath copy_path_for(const Context& ctx) {
+  return ctx.properties().vendorID == 0x10DE ? CopyPath::compute_shader
+                                             : CopyPath::transfer_command;
+}
+
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::strcmp(v, value) == 0;
+}
+
+}  // namespace
+
+VulkanBackend::VulkanBackend(int index)
+    : ctx_(index),
+      pool_(ctx_),
+      recorder_(ctx_),
+      pipelines_(ctx_),
+      transfers_(ctx_, pool_, recorder_),
+      copy_path_(copy_path_for(ctx_)),
+      poison_(env_is("VKT_POISON", "1")) {}
+
+VulkanBackend::~VulkanBackend() = default;
+
+std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
+  std::lock_guard lock(mutex_);
+  auto s = new_storage(nbytes);
+  transfers_.upload(s->range(), data, nbytes);
+  if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
+  return s;
+}
+
+void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* dst,
+                            std::size_t nbytes) {
+  std::lock_guard lock(mutex_);
+  transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes);
+}
+
+void VulkanBackend::synchronize() {
+  std::lock_guard lock(mutex_);
+  recorder_.finish();
+}
+
+std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
+  try {
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  } catch (const OutOfMemory&) {
+    if (nbytes > ctx_.limits().max_allocation) throw;  // no amount of freeing helps
+    recorder_.finish();                                // releases what finished batches held
+    pool_.trim();
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  }
+}
+
+bool VulkanBackend::dtype_supported(DType d) const {
+  const DeviceCaps& c = ctx_.caps();
+  if (!c.storage8 || !c.storage16) return false;
+  if (d == DType::f64) return c.float64 && c.int64;
+  if (d == DType::u64 || d == DType::s64) return c.int64;
+  return true;
+}
+
+std::string VulkanBackend::variant(const std::string& family,
+                                   std::initializer_list<DType> dtypes) const {
+  bool i64 = false, f64 = false;
+  for (DType d : dtypes) {
+    f64 = f64 || d == DType::f64;
+    i64 = i64 || d == DType::f64 || d == DType::u64 || d == DType::s64;
+  }
+  return family + (f64 ? "_i64_f64" : i64 ? "_i64" : "");
+}
+
+bool VulkanBackend::shader_ops_ok(const OpCall& call) const {
+  // Shaders index with 32-bit invocation ids and bind each tensor as one descriptor range.
+  const std::uint64_t limit = ctx_.limits().max_storage_range;
+  auto fits = [&](std::uint64_t elements, std::uint64_t bytes) {
+    return elements < (std::uint64_t{1} << 31) && bytes <= limit;
+  };
+  const std::uint64_t out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
+  if (!fits(out_elements, out_elements * itemsize(call.out_dtype))) return false;
+  for (const Tensor& t : call.inputs) {
+    if (!fits(static_cast<std::uint64_t>(t.size()), t.nbytes())) return false;
+  }
+  return true;
+}
+
+bool VulkanBackend::supports(const OpCall& call) const {
+  std::lock_guard lock(mutex_);
+  if (disabled_.count(call.op) != 0) return false;
+  switch (op_family(call.op)) {
+    case OpFamily::creation:
+      return shader_ops_ok(call) && creation_supported(*this, call);
+    case OpFamily::conversion:
+      return (call.op == Op::copy || shader_ops_ok(call)) && conversion_supported(*this, call);
+    case OpFamily::movement:
+      return movement_supported(*this, call);
+    default:
+      return false;
+  }
+}
+
+Tensor VulkanBackend::execute(const OpCall& call) {
+  std::lock_guard lock(mutex_);
+  switch (op_family(call.op)) {
+    case OpFamily::creation:
+      return run_creation(*this, call);
+    case OpFamily::conversion:
+      return run_conversion(*this, call);
+    case OpFamily::movement:
+      return run_movement(*this, call);
+    default:
+      throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
+  }
+}
+
+Tensor VulkanBackend::make_output(const OpCall& call) {
+  const std::size_t nbytes =
+      static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
+  auto s = new_storage(nbytes);
+  if (poison_ && nbytes > 0) {
+    // Unwritten output elements then read as 0xFF bytes, which the conformance tests catch.
+    const BufferRange& r = s->range();
+    if (r.mapped != nullptr) {
+      std::memset(r.mapped, 0xFF, r.size);
+    } else {
+      VkCommandBuffer cmd = recorder_.begin_command({{r.buffer, r.offset, r.size, true}});
+      vkCmdFillBuffer(cmd, r.buffer, r.offset, r.size, 0xFFFFFFFFu);
+      recorder_.end_command();
+      recorder_.hold(s);
+    }
+  }
+  return Tensor(call.out_dtype, call.out_shape, std::move(s));
+}
+
+void VulkanBackend::dispatch(const Pipeline& p,
+                             const std::vector<std::pair<const Tensor*, bool>>& buffers,
+                             const void* push, std::uint32_t push_bytes, std::uint64_t threads) {
+  if (threads == 0) return;
+  std::vector<Access> accesses;
+  std::vector<VkDescriptorBufferInfo> infos;
+  for (const auto& [t, write] : buffers) {
+    const BufferRange& r = vulkan_storage(*t->storage()).range();
+    accesses.push_back({r.buffer, r.offset, r.size, write});
+    infos.push_back({r.buffer, r.offset, r.size});
+  }
+  VkCommandBuffer cmd = recorder_.begin_command(accesses);
+  std::vector<VkWriteDescriptorSet> writes(infos.size());
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstBinding = static_cast<std::uint32_t>(i);
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+  if (ctx_.caps().push_descriptor) {
+    ctx_.push_descriptor_fn()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
+                              static_cast<std::uint32_t>(writes.size()), writes.data());
+  } else {
+    const VkDescriptorSet set = recorder_.allocate_set(p.set_layout);
+    for (auto& w : writes) w.dstSet = set;
+    vkUpdateDescriptorSets(ctx_.device(), static_cast<std::uint32_t>(writes.size()), writes.data(),
+                           0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+  }
+  vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+  // A 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
+  const std::uint64_t groups = (threads + p.workgroup_size - 1) / p.workgroup_size;
+  const std::uint64_t gx = std::min<std::uint64_t>(groups, ctx_.limits().max_group_count[0]);
+  const std::uint64_t gy = (groups + gx - 1) / gx;
+  if (gy > ctx_.limits().max_group_count[1]) {
+    throw Unsupported("[vulkan] a dispatch of " + std::to_string(threads) +
+                      " invocations exceeds maxComputeWorkGroupCount of " + ctx_.name());
+  }
+  vkCmdDispatch(cmd, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy), 1);
+  recorder_.end_command();
+  ledger::record_dispatch();
+  for (const auto& [t, write] : buffers) recorder_.hold(t->storage());
+}
+
+void VulkanBackend::set_native_disabled(Op op, bool disabled) {
+  std::lock_guard lock(mutex_);
+  if (disabled) {
+    disabled_.insert(op);
+  } else {
+    disabled_.erase(op);
+  }
+}
+
+VulkanBackend& backend_for(int index) {
+  static std::mutex mutex;
+  // Backends live for the whole process (never destroyed): tensors may outlive statics.
+  static std::map<int, VulkanBackend*> backends;
+  std::lock_guard lock(mutex);
+  const int resolved = index >= 0 ? index : default_device_index();
+  auto it = backends.find(resolved);
+  if (it == backends.end()) it = backends.emplace(resolved, new VulkanBackend(resolved)).first;
+  return *it->second;
+}
+
+namespace testing {
+void set_native_disabled(Op op, bool disabled) {
+  backend_for(-1).set_native_disabled(op, disabled);
+}
+void set_storage_range_limit(std::uint64_t bytes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).mutable_limits().max_storage_range = bytes;
+}
+void set_allocation_limit(std::uint64_t bytes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).mutable_limits().max_allocation = bytes;
+}
+void set_copy_path(CopyPath path) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_copy_path(path);
+}
+CopyPath copy_path() {
+  return backend_for(-1).copy_path();
+}
+std::uint64_t pool_bytes() {
+  return backend_for(-1).pool().allocated_bytes();
+}
+void trim_pool() {
+  backend_for(-1).synchronize();
+  backend_for(-1).pool().trim();
+}
+std::uint64_t hazard_barriers() {
+  return backend_for(-1).recorder().hazard_barriers();
+}
+DeviceLimits device_limits() {
+  return backend_for(-1).context().limits();
+}
+bool host_mapped() {
+  return backend_for(-1).pool().host_mapped();
+}
+}  // namespace testing
+
+}  // namespace vk
+
+Backend& vulkan(int index) {
+  return vk::backend_for(index);
+}
+
+}  // namespace vkt

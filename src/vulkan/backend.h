@@ -1,0 +1,87 @@
+// The Vulkan backend: one device, its pool, recorder and pipeline cache. Op families live
+// in files named like src/cpu/'s (creation.cpp, conversion.cpp, movement.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "vkt/backend.h"
+#include "vkt/op_call.h"
+#include "vulkan/context.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipelines.h"
+#include "vulkan/recorder.h"
+#include "vulkan/storage.h"
+#include "vulkan/transfer.h"
+
+namespace vkt::vk {
+
+// How device-to-device copies are made on this device.
+enum class CopyPath { transfer_command, compute_shader };
+
+class VulkanBackend final : public Backend {
+ public:
+  explicit VulkanBackend(int index);
+  ~VulkanBackend() override;
+
+  std::string name() const override { return "vulkan:" + ctx_.name(); }
+  std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) override;
+  void to_host(const Storage& storage, std::size_t offset, void* dst, std::size_t nbytes) override;
+  bool supports(const OpCall& call) const override;
+  Tensor execute(const OpCall& call) override;
+  void synchronize() override;
+
+  // For op families (called with the backend lock held).
+  const Context& context() const { return ctx_; }
+  MemoryPool& pool() { return pool_; }
+  Recorder& recorder() { return recorder_; }
+  Pipelines& pipelines() { return pipelines_; }
+  CopyPath copy_path() const { return copy_path_; }
+  // A new output tensor (poisoned with 0xFF bytes when VKT_POISON=1), held by the batch.
+  Tensor make_output(const OpCall& call);
+  // True when shaders can read/write a dtype on this device.
+  bool dtype_supported(DType d) const;
+  // The shader variant ("conversion", "conversion_i64", "conversion_i64_f64") for dtypes.
+  std::string variant(const std::string& family, std::initializer_list<DType> dtypes) const;
+  // Records a dispatch of `threads` invocations (grid kept within maxComputeWorkGroupCount).
+  void dispatch(const Pipeline& p, const std::vector<std::pair<const Tensor*, bool>>& buffers,
+                const void* push, std::uint32_t push_bytes, std::uint64_t threads);
+
+  // Test hooks (testing.h).
+  void set_native_disabled(Op op, bool disabled);
+  void set_copy_path(CopyPath path) { copy_path_ = path; }
+  DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
+
+ private:
+  bool shader_ops_ok(const OpCall& call) const;
+  // A pooled storage; on out-of-memory, waits for in-flight work, trims the pool, retries.
+  std::shared_ptr<VulkanStorage> new_storage(std::size_t nbytes);
+
+  Context ctx_;
+  MemoryPool pool_;
+  Recorder recorder_;
+  Pipelines pipelines_;
+  Transfers transfers_;
+  CopyPath copy_path_;
+  bool poison_ = false;
+  mutable std::recursive_mutex mutex_;
+  std::set<Op> disabled_;
+};
+
+// Op families (each in the file of the same name).
+Tensor run_creation(VulkanBackend& b, const OpCall& call);
+Tensor run_conversion(VulkanBackend& b, const OpCall& call);
+Tensor run_movement(VulkanBackend& b, const OpCall& call);
+bool creation_supported(const VulkanBackend& b, const OpCall& call);
+bool conversion_supported(const VulkanBackend& b, const OpCall& call);
+bool movement_supported(const VulkanBackend& b, const OpCall& call);
+// A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
+// copy path; counted as a ledger device copy.
+void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
+                std::uint64_t dst_offset, std::uint64_t bytes);
+
+}  // namespace vkt::vk

@@ -1,0 +1,292 @@
+#include "vulkan/context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "vkt/error.h"
+#include "vulkan/check.h"
+#include "vulkan/instance.h"
+
+namespace vkt::vk {
+namespace {
+
+int type_rank(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+const char* type_name(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    default:
+      return "other";
+  }
+}
+
+int compute_queue_family(VkPhysicalDevice pd) {
+  std::uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, fams.data());
+  // Prefer a compute queue without graphics (a dedicated compute engine), else any.
+  int any = -1;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if ((fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0) continue;
+    if ((fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) == 0) return static_cast<int>(i);
+    if (any < 0) any = static_cast<int>(i);
+  }
+  return any;
+}
+
+bool usable(VkPhysicalDevice pd) {
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(pd, &p);
+  return p.apiVersion >= VK_API_VERSION_1_2 && compute_queue_family(pd) >= 0;
+}
+
+bool has_extension(VkPhysicalDevice pd, const char* name) {
+  std::uint32_t n = 0;
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> exts(n);
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
+  for (const auto& e : exts) {
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  }
+  return false;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+struct Features {
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  explicit Features(VkPhysicalDevice pd) {
+    f2.pNext = &f11;
+    f11.pNext = &f12;
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+  }
+  Features(const Features&) = delete;
+};
+
+int pick_device(const std::vector<VkPhysicalDevice>& devices) {
+  if (const char* env = std::getenv("VKT_DEVICE"); env != nullptr && *env != '\0') {
+    const std::string want(env);
+    if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      return std::stoi(want);
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(devices[i], &p);
+      if (lower(p.deviceName).find(lower(want)) != std::string::npos) return static_cast<int>(i);
+    }
+    throw NoDevice("[vulkan] VKT_DEVICE='" + want + "' matches no device name");
+  }
+  int best = -1, best_rank = 99;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (!usable(devices[i])) continue;
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(devices[i], &p);
+    if (type_rank(p.deviceType) < best_rank) {
+      best_rank = type_rank(p.deviceType);
+      best = static_cast<int>(i);
+    }
+  }
+  if (best < 0) throw NoDevice("[vulkan] no Vulkan 1.2 device with a compute queue was found");
+  return best;
+}
+
+}  // namespace
+
+int default_device_index() {
+  return pick_device(physical_devices());
+}
+
+Context::Context(int index) {
+  const std::vector<VkPhysicalDevice> devices = physical_devices();
+  index_ = index >= 0 ? index : pick_device(devices);
+  if (index_ >= static_cast<int>(devices.size())) {
+    throw NoDevice("[vulkan] device index " + std::to_string(index_) + " requested, " +
+                   std::to_string(devices.size()) + " Vulkan device(s) present");
+  }
+  physical_ = devices[static_cast<std::size_t>(index_)];
+  if (!usable(physical_)) {
+    throw NoDevice("[vulkan] device " + std::to_string(index_) +
+                   " lacks Vulkan 1.2 or a compute queue");
+  }
+  vkGetPhysicalDeviceProperties(physical_, &props_);
+  vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+  queue_family_ = static_cast<std::uint32_t>(compute_queue_family(physical_));
+
+  Features have(physical_);
+  if (!have.f12.timelineSemaphore) {
+    throw NoDevice("[vulkan] device " + name() + " lacks timeline semaphores");
+  }
+  // Enable exactly the features we use that exist.
+  Features want(physical_);
+  want.f2.features = VkPhysicalDeviceFeatures{};
+  want.f2.features.shaderFloat64 = have.f2.features.shaderFloat64;
+  want.f2.features.shaderInt64 = have.f2.features.shaderInt64;
+  want.f2.features.shaderInt16 = have.f2.features.shaderInt16;
+  const VkPhysicalDeviceVulkan11Features zero11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  const VkPhysicalDeviceVulkan12Features zero12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  want.f11 = zero11;
+  want.f12 = zero12;
+  want.f2.pNext = &want.f11;
+  want.f11.pNext = &want.f12;
+  want.f11.storageBuffer16BitAccess = have.f11.storageBuffer16BitAccess;
+  want.f12.storageBuffer8BitAccess = have.f12.storageBuffer8BitAccess;
+  want.f12.shaderFloat16 = have.f12.shaderFloat16;
+  want.f12.shaderInt8 = have.f12.shaderInt8;
+  want.f12.timelineSemaphore = VK_TRUE;
+
+  caps_.float64 = have.f2.features.shaderFloat64;
+  caps_.int64 = have.f2.features.shaderInt64;
+  caps_.int16 = have.f2.features.shaderInt16;
+  caps_.storage16 = have.f11.storageBuffer16BitAccess;
+  caps_.storage8 = have.f12.storageBuffer8BitAccess;
+  caps_.float16 = have.f12.shaderFloat16;
+  caps_.int8 = have.f12.shaderInt8;
+  // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
+  // extension exists).
+  const char* no_push = std::getenv("VKT_VK_NO_PUSH_DESCRIPTOR");
+  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+                          !(no_push != nullptr && std::string(no_push) == "1");
+
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceMaintenance3Properties m3{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  subgroup.pNext = &m3;
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  p2.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(physical_, &p2);
+  caps_.subgroup_size = subgroup.subgroupSize;
+  caps_.subgroup_ops = subgroup.supportedOperations;
+  const VkPhysicalDeviceLimits& l = props_.limits;
+  limits_.max_group_count = {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
+                             l.maxComputeWorkGroupCount[2]};
+  limits_.max_storage_range = l.maxStorageBufferRange;
+  limits_.max_allocation = m3.maxMemoryAllocationSize;
+  limits_.max_push_constants = l.maxPushConstantsSize;
+  limits_.storage_offset_alignment = l.minStorageBufferOffsetAlignment;
+  limits_.non_coherent_atom = l.nonCoherentAtomSize;
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo qinfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qinfo.queueFamilyIndex = queue_family_;
+  qinfo.queueCount = 1;
+  qinfo.pQueuePriorities = &priority;
+  const char* push_ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+  VkDeviceCreateInfo dinfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dinfo.pNext = &want.f2;
+  dinfo.queueCreateInfoCount = 1;
+  dinfo.pQueueCreateInfos = &qinfo;
+  dinfo.enabledExtensionCount = caps_.push_descriptor ? 1 : 0;
+  dinfo.ppEnabledExtensionNames = &push_ext;
+  VKT_VK(vkCreateDevice, physical_, &dinfo, nullptr, &device_);
+  vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  if (caps_.push_descriptor) {
+    push_descriptor_ = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+        vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
+    caps_.push_descriptor = push_descriptor_ != nullptr;
+  }
+}
+
+Context::~Context() {
+  if (device_ != VK_NULL_HANDLE) {
+    vkDeviceWaitIdle(device_);
+    vkDestroyDevice(device_, nullptr);
+  }
+}
+
+std::string device_report() {
+  std::ostringstream s;
+  const std::vector<VkPhysicalDevice> devices = physical_devices();
+  int chosen = -1;
+  try {
+    chosen = default_device_index();
+  } catch (const NoDevice&) {
+  }
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(devices[i], &p);
+    VkPhysicalDeviceMemoryProperties m;
+    vkGetPhysicalDeviceMemoryProperties(devices[i], &m);
+    s << "device " << i << (static_cast<int>(i) == chosen ? " (default)" : "") << ": "
+      << p.deviceName << " [" << type_name(p.deviceType) << "] vendor 0x" << std::hex << p.vendorID
+      << std::dec << " api " << VK_API_VERSION_MAJOR(p.apiVersion) << "."
+      << VK_API_VERSION_MINOR(p.apiVersion) << "." << VK_API_VERSION_PATCH(p.apiVersion)
+      << " driver " << p.driverVersion
+      << (usable(devices[i]) ? "" : " (unusable: needs 1.2 + compute)") << "\n";
+    for (std::uint32_t h = 0; h < m.memoryHeapCount; ++h) {
+      s << "  heap " << h << ": " << (m.memoryHeaps[h].size >> 20) << " MiB"
+        << ((m.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) ? " device-local" : "")
+        << "\n";
+    }
+    for (std::uint32_t t = 0; t < m.memoryTypeCount; ++t) {
+      const VkMemoryPropertyFlags f = m.memoryTypes[t].propertyFlags;
+      s << "  memory type " << t << " (heap " << m.memoryTypes[t].heapIndex
+        << "):" << ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) ? " DEVICE_LOCAL" : "")
+        << ((f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ? " HOST_VISIBLE" : "")
+        << ((f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) ? " HOST_COHERENT" : "")
+        << ((f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) ? " HOST_CACHED" : "") << "\n";
+    }
+    const VkPhysicalDeviceLimits& l = p.limits;
+    s << "  limits: maxComputeWorkGroupCount " << l.maxComputeWorkGroupCount[0] << "x"
+      << l.maxComputeWorkGroupCount[1] << "x" << l.maxComputeWorkGroupCount[2]
+      << ", maxStorageBufferRange " << l.maxStorageBufferRange << ", maxPushConstantsSize "
+      << l.maxPushConstantsSize;
+    if (p.apiVersion >= VK_API_VERSION_1_1) {
+      VkPhysicalDeviceMaintenance3Properties m3{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+      VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+      p2.pNext = &m3;
+      vkGetPhysicalDeviceProperties2(devices[i], &p2);
+      s << ", maxMemoryAllocationSize " << m3.maxMemoryAllocationSize;
+    }
+    s << "\n";
+    if (p.apiVersion >= VK_API_VERSION_1_2) {
+      Features f(devices[i]);
+      s << "  features: shaderFloat64=" << f.f2.features.shaderFloat64
+        << " shaderInt64=" << f.f2.features.shaderInt64
+        << " shaderInt16=" << f.f2.features.shaderInt16
+        << " storageBuffer8BitAccess=" << f.f12.storageBuffer8BitAccess
+        << " storageBuffer16BitAccess=" << f.f11.storageBuffer16BitAccess
+        << " shaderFloat16=" << f.f12.shaderFloat16 << " shaderInt8=" << f.f12.shaderInt8
+        << " timelineSemaphore=" << f.f12.timelineSemaphore
+        << " push_descriptor=" << has_extension(devices[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)
+        << "\n";
+    }
+  }
+  if (devices.empty()) s << "no Vulkan devices\n";
+  return s.str();
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,14 @@
+// The process's Vulkan instance (created once; validation per VKT_VALIDATION).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <vector>
+
+namespace vkt::vk {
+
+// Throws NoDevice when no Vulkan loader/driver can create an instance.
+VkInstance shared_instance();
+std::vector<VkPhysicalDevice> physical_devices();
+
+}  // namespace vkt::vk

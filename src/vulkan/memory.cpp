@@ -1,0 +1,243 @@
+#include "vulkan/memory.h"
+
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "vkt/error.h"
+#include "vkt/ledger.h"
+#include "vulkan/check.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr VkBufferUsageFlags kWorkingUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr VkMemoryPropertyFlags kMappedWorking =
+    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+    VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
+std::string mib(VkDeviceSize b) {
+  return std::to_string(b >> 20) + " MiB";
+}
+
+}  // namespace
+
+int find_memory_type(const VkPhysicalDeviceMemoryProperties& mem, std::uint32_t type_bits,
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                     VkMemoryPropertyFlags avoid) {
+  int fallback = -1;
+  for (std::uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags f = mem.memoryTypes[i].propertyFlags;
+    if ((type_bits & (1u << i)) == 0 || (f & required) != required) continue;
+    if ((f & preferred) == preferred && (f & avoid) == 0) return static_cast<int>(i);
+    if (fallback < 0) fallback = static_cast<int>(i);
+  }
+  return fallback;
+}
+
+OwnedBuffer create_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
+                          VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                          VkMemoryPropertyFlags avoid) {
+  VkDevice dev = ctx.device();
+  OwnedBuffer out;
+  out.size = size;
+  VkBufferCreateInfo binfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  binfo.size = size;
+  binfo.usage = usage;
+  binfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VKT_VK(vkCreateBuffer, dev, &binfo, nullptr, &buffer);
+  out.buffer = Owned<VkBuffer>(dev, buffer, vkDestroyBuffer);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(dev, buffer, &req);
+  const int type = find_memory_type(ctx.memory(), req.memoryTypeBits, required, preferred, avoid);
+  if (type < 0)
+    throw Error("[vulkan] no memory type with the required properties on " + ctx.name());
+  VkMemoryAllocateInfo ainfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ainfo.allocationSize = req.size;
+  ainfo.memoryTypeIndex = static_cast<std::uint32_t>(type);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VKT_VK(vkAllocateMemory, dev, &ainfo, nullptr, &memory);
+  ledger::record_allocation();
+  out.memory = Owned<VkDeviceMemory>(dev, memory, vkFreeMemory);
+  VKT_VK(vkBindBufferMemory, dev, buffer, memory, 0);
+  const VkMemoryPropertyFlags flags = ctx.memory().memoryTypes[type].propertyFlags;
+  out.coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  if (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    void* p = nullptr;
+    VKT_VK(vkMapMemory, dev, memory, 0, VK_WHOLE_SIZE, 0, &p);  // unmapped by vkFreeMemory
+    out.mapped = static_cast<std::byte*>(p);
+  }
+  return out;
+}
+
+MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
+  const char* staging = std::getenv("VKT_VK_STAGING");
+  const bool force_staging = staging != nullptr && std::string(staging) == "1";
+  const int mapped_type = find_memory_type(ctx.memory(), ~0u, kMappedWorking);
+  host_mapped_ = !force_staging && mapped_type >= 0;
+  block_size_ = std::min<VkDeviceSize>(kBlockSize, ctx.limits().max_allocation);
+  // Default cap: 90% of the largest device-local heap (VKT_VK_POOL_CAP_MB overrides).
+  VkDeviceSize heap = 0;
+  for (std::uint32_t h = 0; h < ctx.memory().memoryHeapCount; ++h) {
+    if (ctx.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+      heap = std::max(heap, ctx.memory().memoryHeaps[h].size);
+    }
+  }
+  cap_ = heap / 10 * 9;
+  if (const char* c = std::getenv("VKT_VK_POOL_CAP_MB")) cap_ = VkDeviceSize{std::stoull(c)} << 20;
+  std::uint8_t classes = 0;
+  while ((kMinClass << classes) <= block_size_ / 4) ++classes;
+  free_.resize(classes);
+}
+
+OwnedBuffer MemoryPool::create_working(VkDeviceSize size) {
+  if (host_mapped_) {
+    return create_buffer(ctx_, size, kWorkingUsage, kMappedWorking);
+  }
+  // Device-local, never read by the cpu: avoid host-visible (BAR) types where possible.
+  OwnedBuffer b = create_buffer(ctx_, size, kWorkingUsage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  b.mapped = nullptr;  // where only host-visible types exist (forced staging): not used
+  return b;
+}
+
+void MemoryPool::ensure_room(VkDeviceSize bytes) {
+  if (bytes > ctx_.limits().max_allocation) {
+    throw OutOfMemory("[vulkan] a buffer of " + std::to_string(bytes) +
+                      " bytes exceeds maxMemoryAllocationSize (" +
+                      std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
+  }
+  if (allocated_ + bytes > cap_) {
+    // Free blocks nothing lives in, then retry.
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
+      if (blocks_[b] && blocks_[b]->live == 0 && b != current_) {
+        allocated_ -= blocks_[b]->storage.size;
+        blocks_[b].reset();
+      }
+    }
+    for (auto& list : free_) {
+      std::erase_if(list, [&](const FreeRange& r) { return !blocks_[r.block]; });
+    }
+  }
+  if (allocated_ + bytes > cap_) {
+    throw OutOfMemory("[vulkan] allocating " + std::to_string(bytes) +
+                      " bytes would pass the pool cap of " + mib(cap_) + " (" + mib(allocated_) +
+                      " in use) on " + ctx_.name());
+  }
+}
+
+BufferRange MemoryPool::carve(std::uint8_t size_class) {
+  const VkDeviceSize size = kMinClass << size_class;
+  if (current_ == UINT32_MAX || blocks_[current_]->bump + size > block_size_) {
+    ensure_room(block_size_);
+    auto block = std::make_unique<Block>();
+    block->storage = create_working(block_size_);
+    allocated_ += block_size_;
+    current_ = static_cast<std::uint32_t>(blocks_.size());
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
+      if (!blocks_[b]) current_ = b;  // reuse a trimmed slot
+    }
+    if (current_ == blocks_.size()) blocks_.push_back(nullptr);
+    blocks_[current_] = std::move(block);
+  }
+  Block& b = *blocks_[current_];
+  BufferRange r;
+  r.buffer = b.storage.buffer.get();
+  r.offset = b.bump;
+  r.size = size;
+  r.mapped = b.storage.mapped ? b.storage.mapped + b.bump : nullptr;
+  r.owner = current_;
+  r.size_class = size_class;
+  b.bump += size;
+  return r;
+}
+
+BufferRange MemoryPool::allocate(std::size_t nbytes) {
+  const VkDeviceSize want = std::max<VkDeviceSize>(nbytes, 1);
+  if (want > ctx_.limits().max_allocation) {
+    throw OutOfMemory("[vulkan] a tensor of " + std::to_string(want) +
+                      " bytes exceeds maxMemoryAllocationSize (" +
+                      std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
+  }
+  std::lock_guard lock(mutex_);
+  const VkDeviceSize rounded = std::bit_ceil(std::max(want, kMinClass));
+  const auto size_class = static_cast<std::uint8_t>(std::countr_zero(rounded / kMinClass));
+  if (size_class < free_.size()) {
+    auto& list = free_[size_class];
+    BufferRange r;
+    if (!list.empty()) {
+      const FreeRange f = list.back();
+      list.pop_back();
+      Block& b = *blocks_[f.block];
+      r.buffer = b.storage.buffer.get();
+      r.offset = f.offset;
+      r.size = rounded;
+      r.mapped = b.storage.mapped ? b.storage.mapped + f.offset : nullptr;
+      r.owner = f.block;
+      r.size_class = size_class;
+    } else {
+      r = carve(size_class);
+    }
+    blocks_[r.owner]->live += 1;
+    return r;
+  }
+  // Dedicated: rounded to 256 B so shaders may touch the last word.
+  const VkDeviceSize size = (want + kMinClass - 1) / kMinClass * kMinClass;
+  ensure_room(size);
+  auto owned = std::make_unique<OwnedBuffer>(create_working(size));
+  allocated_ += size;
+  BufferRange r;
+  r.buffer = owned->buffer.get();
+  r.size = size;
+  r.mapped = owned->mapped;
+  r.dedicated = true;
+  std::uint32_t slot = static_cast<std::uint32_t>(dedicated_.size());
+  for (std::uint32_t i = 0; i < dedicated_.size(); ++i) {
+    if (!dedicated_[i]) slot = i;
+  }
+  if (slot == dedicated_.size()) dedicated_.push_back(nullptr);
+  dedicated_[slot] = std::move(owned);
+  r.owner = slot;
+  return r;
+}
+
+void MemoryPool::release(const BufferRange& r) {
+  std::lock_guard lock(mutex_);
+  if (r.dedicated) {
+    allocated_ -= dedicated_[r.owner]->size;
+    dedicated_[r.owner].reset();
+    return;
+  }
+  blocks_[r.owner]->live -= 1;
+  free_[r.size_class].push_back({r.owner, r.offset});
+}
+
+void MemoryPool::trim() {
+  std::lock_guard lock(mutex_);
+  for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
+    if (blocks_[b] && blocks_[b]->live == 0) {
+      allocated_ -= blocks_[b]->storage.size;
+      blocks_[b].reset();
+      if (b == current_) current_ = UINT32_MAX;
+    }
+  }
+  for (auto& list : free_) {
+    std::erase_if(list, [&](const FreeRange& r) { return !blocks_[r.block]; });
+  }
+}
+
+VkDeviceSize MemoryPool::allocated_bytes() const {
+  std::lock_guard lock(mutex_);
+  return allocated_;
+}
+
+void MemoryPool::set_cap(VkDeviceSize cap) {
+  std::lock_guard lock(mutex_);
+  cap_ = cap;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,101 @@
+// Working memory: a pool of device buffer ranges. Size classes (powers of two from 256 B)
+// are carved from 64 MiB blocks (one VkBuffer per block; a range is buffer + offset);
+// larger tensors get a dedicated allocation. Freed ranges are reused; vkAllocateMemory
+// happens only for a new block or a dedicated allocation (and is counted in the ledger).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "vulkan/context.h"
+#include "vulkan/handle.h"
+
+namespace vkt::vk {
+
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;        // the capacity (size class), >= the bytes asked for
+  std::byte* mapped = nullptr;  // host address when working memory is host-visible+cached
+  std::uint32_t owner = 0;      // block index, or dedicated slot when `dedicated`
+  std::uint8_t size_class = 0;
+  bool dedicated = false;
+};
+
+// A buffer with its own memory (dedicated working buffers, staging chunks).
+struct OwnedBuffer {
+  Owned<VkBuffer> buffer;
+  Owned<VkDeviceMemory> memory;
+  std::byte* mapped = nullptr;
+  VkDeviceSize size = 0;
+  bool coherent = true;
+};
+
+// Finds a memory type with all of `required` (preferring `preferred` too, and avoiding
+// `avoid`) among `type_bits`; -1 when none.
+int find_memory_type(const VkPhysicalDeviceMemoryProperties& mem, std::uint32_t type_bits,
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred = 0,
+                     VkMemoryPropertyFlags avoid = 0);
+
+// Creates a buffer of `size` bytes bound to fresh memory of the given properties, mapped when
+// host-visible. Records a ledger allocation. Throws OutOfMemory/Error naming the call.
+OwnedBuffer create_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
+                          VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred = 0,
+                          VkMemoryPropertyFlags avoid = 0);
+
+class MemoryPool {
+ public:
+  static constexpr VkDeviceSize kMinClass = 256;
+  static constexpr VkDeviceSize kBlockSize = VkDeviceSize{64} << 20;
+
+  explicit MemoryPool(const Context& ctx);
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // A range of at least `nbytes` (at least one byte is always reserved). Throws OutOfMemory
+  // past maxMemoryAllocationSize or the pool cap.
+  BufferRange allocate(std::size_t nbytes);
+  void release(const BufferRange& range);
+  // Frees every block none of whose ranges is in use.
+  void trim();
+
+  // True when working memory is DEVICE_LOCAL|HOST_VISIBLE|HOST_CACHED|HOST_COHERENT, mapped
+  // (lavapipe, integrated GPUs): uploads and reads are plain memcpy. VKT_VK_STAGING=1 turns it off.
+  bool host_mapped() const { return host_mapped_; }
+  VkDeviceSize allocated_bytes() const;
+  VkDeviceSize cap() const { return cap_; }
+  void set_cap(VkDeviceSize cap);
+
+ private:
+  struct Block {
+    OwnedBuffer storage;
+    VkDeviceSize bump = 0;   // bytes carved so far
+    std::uint64_t live = 0;  // ranges handed out and not yet released
+  };
+  struct FreeRange {
+    std::uint32_t block;
+    VkDeviceSize offset;
+  };
+
+  OwnedBuffer create_working(VkDeviceSize size);
+  BufferRange carve(std::uint8_t size_class);
+  void ensure_room(VkDeviceSize bytes);
+
+  const Context& ctx_;
+  bool host_mapped_ = false;
+  VkDeviceSize block_size_ = kBlockSize;
+  VkDeviceSize cap_ = 0;
+  VkDeviceSize allocated_ = 0;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<Block>> blocks_;           // null where trimmed
+  std::uint32_t current_ = UINT32_MAX;                   // the block being carved
+  std::vector<std::vector<FreeRange>> free_;             // per size class
+  std::vector<std::unique_ptr<OwnedBuffer>> dedicated_;  // null where released
+};
+
+}  // namespace vkt::vk

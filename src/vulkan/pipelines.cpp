@@ -1,0 +1,90 @@
+#include "vulkan/pipelines.h"
+
+#include "vkt/error.h"
+#include "vulkan/check.h"
+#include "vulkan/spirv.h"
+
+namespace vkt::vk {
+
+Pipelines::Pipelines(const Context& ctx) : ctx_(ctx) {}
+
+const Pipelines::Layout& Pipelines::layout(std::uint32_t bindings) {
+  auto it = layouts_.find(bindings);
+  if (it != layouts_.end()) return it->second;
+  VkDevice dev = ctx_.device();
+  std::vector<VkDescriptorSetLayoutBinding> b(bindings);
+  for (std::uint32_t i = 0; i < bindings; ++i) {
+    b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  }
+  VkDescriptorSetLayoutCreateInfo sinfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  if (ctx_.caps().push_descriptor)
+    sinfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  sinfo.bindingCount = bindings;
+  sinfo.pBindings = b.data();
+  VkDescriptorSetLayout set = VK_NULL_HANDLE;
+  VKT_VK(vkCreateDescriptorSetLayout, dev, &sinfo, nullptr, &set);
+  Layout l;
+  l.set = Owned<VkDescriptorSetLayout>(dev, set, vkDestroyDescriptorSetLayout);
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes};
+  VkPipelineLayoutCreateInfo pinfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pinfo.setLayoutCount = 1;
+  pinfo.pSetLayouts = &set;
+  pinfo.pushConstantRangeCount = 1;
+  pinfo.pPushConstantRanges = &range;
+  VkPipelineLayout pl = VK_NULL_HANDLE;
+  VKT_VK(vkCreatePipelineLayout, dev, &pinfo, nullptr, &pl);
+  l.pipeline = Owned<VkPipelineLayout>(dev, pl, vkDestroyPipelineLayout);
+  return layouts_.emplace(bindings, std::move(l)).first->second;
+}
+
+VkShaderModule Pipelines::module(std::string_view shader) {
+  auto it = modules_.find(shader);
+  if (it != modules_.end()) return it->second.get();
+  for (const SpirvModule& m : embedded_spirv()) {
+    if (m.name != shader) continue;
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = m.words.size() * sizeof(std::uint32_t);
+    info.pCode = m.words.data();
+    VkShaderModule mod = VK_NULL_HANDLE;
+    VKT_VK(vkCreateShaderModule, ctx_.device(), &info, nullptr, &mod);
+    return modules_
+        .emplace(std::string(shader),
+                 Owned<VkShaderModule>(ctx_.device(), mod, vkDestroyShaderModule))
+        .first->second.get();
+  }
+  throw Error("[vulkan] no embedded shader named '" + std::string(shader) + "'");
+}
+
+Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
+                        const std::vector<std::uint32_t>& constants) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::uint32_t> spec{kWorkgroupSize};
+  spec.insert(spec.end(), constants.begin(), constants.end());
+  auto key = std::make_pair(std::string(shader), spec);
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) {
+    return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
+  }
+
+  const Layout& l = layout(bindings);
+  std::vector<VkSpecializationMapEntry> entries(spec.size());
+  for (std::uint32_t i = 0; i < spec.size(); ++i) {
+    entries[i] = {i, i * static_cast<std::uint32_t>(sizeof(std::uint32_t)), sizeof(std::uint32_t)};
+  }
+  VkSpecializationInfo sinfo{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                             spec.size() * sizeof(std::uint32_t), spec.data()};
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module(shader);
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = &sinfo;
+  info.layout = l.pipeline.get();
+  VkPipeline p = VK_NULL_HANDLE;
+  VKT_VK(vkCreateComputePipelines, ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &p);
+  Entry e{Owned<VkPipeline>(ctx_.device(), p, vkDestroyPipeline), l.pipeline.get(), l.set.get()};
+  pipelines_.emplace(std::move(key), std::move(e));
+  return {p, l.pipeline.get(), l.set.get(), kWorkgroupSize};
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,239 @@
+#include "vulkan/recorder.h"
+
+#include <limits>
+
+#include "vkt/ledger.h"
+#include "vulkan/check.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr VkPipelineStageFlags kDeviceStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kDeviceWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kDeviceAccess =
+    kDeviceWrites | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+
+bool overlaps(const Access& a, const Access& b) {
+  return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+}  // namespace
+
+Recorder::Recorder(const Context& ctx) : ctx_(ctx) {
+  VkDevice dev = ctx.device();
+  VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pinfo.queueFamilyIndex = ctx.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VKT_VK(vkCreateCommandPool, dev, &pinfo, nullptr, &pool);
+  pool_ = Owned<VkCommandPool>(dev, pool, vkDestroyCommandPool);
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo sinfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  sinfo.pNext = &type;
+  VkSemaphore sem = VK_NULL_HANDLE;
+  VKT_VK(vkCreateSemaphore, dev, &sinfo, nullptr, &sem);
+  timeline_ = Owned<VkSemaphore>(dev, sem, vkDestroySemaphore);
+}
+
+Recorder::~Recorder() {
+  try {
+    finish();
+  } catch (...) {
+    // A lost device at shutdown: nothing left to wait for.
+  }
+}
+
+void Recorder::open_batch() {
+  if (open_) return;
+  recycle_completed();
+  if (spare_.empty()) {
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool_.get();
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VKT_VK(vkAllocateCommandBuffers, ctx_.device(), &info, &cmd);
+    spare_.push_back(cmd);
+  }
+  pending_.cmd = spare_.back();
+  spare_.pop_back();
+  pending_.commands = 0;
+  pending_.value = next_value_;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VKT_VK(vkBeginCommandBuffer, pending_.cmd, &begin);
+  // Submissions are not ordered with each other: order this batch after all earlier device
+  // work (one global barrier per batch, not per command).
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = kDeviceWrites;
+  mb.dstAccessMask = kDeviceAccess;
+  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
+  written_.clear();
+  read_.clear();
+  open_ = true;
+}
+
+void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
+  bool hazard = false;
+  for (const Access* a = begin; a != end && !hazard; ++a) {
+    for (const Access& w : written_) hazard = hazard || overlaps(*a, w);
+    if (a->write) {
+      for (const Access& r : read_) hazard = hazard || overlaps(*a, r);
+    }
+  }
+  if (hazard) {
+    // Make every write of the batch so far visible; the execution dependency also covers
+    // write-after-read on the ranges only read.
+    std::vector<VkBufferMemoryBarrier> barriers;
+    barriers.reserve(written_.size());
+    for (const Access& w : written_) {
+      VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+      b.srcAccessMask = kDeviceWrites;
+      b.dstAccessMask = kDeviceAccess;
+      b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.buffer = w.buffer;
+      b.offset = w.offset;
+      b.size = w.size;
+      barriers.push_back(b);
+    }
+    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 0, nullptr,
+                         static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+    hazard_barriers_ += 1;
+    written_.clear();
+    read_.clear();
+  }
+  for (const Access* a = begin; a != end; ++a) (a->write ? written_ : read_).push_back(*a);
+}
+
+VkCommandBuffer Recorder::begin_command(std::initializer_list<Access> accesses) {
+  open_batch();
+  barrier_if_hazard(accesses.begin(), accesses.end());
+  return pending_.cmd;
+}
+
+VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses) {
+  open_batch();
+  barrier_if_hazard(accesses.data(), accesses.data() + accesses.size());
+  return pending_.cmd;
+}
+
+void Recorder::hold(std::shared_ptr<const Storage> s) {
+  open_batch();
+  pending_.held.push_back(std::move(s));
+}
+
+void Recorder::end_command() {
+  pending_.commands += 1;
+  if (pending_.commands >= kMaxCommands) submit();
+}
+
+std::uint64_t Recorder::submit() {
+  if (!open_) return next_value_ - 1;
+  // Device writes become visible to host reads once the timeline value is reached.
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = kDeviceWrites;
+  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                       nullptr, 0, nullptr);
+  VKT_VK(vkEndCommandBuffer, pending_.cmd);
+  const std::uint64_t value = next_value_;
+  VkTimelineSemaphoreSubmitInfo tinfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  tinfo.signalSemaphoreValueCount = 1;
+  tinfo.pSignalSemaphoreValues = &value;
+  VkSemaphore sem = timeline_.get();
+  VkSubmitInfo sinfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  sinfo.pNext = &tinfo;
+  sinfo.commandBufferCount = 1;
+  sinfo.pCommandBuffers = &pending_.cmd;
+  sinfo.signalSemaphoreCount = 1;
+  sinfo.pSignalSemaphores = &sem;
+  VKT_VK(vkQueueSubmit, ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE);
+  ledger::record_submit();
+  in_flight_.push_back(std::move(pending_));
+  pending_ = Batch{};
+  open_ = false;
+  next_value_ += 1;
+  return value;
+}
+
+std::uint64_t Recorder::completed_value() {
+  std::uint64_t v = 0;
+  VKT_VK(vkGetSemaphoreCounterValue, ctx_.device(), timeline_.get(), &v);
+  return v;
+}
+
+void Recorder::recycle_completed() {
+  if (in_flight_.empty()) return;
+  const std::uint64_t done = completed_value();
+  while (!in_flight_.empty() && in_flight_.front().value <= done) {
+    Batch& b = in_flight_.front();
+    VKT_VK(vkResetCommandBuffer, b.cmd, 0);
+    spare_.push_back(b.cmd);
+    if (b.descriptors != VK_NULL_HANDLE) {
+      VKT_VK(vkResetDescriptorPool, ctx_.device(), b.descriptors, 0);
+      spare_pools_.push_back(b.descriptors);
+    }
+    in_flight_.pop_front();  // releases the storages the batch held
+  }
+}
+
+VkDescriptorSet Recorder::allocate_set(VkDescriptorSetLayout layout) {
+  open_batch();
+  if (pending_.descriptors == VK_NULL_HANDLE) {
+    if (spare_pools_.empty()) {
+      const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      kMaxCommands * kMaxBindings};
+      VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      info.maxSets = kMaxCommands;
+      info.poolSizeCount = 1;
+      info.pPoolSizes = &size;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      VKT_VK(vkCreateDescriptorPool, ctx_.device(), &info, nullptr, &pool);
+      descriptor_pools_.emplace_back(ctx_.device(), pool, vkDestroyDescriptorPool);
+      spare_pools_.push_back(pool);
+    }
+    pending_.descriptors = spare_pools_.back();
+    spare_pools_.pop_back();
+  }
+  VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  info.descriptorPool = pending_.descriptors;
+  info.descriptorSetCount = 1;
+  info.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VKT_VK(vkAllocateDescriptorSets, ctx_.device(), &info, &set);
+  return set;
+}
+
+void Recorder::wait(std::uint64_t value) {
+  // Deterministic ledger: a wait counts whenever the host needs work it has not yet seen
+  // complete, even if the device happens to be done already (a race would make counts flaky).
+  if (value <= waited_) {
+    recycle_completed();
+    return;
+  }
+  if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
+  VkSemaphore sem = timeline_.get();
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &sem;
+  info.pValues = &value;
+  VKT_VK(vkWaitSemaphores, ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+  ledger::record_wait();
+  waited_ = value;
+  recycle_completed();
+}
+
+void Recorder::finish() {
+  wait(submit());
+}
+
+bool Recorder::busy() {
+  recycle_completed();
+  return open_ || !in_flight_.empty();
+}
+
+}  // namespace vkt::vk

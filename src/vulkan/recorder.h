@@ -1,0 +1,94 @@
+// Batching: commands are recorded into one pending command buffer and submitted at host
+// boundaries (a read, synchronize) or when the batch reaches kMaxCommands. One timeline
+// semaphore orders completion; each batch keeps the storages it uses alive until its value
+// is reached. Barriers are inserted only for real hazards inside a batch.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include "vkt/backend.h"
+#include "vulkan/context.h"
+#include "vulkan/handle.h"
+
+namespace vkt::vk {
+
+// One buffer range a command reads or writes.
+struct Access {
+  VkBuffer buffer;
+  VkDeviceSize offset, size;
+  bool write;
+};
+
+class Recorder {
+ public:
+  static constexpr std::uint32_t kMaxCommands = 256;
+
+  explicit Recorder(const Context& ctx);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // The pending command buffer, begun, after a barrier if `accesses` conflict with earlier
+  // commands of the batch (read-after-write, write-after-write, write-after-read).
+  VkCommandBuffer begin_command(std::initializer_list<Access> accesses);
+  VkCommandBuffer begin_command(const std::vector<Access>& accesses);
+  // Keeps `s` alive until the pending batch completes.
+  void hold(std::shared_ptr<const Storage> s);
+  // Call after recording the command begin_command returned; may submit at the bound.
+  void end_command();
+
+  // Submits the pending batch if it has commands; returns the timeline value after which
+  // everything recorded so far is complete.
+  std::uint64_t submit();
+  // Blocks until the timeline reaches `value`; counts a ledger wait unless the host already
+  // waited for `value` or a later one.
+  void wait(std::uint64_t value);
+  // Submits and waits for all work; afterwards nothing is in flight.
+  void finish();
+  // True when commands are pending or in flight.
+  bool busy();
+  // The value the pending batch will signal when submitted.
+  std::uint64_t pending_value() const { return next_value_; }
+  std::uint64_t completed_value();
+  // Without VK_KHR_push_descriptor: a descriptor set from the pending batch's pool (reset
+  // when the batch completes). A batch has at most kMaxCommands sets of kMaxBindings.
+  VkDescriptorSet allocate_set(VkDescriptorSetLayout layout);
+  static constexpr std::uint32_t kMaxBindings = 4;
+  // Hazard barriers inserted inside batches so far (not the one barrier opening each batch).
+  std::uint64_t hazard_barriers() const { return hazard_barriers_; }
+
+ private:
+  struct Batch {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    std::uint64_t value = 0;
+    std::uint32_t commands = 0;
+    VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
+    std::vector<std::shared_ptr<const Storage>> held;
+  };
+  void open_batch();
+  void recycle_completed();
+  void barrier_if_hazard(const Access* begin, const Access* end);
+
+  const Context& ctx_;
+  Owned<VkCommandPool> pool_;
+  Owned<VkSemaphore> timeline_;
+  std::uint64_t next_value_ = 1;
+  std::uint64_t hazard_barriers_ = 0;
+  std::uint64_t waited_ = 0;  // the highest value the host has waited for
+  bool open_ = false;
+  Batch pending_;
+  std::deque<Batch> in_flight_;
+  std::vector<VkCommandBuffer> spare_;
+  std::vector<Owned<VkDescriptorPool>> descriptor_pools_;  // owned; batches borrow them
+  std::vector<VkDescriptorPool> spare_pools_;
+  // Ranges written / read in the pending batch since its last barrier.
+  std::vector<Access> written_, read_;
+};
+
+}  // namespace vkt::vk

@@ -1,0 +1,52 @@
+#version 450
+// as_type: out[i] = convert<dst dtype>(in[i]). Dtypes are specialization constants.
+#include "common.glsl"
+#include "dtype_value.glsl"
+
+layout(constant_id = 1) const uint SRC_DTYPE = 10;
+layout(constant_id = 2) const uint DST_DTYPE = 10;
+
+layout(binding = 0) readonly buffer SrcU8 { uint8_t v[]; } src_u8;
+layout(binding = 0) readonly buffer SrcS8 { int8_t v[]; } src_s8;
+layout(binding = 0) readonly buffer SrcU16 { uint16_t v[]; } src_u16;
+layout(binding = 0) readonly buffer SrcS16 { int16_t v[]; } src_s16;
+layout(binding = 0) readonly buffer SrcU32 { uint v[]; } src_u32;
+layout(binding = 0) readonly buffer SrcS32 { int v[]; } src_s32;
+layout(binding = 0) readonly buffer SrcF32 { float v[]; } src_f32;
+#ifdef VKT_I64
+layout(binding = 0) readonly buffer SrcU64 { uint64_t v[]; } src_u64;
+#endif
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer SrcF64 { double v[]; } src_f64;
+#endif
+
+#define DST_BINDING 1
+#include "dtype_store.glsl"
+
+layout(push_constant) uniform Push { uint n; } p;
+
+Value load_value(uint i) {
+  const uint d = SRC_DTYPE;
+  if (d == DT_U8) return int_value(IWIDE(uint(src_u8.v[i])), true);
+  if (d == DT_S8) return int_value(IWIDE(int(src_s8.v[i])), false);
+  if (d == DT_U16) return int_value(IWIDE(uint(src_u16.v[i])), true);
+  if (d == DT_S16) return int_value(IWIDE(int(src_s16.v[i])), false);
+  if (d == DT_U32) return int_value(IWIDE(src_u32.v[i]), true);
+  if (d == DT_S32) return int_value(IWIDE(src_s32.v[i]), false);
+  if (d == DT_F16) return float_value(FWIDE(unpackHalf2x16(uint(src_u16.v[i])).x));
+  if (d == DT_BF16) return float_value(FWIDE(uintBitsToFloat(uint(src_u16.v[i]) << 16)));
+#ifdef VKT_I64
+  if (d == DT_U64) return int_value(IWIDE(src_u64.v[i]), true);
+  if (d == DT_S64) return int_value(IWIDE(src_u64.v[i]), false);
+#endif
+#ifdef VKT_F64
+  if (d == DT_F64) return float_value(src_f64.v[i]);
+#endif
+  return float_value(FWIDE(src_f32.v[i]));
+}
+
+void main() {
+  const uint i = global_index();
+  if (i >= p.n) return;
+  store_value(DST_DTYPE, i, load_value(i));
+}
