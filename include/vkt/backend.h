@@ -58,6 +58,9 @@ Backend& cpu();
 // The Vulkan backend on device `index` (-1: the default device, or VKT_DEVICE). Throws
 // NoDevice when no Vulkan device exists or the library was built without Vulkan.
 Backend& vulkan(int index = -1);
+// Every Vulkan device with its type, API version, memory heaps and types, limits and
+// features, and which is the default (what `vkt-bench info` prints). Throws NoDevice.
+std::string vulkan_info();
 
 // The backend creation ops use when no input decides: cpu, unless VKT_BACKEND=vulkan, or
 // a BackendScope on this thread says otherwise.

@@ -6,4 +6,7 @@ namespace vkt {
 Backend& vulkan(int) {
   throw NoDevice("[vulkan] this build of vktensor has no Vulkan backend (VKT_WITH_VULKAN=OFF)");
 }
+std::string vulkan_info() {
+  throw NoDevice("[vulkan] this build of vktensor has no Vulkan backend (VKT_WITH_VULKAN=OFF)");
+}
 }  // namespace vkt

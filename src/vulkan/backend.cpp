@@ -1,5 +1,7 @@
 #include "vulkan/backend.h"
 
+#include <cstdio>
+
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -50,6 +52,25 @@ void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* ds
                             std::size_t nbytes) {
   std::lock_guard lock(mutex_);
   transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes);
+}
+
+std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() const {
+  const VkPhysicalDeviceProperties& p = ctx_.properties();
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
+  vkGetPhysicalDeviceProperties2(ctx_.physical(), &p2);
+  auto version = [](std::uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+  };
+  char vendor[16];
+  std::snprintf(vendor, sizeof(vendor), "0x%04x", p.vendorID);
+  return {{"device_name", p.deviceName},
+          {"device_type", device_type_name(p.deviceType)},
+          {"driver_version", std::string(driver.driverName) + " " + driver.driverInfo},
+          {"api_version", version(p.apiVersion)},
+          {"vendor_id", vendor},
+          {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"}};
 }
 
 void VulkanBackend::synchronize() {
@@ -256,5 +277,7 @@ bool host_mapped() {
 Backend& vulkan(int index) {
   return vk::backend_for(index);
 }
+
+std::string vulkan_info() { return vk::device_report(); }
 
 }  // namespace vkt

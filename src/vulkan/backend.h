@@ -34,6 +34,7 @@ class VulkanBackend final : public Backend {
   bool supports(const OpCall& call) const override;
   Tensor execute(const OpCall& call) override;
   void synchronize() override;
+  std::vector<std::pair<std::string, std::string>> properties() const override;
 
   // For op families (called with the backend lock held).
   const Context& context() const { return ctx_; }

@@ -29,7 +29,9 @@ int type_rank(VkPhysicalDeviceType t) {
   }
 }
 
-const char* type_name(VkPhysicalDeviceType t) {
+}  // namespace
+
+const char* device_type_name(VkPhysicalDeviceType t) {
   switch (t) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
       return "discrete";
@@ -43,6 +45,8 @@ const char* type_name(VkPhysicalDeviceType t) {
       return "other";
   }
 }
+
+namespace {
 
 int compute_queue_family(VkPhysicalDevice pd) {
   std::uint32_t n = 0;
@@ -240,7 +244,7 @@ std::string device_report() {
     VkPhysicalDeviceMemoryProperties m;
     vkGetPhysicalDeviceMemoryProperties(devices[i], &m);
     s << "device " << i << (static_cast<int>(i) == chosen ? " (default)" : "") << ": "
-      << p.deviceName << " [" << type_name(p.deviceType) << "] vendor 0x" << std::hex << p.vendorID
+      << p.deviceName << " [" << device_type_name(p.deviceType) << "] vendor 0x" << std::hex << p.vendorID
       << std::dec << " api " << VK_API_VERSION_MAJOR(p.apiVersion) << "."
       << VK_API_VERSION_MINOR(p.apiVersion) << "." << VK_API_VERSION_PATCH(p.apiVersion)
       << " driver " << p.driverVersion

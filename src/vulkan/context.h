@@ -70,5 +70,7 @@ int default_device_index();
 // For `vkt info`: every device with its type, API version, memory heaps and types, limits
 // and features, and which one is the default.
 std::string device_report();
+// "discrete", "integrated", "virtual", "cpu" or "other".
+const char* device_type_name(VkPhysicalDeviceType t);
 
 }  // namespace vkt::vk
