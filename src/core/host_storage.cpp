@@ -25,12 +25,11 @@ HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nb
   if (huge && data_ != nullptr) madvise(data_, rounded, MADV_HUGEPAGE);  // advice only
 #endif
   if (data_ == nullptr) {
-    throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) + " bytes failed");
+    throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) +
+                      " bytes failed");
   }
 }
 
-HostStorage::~HostStorage() {
-  std::free(data_);
-}
+HostStorage::~HostStorage() { std::free(data_); }
 
 }  // namespace vkt
