@@ -44,8 +44,11 @@ Tensor reduce(Op op, const Tensor& t, const Axes& axes, bool keep_axes) {
       out_shape.push_back(1);
     }
   }
-  return detail::dispatch({op, {t}, ReduceParams{std::move(reduced), keep_axes},
-                           reduce_out_dtype(op, t.dtype()), std::move(out_shape)});
+  return detail::dispatch({op,
+                           {t},
+                           ReduceParams{std::move(reduced), keep_axes},
+                           reduce_out_dtype(op, t.dtype()),
+                           std::move(out_shape)});
 }
 
 Tensor arg_reduce(Op op, const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis,
@@ -73,8 +76,11 @@ Tensor arg_reduce(Op op, const Tensor& t, std::optional<std::int64_t> axis, bool
         name, "cannot reduce " + std::string(axis ? "axis " + std::to_string(*axis) : "tensor") +
                   " of size 0 (input " + detail::describe(t) + ")");
   }
-  return detail::dispatch({op, {t}, ArgReduceParams{a, keep_axis, tie_break == TieBreak::high},
-                           DType::s64, std::move(out_shape)});
+  return detail::dispatch({op,
+                           {t},
+                           ArgReduceParams{a, keep_axis, tie_break == TieBreak::high},
+                           DType::s64,
+                           std::move(out_shape)});
 }
 
 }  // namespace

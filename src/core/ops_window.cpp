@@ -62,8 +62,8 @@ Tensor window(Op op, const Tensor& t, const Shape& window, const WindowOptions& 
     }
     for (const auto& [lo, hi] : opts.padding) {
       if (lo < 0 || hi < 0) {
-        detail::fail<ShapeError>(name, "padding " + pairs_str(opts.padding) +
-                                           " must be non-negative");
+        detail::fail<ShapeError>(name,
+                                 "padding " + pairs_str(opts.padding) + " must be non-negative");
       }
     }
     p.padding = opts.padding;

@@ -36,8 +36,8 @@ void scan(const T* in, T* out, std::int64_t outer, std::int64_t axis_size, std::
   }
   constexpr std::int64_t kTile = 1024;
   const std::int64_t tiles = (inner + kTile - 1) / kTile;
-  const std::int64_t grain =
-      std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(std::min(kTile, inner) * axis_size, 1));
+  const std::int64_t grain = std::max<std::int64_t>(
+      1, kGrain / std::max<std::int64_t>(std::min(kTile, inner) * axis_size, 1));
   parallel_for(outer * tiles, grain, [&](std::int64_t b, std::int64_t e) {
     Lane acc[kTile];
     for (std::int64_t task = b; task < e; ++task) {
@@ -59,10 +59,14 @@ void scan(const T* in, T* out, std::int64_t outer, std::int64_t axis_size, std::
 
 RuleKind rule_of(Op op) {
   switch (op) {
-    case Op::cumulative_sum: return RuleKind::sum;
-    case Op::cumulative_product: return RuleKind::product;
-    case Op::cumulative_max: return RuleKind::max;
-    case Op::cumulative_min: return RuleKind::min;
+    case Op::cumulative_sum:
+      return RuleKind::sum;
+    case Op::cumulative_product:
+      return RuleKind::product;
+    case Op::cumulative_max:
+      return RuleKind::max;
+    case Op::cumulative_min:
+      return RuleKind::min;
     default:
       throw Unsupported("[" + std::string(op_name(op)) + "] is not a cumulative op");
   }
@@ -86,8 +90,7 @@ Tensor run_cumulative(const OpCall& call) {
       using Rule = typename decltype(rule_tag)::template type<T>;
       // all/any are reductions only; their rules never reach a scan.
       if constexpr (!std::is_same_v<Rule, AllRule<T>> && !std::is_same_v<Rule, AnyRule<T>>) {
-        scan<T, Rule>(data<T>(in), mutable_data<T>(out), outer, in.shape()[axis], inner,
-                      p.reverse);
+        scan<T, Rule>(data<T>(in), mutable_data<T>(out), outer, in.shape()[axis], inner, p.reverse);
       }
     });
   });

@@ -117,8 +117,7 @@ void reduce_segments(const T* in, Out* out, const ReduceLayout& layout) {
     return t;
   };
   const std::int64_t threads = max_threads();
-  const std::int64_t chunks =
-      (layout.outputs < threads && per_output >= 2 * kGrain) ? threads : 1;
+  const std::int64_t chunks = (layout.outputs < threads && per_output >= 2 * kGrain) ? threads : 1;
   if (chunks == 1) {
     parallel_for(layout.outputs, std::max<std::int64_t>(1, kGrain / per_output),
                  [&](std::int64_t b, std::int64_t e) {
@@ -145,27 +144,28 @@ void reduce_segments(const T* in, Out* out, const ReduceLayout& layout) {
   }
 }
 
-// Innermost group kept: output row o (of `tail` elements) accumulates `rows` input rows,
-// a tile of columns at a time; lanes are absorbed into Totals every kFlush rows. When there
+// Innermost group kept: output row o (of `tail` elements) accumulates `rows` input rows
+// with row-wise vector adds over wide column tiles (whole rows up to kTile, so each input
+// row streams sequentially); lanes are absorbed into Totals every kFlush rows. When there
 // are too few (row, tile) tasks to occupy the threads, the rows are split into chunks too.
 template <class T, class Rule, class Out>
 void reduce_rows(const T* in, Out* out, const ReduceLayout& layout) {
   using C = typename Rule::C;
   using Lane = typename Rule::Lane;
   using Total = typename Rule::Total;
-  constexpr std::int64_t kTile = 1024, kFlush = 64;
+  constexpr std::int64_t kTile = 16384, kFlush = 64;
   const std::int64_t width = layout.tail, rows = layout.rows;
   const std::int64_t tiles = (width + kTile - 1) / kTile;
+  const std::int64_t tile_width = std::min(kTile, width);
   const std::int64_t threads = max_threads();
   const std::int64_t chunks = (layout.outputs * tiles < threads && rows * width >= 2 * kGrain)
                                   ? std::min(threads, rows)
                                   : 1;
   // Accumulates rows [r0, r1) of tile `tile` of output row o into dst[0, tile width).
-  auto partial = [&](std::int64_t o, std::int64_t tile, std::int64_t r0, std::int64_t r1,
+  auto partial = [&](std::int64_t o, std::int64_t tile, std::int64_t r0, std::int64_t r1, Lane* acc,
                      Total* dst) {
     const std::int64_t j0 = tile * kTile, n = std::min(kTile, width - j0);
     const T* base = in + offset_of(o, layout.kept) + j0;
-    Lane acc[kTile];
     for (std::int64_t j = 0; j < n; ++j) dst[j] = Rule::total_init();
     for (std::int64_t r = r0; r < r1; r += kFlush) {
       const std::int64_t r_end = std::min(r1, r + kFlush);
@@ -178,14 +178,15 @@ void reduce_rows(const T* in, Out* out, const ReduceLayout& layout) {
     }
   };
   const std::int64_t tasks = layout.outputs * tiles * chunks;
-  const std::int64_t work_per_task = std::min(kTile, width) * std::max<std::int64_t>(rows / chunks, 1);
+  const std::int64_t work_per_task = tile_width * std::max<std::int64_t>(rows / chunks, 1);
   const std::int64_t grain = std::max<std::int64_t>(1, kGrain / work_per_task);
   if (chunks == 1) {
     parallel_for(tasks, grain, [&](std::int64_t b, std::int64_t e) {
-      Total tot[kTile];
+      std::vector<Lane> acc(static_cast<std::size_t>(tile_width));
+      std::vector<Total> tot(static_cast<std::size_t>(tile_width));
       for (std::int64_t task = b; task < e; ++task) {
         const std::int64_t o = task / tiles, tile = task % tiles;
-        partial(o, tile, 0, rows, tot);
+        partial(o, tile, 0, rows, acc.data(), tot.data());
         Out* dst = out + o * width + tile * kTile;
         const std::int64_t n = std::min(kTile, width - tile * kTile);
         for (std::int64_t j = 0; j < n; ++j) dst[j] = to_output<Out>(tot[j]);
@@ -196,10 +197,11 @@ void reduce_rows(const T* in, Out* out, const ReduceLayout& layout) {
   // parts[(o * chunks + c) * width + j]: chunk c's partial result for column j of row o.
   std::vector<Total> parts(static_cast<std::size_t>(layout.outputs * chunks * width));
   parallel_for(tasks, grain, [&](std::int64_t b, std::int64_t e) {
+    std::vector<Lane> acc(static_cast<std::size_t>(tile_width));
     for (std::int64_t task = b; task < e; ++task) {
       const std::int64_t c = task % chunks, tile = (task / chunks) % tiles;
       const std::int64_t o = task / (chunks * tiles);
-      partial(o, tile, rows * c / chunks, rows * (c + 1) / chunks,
+      partial(o, tile, rows * c / chunks, rows * (c + 1) / chunks, acc.data(),
               parts.data() + (o * chunks + c) * width + tile * kTile);
     }
   });
@@ -220,18 +222,23 @@ template <class T, class Rule>
 using reduce_output_t = std::conditional_t<
     std::is_same_v<Rule, AllRule<T>> || std::is_same_v<Rule, AnyRule<T>>, std::uint8_t,
     std::conditional_t<std::is_integral_v<T> && (std::is_same_v<Rule, SumRule<T>> ||
-                                                  std::is_same_v<Rule, ProductRule<T>>),
-                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>,
-                       T>>;
+                                                 std::is_same_v<Rule, ProductRule<T>>),
+                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>>;
 
 RuleKind rule_of(Op op) {
   switch (op) {
-    case Op::all: return RuleKind::all;
-    case Op::any: return RuleKind::any;
-    case Op::sum: return RuleKind::sum;
-    case Op::product: return RuleKind::product;
-    case Op::reduce_max: return RuleKind::max;
-    case Op::reduce_min: return RuleKind::min;
+    case Op::all:
+      return RuleKind::all;
+    case Op::any:
+      return RuleKind::any;
+    case Op::sum:
+      return RuleKind::sum;
+    case Op::product:
+      return RuleKind::product;
+    case Op::reduce_max:
+      return RuleKind::max;
+    case Op::reduce_min:
+      return RuleKind::min;
     default:
       throw Unsupported("[" + std::string(op_name(op)) + "] is not a reduction");
   }

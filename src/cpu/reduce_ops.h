@@ -16,10 +16,11 @@
 
 namespace vkt::cpu_kernels {
 
+// x != x rather than std::isnan: GCC vectorises the comparison (an unordered compare).
 template <class C>
 inline bool is_nan_value(C x) {
   if constexpr (std::is_floating_point_v<C>) {
-    return std::isnan(x);
+    return x != x;
   } else {
     return false;
   }
@@ -52,7 +53,8 @@ struct ProductRule {
   static Total merge(Total a, Total b) { return a * b; }
 };
 
-// max/min propagate NaN: once the running value is NaN no comparison replaces it.
+// max/min propagate NaN: once the running value is NaN no comparison replaces it. The
+// non-short-circuit `|` keeps the step a branch-free select the compiler vectorises.
 template <class T>
 struct MaxRule {
   using C = compute_t<T>;
@@ -66,7 +68,7 @@ struct MaxRule {
     }
   }
   static Total total_init() { return lane_init(); }
-  static Lane step(Lane a, C x) { return (x > a || is_nan_value(x)) ? x : a; }
+  static Lane step(Lane a, C x) { return ((x > a) | is_nan_value(x)) ? x : a; }
   static Total absorb(Total t, Lane a) { return step(t, a); }
   static Total merge(Total a, Total b) { return step(a, b); }
 };
@@ -84,7 +86,7 @@ struct MinRule {
     }
   }
   static Total total_init() { return lane_init(); }
-  static Lane step(Lane a, C x) { return (x < a || is_nan_value(x)) ? x : a; }
+  static Lane step(Lane a, C x) { return ((x < a) | is_nan_value(x)) ? x : a; }
   static Total absorb(Total t, Lane a) { return step(t, a); }
   static Total merge(Total a, Total b) { return step(a, b); }
 };
@@ -138,12 +140,18 @@ struct RuleTag {
 template <class F>
 decltype(auto) visit_rule(RuleKind kind, F&& f) {
   switch (kind) {
-    case RuleKind::sum: return f(RuleTag<SumRule>{});
-    case RuleKind::product: return f(RuleTag<ProductRule>{});
-    case RuleKind::max: return f(RuleTag<MaxRule>{});
-    case RuleKind::min: return f(RuleTag<MinRule>{});
-    case RuleKind::all: return f(RuleTag<AllRule>{});
-    case RuleKind::any: return f(RuleTag<AnyRule>{});
+    case RuleKind::sum:
+      return f(RuleTag<SumRule>{});
+    case RuleKind::product:
+      return f(RuleTag<ProductRule>{});
+    case RuleKind::max:
+      return f(RuleTag<MaxRule>{});
+    case RuleKind::min:
+      return f(RuleTag<MinRule>{});
+    case RuleKind::all:
+      return f(RuleTag<AllRule>{});
+    case RuleKind::any:
+      return f(RuleTag<AnyRule>{});
   }
   return f(RuleTag<SumRule>{});  // unreachable: every enumerator is handled
 }
