@@ -92,6 +92,8 @@ Tensor broadcast(const Tensor& t, const Shape& shape, const Axes& axes) {
     if (i > 0 && map[i] <= map[i - 1]) {
       detail::fail<AxisError>("broadcast", "axes " + list_str(axes) + " must be strictly increasing");
     }
+  }
+  for (std::size_t i = 0; i < map.size(); ++i) {
     const std::int64_t d = t.dim(static_cast<std::int64_t>(i));
     const std::int64_t target = shape[static_cast<std::size_t>(map[i])];
     if (d != 1 && d != target) {
