@@ -22,14 +22,15 @@ HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nb
   const std::size_t rounded = (nbytes + align - 1) / align * align;
   data_ = std::aligned_alloc(align, rounded);
   if (data_ == nullptr) {
-    throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) +
-                      " bytes failed");
+    throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) + " bytes failed");
   }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (huge) madvise(data_, rounded, MADV_HUGEPAGE);  // advisory: failure changes nothing
 #endif
 }
 
-HostStorage::~HostStorage() { std::free(data_); }
+HostStorage::~HostStorage() {
+  std::free(data_);
+}
 
 }  // namespace vkt

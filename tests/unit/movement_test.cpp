@@ -96,10 +96,14 @@ TEST(Movement, TransposeMatchesReference) {
     Shape shape;
     Axes perm;
   };
-  const std::vector<Case> cases = {{{2, 3}, {1, 0}},           {{67, 131}, {1, 0}},
-                                   {{3, 4, 5}, {1, 2, 0}},     {{3, 4, 5}, {2, 0, 1}},
-                                   {{2, 70, 90}, {0, 2, 1}},   {{2, 3, 1, 4, 5}, {4, 2, 0, 3, 1}},
-                                   {{2, 1, 3, 2, 2, 3}, {5, 4, 3, 2, 1, 0}}, {{0, 3}, {1, 0}}};
+  const std::vector<Case> cases = {{{2, 3}, {1, 0}},
+                                   {{67, 131}, {1, 0}},
+                                   {{3, 4, 5}, {1, 2, 0}},
+                                   {{3, 4, 5}, {2, 0, 1}},
+                                   {{2, 70, 90}, {0, 2, 1}},
+                                   {{2, 3, 1, 4, 5}, {4, 2, 0, 3, 1}},
+                                   {{2, 1, 3, 2, 2, 3}, {5, 4, 3, 2, 1, 0}},
+                                   {{0, 3}, {1, 0}}};
   for (DType d : kTestDTypes) {
     for (const Case& c : cases) {
       const Tensor t = counting(c.shape, d);
@@ -135,8 +139,9 @@ TEST(Movement, PadLowHighInterior) {
     EXPECT_TRUE(tensors_close(pad(t, 5, {{-2, -1, 2}}), make({5, 2, 5, 5}, {4}, d)));
   }
   const Tensor m = counting({2, 2}, DType::s32);
-  EXPECT_TRUE(tensors_close(pad(m, -1, {{1, 0, 0}, {0, 1, 1}}),
-                            make({-1, -1, -1, -1, 0, -1, 1, -1, 2, -1, 3, -1}, {3, 4}, DType::s32)));
+  EXPECT_TRUE(
+      tensors_close(pad(m, -1, {{1, 0, 0}, {0, 1, 1}}),
+                    make({-1, -1, -1, -1, 0, -1, 1, -1, 2, -1, 3, -1}, {3, 4}, DType::s32)));
   // Out of range values convert with as_type semantics: float saturates into u8.
   EXPECT_TRUE(tensors_close(pad(make({1}, {1}, DType::u8), 300.0, {{1, 0, 0}}),
                             make({255, 1}, {2}, DType::u8)));
@@ -213,11 +218,15 @@ TEST(Movement, PutSlice) {
   for (DType d : kTestDTypes) {
     const Tensor big = counting({3, 4, 5}, d);
     const Tensor part = slice(big, {1, 1, 2}, {2, 2, 3});
-    EXPECT_TRUE(tensors_close(put_slice(make(std::vector<double>(60, 0), {3, 4, 5}, d), {1, 1, 2}, part),
-                              pad(part, 0, {{1, 0, 0}, {1, 1, 0}, {2, 0, 0}})));
+    EXPECT_TRUE(
+        tensors_close(put_slice(make(std::vector<double>(60, 0), {3, 4, 5}, d), {1, 1, 2}, part),
+                      pad(part, 0, {{1, 0, 0}, {1, 1, 0}, {2, 0, 0}})));
   }
-  expect_error<ShapeError>([&] { put_slice(t, {0, 0}, make({1, 2, 3, 4}, {1, 4})); },
-                           {"[put_slice]", "{1, 4}", "{2, 3}"});
+  expect_error<ShapeError>(
+      [&] {
+        put_slice(t, {0, 0}, make({1, 2, 3, 4}, {1, 4}));
+      },
+      {"[put_slice]", "{1, 4}", "{2, 3}"});
   expect_error<ShapeError>([&] { put_slice(t, {0, 0}, make({1}, {1})); }, {"[put_slice]", "{1}"});
 }
 
@@ -250,7 +259,11 @@ TEST(Movement, ConcatenateErrors) {
   expect_error<ShapeError>([&] { concatenate({}); }, {"[concatenate]"});
   expect_error<ShapeError>([&] { concatenate({a, b}, 1); }, {"[concatenate]", "{2, 3}", "{3, 3}"});
   expect_error<ShapeError>([&] { concatenate({a, counting({6})}); }, {"[concatenate]", "{6}"});
-  expect_error<ShapeError>([&] { concatenate({make({1}, {}), make({1}, {})}); }, {"[concatenate]", "rank-0"});
+  expect_error<ShapeError>(
+      [&] {
+        concatenate({make({1}, {}), make({1}, {})});
+      },
+      {"[concatenate]", "rank-0"});
   expect_error<AxisError>([&] { concatenate({a, b}, 2); }, {"[concatenate]", "axis 2"});
 }
 
