@@ -102,8 +102,9 @@ void copy_strided(W* dst, const W* src, StridedCopy plan) {
                });
 }
 
-// Bytes per thread below which a plain copy beats waking threads (a copy is bandwidth bound).
-inline constexpr std::int64_t kCopyGrain = std::int64_t{4} << 20;
+// Bytes per thread below which one thread copies alone: a copy is bandwidth bound, so a
+// second thread gains little, while waking it on a busy machine can cost milliseconds.
+inline constexpr std::int64_t kCopyGrain = std::int64_t{16} << 20;
 
 // A parallel memcpy of `bytes` bytes.
 inline void parallel_memcpy(void* dst, const void* src, std::int64_t bytes) {
