@@ -131,8 +131,7 @@ void run_concatenate(const OpCall& call, std::byte* out) {
       for (std::int64_t r = b; r < e; ++r) {
         for (std::size_t i = 0; i < src.size(); ++i) {
           if (chunk[i] == 0) continue;
-          std::memcpy(out + r * out_row + offset[i], src[i] + r * chunk[i],
-                      static_cast<std::size_t>(chunk[i]));
+          copy_bytes(out + r * out_row + offset[i], src[i] + r * chunk[i], chunk[i]);
         }
       }
     });
@@ -153,7 +152,7 @@ void run_concatenate(const OpCall& call, std::byte* out) {
       const std::int64_t in_piece = pos - piece_start[p];
       const std::int64_t n = std::min(e - pos, chunk[i] - in_piece);
       if (n > 0) {
-        std::memcpy(out + pos, src[i] + r * chunk[i] + in_piece, static_cast<std::size_t>(n));
+        copy_bytes(out + pos, src[i] + r * chunk[i] + in_piece, n);
       }
       pos += std::max<std::int64_t>(n, 0);
     }

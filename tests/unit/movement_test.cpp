@@ -119,6 +119,10 @@ TEST(Movement, TransposeMatchesReference) {
 TEST(Movement, TransposeTwiceIsIdentity) {
   const Tensor t = counting({300, 517});
   EXPECT_TRUE(tensors_close(transpose(transpose(t)), t));
+  const Tensor big = counting({1500, 1531}, DType::s16);  // large enough for two threads
+  const Tensor big_t = transpose(big);
+  EXPECT_TRUE(tensors_close(transpose(big_t), big));
+  EXPECT_TRUE(tensors_close(slice(big_t, {1530, 7}, {1, 1}), slice(big, {7, 1530}, {1, 1})));
   const Tensor r = counting({3, 40, 50, 2});
   EXPECT_TRUE(tensors_close(transpose(transpose(r, {2, 0, 3, 1}), {1, 3, 0, 2}), r));
   EXPECT_EQ(transpose(make({5}, {})).shape(), Shape{});
@@ -247,11 +251,12 @@ TEST(Movement, ConcatenateAxes) {
   EXPECT_TRUE(tensors_close(concatenate({make({1}, {1}, DType::s32), make({0.5}, {1}, DType::f16)}),
                             make({1, 0.5}, {2}, DType::f16)));
   // Large enough to take the parallel paths.
-  const Tensor x = counting({512, 3000}), y = counting({512, 1000});
+  const Tensor x = counting({2048, 3000}), y = counting({2048, 1000});
   const Tensor xy = concatenate({x, y}, 1);
-  EXPECT_TRUE(tensors_close(slice(xy, {0, 3000}, {512, 1000}), y));
-  const Tensor xx = concatenate({x, x}, 0);
-  EXPECT_TRUE(tensors_close(slice(xx, {512, 0}, {512, 3000}), x));
+  EXPECT_TRUE(tensors_close(slice(xy, {0, 3000}, {2048, 1000}), y));
+  EXPECT_TRUE(tensors_close(slice(xy, {0, 0}, {2048, 3000}), x));
+  const Tensor xx = concatenate({x, x, x}, 0);
+  EXPECT_TRUE(tensors_close(slice(xx, {4096, 0}, {2048, 3000}), x));
 }
 
 TEST(Movement, ConcatenateErrors) {
