@@ -170,6 +170,15 @@ TEST(Index, IndexedAddAccumulatesAndSkips) {
   EXPECT_EQ(values(sums)[40000], 0.0);
 }
 
+TEST(Index, UndefinedTensorsAreRejected) {
+  const Tensor empty;
+  expect_error<Error>([&] { take(counting({2}), empty); }, {"[take]", "empty"});
+  expect_error<Error>([&] { select(empty, counting({2}), counting({2})); }, {"[select]", "empty"});
+  expect_error<Error>([&] { clip(empty, 0, 1); }, {"[clip]", "empty"});
+  expect_error<Error>([&] { indexed_add(counting({2}), empty, counting({1})); },
+                      {"[indexed_add]", "empty"});
+}
+
 TEST(Index, IndexedUpdateErrors) {
   const Tensor t = counting({3, 2});
   expect_error<ShapeError>(

@@ -52,6 +52,14 @@ TEST(Movement, ReshapeErrors) {
   EXPECT_EQ(values(t), values(counting({2, 3})));
 }
 
+TEST(Movement, UndefinedTensorsAreRejected) {
+  const Tensor empty;
+  expect_error<Error>([&] { reshape(empty, {}); }, {"[reshape]", "empty"});
+  expect_error<Error>([&] { transpose(empty); }, {"[transpose]", "empty"});
+  expect_error<Error>([&] { concatenate({counting({2}), empty}); }, {"[concatenate]", "empty"});
+  expect_error<Error>([&] { put_slice(counting({2}), {0}, empty); }, {"[put_slice]", "empty"});
+}
+
 TEST(Movement, Squeeze) {
   const Tensor t = counting({1, 3, 1, 2});
   EXPECT_EQ(squeeze(t).shape(), (Shape{3, 2}));
