@@ -43,21 +43,29 @@ struct WideItems {
 constexpr std::int64_t kRadixMin = 512;
 
 // Stable LSD radix sort by key (items arrive in index order, so equal keys stay in index
-// order). Passes whose byte is the same for every item are skipped.
+// order). One pass counts every byte's digits; passes whose byte is the same for every item
+// are skipped.
 template <class I>
 void radix_sort(typename I::Item* a, typename I::Item* tmp, std::int64_t n) {
   using Item = typename I::Item;
+  std::int64_t count[I::key_bytes][256] = {};
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint64_t key = I::key(a[i]);
+    for (int byte = 0; byte < I::key_bytes; ++byte) ++count[byte][(key >> (8 * byte)) & 0xff];
+  }
   Item* src = a;
   Item* dst = tmp;
   for (int byte = 0; byte < I::key_bytes; ++byte) {
+    std::int64_t* c = count[byte];
+    if (c[(I::key(src[0]) >> (8 * byte)) & 0xff] == n) continue;
+    std::int64_t offset = 0;
+    for (int d = 0; d < 256; ++d) {
+      const std::int64_t digits = c[d];
+      c[d] = offset;
+      offset += digits;
+    }
     const int shift = 8 * byte;
-    std::int64_t count[257] = {};
-    for (std::int64_t i = 0; i < n; ++i) ++count[((I::key(src[i]) >> shift) & 0xff) + 1];
-    bool trivial = false;
-    for (int d = 1; d <= 256; ++d) trivial = trivial || count[d] == n;
-    if (trivial) continue;
-    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
-    for (std::int64_t i = 0; i < n; ++i) dst[count[(I::key(src[i]) >> shift) & 0xff]++] = src[i];
+    for (std::int64_t i = 0; i < n; ++i) dst[c[(I::key(src[i]) >> shift) & 0xff]++] = src[i];
     std::swap(src, dst);
   }
   if (src != a) std::copy(src, src + n, a);
