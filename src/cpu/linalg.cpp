@@ -107,9 +107,14 @@ struct Operand {
 };
 
 template <class S, class D>
-Operand<D> prepare(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& cols) {
+Operand<D> prepare(const Tensor& t, const Axes& batch, const Axes& rows, const Axes& cols,
+                   bool allow_transposed = true) {
   Operand<D> op;
-  const MatrixView view = choose_view(batch, rows, cols, op.transposed);
+  MatrixView view = choose_view(batch, rows, cols, op.transposed);
+  if (op.transposed && !allow_transposed) {
+    view = {concat(batch, rows, cols), false};
+    op.transposed = false;
+  }
   if (view.contiguous && std::is_same_v<S, D>) {
     op.ptr = reinterpret_cast<const D*>(data<S>(t));
     return op;
@@ -145,32 +150,47 @@ void blas_gemm(const Operand<F>& a, const Operand<F>& b, F* c, const GemmShape& 
 }
 
 // Integer gemm, wrapping: products and sums in an unsigned type at least as wide as T
-// (unsigned overflow is defined), truncated to T at the end.
+// (unsigned overflow is defined), truncated to T at the end. b is never transposed here
+// (prepare copies it), so the inner loop is a contiguous, vectorisable row update. Tiles of
+// kRowTile x kColTile accumulators reuse a kDepthTile x kColTile panel of b from cache.
 template <class T>
 void integer_gemm(const Operand<T>& a, const Operand<T>& b, T* c, const GemmShape& s) {
   using W = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
-  const std::int64_t rows = s.batch * s.m;
+  constexpr std::int64_t kRowTile = 32, kColTile = 256, kDepthTile = 256;
+  const std::int64_t row_tiles = (s.m + kRowTile - 1) / kRowTile;
+  const std::int64_t tiles = s.batch * row_tiles;
+  const std::int64_t work_per_tile = std::min(s.m, kRowTile) * s.n * s.k;
   const std::int64_t grain =
-      std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(s.n * s.k, 1));
-  parallel_for(rows, grain, [&](std::int64_t begin, std::int64_t end) {
-    std::vector<W> acc(static_cast<std::size_t>(s.n));
-    for (std::int64_t r = begin; r < end; ++r) {
-      const std::int64_t bi = r / s.m, i = r % s.m;
+      std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(work_per_tile, 1));
+  parallel_for(tiles, grain, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<W> acc(static_cast<std::size_t>(kRowTile * kColTile));
+    for (std::int64_t t = begin; t < end; ++t) {
+      const std::int64_t bi = t / row_tiles;
+      const std::int64_t r0 = (t % row_tiles) * kRowTile, r1 = std::min(s.m, r0 + kRowTile);
       const T* pa = a.ptr + bi * s.m * s.k;
       const T* pb = b.ptr + bi * s.k * s.n;
-      std::fill(acc.begin(), acc.end(), W{0});
-      for (std::int64_t kk = 0; kk < s.k; ++kk) {
-        const T av = a.transposed ? pa[kk * s.m + i] : pa[i * s.k + kk];
-        const W aw = static_cast<W>(av);
-        if (b.transposed) {
-          for (std::int64_t j = 0; j < s.n; ++j) acc[j] += aw * static_cast<W>(pb[j * s.k + kk]);
-        } else {
-          const T* brow = pb + kk * s.n;
-          for (std::int64_t j = 0; j < s.n; ++j) acc[j] += aw * static_cast<W>(brow[j]);
+      T* pc = c + bi * s.m * s.n;
+      for (std::int64_t j0 = 0; j0 < s.n; j0 += kColTile) {
+        const std::int64_t jn = std::min(s.n - j0, kColTile);
+        std::fill(acc.begin(), acc.end(), W{0});
+        for (std::int64_t k0 = 0; k0 < s.k; k0 += kDepthTile) {
+          const std::int64_t k1 = std::min(s.k, k0 + kDepthTile);
+          for (std::int64_t r = r0; r < r1; ++r) {
+            W* accrow = acc.data() + (r - r0) * kColTile;
+            for (std::int64_t kk = k0; kk < k1; ++kk) {
+              const T av = a.transposed ? pa[kk * s.m + r] : pa[r * s.k + kk];
+              const W aw = static_cast<W>(av);
+              const T* brow = pb + kk * s.n + j0;
+              for (std::int64_t j = 0; j < jn; ++j) accrow[j] += aw * static_cast<W>(brow[j]);
+            }
+          }
+        }
+        for (std::int64_t r = r0; r < r1; ++r) {
+          const W* accrow = acc.data() + (r - r0) * kColTile;
+          T* crow = pc + r * s.n + j0;
+          for (std::int64_t j = 0; j < jn; ++j) crow[j] = static_cast<T>(accrow[j]);
         }
       }
-      T* crow = c + r * s.n;
-      for (std::int64_t j = 0; j < s.n; ++j) crow[j] = static_cast<T>(acc[j]);
     }
   });
 }
@@ -199,7 +219,7 @@ Tensor run_linalg(const OpCall& call) {
     }
     if constexpr (std::is_integral_v<T>) {
       const auto oa = prepare<T, T>(a, p.batch_a, free_a, p.contract_a);
-      const auto ob = prepare<T, T>(b, p.batch_b, p.contract_b, free_b);
+      const auto ob = prepare<T, T>(b, p.batch_b, p.contract_b, free_b, false);
       integer_gemm<T>(oa, ob, c, s);
     } else if constexpr (is_half_v<T>) {
       const auto oa = prepare<T, float>(a, p.batch_a, free_a, p.contract_a);

@@ -116,6 +116,9 @@ TEST(Dot, UnsignedAndLargerMatrices) {
   check_dot({70, 130}, {1}, {}, {130, 90}, {0}, {}, DType::f32);
   check_dot({130, 70}, {0}, {}, {90, 130}, {1}, {}, DType::f64);
   check_dot({3, 40, 50}, {2}, {0}, {3, 50, 60}, {1}, {0}, DType::s32);
+  // Crosses the integer kernel's row, column and depth tiles; b arrives transposed.
+  check_dot({2, 70, 300}, {2}, {0}, {2, 270, 300}, {2}, {0}, DType::s32);
+  check_dot({300, 33}, {0}, {}, {300, 260}, {0}, {}, DType::s64);
   check_dot({40, 50}, {1}, {}, {50, 60}, {0}, {}, DType::f16);
 }
 
