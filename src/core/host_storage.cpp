@@ -1,6 +1,5 @@
 #include "core/host_storage.h"
 
-#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -28,17 +27,6 @@ HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nb
   if (data_ == nullptr) {
     throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) + " bytes failed");
   }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  // As NumPy does: buffers of 4 MiB and more are advised onto transparent huge pages (the
-  // whole pages inside the buffer), which cuts first-touch faults and TLB misses of
-  // copy-bound ops. Advisory: a failure changes nothing.
-  constexpr std::uintptr_t kPage = 4096;
-  if (nbytes >= (std::size_t{4} << 20)) {
-    const auto begin = (reinterpret_cast<std::uintptr_t>(data_) + kPage - 1) / kPage * kPage;
-    const auto end = (reinterpret_cast<std::uintptr_t>(data_) + nbytes) / kPage * kPage;
-    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  }
-#endif
 }
 
 HostStorage::~HostStorage() {
