@@ -380,6 +380,10 @@ TEST(ElementwiseUnary, FloatFunctionsOfIntegersGiveF32) {
   EXPECT_EQ(exp(from_vector(std::vector<f16>{f16(1.0f)}, &cpu())).dtype(), DType::f16);
   EXPECT_EQ(float(values<f16>(exp(from_vector(std::vector<f16>{f16(1.0f)}, &cpu())))[0]),
             float(f16(2.718281828f)));
+  const Tensor b = exp(from_vector(std::vector<bf16>{bf16(2.0f), bf16(-kInf)}, &cpu()));
+  ASSERT_EQ(b.dtype(), DType::bf16);
+  EXPECT_EQ(float(values<bf16>(b)[0]), float(bf16(7.389056f)));
+  EXPECT_EQ(float(values<bf16>(b)[1]), 0.0f);
 }
 
 TEST(ElementwiseUnary, SpecialValuesOfFloatFunctions) {
