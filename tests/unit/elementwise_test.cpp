@@ -233,9 +233,10 @@ TEST(ElementwisePromotion, LiteralsAreWeak) {
 // ---- broadcasting ----
 
 // A reference: out[i] = a[ia] + b[ib] by explicit index arithmetic on the padded shapes.
+template <class F>
 std::vector<double> broadcast_reference(const Shape& sa, const std::vector<double>& a,
                                         const Shape& sb, const std::vector<double>& b,
-                                        const Shape& out) {
+                                        const Shape& out, F combine) {
   const std::size_t rank = out.size();
   std::vector<double> result(static_cast<std::size_t>(numel(out)));
   for (std::size_t i = 0; i < result.size(); ++i) {
@@ -253,7 +254,7 @@ std::vector<double> broadcast_reference(const Shape& sa, const std::vector<doubl
         mb *= sb[kb];
       }
     }
-    result[i] = a[static_cast<std::size_t>(ia)] * 1000 + b[static_cast<std::size_t>(ib)];
+    result[i] = combine(a[static_cast<std::size_t>(ia)], b[static_cast<std::size_t>(ib)]);
   }
   return result;
 }
@@ -266,8 +267,15 @@ void check_broadcast(const Shape& sa, const Shape& sb, const Shape& expected_sha
   const Tensor a = make(va, sa), b = make(vb, sb);
   const Tensor out = add(multiply(a, 1000.0), b);
   ASSERT_EQ(out.shape(), expected_shape) << shape_str(sa) << " + " << shape_str(sb);
-  EXPECT_EQ(values<double>(out), broadcast_reference(sa, va, sb, vb, expected_shape))
+  EXPECT_EQ(values<double>(out),
+            broadcast_reference(sa, va, sb, vb, expected_shape,
+                                [](double x, double y) { return x * 1000 + y; }))
       << shape_str(sa) << " + " << shape_str(sb);
+  // divide runs on several threads from a smaller size than add: chunks start mid-row.
+  EXPECT_EQ(values<double>(divide(a, add(b, 1.0))),
+            broadcast_reference(sa, va, sb, vb, expected_shape,
+                                [](double x, double y) { return x / (y + 1); }))
+      << shape_str(sa) << " / " << shape_str(sb);
 }
 
 TEST(ElementwiseBroadcast, ShapesCombineLikeNumPy) {
@@ -282,11 +290,13 @@ TEST(ElementwiseBroadcast, ShapesCombineLikeNumPy) {
   check_broadcast({2, 1, 3, 1, 2}, {1, 2, 1, 4, 1}, {2, 2, 3, 4, 2});
   check_broadcast({3, 1, 5}, {3, 4, 5}, {3, 4, 5});
   check_broadcast({5, 1, 1, 7}, {6, 1}, {5, 1, 6, 7});
-  // Large enough to run on several threads with chunks that start mid-row.
+  // Large enough to run on several threads with chunks that start mid-row (divide; add
+  // only threads from 2M elements).
   check_broadcast({1001, 77}, {77}, {1001, 77});
   check_broadcast({1001, 1}, {1, 77}, {1001, 77});
   check_broadcast({300001}, {300001}, {300001});
   check_broadcast({}, {300001}, {300001});
+  check_broadcast({2, 1100001}, {1, 1}, {2, 1100001});
 }
 
 TEST(ElementwiseBroadcast, ComparisonsBroadcastToo) {
@@ -380,6 +390,10 @@ TEST(ElementwiseUnary, FloatFunctionsOfIntegersGiveF32) {
   EXPECT_EQ(exp(from_vector(std::vector<f16>{f16(1.0f)}, &cpu())).dtype(), DType::f16);
   EXPECT_EQ(float(values<f16>(exp(from_vector(std::vector<f16>{f16(1.0f)}, &cpu())))[0]),
             float(f16(2.718281828f)));
+  const Tensor b = exp(from_vector(std::vector<bf16>{bf16(2.0f), bf16(-kInf)}, &cpu()));
+  ASSERT_EQ(b.dtype(), DType::bf16);
+  EXPECT_EQ(float(values<bf16>(b)[0]), float(bf16(7.389056f)));
+  EXPECT_EQ(float(values<bf16>(b)[1]), 0.0f);
 }
 
 TEST(ElementwiseUnary, SpecialValuesOfFloatFunctions) {
