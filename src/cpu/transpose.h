@@ -1,0 +1,71 @@
+// Cache-blocked transpose: when the output's innermost axis is not the input's, copy in
+// square tiles of the two axes (output-inner p, input-inner q) so that both the reads and the
+// writes of a tile stay in L1; tiles over all outer axes run in parallel.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cpu/strided.h"
+
+namespace vkt::cpu_kernels {
+
+template <class W>
+void transpose_words(W* dst, const W* src, StridedCopy plan) {
+  plan.coalesce();
+  const std::size_t r = plan.shape.size();
+  std::size_t q = r;  // the axis the source walks contiguously
+  for (std::size_t a = 0; a + 1 < r; ++a) {
+    if (plan.src_strides[a] == 1) q = a;
+  }
+  if (r < 2 || q == r || plan.src_strides[r - 1] == 1) {
+    copy_strided(dst, src, std::move(plan));
+    return;
+  }
+  const std::size_t p = r - 1;
+  constexpr std::int64_t tile = 64, kMicro = 8;
+  const std::int64_t np = plan.shape[p], nq = plan.shape[q];
+  const std::int64_t sp = plan.src_strides[p], dq = plan.dst_strides[q];
+  const std::int64_t tp = (np + tile - 1) / tile, tq = (nq + tile - 1) / tile;
+  // Outer axes: all but p and q.
+  std::vector<std::int64_t> outer_shape, outer_dst, outer_src;
+  for (std::size_t a = 0; a < r; ++a) {
+    if (a == p || a == q) continue;
+    outer_shape.push_back(plan.shape[a]);
+    outer_dst.push_back(plan.dst_strides[a]);
+    outer_src.push_back(plan.src_strides[a]);
+  }
+  const std::int64_t units = numel(outer_shape) * tq * tp;
+  parallel_for(units, std::max<std::int64_t>(1, kGrain / (tile * tile)),
+               [&](std::int64_t b, std::int64_t e) {
+                 for (std::int64_t u = b; u < e; ++u) {
+                   std::int64_t rem = u / (tq * tp), doff = 0, soff = 0;
+                   for (std::size_t k = outer_shape.size(); k-- > 0;) {
+                     const std::int64_t i = rem % outer_shape[k];
+                     rem /= outer_shape[k];
+                     doff += i * outer_dst[k];
+                     soff += i * outer_src[k];
+                   }
+                   const std::int64_t t = u % (tq * tp);
+                   const std::int64_t i0 = (t / tp) * tile, j0 = (t % tp) * tile;
+                   const std::int64_t i1 = std::min(nq, i0 + tile), j1 = std::min(np, j0 + tile);
+                   W* d = dst + doff;
+                   const W* s = src + soff;
+                   // 8x8 micro tiles: 8 source lines at a power-of-two stride still fit
+                   // one set of an 8-way L1.
+                   for (std::int64_t ii = i0; ii < i1; ii += kMicro) {
+                     const std::int64_t ie = std::min(i1, ii + kMicro);
+                     for (std::int64_t jj = j0; jj < j1; jj += kMicro) {
+                       const std::int64_t je = std::min(j1, jj + kMicro);
+                       for (std::int64_t i = ii; i < ie; ++i) {
+                         W* drow = d + i * dq;
+                         const W* scol = s + i;
+                         for (std::int64_t j = jj; j < je; ++j) drow[j] = scol[j * sp];
+                       }
+                     }
+                   }
+                 }
+               });
+}
+
+}  // namespace vkt::cpu_kernels
