@@ -1,0 +1,47 @@
+#version 450
+// gather / take / take_along_axis (MODE 0 / 1 / 2): one invocation per output element, which
+// reads one clamped s64 index (or k of them for gather) as uint pairs and copies one word.
+#include "common.glsl"
+#include "movement_word.glsl"
+
+layout(constant_id = 1) const uint MODE = 0;
+
+layout(binding = 0) readonly buffer Src { WORD v[]; } src;
+layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
+layout(binding = 2) writeonly buffer Dst { WORD v[]; } dst;
+
+// gather: out element o = (row o / rest, rest element o % rest); the row's k indices pick
+// t's `axes` (dims ax_dim, strides ax_stride); the rest element walks t's other axes.
+// take: out {outer, count, inner} reads t {outer, dim, inner} at index[o's count position].
+// take_along_axis: out {outer, count, inner} reads t at index[o] along the axis.
+layout(push_constant) uniform Push {
+  uint n, rest, k, rest_rank;  // take / take_along_axis: n, inner, dim, count
+  uint rest_dim[MAX_RANK];
+  uint rest_stride[MAX_RANK];
+  uint ax_dim[MAX_RANK];
+  uint ax_stride[MAX_RANK];
+} p;
+
+uint index_at(uint j, uint dim) { return clamp_index(indices.v[2u * j], indices.v[2u * j + 1u], dim); }
+
+void main() {
+  const uint o = global_index();
+  if (o >= p.n) return;
+  uint s;
+  if (MODE == 0u) {
+    const uint row = o / p.rest;
+    uint rem = o % p.rest;
+    s = 0u;
+    for (uint j = 0u; j < p.k; ++j) s += index_at(row * p.k + j, p.ax_dim[j]) * p.ax_stride[j];
+    for (int a = int(p.rest_rank) - 1; a >= 0; --a) {
+      s += (rem % p.rest_dim[a]) * p.rest_stride[a];
+      rem /= p.rest_dim[a];
+    }
+  } else {
+    const uint inner = p.rest, dim = p.k, count = p.rest_rank;
+    const uint row = o / inner, i = o % inner;
+    const uint j = MODE == 1u ? row % count : o;
+    s = ((row / count) * dim + index_at(j, dim)) * inner + i;
+  }
+  dst.v[o] = src.v[s];
+}

@@ -1,0 +1,92 @@
+#version 450
+// indexed_put / indexed_add (ADD false / true) on an output that already holds a copy of t.
+// One invocation per element r of an update row; it applies rows 0..m-1 in order to its own
+// output element of each row, so duplicate indices accumulate (add) or the last row wins
+// (put) exactly as the cpu's serial loop, with no atomics. Distinct (row base, r) pairs
+// address distinct elements: no two invocations touch one element. Rows with an
+// out-of-range index are skipped. DTYPE (a vkt::DType code) picks add's arithmetic:
+// integers wrap, f16/bf16 add in f32 and round back as the cpu does.
+#include "common.glsl"
+#include "movement_word.glsl"
+#include "dtype_value.glsl"
+
+layout(constant_id = 1) const bool ADD = false;
+layout(constant_id = 2) const uint DTYPE = 10;
+
+layout(binding = 0) buffer Out { WORD v[]; } dst;
+layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
+layout(binding = 2) readonly buffer Updates { WORD v[]; } upd;
+#ifdef VKT_F64
+layout(binding = 0) buffer OutF64 { double v[]; } dst_f64;
+layout(binding = 2) readonly buffer UpdatesF64 { double v[]; } upd_f64;
+#endif
+
+// rest: elements per update row; the rest element r walks t's axes not indexed (rest_dim,
+// rest_stride); each of the k indices of a row addresses an indexed axis (ax_dim, ax_stride).
+layout(push_constant) uniform Push {
+  uint m, k, rest, rest_rank;
+  uint rest_dim[MAX_RANK];
+  uint rest_stride[MAX_RANK];
+  uint ax_dim[MAX_RANK];
+  uint ax_stride[MAX_RANK];
+} p;
+
+float half_to_f32(uint bits) {
+  return DTYPE == DT_BF16 ? uintBitsToFloat(bits << 16) : unpackHalf2x16(bits).x;
+}
+
+void add_into(uint d, uint u) {
+#ifdef VKT_F64
+  if (DTYPE == DT_F64) {
+    dst_f64.v[d] = dst_f64.v[d] + upd_f64.v[u];
+    return;
+  }
+#endif
+#if WIDTH == 8
+  const uvec2 a = dst.v[d], b = upd.v[u];
+  uint carry;
+  const uint lo = uaddCarry(a.x, b.x, carry);
+  dst.v[d] = uvec2(lo, a.y + b.y + carry);
+#elif WIDTH == 4
+  if (DTYPE == DT_F32) {
+    dst.v[d] = floatBitsToUint(uintBitsToFloat(dst.v[d]) + uintBitsToFloat(upd.v[u]));
+  } else {
+    dst.v[d] = dst.v[d] + upd.v[u];
+  }
+#elif WIDTH == 2
+  const uint a = uint(dst.v[d]), b = uint(upd.v[u]);
+  if (DTYPE == DT_F16 || DTYPE == DT_BF16) {
+    const float s = half_to_f32(a) + half_to_f32(b);
+    dst.v[d] = uint16_t(DTYPE == DT_F16 ? f32_to_f16_bits(s) : f32_to_bf16_bits(s));
+  } else {
+    dst.v[d] = uint16_t((a + b) & 0xffffu);
+  }
+#else
+  dst.v[d] = uint8_t((uint(dst.v[d]) + uint(upd.v[u])) & 0xffu);
+#endif
+}
+
+void main() {
+  const uint r = global_index();
+  if (r >= p.rest) return;
+  uint off = 0u, rem = r;
+  for (int a = int(p.rest_rank) - 1; a >= 0; --a) {
+    off += (rem % p.rest_dim[a]) * p.rest_stride[a];
+    rem /= p.rest_dim[a];
+  }
+  for (uint i = 0u; i < p.m; ++i) {
+    uint base = 0u;
+    bool valid = true;
+    for (uint j = 0u; j < p.k; ++j) {
+      const uint w = 2u * (i * p.k + j);
+      valid = valid && index_in_range(indices.v[w], indices.v[w + 1u], p.ax_dim[j]);
+      base += indices.v[w] * p.ax_stride[j];
+    }
+    if (!valid) continue;
+    if (ADD) {
+      add_into(base + off, i * p.rest + r);
+    } else {
+      dst.v[base + off] = upd.v[i * p.rest + r];
+    }
+  }
+}

@@ -1,0 +1,40 @@
+#version 450
+// pad as a gather: output element at coordinate o_k reads input coordinate
+// (o_k - lo_k) / step_k when that is a whole number inside the input on every axis, and the
+// fill word otherwise. One pass, every output element written once, coalesced.
+#include "common.glsl"
+#include "movement_word.glsl"
+
+layout(binding = 0) readonly buffer Src { WORD v[]; } src;
+layout(binding = 1) writeonly buffer Dst { WORD v[]; } dst;
+layout(push_constant) uniform Push {
+  uint n, rank, fill_lo, fill_hi;
+  uint out_dim[MAX_RANK];
+  int lo[MAX_RANK];
+  uint step[MAX_RANK];
+  uint in_dim[MAX_RANK];
+} p;
+
+void main() {
+  const uint i = global_index();
+  if (i >= p.n) return;
+  uint rem = i, src_index = 0u, in_stride = 1u;
+  bool inside = true;
+  for (int k = int(p.rank) - 1; k >= 0; --k) {
+    const int q = int(rem % p.out_dim[k]) - p.lo[k];
+    rem /= p.out_dim[k];
+    const uint c = uint(q) / p.step[k];
+    inside = inside && q >= 0 && uint(q) % p.step[k] == 0u && c < p.in_dim[k];
+    src_index += c * in_stride;
+    in_stride *= p.in_dim[k];
+  }
+  if (inside) {
+    dst.v[i] = src.v[src_index];
+  } else {
+#if WIDTH == 8
+    dst.v[i] = uvec2(p.fill_lo, p.fill_hi);
+#else
+    dst.v[i] = WORD(p.fill_lo);
+#endif
+  }
+}
