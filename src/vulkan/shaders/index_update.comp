@@ -31,8 +31,20 @@ layout(push_constant) uniform Push {
   uint ax_stride[MAX_RANK];
 } p;
 
+// binary16 bits to f32 exactly as the cpu's f16_bits_to_float (unpackHalf2x16 may flush
+// subnormals or change NaN payloads).
+float f16_to_f32(uint h) {
+  const uint sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  if (e == 0x1fu) return uintBitsToFloat(sign | 0x7f800000u | (mant << 13));
+  if (e == 0u) {
+    const float v = float(mant) * uintBitsToFloat(0x33800000u);  // mant * 2^-24, exact
+    return sign != 0u ? -v : v;
+  }
+  return uintBitsToFloat(sign | ((e + 112u) << 23) | (mant << 13));
+}
+
 float half_to_f32(uint bits) {
-  return DTYPE == DT_BF16 ? uintBitsToFloat(bits << 16) : unpackHalf2x16(bits).x;
+  return DTYPE == DT_BF16 ? uintBitsToFloat(bits << 16) : f16_to_f32(bits);
 }
 
 void add_into(uint d, uint u) {
