@@ -112,7 +112,8 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
   std::uint32_t mode = 0;
   if (call.op == Op::gather) {
     const Shape& ishape = idx.shape();
-    const std::int64_t batch = numel(std::span<const std::int64_t>(ishape.data(), ishape.size() - 1));
+    const std::int64_t batch =
+        numel(std::span<const std::int64_t>(ishape.data(), ishape.size() - 1));
     const AxesSplit s = split_axes(t.shape(), call.get<GatherParams>().axes);
     push = index_push(s, n, static_cast<std::uint32_t>(out.size() / batch),
                       static_cast<std::uint32_t>(s.ax_dim.size()));
@@ -133,12 +134,14 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
 
 void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType pred = call.inputs[0].dtype();
-  const Pipeline p = b.pipelines().get(
-      word_variant("index_select", out.dtype()), 4,
-      {static_cast<std::uint32_t>(itemsize(pred)), is_float(pred) ? 1u : 0u});
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_select", out.dtype()), 4,
+                        {static_cast<std::uint32_t>(itemsize(pred)), is_float(pred) ? 1u : 0u});
   const auto n = static_cast<std::uint32_t>(out.size());
-  b.dispatch(p, {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-             &n, sizeof(n), n);
+  b.dispatch(
+      p,
+      {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
+      &n, sizeof(n), n);
 }
 
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -147,8 +150,10 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
   const Pipeline p = b.pipelines().get(word_variant("index_clip", d), 4, {kind, half});
   const auto n = static_cast<std::uint32_t>(out.size());
-  b.dispatch(p, {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-             &n, sizeof(n), n);
+  b.dispatch(
+      p,
+      {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
+      &n, sizeof(n), n);
 }
 
 void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -158,12 +163,14 @@ void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const std::int64_t m = idx.dim(0), rest = m == 0 ? 0 : updates.size() / m;
   if (m == 0 || rest == 0) return;
   const AxesSplit s = split_axes(call.inputs[0].shape(), call.get<GatherParams>().axes);
-  const IndexPush push = index_push(s, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(idx.dim(1)),
-                                    static_cast<std::uint32_t>(rest));
+  const IndexPush push =
+      index_push(s, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(idx.dim(1)),
+                 static_cast<std::uint32_t>(rest));
   const bool add = call.op == Op::indexed_add;
   const std::string shader =
       word_variant("index_update", out.dtype()) + (add && out.dtype() == DType::f64 ? "_f64" : "");
-  const Pipeline p = b.pipelines().get(shader, 3, {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype())});
+  const Pipeline p =
+      b.pipelines().get(shader, 3, {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype())});
   b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
              static_cast<std::uint64_t>(rest));
 }

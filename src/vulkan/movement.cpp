@@ -172,7 +172,9 @@ void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, 
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
 }
 
-bool view_fits(const StridedView& v) { return v.shape.size() <= kMaxViewRank; }
+bool view_fits(const StridedView& v) {
+  return v.shape.size() <= kMaxViewRank;
+}
 
 bool inputs_share_dtype(const OpCall& call) {
   for (const Tensor& t : call.inputs) {
@@ -219,7 +221,8 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
   const auto item = static_cast<std::int64_t>(itemsize(dst.dtype()));
   if (v.shape.empty() || (v.shape.size() == 1 && v.src[0] == 1 && v.dst[0] == 1)) {
     copy_range(b, src, dst, static_cast<std::uint64_t>(v.src_offset * item),
-               static_cast<std::uint64_t>(v.dst_offset * item), static_cast<std::uint64_t>(n * item));
+               static_cast<std::uint64_t>(v.dst_offset * item),
+               static_cast<std::uint64_t>(n * item));
     return;
   }
   StridedPush push{};
@@ -275,7 +278,8 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
         }
       } else {
         const std::vector<StridedView> views = concatenate_views(call);
-        for (std::size_t i = 0; i < views.size(); ++i) run_strided(b, call.inputs[i], out, views[i]);
+        for (std::size_t i = 0; i < views.size(); ++i)
+          run_strided(b, call.inputs[i], out, views[i]);
       }
       return out;
     case Op::pad:

@@ -12,10 +12,12 @@ class VulkanIndex : public MovementCheck {};
 
 // Indices in [lo, hi) stepping by 1 from `first`, with out-of-range ones mixed in.
 std::vector<std::int64_t> index_values(std::int64_t count, std::int64_t dim, std::int64_t seed) {
-  const std::int64_t wild[] = {-1, -7, dim, dim + 5, std::int64_t{1} << 40, -(std::int64_t{1} << 40)};
+  const std::int64_t wild[] = {
+      -1, -7, dim, dim + 5, std::int64_t{1} << 40, -(std::int64_t{1} << 40)};
   std::vector<std::int64_t> v;
   for (std::int64_t i = 0; i < count; ++i) {
-    v.push_back(i % 5 == 3 ? wild[(i + seed) % 6] : (i * 7 + seed) % std::max<std::int64_t>(dim, 1));
+    v.push_back(i % 5 == 3 ? wild[(i + seed) % 6]
+                           : (i * 7 + seed) % std::max<std::int64_t>(dim, 1));
   }
   return v;
 }
@@ -26,40 +28,63 @@ Tensor pred_tensor(DType d, const Shape& shape) {
   std::vector<std::byte> bytes = r.to_bytes();
   const std::size_t item = itemsize(d);
   for (std::size_t i = 0; i * item < bytes.size(); ++i) {
-    if (i % 4 == 0 || i % 4 == 1) std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * item), item, std::byte{0});
+    if (i % 4 == 0 || i % 4 == 1)
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * item), item, std::byte{0});
     if (i % 4 == 1) bytes[i * item + item - 1] = std::byte{0x80};
   }
   return from_bytes(bytes, d, shape);
 }
 
 TEST_F(VulkanIndex, Gather) {
-  struct Case { Shape t, idx; Axes axes; };
+  struct Case {
+    Shape t, idx;
+    Axes axes;
+  };
   const std::vector<Case> cases = {
-      {{70000}, {17500, 1}, {}},     {{5, 6}, {3, 2}, {}},        {{5, 6}, {4, 1}, {1}},
-      {{2, 3, 4}, {2, 2, 1}, {0}},   {{2, 3, 4}, {5, 1}, {1}},    {{2, 3, 4}, {3, 2}, {2, 0}},
-      {{4, 5}, {0, 1}, {}},          {{1}, {1}, {}},              {{2, 2, 2, 2, 2, 3}, {3, 2}, {1, 4}},
+      {{70000}, {17500, 1}, {}},   {{5, 6}, {3, 2}, {}},     {{5, 6}, {4, 1}, {1}},
+      {{2, 3, 4}, {2, 2, 1}, {0}}, {{2, 3, 4}, {5, 1}, {1}}, {{2, 3, 4}, {3, 2}, {2, 0}},
+      {{4, 5}, {0, 1}, {}},        {{1}, {1}, {}},           {{2, 2, 2, 2, 2, 3}, {3, 2}, {1, 4}},
   };
   for (DType d : kWidthDTypes) {
     for (const Case& c : cases) {
       const Tensor idx = c.t.size() == 1 && c.t[0] == 70000
-                             ? s64_indices([] { std::vector<std::int64_t> v; for (std::int64_t i = 0; i < 70000; i += 4) v.push_back(i); return v; }(), c.idx)
+                             ? s64_indices(
+                                   [] {
+                                     std::vector<std::int64_t> v;
+                                     for (std::int64_t i = 0; i < 70000; i += 4) v.push_back(i);
+                                     return v;
+                                   }(),
+                                   c.idx)
                              : s64_indices(index_values(numel(c.idx), 5, 1), c.idx);
-      check(describe("gather", d, c.t), [&](const auto& in) { return gather(in[0], in[1], c.axes); },
+      check(describe("gather", d, c.t),
+            [&](const auto& in) { return gather(in[0], in[1], c.axes); },
             {random_tensor(d, c.t, 21), idx});
     }
   }
 }
 
 TEST_F(VulkanIndex, Take) {
-  struct Case { Shape t, idx; std::int64_t axis; };
+  struct Case {
+    Shape t, idx;
+    std::int64_t axis;
+  };
   const std::vector<Case> cases = {
-      {{8750, 8}, {4375}, 0}, {{5}, {9}, 0},       {{3, 4, 5}, {2, 2}, 1},
-      {{3, 4, 5}, {6}, 2},    {{3, 4}, {0}, 1},    {{2, 1, 2, 1, 2, 3}, {4}, 3},
+      {{8750, 8}, {4375}, 0}, {{5}, {9}, 0},    {{3, 4, 5}, {2, 2}, 1},
+      {{3, 4, 5}, {6}, 2},    {{3, 4}, {0}, 1}, {{2, 1, 2, 1, 2, 3}, {4}, 3},
   };
   for (DType d : kWidthDTypes) {
     for (const Case& c : cases) {
-      const Tensor idx = c.t[0] == 8750 ? s64_indices([] { std::vector<std::int64_t> v; for (std::int64_t i = 0; i < 8750; i += 2) v.push_back(i); return v; }(), c.idx)
-                                        : s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 2), c.idx);
+      const Tensor idx =
+          c.t[0] == 8750
+              ? s64_indices(
+                    [] {
+                      std::vector<std::int64_t> v;
+                      for (std::int64_t i = 0; i < 8750; i += 2) v.push_back(i);
+                      return v;
+                    }(),
+                    c.idx)
+              : s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 2),
+                            c.idx);
       check(describe("take", d, c.t), [&](const auto& in) { return take(in[0], in[1], c.axis); },
             {random_tensor(d, c.t, 22), idx});
     }
@@ -67,14 +92,18 @@ TEST_F(VulkanIndex, Take) {
 }
 
 TEST_F(VulkanIndex, TakeAlongAxis) {
-  struct Case { Shape t, idx; std::int64_t axis; };
+  struct Case {
+    Shape t, idx;
+    std::int64_t axis;
+  };
   const std::vector<Case> cases = {
-      {{3, 4}, {3, 6}, 1}, {{4, 3}, {2, 3}, 0}, {{2, 5, 3}, {2, 4, 3}, 1}, {{700, 100}, {700, 100}, 1},
-      {{3, 4}, {3, 0}, 1},
+      {{3, 4}, {3, 6}, 1},         {{4, 3}, {2, 3}, 0}, {{2, 5, 3}, {2, 4, 3}, 1},
+      {{700, 100}, {700, 100}, 1}, {{3, 4}, {3, 0}, 1},
   };
   for (DType d : kWidthDTypes) {
     for (const Case& c : cases) {
-      const Tensor idx = s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 3), c.idx);
+      const Tensor idx =
+          s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 3), c.idx);
       check(describe("take_along_axis", d, c.t),
             [&](const auto& in) { return take_along_axis(in[0], in[1], c.axis); },
             {random_tensor(d, c.t, 23), idx});
@@ -83,26 +112,38 @@ TEST_F(VulkanIndex, TakeAlongAxis) {
 }
 
 TEST_F(VulkanIndex, Select) {
-  struct Case { Shape pred, on_true, on_false; };
-  const std::vector<Case> cases = {
-      {{70001}, {70001}, {70001}}, {{3, 1}, {3, 4}, {}}, {{}, {2, 3}, {2, 3}},
-      {{0}, {0}, {}},              {{1, 2, 1, 3, 1, 5}, {2, 1, 3, 1, 5}, {5}},
+  struct Case {
+    Shape pred, on_true, on_false;
   };
-  for (DType pd : {DType::u8, DType::s16, DType::f16, DType::bf16, DType::f32, DType::s64, DType::f64}) {
+  const std::vector<Case> cases = {
+      {{70001}, {70001}, {70001}},
+      {{3, 1}, {3, 4}, {}},
+      {{}, {2, 3}, {2, 3}},
+      {{0}, {0}, {}},
+      {{1, 2, 1, 3, 1, 5}, {2, 1, 3, 1, 5}, {5}},
+  };
+  for (DType pd :
+       {DType::u8, DType::s16, DType::f16, DType::bf16, DType::f32, DType::s64, DType::f64}) {
     for (DType d : kWidthDTypes) {
       for (const Case& c : cases) {
         check(describe("select pred " + std::string(dtype_name(pd)), d, c.on_true),
               [&](const auto& in) { return select(in[0], in[1], in[2]); },
-              {pred_tensor(pd, c.pred), random_tensor(d, c.on_true, 24), random_tensor(d, c.on_false, 25)});
+              {pred_tensor(pd, c.pred), random_tensor(d, c.on_true, 24),
+               random_tensor(d, c.on_false, 25)});
       }
     }
   }
 }
 
 TEST_F(VulkanIndex, ClipEveryDtype) {
-  struct Case { Shape t, lo, hi; };
+  struct Case {
+    Shape t, lo, hi;
+  };
   const std::vector<Case> cases = {
-      {{70001}, {70001}, {70001}}, {{3, 4}, {4}, {}}, {{}, {}, {}}, {{0, 2}, {2}, {}},
+      {{70001}, {70001}, {70001}},
+      {{3, 4}, {4}, {}},
+      {{}, {}, {}},
+      {{0, 2}, {2}, {}},
   };
   for (DType d : kAllDTypes) {
     for (const Case& c : cases) {
@@ -113,18 +154,23 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
 }
 
 TEST_F(VulkanIndex, ClipFloatSpecials) {
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> x = {nan, -nan, -0.0, 0.0, 1.5, -1.5, inf, -inf, 3.0, -3.0};
   const std::vector<double> lo = {0.0, -1.0, 0.0, -0.0, nan, -2.0, -inf, 1.0, 2.0, -2.0};
   const std::vector<double> hi = {1.0, 1.0, -0.0, 0.0, 1.0, nan, inf, 2.0, 2.5, -2.5};
   for (DType d : {DType::f16, DType::bf16, DType::f32, DType::f64}) {
     const auto make = [&](const std::vector<double>& v) { return as_type(from_vector(v), d); };
-    check(describe("clip specials", d, {10}), [&](const auto& in) { return clip(in[0], in[1], in[2]); },
-          {make(x), make(lo), make(hi)});
+    check(describe("clip specials", d, {10}),
+          [&](const auto& in) { return clip(in[0], in[1], in[2]); }, {make(x), make(lo), make(hi)});
   }
 }
 
-struct UpdateCase { Shape t, idx; Axes axes; std::vector<std::int64_t> values; };
+struct UpdateCase {
+  Shape t, idx;
+  Axes axes;
+  std::vector<std::int64_t> values;
+};
 
 std::vector<UpdateCase> update_cases() {
   return {
@@ -144,7 +190,8 @@ Shape update_shape(const UpdateCase& c) {
   Shape s{c.idx[0]};
   const Axes axes = c.axes.empty() ? [&] { Axes a; for (std::int64_t i = 0; i < c.idx[1]; ++i) a.push_back(i); return a; }() : c.axes;
   for (std::size_t a = 0; a < c.t.size(); ++a) {
-    if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(a)) == axes.end()) s.push_back(c.t[a]);
+    if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(a)) == axes.end())
+      s.push_back(c.t[a]);
   }
   return s;
 }
@@ -155,9 +202,11 @@ TEST_F(VulkanIndex, IndexedPutAndAddEveryDtype) {
       const Tensor t = random_tensor(d, c.t, 31), upd = random_tensor(d, update_shape(c), 32);
       const Tensor idx = s64_indices(c.values, c.idx);
       check(describe("indexed_put", d, c.t),
-            [&](const auto& in) { return indexed_put(in[0], in[1], in[2], c.axes); }, {t, idx, upd});
+            [&](const auto& in) { return indexed_put(in[0], in[1], in[2], c.axes); },
+            {t, idx, upd});
       check(describe("indexed_add", d, c.t),
-            [&](const auto& in) { return indexed_add(in[0], in[1], in[2], c.axes); }, {t, idx, upd});
+            [&](const auto& in) { return indexed_add(in[0], in[1], in[2], c.axes); },
+            {t, idx, upd});
     }
   }
 }
