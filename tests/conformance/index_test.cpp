@@ -2,6 +2,7 @@
 // and the fallback path (movement_check.h): clamped and out-of-range indices, duplicates,
 // non-trailing axes, broadcasting, every dtype where arithmetic or comparison is involved.
 #include <iterator>
+#include <span>
 
 #include "conformance/movement_check.h"
 
@@ -204,10 +205,45 @@ TEST_F(VulkanIndex, IndexedPutAndAddEveryDtype) {
       check(describe("indexed_put", d, c.t),
             [&](const auto& in) { return indexed_put(in[0], in[1], in[2], c.axes); },
             {t, idx, upd});
-      check(describe("indexed_add", d, c.t),
-            [&](const auto& in) { return indexed_add(in[0], in[1], in[2], c.axes); },
-            {t, idx, upd});
+      check(
+          describe("indexed_add", d, c.t),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2], c.axes); }, {t, idx, upd},
+          /*any_nan=*/true);
     }
+  }
+}
+
+// Every pair of special values (signed zeros, subnormals, the largest finite, infinities,
+// NaNs, values whose sum rounds to even or overflows) through indexed_add's float adds.
+TEST_F(VulkanIndex, IndexedAddFloatSpecialPairs) {
+  const std::vector<std::uint32_t> f32 = {
+      0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000,
+      0x80800000, 0x00400000, 0x3f800000, 0xbf800000, 0x3f800001, 0xbf7fffff, 0x33800000,
+      0x4b800000, 0x4b800001, 0x34000000, 0x7f7fffff, 0xff7fffff, 0x7f000000, 0x7f800000,
+      0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x3effffff, 0x00ffffff, 0x80fffffe};
+  const std::vector<std::uint16_t> f16 = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400,
+                                          0x0200, 0x3c00, 0xbc00, 0x3c01, 0xbbff, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x1400, 0x6800};
+  const auto pairs = [](const auto& v, DType d) {
+    using W = typename std::decay_t<decltype(v)>::value_type;
+    std::vector<W> a, b;
+    for (W x : v) {
+      for (W y : v) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+    }
+    const auto n = static_cast<std::int64_t>(a.size());
+    return std::pair{from_bytes(std::as_bytes(std::span(a)), d, {1, n}),
+                     from_bytes(std::as_bytes(std::span(b)), d, {1, n})};
+  };
+  std::vector<std::uint16_t> bf16;
+  for (std::uint32_t x : f32) bf16.push_back(static_cast<std::uint16_t>(x >> 16));
+  const Tensor idx = s64_indices({0}, {1, 1});
+  for (const auto& [t, u] :
+       {pairs(f32, DType::f32), pairs(f16, DType::f16), pairs(bf16, DType::bf16)}) {
+    check(describe("indexed_add specials", t.dtype(), t.shape()),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u});
   }
 }
 

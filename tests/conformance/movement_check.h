@@ -4,6 +4,7 @@
 // bytes again). Movement and indexing move words, so results must be bit-identical.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -39,7 +40,8 @@ using OpFn = std::function<Tensor(const std::vector<Tensor>&)>;
 class MovementCheck : public VulkanTest {
  protected:
   // Runs f on cpu inputs, natively on their device copies, and by fallback; compares bytes.
-  void check(const std::string& what, const OpFn& f, const std::vector<Tensor>& cpu_inputs) {
+  void check(const std::string& what, const OpFn& f, const std::vector<Tensor>& cpu_inputs,
+             bool any_nan = false) {
     SCOPED_TRACE(what);
     const Tensor expected = f(cpu_inputs);
     std::vector<Tensor> dev;
@@ -49,22 +51,47 @@ class MovementCheck : public VulkanTest {
       const Tensor g = f(dev);
       EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
       EXPECT_EQ(&g.backend(), &gpu());
-      expect_same(g, expected);
+      expect_same(g, expected, any_nan);
     }
     set_legacy_policy({false, false});
     const Tensor fb = f(dev);
     set_legacy_policy({});
-    expect_same(fb, expected);
+    expect_same(fb, expected, any_nan);
     ++cases_;
   }
 
-  static void expect_same(const Tensor& got, const Tensor& expected) {
+  // Bit-identical, except that with `any_nan` two NaNs match whatever their sign and payload
+  // (IEEE leaves them open for an add of two NaNs; the cpu's differ by compiler).
+  static void expect_same(const Tensor& got, const Tensor& expected, bool any_nan = false) {
     ASSERT_EQ(got.dtype(), expected.dtype());
     ASSERT_EQ(got.shape(), expected.shape());
     const std::vector<std::byte> a = got.to_bytes(), b = expected.to_bytes();
-    std::size_t first = 0;
-    while (first < a.size() && a[first] == b[first]) ++first;
-    EXPECT_EQ(first, a.size()) << "first differing byte " << first << " of " << a.size();
+    const std::size_t item = itemsize(got.dtype());
+    std::size_t bad = 0, first = a.size();
+    for (std::size_t i = 0; i < a.size(); i += item) {
+      if (std::memcmp(&a[i], &b[i], item) == 0) continue;
+      if (any_nan && is_nan_bits(got.dtype(), &a[i]) && is_nan_bits(got.dtype(), &b[i])) continue;
+      first = std::min(first, i);
+      ++bad;
+    }
+    EXPECT_EQ(bad, 0u) << "elements differ; the first at byte " << first << " of " << a.size();
+  }
+
+  static bool is_nan_bits(DType d, const std::byte* p) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, p, itemsize(d));
+    switch (d) {
+      case DType::f16:
+        return (bits & 0x7fff) > 0x7c00;
+      case DType::bf16:
+        return (bits & 0x7fff) > 0x7f80;
+      case DType::f32:
+        return (bits & 0x7fffffff) > 0x7f800000;
+      case DType::f64:
+        return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+      default:
+        return false;
+    }
   }
 
   void TearDown() override {

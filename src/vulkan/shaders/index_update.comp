@@ -5,10 +5,12 @@
 // (put) exactly as the cpu's serial loop, with no atomics. Distinct (row base, r) pairs
 // address distinct elements: no two invocations touch one element. Rows with an
 // out-of-range index are skipped. DTYPE (a vkt::DType code) picks add's arithmetic:
-// integers wrap, f16/bf16 add in f32 and round back as the cpu does.
+// integers wrap; f32, and f16/bf16 widened to f32 as the cpu does, add on their bits
+// (soft_float.glsl), independent of the device's rounding and denormal modes.
 #include "common.glsl"
 #include "movement_word.glsl"
 #include "dtype_value.glsl"
+#include "soft_float.glsl"
 
 layout(constant_id = 1) const bool ADD = false;
 layout(constant_id = 2) const uint DTYPE = 10;
@@ -31,20 +33,20 @@ layout(push_constant) uniform Push {
   uint ax_stride[MAX_RANK];
 } p;
 
-// binary16 bits to f32 exactly as the cpu's f16_bits_to_float (unpackHalf2x16 may flush
-// subnormals or change NaN payloads).
-float f16_to_f32(uint h) {
+// binary16 bits to binary32 bits, exactly (the cpu's f16_bits_to_float).
+uint f16_to_f32_bits(uint h) {
   const uint sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-  if (e == 0x1fu) return uintBitsToFloat(sign | 0x7f800000u | (mant << 13));
-  if (e == 0u) {
-    const float v = float(mant) * uintBitsToFloat(0x33800000u);  // mant * 2^-24, exact
-    return sign != 0u ? -v : v;
-  }
-  return uintBitsToFloat(sign | ((e + 112u) << 23) | (mant << 13));
+  if (e == 0x1fu) return sign | 0x7f800000u | (mant << 13);
+  if (e != 0u) return sign | ((e + 112u) << 23) | (mant << 13);
+  if (mant == 0u) return sign;
+  const uint top = uint(findMSB(mant));  // a subnormal mant * 2^-24 = 1.f * 2^(top - 24)
+  return sign | ((top + 103u) << 23) | ((mant << (23u - top)) & 0x7fffffu);
 }
 
-float half_to_f32(uint bits) {
-  return DTYPE == DT_BF16 ? uintBitsToFloat(bits << 16) : f16_to_f32(bits);
+// binary32 bits to bfloat16 bits, rounding to nearest even (the cpu's float_to_bf16_bits).
+uint f32_bits_to_bf16(uint x) {
+  if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) | 0x40u) & 0xffffu;
+  return ((x + 0x7fffu + ((x >> 16) & 1u)) >> 16) & 0xffffu;
 }
 
 void add_into(uint d, uint u) {
@@ -61,15 +63,17 @@ void add_into(uint d, uint u) {
   dst.v[d] = uvec2(lo, a.y + b.y + carry);
 #elif WIDTH == 4
   if (DTYPE == DT_F32) {
-    dst.v[d] = floatBitsToUint(uintBitsToFloat(dst.v[d]) + uintBitsToFloat(upd.v[u]));
+    dst.v[d] = soft_f32_add(dst.v[d], upd.v[u]);
   } else {
     dst.v[d] = dst.v[d] + upd.v[u];
   }
 #elif WIDTH == 2
   const uint a = uint(dst.v[d]), b = uint(upd.v[u]);
-  if (DTYPE == DT_F16 || DTYPE == DT_BF16) {
-    const float s = half_to_f32(a) + half_to_f32(b);
-    dst.v[d] = uint16_t(DTYPE == DT_F16 ? f32_to_f16_bits(s) : f32_to_bf16_bits(s));
+  if (DTYPE == DT_F16) {
+    const uint sum = soft_f32_add(f16_to_f32_bits(a), f16_to_f32_bits(b));
+    dst.v[d] = uint16_t(f32_to_f16_bits(uintBitsToFloat(sum)));
+  } else if (DTYPE == DT_BF16) {
+    dst.v[d] = uint16_t(f32_bits_to_bf16(soft_f32_add(a << 16, b << 16)));
   } else {
     dst.v[d] = uint16_t((a + b) & 0xffffu);
   }
