@@ -128,7 +128,9 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
     push.c = static_cast<std::uint32_t>(v.dim);
     push.d = static_cast<std::uint32_t>(count);
   }
-  const Pipeline p = b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode});
+  const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
   b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push), n);
 }
 
@@ -169,8 +171,8 @@ void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const bool add = call.op == Op::indexed_add;
   const std::string shader =
       word_variant("index_update", out.dtype()) + (add && out.dtype() == DType::f64 ? "_f64" : "");
-  const Pipeline p =
-      b.pipelines().get(shader, 3, {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype())});
+  const Pipeline p = b.pipelines().get(
+      shader, 3, {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
   b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
              static_cast<std::uint64_t>(rest));
 }

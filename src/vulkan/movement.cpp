@@ -18,7 +18,7 @@ struct CopyPush {
 };
 
 struct StridedPush {
-  std::uint32_t n, rank;
+  std::uint32_t n, unused;
   std::int32_t src_offset, dst_offset;
   std::uint32_t shape[kMaxViewRank];
   std::int32_t src_stride[kMaxViewRank];
@@ -26,7 +26,7 @@ struct StridedPush {
 };
 
 struct PadPush {
-  std::uint32_t n, rank, fill_lo, fill_hi;
+  std::uint32_t n, unused, fill_lo, fill_hi;
   std::uint32_t out_dim[kMaxViewRank];
   std::int32_t lo[kMaxViewRank];
   std::uint32_t step[kMaxViewRank];
@@ -150,7 +150,6 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const PadParams& p = call.get<PadParams>();
   PadPush push{};
   push.n = static_cast<std::uint32_t>(out.size());
-  push.rank = static_cast<std::uint32_t>(p.config.size());
   std::tie(push.fill_lo, push.fill_hi) = value_bits(p.value, call.out_dtype);
   for (std::size_t a = 0; a < p.config.size(); ++a) {
     push.out_dim[a] = static_cast<std::uint32_t>(call.out_shape[a]);
@@ -158,7 +157,8 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
     push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
     push.in_dim[a] = static_cast<std::uint32_t>(in.shape()[a]);
   }
-  const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2, {});
+  const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2,
+                                        {static_cast<std::uint32_t>(p.config.size())});
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), out.size());
 }
 
@@ -227,7 +227,6 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
   }
   StridedPush push{};
   push.n = static_cast<std::uint32_t>(n);
-  push.rank = static_cast<std::uint32_t>(v.shape.size());
   push.src_offset = static_cast<std::int32_t>(v.src_offset);
   push.dst_offset = static_cast<std::int32_t>(v.dst_offset);
   for (std::size_t a = 0; a < v.shape.size(); ++a) {
@@ -235,7 +234,10 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
     push.src_stride[a] = static_cast<std::int32_t>(v.src[a]);
     push.dst_stride[a] = static_cast<std::int32_t>(v.dst[a]);
   }
-  const Pipeline p = b.pipelines().get(word_variant("movement_strided", dst.dtype()), 2, {});
+  const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
+  const Pipeline p =
+      b.pipelines().get(word_variant("movement_strided", dst.dtype()), 2,
+                        {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
   b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push), static_cast<std::uint64_t>(n));
 }
 

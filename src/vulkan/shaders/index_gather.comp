@@ -6,6 +6,9 @@
 
 layout(constant_id = 1) const uint MODE = 0;
 
+// Axes the rest element walks (a constant: the walk unrolls; the outermost needs no division).
+layout(constant_id = 2) const uint REST_RANK = 0;
+
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
 layout(binding = 2) writeonly buffer Dst { WORD v[]; } dst;
@@ -15,7 +18,7 @@ layout(binding = 2) writeonly buffer Dst { WORD v[]; } dst;
 // take: out {outer, count, inner} reads t {outer, dim, inner} at index[o's count position].
 // take_along_axis: out {outer, count, inner} reads t at index[o] along the axis.
 layout(push_constant) uniform Push {
-  uint n, rest, k, rest_rank;  // take / take_along_axis: n, inner, dim, count
+  uint n, rest, k, count;  // take / take_along_axis: n, inner, dim, count
   uint rest_dim[MAX_RANK];
   uint rest_stride[MAX_RANK];
   uint ax_dim[MAX_RANK];
@@ -33,12 +36,14 @@ void main() {
     uint rem = o % p.rest;
     s = 0u;
     for (uint j = 0u; j < p.k; ++j) s += index_at(row * p.k + j, p.ax_dim[j]) * p.ax_stride[j];
-    for (int a = int(p.rest_rank) - 1; a >= 0; --a) {
-      s += (rem % p.rest_dim[a]) * p.rest_stride[a];
-      rem /= p.rest_dim[a];
+    for (int a = int(REST_RANK) - 1; a > 0; --a) {
+      const uint q = rem / p.rest_dim[a];
+      s += (rem - q * p.rest_dim[a]) * p.rest_stride[a];
+      rem = q;
     }
+    if (REST_RANK > 0u) s += rem * p.rest_stride[0];
   } else {
-    const uint inner = p.rest, dim = p.k, count = p.rest_rank;
+    const uint inner = p.rest, dim = p.k, count = p.count;
     const uint row = o / inner, i = o % inner;
     const uint j = MODE == 1u ? row % count : o;
     s = ((row / count) * dim + index_at(j, dim)) * inner + i;

@@ -15,6 +15,9 @@
 layout(constant_id = 1) const bool ADD = false;
 layout(constant_id = 2) const uint DTYPE = 10;
 
+// Axes the rest element walks (a constant: the walk unrolls; the outermost needs no division).
+layout(constant_id = 3) const uint REST_RANK = 0;
+
 layout(binding = 0) buffer Out { WORD v[]; } dst;
 layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
 layout(binding = 2) readonly buffer Updates { WORD v[]; } upd;
@@ -26,7 +29,7 @@ layout(binding = 2) readonly buffer UpdatesF64 { double v[]; } upd_f64;
 // rest: elements per update row; the rest element r walks t's axes not indexed (rest_dim,
 // rest_stride); each of the k indices of a row addresses an indexed axis (ax_dim, ax_stride).
 layout(push_constant) uniform Push {
-  uint m, k, rest, rest_rank;
+  uint m, k, rest, unused;
   uint rest_dim[MAX_RANK];
   uint rest_stride[MAX_RANK];
   uint ax_dim[MAX_RANK];
@@ -86,10 +89,12 @@ void main() {
   const uint r = global_index();
   if (r >= p.rest) return;
   uint off = 0u, rem = r;
-  for (int a = int(p.rest_rank) - 1; a >= 0; --a) {
-    off += (rem % p.rest_dim[a]) * p.rest_stride[a];
-    rem /= p.rest_dim[a];
+  for (int a = int(REST_RANK) - 1; a > 0; --a) {
+    const uint q = rem / p.rest_dim[a];
+    off += (rem - q * p.rest_dim[a]) * p.rest_stride[a];
+    rem = q;
   }
+  if (REST_RANK > 0u) off += rem * p.rest_stride[0];
   for (uint i = 0u; i < p.m; ++i) {
     uint base = 0u;
     bool valid = true;

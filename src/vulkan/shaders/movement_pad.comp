@@ -5,10 +5,13 @@
 #include "common.glsl"
 #include "movement_word.glsl"
 
+// RANK as a constant unrolls the walk over the axes.
+layout(constant_id = 1) const uint RANK = 1;
+
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) writeonly buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, rank, fill_lo, fill_hi;
+  uint n, unused, fill_lo, fill_hi;
   uint out_dim[MAX_RANK];
   int lo[MAX_RANK];
   uint step[MAX_RANK];
@@ -20,11 +23,13 @@ void main() {
   if (i >= p.n) return;
   uint rem = i, src_index = 0u, in_stride = 1u;
   bool inside = true;
-  for (int k = int(p.rank) - 1; k >= 0; --k) {
-    const int q = int(rem % p.out_dim[k]) - p.lo[k];
-    rem /= p.out_dim[k];
-    const uint c = uint(q) / p.step[k];
-    inside = inside && q >= 0 && uint(q) % p.step[k] == 0u && c < p.in_dim[k];
+  for (int k = int(RANK) - 1; k >= 0; --k) {
+    const uint quotient = k > 0 ? rem / p.out_dim[k] : 0u;  // the outermost axis: rem < dim
+    const int q = int(rem - quotient * p.out_dim[k]) - p.lo[k];
+    rem = quotient;
+    const uint step = p.step[k];
+    const uint c = step == 1u ? uint(q) : uint(q) / step;  // no division without interior
+    inside = inside && q >= 0 && uint(q) == c * step && c < p.in_dim[k];
     src_index += c * in_stride;
     in_stride *= p.in_dim[k];
   }

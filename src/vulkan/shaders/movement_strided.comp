@@ -6,10 +6,16 @@
 #include "common.glsl"
 #include "movement_word.glsl"
 
+// RANK (>= 1) as a constant unrolls the walk; the outermost axis needs no division.
+layout(constant_id = 1) const uint RANK = 1;
+// The destination is the view's own row-major order (single-input ops): dst index = id, a
+// plain contiguous store (drivers that vectorise, like lavapipe, then store whole vectors).
+layout(constant_id = 2) const bool DST_CONTIGUOUS = false;
+
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, rank;
+  uint n, unused;
   int src_offset, dst_offset;
   uint shape[MAX_RANK];
   int src_stride[MAX_RANK];
@@ -21,11 +27,14 @@ void main() {
   if (i >= p.n) return;
   uint rem = i;
   int s = p.src_offset, d = p.dst_offset;
-  for (int k = int(p.rank) - 1; k >= 0; --k) {
-    const uint x = rem % p.shape[k];
-    rem /= p.shape[k];
-    s += int(x) * p.src_stride[k];
-    d += int(x) * p.dst_stride[k];
+  for (int k = int(RANK) - 1; k > 0; --k) {
+    const uint q = rem / p.shape[k];
+    const int x = int(rem - q * p.shape[k]);
+    rem = q;
+    s += x * p.src_stride[k];
+    d += x * p.dst_stride[k];
   }
-  dst.v[d] = src.v[s];
+  s += int(rem) * p.src_stride[0];
+  d += int(rem) * p.dst_stride[0];
+  dst.v[DST_CONTIGUOUS ? i : uint(d)] = src.v[s];
 }
