@@ -172,6 +172,17 @@ TEST_F(VulkanMovement, Concatenate) {
   }
 }
 
+// More workgroups than maxComputeWorkGroupCount[0] allows on lavapipe (65535): the grid
+// becomes 2-D and every invocation still finds its element.
+TEST_F(VulkanMovement, GridPastOneDimension) {
+  const std::int64_t n = (std::int64_t{1} << 24) + 4097;
+  check("pad u8 past one grid row",
+        [&](const auto& in) {
+          return pad(in[0], Scalar(7), {{3, -2, 0}});
+        },
+        {random_tensor(DType::u8, {n}, 61)});
+}
+
 // Views past six axes after collapsing, and tensors past maxStorageBufferRange, are not
 // native (supports() is false): the core falls back and the result is still right.
 TEST_F(VulkanMovement, BeyondShaderLimitsFallsBack) {
