@@ -16,8 +16,8 @@ namespace {
 
 Tensor s64_indices(const char* op, const Tensor& indices) {
   if (!is_integer(indices.dtype())) {
-    detail::fail<TypeError>(op, "indices must have an integer dtype, got " +
-                                    detail::describe(indices));
+    detail::fail<TypeError>(op,
+                            "indices must have an integer dtype, got " + detail::describe(indices));
   }
   return as_type(indices, DType::s64);
 }
@@ -35,8 +35,7 @@ Axes index_axes(const char* op, const Axes& axes, std::int64_t k, const Tensor& 
     return out;
   }
   if (static_cast<std::int64_t>(axes.size()) != k) {
-    detail::fail<ShapeError>(op, "axes " + shape_str(axes) + " has " +
-                                     std::to_string(axes.size()) +
+    detail::fail<ShapeError>(op, "axes " + shape_str(axes) + " has " + std::to_string(axes.size()) +
                                      " entries but the indices' last axis has size " +
                                      std::to_string(k));
   }
@@ -64,7 +63,8 @@ void check_indexable(const char* op, const Tensor& t, const Axes& axes, std::int
   if (count == 0) return;
   for (std::int64_t a : axes) {
     if (t.dim(a) == 0) {
-      detail::fail<ShapeError>(op, "cannot index axis " + std::to_string(a) + " of size 0 in shape " + shape_str(t.shape()));
+      detail::fail<ShapeError>(op, "cannot index axis " + std::to_string(a) +
+                                       " of size 0 in shape " + shape_str(t.shape()));
     }
   }
 }
@@ -76,7 +76,8 @@ Tensor indexed_update(Op op, const Tensor& t, const Tensor& indices, const Tenso
   detail::check_defined(name, indices);
   detail::check_defined(name, updates);
   if (indices.rank() != 2) {
-    detail::fail<ShapeError>(name, "indices must have shape {m, k}, got " + shape_str(indices.shape()));
+    detail::fail<ShapeError>(name,
+                             "indices must have shape {m, k}, got " + shape_str(indices.shape()));
   }
   const Tensor idx = s64_indices(name, indices);
   const Axes ax = index_axes(name, axes, indices.dim(1), t);
@@ -91,8 +92,8 @@ Tensor indexed_update(Op op, const Tensor& t, const Tensor& indices, const Tenso
   const DType dtype = op == Op::indexed_add ? promote(t.dtype(), updates.dtype()) : t.dtype();
   const Tensor base = as_type(t, dtype);
   if (updates.size() == 0) return base;
-  return detail::dispatch({op, {base, idx, as_type(updates, dtype)}, GatherParams{ax}, dtype,
-                           t.shape()});
+  return detail::dispatch(
+      {op, {base, idx, as_type(updates, dtype)}, GatherParams{ax}, dtype, t.shape()});
 }
 
 Tensor broadcast_to(const Tensor& t, const Shape& shape, DType dtype) {
@@ -137,11 +138,13 @@ Tensor take_along_axis(const Tensor& t, const Tensor& indices, std::int64_t axis
   for (std::int64_t i = 0; ok && i < t.rank(); ++i) ok = i == a || indices.dim(i) == t.dim(i);
   if (!ok) {
     detail::fail<ShapeError>("take_along_axis", "indices of shape " + shape_str(indices.shape()) +
-                                                    " must match the tensor " + shape_str(t.shape()) +
-                                                    " on every axis but " + std::to_string(a));
+                                                    " must match the tensor " +
+                                                    shape_str(t.shape()) + " on every axis but " +
+                                                    std::to_string(a));
   }
   check_indexable("take_along_axis", t, {a}, indices.size());
-  return detail::dispatch({Op::take_along_axis, {t, idx}, AxisParams{a}, t.dtype(), indices.shape()});
+  return detail::dispatch(
+      {Op::take_along_axis, {t, idx}, AxisParams{a}, t.dtype(), indices.shape()});
 }
 
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
@@ -154,7 +157,9 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   return detail::dispatch({Op::select,
                            {broadcast(pred, shape), broadcast_to(on_true, shape, dtype),
                             broadcast_to(on_false, shape, dtype)},
-                           NoParams{}, dtype, shape});
+                           NoParams{},
+                           dtype,
+                           shape});
 }
 
 Tensor clip(const Tensor& t, const Tensor& lo, const Tensor& hi) {
@@ -167,7 +172,9 @@ Tensor clip(const Tensor& t, const Tensor& lo, const Tensor& hi) {
   return detail::dispatch({Op::clip,
                            {broadcast_to(t, shape, dtype), broadcast_to(lo, shape, dtype),
                             broadcast_to(hi, shape, dtype)},
-                           NoParams{}, dtype, shape});
+                           NoParams{},
+                           dtype,
+                           shape});
 }
 
 Tensor clip(const Tensor& t, Scalar lo, Scalar hi) {

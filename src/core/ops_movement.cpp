@@ -11,7 +11,9 @@
 namespace vkt {
 namespace {
 
-std::string list_str(const std::vector<std::int64_t>& v) { return shape_str(v); }
+std::string list_str(const std::vector<std::int64_t>& v) {
+  return shape_str(v);
+}
 
 void check_rank_match(const char* op, const char* what, std::size_t got, const Tensor& t) {
   if (static_cast<std::int64_t>(got) != t.rank()) {
@@ -45,9 +47,8 @@ Tensor reshape(const Tensor& t, const Shape& shape) {
     out[static_cast<std::size_t>(inferred)] = t.size() / known;
   }
   if (numel(out) != t.size()) {
-    detail::fail<ShapeError>("reshape", "cannot reshape a tensor of shape " +
-                                            shape_str(t.shape()) + " (" +
-                                            std::to_string(t.size()) + " elements) into " +
+    detail::fail<ShapeError>("reshape", "cannot reshape a tensor of shape " + shape_str(t.shape()) +
+                                            " (" + std::to_string(t.size()) + " elements) into " +
                                             shape_str(shape));
   }
   return Tensor(t.dtype(), out, t.storage());
@@ -74,7 +75,9 @@ Tensor broadcast(const Tensor& t, const Shape& shape, const Axes& axes) {
   detail::check_defined("broadcast", t);
   const std::int64_t out_rank = static_cast<std::int64_t>(shape.size());
   for (std::int64_t d : shape) {
-    if (d < 0) detail::fail<ShapeError>("broadcast", "target shape " + shape_str(shape) + " has a negative dimension");
+    if (d < 0)
+      detail::fail<ShapeError>("broadcast",
+                               "target shape " + shape_str(shape) + " has a negative dimension");
   }
   if (t.rank() > out_rank) {
     detail::fail<ShapeError>("broadcast", "cannot broadcast shape " + shape_str(t.shape()) +
@@ -85,23 +88,26 @@ Tensor broadcast(const Tensor& t, const Shape& shape, const Axes& axes) {
     for (std::int64_t i = 0; i < t.rank(); ++i) map.push_back(out_rank - t.rank() + i);
   }
   if (static_cast<std::int64_t>(map.size()) != t.rank()) {
-    detail::fail<AxisError>("broadcast", "axes " + list_str(axes) + " must have one entry per axis of shape " + shape_str(t.shape()));
+    detail::fail<AxisError>("broadcast", "axes " + list_str(axes) +
+                                             " must have one entry per axis of shape " +
+                                             shape_str(t.shape()));
   }
   for (std::size_t i = 0; i < map.size(); ++i) {
     map[i] = normalize_axis("broadcast", map[i], out_rank);
     if (i > 0 && map[i] <= map[i - 1]) {
-      detail::fail<AxisError>("broadcast", "axes " + list_str(axes) + " must be strictly increasing");
+      detail::fail<AxisError>("broadcast",
+                              "axes " + list_str(axes) + " must be strictly increasing");
     }
   }
   for (std::size_t i = 0; i < map.size(); ++i) {
     const std::int64_t d = t.dim(static_cast<std::int64_t>(i));
     const std::int64_t target = shape[static_cast<std::size_t>(map[i])];
     if (d != 1 && d != target) {
-      detail::fail<ShapeError>("broadcast", "cannot broadcast shape " + shape_str(t.shape()) +
-                                                " to " + shape_str(shape) + " (input axis " +
-                                                std::to_string(i) + " has size " + std::to_string(d) +
-                                                ", target axis " + std::to_string(map[i]) +
-                                                " has size " + std::to_string(target) + ")");
+      detail::fail<ShapeError>(
+          "broadcast", "cannot broadcast shape " + shape_str(t.shape()) + " to " +
+                           shape_str(shape) + " (input axis " + std::to_string(i) + " has size " +
+                           std::to_string(d) + ", target axis " + std::to_string(map[i]) +
+                           " has size " + std::to_string(target) + ")");
     }
   }
   if (shape == t.shape()) return t;  // axes strictly increasing and equal rank: identity
@@ -116,9 +122,9 @@ Tensor transpose(const Tensor& t, const Axes& perm) {
     for (std::int64_t i = rank - 1; i >= 0; --i) p.push_back(i);
   }
   if (static_cast<std::int64_t>(p.size()) != rank) {
-    detail::fail<AxisError>("transpose", "permutation " + list_str(perm) + " has " +
-                                             std::to_string(p.size()) +
-                                             " entries for a tensor of rank " + std::to_string(rank));
+    detail::fail<AxisError>("transpose",
+                            "permutation " + list_str(perm) + " has " + std::to_string(p.size()) +
+                                " entries for a tensor of rank " + std::to_string(rank));
   }
   std::vector<bool> seen(static_cast<std::size_t>(rank), false);
   Shape out(static_cast<std::size_t>(rank));
@@ -126,7 +132,8 @@ Tensor transpose(const Tensor& t, const Axes& perm) {
   for (std::size_t i = 0; i < p.size(); ++i) {
     p[i] = normalize_axis("transpose", p[i], rank);
     if (seen[static_cast<std::size_t>(p[i])]) {
-      detail::fail<AxisError>("transpose", "permutation " + list_str(perm) + " repeats axis " + std::to_string(p[i]));
+      detail::fail<AxisError>(
+          "transpose", "permutation " + list_str(perm) + " repeats axis " + std::to_string(p[i]));
     }
     seen[static_cast<std::size_t>(p[i])] = true;
     out[i] = t.dim(p[i]);
@@ -150,7 +157,10 @@ Tensor pad(const Tensor& t, Scalar value, const std::vector<PadAxis>& config) {
     }
     out[i] = c.lo + c.hi + d + std::max<std::int64_t>(d - 1, 0) * c.interior;
     if (out[i] < 0) {
-      detail::fail<ShapeError>("pad", "padding {" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + ", " + std::to_string(c.interior) + "} on axis " + std::to_string(i) + " of shape " + shape_str(t.shape()) + " gives a negative size " + std::to_string(out[i]));
+      detail::fail<ShapeError>(
+          "pad", "padding {" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + ", " +
+                     std::to_string(c.interior) + "} on axis " + std::to_string(i) + " of shape " +
+                     shape_str(t.shape()) + " gives a negative size " + std::to_string(out[i]));
     }
     identity = identity && c.lo == 0 && c.hi == 0 && (c.interior == 0 || d <= 1);
   }
@@ -184,13 +194,15 @@ Tensor slice(const Tensor& t, const std::vector<std::int64_t>& start,
   for (std::size_t i = 0; i < start.size(); ++i) {
     const std::int64_t d = t.shape()[i];
     if (st[i] < 1) {
-      detail::fail<ShapeError>("slice", "strides " + list_str(st) + " must be >= 1 (axis " + std::to_string(i) + ")");
+      detail::fail<ShapeError>(
+          "slice", "strides " + list_str(st) + " must be >= 1 (axis " + std::to_string(i) + ")");
     }
     const std::int64_t span = lengths[i] > 0 ? (lengths[i] - 1) * st[i] + 1 : 0;
     if (lengths[i] < 0 || span > d) {
       detail::fail<ShapeError>("slice", "lengths " + list_str(lengths) + " with strides " +
                                             list_str(st) + " do not fit shape " +
-                                            shape_str(t.shape()) + " (axis " + std::to_string(i) + ")");
+                                            shape_str(t.shape()) + " (axis " + std::to_string(i) +
+                                            ")");
     }
     clamped[i] = std::clamp<std::int64_t>(start[i], 0, d - span);
   }
@@ -220,8 +232,8 @@ Tensor put_slice(const Tensor& t, const std::vector<std::int64_t>& start, const 
   const DType dtype = promote(t.dtype(), update.dtype());
   const Tensor base = as_type(t, dtype);
   if (update.size() == 0) return base;
-  return detail::dispatch({Op::put_slice, {base, as_type(update, dtype)}, PutSliceParams{clamped},
-                           dtype, t.shape()});
+  return detail::dispatch(
+      {Op::put_slice, {base, as_type(update, dtype)}, PutSliceParams{clamped}, dtype, t.shape()});
 }
 
 Tensor concatenate(const std::vector<Tensor>& tensors, std::int64_t axis) {
@@ -240,8 +252,8 @@ Tensor concatenate(const std::vector<Tensor>& tensors, std::int64_t axis) {
     for (std::int64_t i = 0; ok && i < t.rank(); ++i) ok = i == a || t.dim(i) == first.dim(i);
     if (!ok) {
       detail::fail<ShapeError>("concatenate", "shapes " + shape_str(first.shape()) + " and " +
-                                                  shape_str(t.shape()) +
-                                                  " differ outside axis " + std::to_string(a));
+                                                  shape_str(t.shape()) + " differ outside axis " +
+                                                  std::to_string(a));
     }
     out[static_cast<std::size_t>(a)] += t.dim(a);
     dtype = promote(dtype, t.dtype());

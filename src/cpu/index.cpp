@@ -12,7 +12,9 @@ namespace {
 
 using Index = std::int64_t;
 
-Index clamp_index(Index i, Index dim) { return i < 0 ? 0 : (i >= dim ? dim - 1 : i); }
+Index clamp_index(Index i, Index dim) {
+  return i < 0 ? 0 : (i >= dim ? dim - 1 : i);
+}
 
 // Element offsets (in t) of t's axes not in `axes`, in row-major order of those axes; empty
 // when they are t's trailing axes, i.e. one contiguous block.
@@ -27,7 +29,8 @@ std::vector<Index> rest_offsets(const Shape& shape, const Axes& axes) {
   }
   bool trailing = true;
   for (std::size_t j = 0; j < axes.size(); ++j) {
-    trailing = trailing && std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(j)) != axes.end();
+    trailing =
+        trailing && std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(j)) != axes.end();
   }
   if (trailing) return {};
   std::vector<Index> offsets(static_cast<std::size_t>(numel(rest_shape)));
@@ -239,16 +242,25 @@ Tensor run_indexing(const OpCall& call) {
         }
       });
       return out;
-    default: break;
+    default:
+      break;
   }
   visit_width(call.out_dtype, [&](auto tag) {
     using W = typename decltype(tag)::type;
     W* o = mutable_data<W>(out);
     switch (call.op) {
-      case Op::gather: run_gather(call, o); break;
-      case Op::take: run_take(call, o); break;
-      case Op::take_along_axis: run_take_along_axis(call, o); break;
-      case Op::select: run_select(call, o); break;
+      case Op::gather:
+        run_gather(call, o);
+        break;
+      case Op::take:
+        run_take(call, o);
+        break;
+      case Op::take_along_axis:
+        run_take_along_axis(call, o);
+        break;
+      case Op::select:
+        run_select(call, o);
+        break;
       default:
         throw Unsupported("[" + std::string(op_name(call.op)) + "] is not an indexing op");
     }

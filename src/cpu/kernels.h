@@ -15,7 +15,9 @@ namespace vkt::cpu_kernels {
 
 // A fresh, uninitialised host tensor.
 Tensor make_tensor(DType dtype, const Shape& shape);
-inline Tensor make_output(const OpCall& call) { return make_tensor(call.out_dtype, call.out_shape); }
+inline Tensor make_output(const OpCall& call) {
+  return make_tensor(call.out_dtype, call.out_shape);
+}
 
 template <class T>
 const T* data(const Tensor& t) {
@@ -39,7 +41,8 @@ inline int max_threads() {
 // thread gets at least `grain` items.
 template <class F>
 void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
-  const int threads = static_cast<int>(std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
+  const int threads =
+      static_cast<int>(std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
   if (threads <= 1) {
     if (n > 0) f(std::int64_t{0}, n);
     return;
@@ -58,16 +61,16 @@ void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
 inline constexpr std::int64_t kGrain = 1 << 15;
 
 // The op families; each lives in the file of the same name.
-Tensor run_unary(const OpCall& call);        // elementwise_unary.cpp
-Tensor run_binary(const OpCall& call);       // elementwise_binary.cpp
-Tensor run_reduce(const OpCall& call);       // reduce.cpp (reduce and argreduce)
-Tensor run_window(const OpCall& call);       // window.cpp
-Tensor run_cumulative(const OpCall& call);   // cumulative.cpp
-Tensor run_creation(const OpCall& call);     // creation.cpp
-Tensor run_conversion(const OpCall& call);   // conversion.cpp
-Tensor run_movement(const OpCall& call);     // movement.cpp
-Tensor run_indexing(const OpCall& call);     // index.cpp
-Tensor run_sort(const OpCall& call);         // sort.cpp
-Tensor run_linalg(const OpCall& call);       // linalg.cpp
+Tensor run_unary(const OpCall& call);       // elementwise_unary.cpp
+Tensor run_binary(const OpCall& call);      // elementwise_binary.cpp
+Tensor run_reduce(const OpCall& call);      // reduce.cpp (reduce and argreduce)
+Tensor run_window(const OpCall& call);      // window.cpp
+Tensor run_cumulative(const OpCall& call);  // cumulative.cpp
+Tensor run_creation(const OpCall& call);    // creation.cpp
+Tensor run_conversion(const OpCall& call);  // conversion.cpp
+Tensor run_movement(const OpCall& call);    // movement.cpp
+Tensor run_indexing(const OpCall& call);    // index.cpp
+Tensor run_sort(const OpCall& call);        // sort.cpp
+Tensor run_linalg(const OpCall& call);      // linalg.cpp
 
 }  // namespace vkt::cpu_kernels

@@ -41,7 +41,8 @@ void run_pad(const OpCall& call, const Tensor& in, W* out) {
     if constexpr (sizeof(T) == sizeof(W)) std::memcpy(&fill_word, &v, sizeof(W));
   });
   const std::int64_t n = numel(call.out_shape);
-  parallel_for(n, kGrain, [&](std::int64_t b, std::int64_t e) { std::fill(out + b, out + e, fill_word); });
+  parallel_for(n, kGrain,
+               [&](std::int64_t b, std::int64_t e) { std::fill(out + b, out + e, fill_word); });
 
   // Input element i of an axis lands at lo + i * (interior + 1); keep those inside the output.
   const auto in_strides = contiguous_strides(in.shape());
@@ -117,19 +118,20 @@ void run_concatenate(const OpCall& call, std::byte* out) {
   std::int64_t off = 0;
   for (const Tensor& t : call.inputs) {
     src.push_back(static_cast<const std::byte*>(t.storage()->host_data()));
-    chunk.push_back(t.dim(static_cast<std::int64_t>(axis)) * inner * static_cast<std::int64_t>(item));
+    chunk.push_back(t.dim(static_cast<std::int64_t>(axis)) * inner *
+                    static_cast<std::int64_t>(item));
     offset.push_back(off);
     off += chunk.back();
   }
   // Many short rows: rows across threads; few long rows: each memcpy split across threads.
   if (rows >= 2 * static_cast<std::int64_t>(max_threads()) && out_row <= (std::int64_t{1} << 20)) {
-    const std::int64_t grain = std::max<std::int64_t>(1, kCopyGrain / std::max<std::int64_t>(out_row, 1));
+    const std::int64_t grain =
+        std::max<std::int64_t>(1, kCopyGrain / std::max<std::int64_t>(out_row, 1));
     parallel_for(rows, grain, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t r = b; r < e; ++r) {
         for (std::size_t i = 0; i < src.size(); ++i) {
           if (chunk[i] == 0) continue;
-          std::memcpy(out + r * out_row + offset[i], src[i] + r * chunk[i],
-                      static_cast<std::size_t>(chunk[i]));
+          copy_bytes(out + r * out_row + offset[i], src[i] + r * chunk[i], chunk[i]);
         }
       }
     });
@@ -150,7 +152,7 @@ void run_concatenate(const OpCall& call, std::byte* out) {
       const std::int64_t in_piece = pos - piece_start[p];
       const std::int64_t n = std::min(e - pos, chunk[i] - in_piece);
       if (n > 0) {
-        std::memcpy(out + pos, src[i] + r * chunk[i] + in_piece, static_cast<std::size_t>(n));
+        copy_bytes(out + pos, src[i] + r * chunk[i] + in_piece, n);
       }
       pos += std::max<std::int64_t>(n, 0);
     }
@@ -171,12 +173,24 @@ Tensor run_movement(const OpCall& call) {
     using W = typename decltype(tag)::type;
     W* o = mutable_data<W>(out);
     switch (call.op) {
-      case Op::broadcast: run_broadcast(call, in, o); break;
-      case Op::transpose: run_transpose(call, in, o); break;
-      case Op::pad: run_pad(call, in, o); break;
-      case Op::reverse: run_reverse(call, in, o); break;
-      case Op::slice: run_slice(call, in, o); break;
-      case Op::put_slice: run_put_slice(call, o); break;
+      case Op::broadcast:
+        run_broadcast(call, in, o);
+        break;
+      case Op::transpose:
+        run_transpose(call, in, o);
+        break;
+      case Op::pad:
+        run_pad(call, in, o);
+        break;
+      case Op::reverse:
+        run_reverse(call, in, o);
+        break;
+      case Op::slice:
+        run_slice(call, in, o);
+        break;
+      case Op::put_slice:
+        run_put_slice(call, o);
+        break;
       default:
         throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a movement op");
     }

@@ -14,10 +14,25 @@ namespace vkt::cpu_kernels {
 template <class F>
 decltype(auto) visit_width(DType dtype, F&& f) {
   switch (itemsize(dtype)) {
-    case 1: return f(std::type_identity<std::uint8_t>{});
-    case 2: return f(std::type_identity<std::uint16_t>{});
-    case 4: return f(std::type_identity<std::uint32_t>{});
-    default: return f(std::type_identity<std::uint64_t>{});
+    case 1:
+      return f(std::type_identity<std::uint8_t>{});
+    case 2:
+      return f(std::type_identity<std::uint16_t>{});
+    case 4:
+      return f(std::type_identity<std::uint32_t>{});
+    default:
+      return f(std::type_identity<std::uint64_t>{});
+  }
+}
+
+// memcpy in pieces small enough that the C library keeps them in cache (it switches to
+// non-temporal stores for single large copies, which is slower when the data fits in L3).
+inline void copy_bytes(void* dst, const void* src, std::int64_t bytes) {
+  constexpr std::int64_t kPiece = std::int64_t{256} << 10;
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+  for (std::int64_t off = 0; off < bytes; off += kPiece) {
+    std::memcpy(d + off, s + off, static_cast<std::size_t>(std::min(kPiece, bytes - off)));
   }
 }
 
@@ -63,50 +78,51 @@ void copy_strided(W* dst, const W* src, StridedCopy plan) {
   const std::int64_t inner = plan.shape[r - 1];
   const std::int64_t ds = plan.dst_strides[r - 1], ss = plan.src_strides[r - 1];
   const std::int64_t rows = numel(plan.shape) / inner;
-  parallel_for(rows, std::max<std::int64_t>(1, kGrain / inner), [&](std::int64_t b, std::int64_t e) {
-    // Odometer over the outer axes, started at row b.
-    std::vector<std::int64_t> idx(r - 1, 0);
-    std::int64_t doff = 0, soff = 0, rem = b;
-    for (std::size_t k = r - 1; k-- > 0;) {
-      idx[k] = rem % plan.shape[k];
-      rem /= plan.shape[k];
-      doff += idx[k] * plan.dst_strides[k];
-      soff += idx[k] * plan.src_strides[k];
-    }
-    for (std::int64_t row = b; row < e; ++row) {
-      W* d = dst + doff;
-      const W* s = src + soff;
-      if (ds == 1 && ss == 1) {
-        std::memcpy(d, s, static_cast<std::size_t>(inner) * sizeof(W));
-      } else if (ds == 1 && ss == 0) {
-        std::fill(d, d + inner, *s);
-      } else if (ds == 1 && ss == -1) {
-        for (std::int64_t j = 0; j < inner; ++j) d[j] = s[-j];
-      } else {
-        for (std::int64_t j = 0; j < inner; ++j) d[j * ds] = s[j * ss];
-      }
-      for (std::size_t k = r - 1; k-- > 0;) {
-        doff += plan.dst_strides[k];
-        soff += plan.src_strides[k];
-        if (++idx[k] < plan.shape[k]) break;
-        doff -= plan.dst_strides[k] * plan.shape[k];
-        soff -= plan.src_strides[k] * plan.shape[k];
-        idx[k] = 0;
-      }
-    }
-  });
+  parallel_for(rows, std::max<std::int64_t>(1, kGrain / inner),
+               [&](std::int64_t b, std::int64_t e) {
+                 // Odometer over the outer axes, started at row b.
+                 std::vector<std::int64_t> idx(r - 1, 0);
+                 std::int64_t doff = 0, soff = 0, rem = b;
+                 for (std::size_t k = r - 1; k-- > 0;) {
+                   idx[k] = rem % plan.shape[k];
+                   rem /= plan.shape[k];
+                   doff += idx[k] * plan.dst_strides[k];
+                   soff += idx[k] * plan.src_strides[k];
+                 }
+                 for (std::int64_t row = b; row < e; ++row) {
+                   W* d = dst + doff;
+                   const W* s = src + soff;
+                   if (ds == 1 && ss == 1) {
+                     copy_bytes(d, s, inner * static_cast<std::int64_t>(sizeof(W)));
+                   } else if (ds == 1 && ss == 0) {
+                     std::fill(d, d + inner, *s);
+                   } else if (ds == 1 && ss == -1) {
+                     for (std::int64_t j = 0; j < inner; ++j) d[j] = s[-j];
+                   } else {
+                     for (std::int64_t j = 0; j < inner; ++j) d[j * ds] = s[j * ss];
+                   }
+                   for (std::size_t k = r - 1; k-- > 0;) {
+                     doff += plan.dst_strides[k];
+                     soff += plan.src_strides[k];
+                     if (++idx[k] < plan.shape[k]) break;
+                     doff -= plan.dst_strides[k] * plan.shape[k];
+                     soff -= plan.src_strides[k] * plan.shape[k];
+                     idx[k] = 0;
+                   }
+                 }
+               });
 }
 
-// Bytes per thread below which a plain copy beats waking threads (a copy is bandwidth bound).
-inline constexpr std::int64_t kCopyGrain = std::int64_t{4} << 20;
+// Bytes per thread below which one thread copies alone: a copy is bandwidth bound, so a
+// second thread gains little, while waking it on a busy machine can cost milliseconds.
+inline constexpr std::int64_t kCopyGrain = std::int64_t{16} << 20;
 
 // A parallel memcpy of `bytes` bytes.
 inline void parallel_memcpy(void* dst, const void* src, std::int64_t bytes) {
   auto* d = static_cast<char*>(dst);
   const auto* s = static_cast<const char*>(src);
-  parallel_for(bytes, kCopyGrain, [&](std::int64_t b, std::int64_t e) {
-    std::memcpy(d + b, s + b, static_cast<std::size_t>(e - b));
-  });
+  parallel_for(bytes, kCopyGrain,
+               [&](std::int64_t b, std::int64_t e) { copy_bytes(d + b, s + b, e - b); });
 }
 
 }  // namespace vkt::cpu_kernels

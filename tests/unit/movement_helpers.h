@@ -12,7 +12,7 @@
 
 namespace vkt::movement_test {
 
-inline constexpr DType kTestDTypes[] = {DType::u8,  DType::s16, DType::s32, DType::s64,
+inline constexpr DType kTestDTypes[] = {DType::u8,  DType::s16,  DType::s32, DType::s64,
                                         DType::f16, DType::bf16, DType::f32, DType::f64};
 
 // A cpu tensor of `dtype` holding `values` (converted with as_type semantics).
@@ -29,7 +29,9 @@ inline Tensor counting(const Shape& shape, DType dtype = DType::f32) {
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 100);
   return make(v, shape, dtype);
 }
-inline std::vector<double> values(const Tensor& t) { return testing::as_doubles(t); }
+inline std::vector<double> values(const Tensor& t) {
+  return testing::as_doubles(t);
+}
 
 // Runs f, expects E, and checks the message names the op and every fragment.
 template <class E, class F>

@@ -52,6 +52,14 @@ TEST(Movement, ReshapeErrors) {
   EXPECT_EQ(values(t), values(counting({2, 3})));
 }
 
+TEST(Movement, UndefinedTensorsAreRejected) {
+  const Tensor empty;
+  expect_error<Error>([&] { reshape(empty, {}); }, {"[reshape]", "empty"});
+  expect_error<Error>([&] { transpose(empty); }, {"[transpose]", "empty"});
+  expect_error<Error>([&] { concatenate({counting({2}), empty}); }, {"[concatenate]", "empty"});
+  expect_error<Error>([&] { put_slice(counting({2}), {0}, empty); }, {"[put_slice]", "empty"});
+}
+
 TEST(Movement, Squeeze) {
   const Tensor t = counting({1, 3, 1, 2});
   EXPECT_EQ(squeeze(t).shape(), (Shape{3, 2}));
@@ -96,10 +104,14 @@ TEST(Movement, TransposeMatchesReference) {
     Shape shape;
     Axes perm;
   };
-  const std::vector<Case> cases = {{{2, 3}, {1, 0}},           {{67, 131}, {1, 0}},
-                                   {{3, 4, 5}, {1, 2, 0}},     {{3, 4, 5}, {2, 0, 1}},
-                                   {{2, 70, 90}, {0, 2, 1}},   {{2, 3, 1, 4, 5}, {4, 2, 0, 3, 1}},
-                                   {{2, 1, 3, 2, 2, 3}, {5, 4, 3, 2, 1, 0}}, {{0, 3}, {1, 0}}};
+  const std::vector<Case> cases = {{{2, 3}, {1, 0}},
+                                   {{67, 131}, {1, 0}},
+                                   {{3, 4, 5}, {1, 2, 0}},
+                                   {{3, 4, 5}, {2, 0, 1}},
+                                   {{2, 70, 90}, {0, 2, 1}},
+                                   {{2, 3, 1, 4, 5}, {4, 2, 0, 3, 1}},
+                                   {{2, 1, 3, 2, 2, 3}, {5, 4, 3, 2, 1, 0}},
+                                   {{0, 3}, {1, 0}}};
   for (DType d : kTestDTypes) {
     for (const Case& c : cases) {
       const Tensor t = counting(c.shape, d);
@@ -115,6 +127,10 @@ TEST(Movement, TransposeMatchesReference) {
 TEST(Movement, TransposeTwiceIsIdentity) {
   const Tensor t = counting({300, 517});
   EXPECT_TRUE(tensors_close(transpose(transpose(t)), t));
+  const Tensor big = counting({1500, 1531}, DType::s16);  // large enough for two threads
+  const Tensor big_t = transpose(big);
+  EXPECT_TRUE(tensors_close(transpose(big_t), big));
+  EXPECT_TRUE(tensors_close(slice(big_t, {1530, 7}, {1, 1}), slice(big, {7, 1530}, {1, 1})));
   const Tensor r = counting({3, 40, 50, 2});
   EXPECT_TRUE(tensors_close(transpose(transpose(r, {2, 0, 3, 1}), {1, 3, 0, 2}), r));
   EXPECT_EQ(transpose(make({5}, {})).shape(), Shape{});
@@ -135,8 +151,9 @@ TEST(Movement, PadLowHighInterior) {
     EXPECT_TRUE(tensors_close(pad(t, 5, {{-2, -1, 2}}), make({5, 2, 5, 5}, {4}, d)));
   }
   const Tensor m = counting({2, 2}, DType::s32);
-  EXPECT_TRUE(tensors_close(pad(m, -1, {{1, 0, 0}, {0, 1, 1}}),
-                            make({-1, -1, -1, -1, 0, -1, 1, -1, 2, -1, 3, -1}, {3, 4}, DType::s32)));
+  EXPECT_TRUE(
+      tensors_close(pad(m, -1, {{1, 0, 0}, {0, 1, 1}}),
+                    make({-1, -1, -1, -1, 0, -1, 1, -1, 2, -1, 3, -1}, {3, 4}, DType::s32)));
   // Out of range values convert with as_type semantics: float saturates into u8.
   EXPECT_TRUE(tensors_close(pad(make({1}, {1}, DType::u8), 300.0, {{1, 0, 0}}),
                             make({255, 1}, {2}, DType::u8)));
@@ -213,11 +230,15 @@ TEST(Movement, PutSlice) {
   for (DType d : kTestDTypes) {
     const Tensor big = counting({3, 4, 5}, d);
     const Tensor part = slice(big, {1, 1, 2}, {2, 2, 3});
-    EXPECT_TRUE(tensors_close(put_slice(make(std::vector<double>(60, 0), {3, 4, 5}, d), {1, 1, 2}, part),
-                              pad(part, 0, {{1, 0, 0}, {1, 1, 0}, {2, 0, 0}})));
+    EXPECT_TRUE(
+        tensors_close(put_slice(make(std::vector<double>(60, 0), {3, 4, 5}, d), {1, 1, 2}, part),
+                      pad(part, 0, {{1, 0, 0}, {1, 1, 0}, {2, 0, 0}})));
   }
-  expect_error<ShapeError>([&] { put_slice(t, {0, 0}, make({1, 2, 3, 4}, {1, 4})); },
-                           {"[put_slice]", "{1, 4}", "{2, 3}"});
+  expect_error<ShapeError>(
+      [&] {
+        put_slice(t, {0, 0}, make({1, 2, 3, 4}, {1, 4}));
+      },
+      {"[put_slice]", "{1, 4}", "{2, 3}"});
   expect_error<ShapeError>([&] { put_slice(t, {0, 0}, make({1}, {1})); }, {"[put_slice]", "{1}"});
 }
 
@@ -238,11 +259,12 @@ TEST(Movement, ConcatenateAxes) {
   EXPECT_TRUE(tensors_close(concatenate({make({1}, {1}, DType::s32), make({0.5}, {1}, DType::f16)}),
                             make({1, 0.5}, {2}, DType::f16)));
   // Large enough to take the parallel paths.
-  const Tensor x = counting({512, 3000}), y = counting({512, 1000});
+  const Tensor x = counting({2048, 3000}), y = counting({2048, 1000});
   const Tensor xy = concatenate({x, y}, 1);
-  EXPECT_TRUE(tensors_close(slice(xy, {0, 3000}, {512, 1000}), y));
-  const Tensor xx = concatenate({x, x}, 0);
-  EXPECT_TRUE(tensors_close(slice(xx, {512, 0}, {512, 3000}), x));
+  EXPECT_TRUE(tensors_close(slice(xy, {0, 3000}, {2048, 1000}), y));
+  EXPECT_TRUE(tensors_close(slice(xy, {0, 0}, {2048, 3000}), x));
+  const Tensor xx = concatenate({x, x, x}, 0);
+  EXPECT_TRUE(tensors_close(slice(xx, {4096, 0}, {2048, 3000}), x));
 }
 
 TEST(Movement, ConcatenateErrors) {
@@ -250,7 +272,11 @@ TEST(Movement, ConcatenateErrors) {
   expect_error<ShapeError>([&] { concatenate({}); }, {"[concatenate]"});
   expect_error<ShapeError>([&] { concatenate({a, b}, 1); }, {"[concatenate]", "{2, 3}", "{3, 3}"});
   expect_error<ShapeError>([&] { concatenate({a, counting({6})}); }, {"[concatenate]", "{6}"});
-  expect_error<ShapeError>([&] { concatenate({make({1}, {}), make({1}, {})}); }, {"[concatenate]", "rank-0"});
+  expect_error<ShapeError>(
+      [&] {
+        concatenate({make({1}, {}), make({1}, {})});
+      },
+      {"[concatenate]", "rank-0"});
   expect_error<AxisError>([&] { concatenate({a, b}, 2); }, {"[concatenate]", "axis 2"});
 }
 
