@@ -18,11 +18,11 @@ inline std::string word_variant(const std::string& shader, DType d) {
   return shader + "_w" + std::to_string(itemsize(d));
 }
 
-// Word shaders need 8/16-bit storage (no arithmetic features) and push descriptors, index
-// with 32-bit signed offsets, and bind each tensor as one descriptor range.
+// Word shaders need 8/16-bit storage (no arithmetic features), index with 32-bit signed
+// offsets, and bind each tensor as one descriptor range.
 inline bool word_shaders_ok(const VulkanBackend& b, const OpCall& call) {
   const DeviceCaps& c = b.context().caps();
-  if (!c.storage8 || !c.storage16 || !c.push_descriptor) return false;
+  if (!c.storage8 || !c.storage16) return false;
   const std::uint64_t limit = b.context().limits().max_storage_range;
   auto fits = [&](std::uint64_t elements, std::uint64_t bytes) {
     return elements < (std::uint64_t{1} << 31) && bytes <= limit;
