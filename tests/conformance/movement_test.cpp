@@ -183,6 +183,33 @@ TEST_F(VulkanMovement, GridPastOneDimension) {
         {random_tensor(DType::u8, {n}, 61)});
 }
 
+// The compute-shader copy path (chosen on NVIDIA) for every op that copies contiguous runs:
+// outer concatenate, put_slice (t, then a whole-row update), contiguous slices, indexed
+// updates (the copy of t), at word-aligned and unaligned offsets.
+TEST_F(VulkanMovement, ComputeShaderCopyPath) {
+  const vk::CopyPath before = vk::testing::copy_path();
+  vk::testing::set_copy_path(vk::CopyPath::compute_shader);
+  for (DType d : {DType::u8, DType::f16, DType::f32, DType::f64}) {
+    check(describe("concatenate", d, {7}), [&](const auto& in) { return concatenate(in, 0); },
+          {random_tensor(d, {7}, 71), random_tensor(d, {5}, 72), random_tensor(d, {3}, 73)});
+    check(describe("put_slice", d, {9, 3}),
+          [&](const auto& in) {
+            return put_slice(in[0], {3, 0}, in[1]);
+          },
+          {random_tensor(d, {9, 3}, 74), random_tensor(d, {2, 3}, 75)});
+    check(describe("slice", d, {9, 3}),
+          [&](const auto& in) {
+            return slice(in[0], {1, 0}, {5, 3});
+          },
+          {random_tensor(d, {9, 3}, 76)});
+    check(describe("indexed_put", d, {9, 3}),
+          [&](const auto& in) { return indexed_put(in[0], in[1], in[2]); },
+          {random_tensor(d, {9, 3}, 77), s64_indices({4, 1, 4}, {3, 1}),
+           random_tensor(d, {3, 3}, 78)});
+  }
+  vk::testing::set_copy_path(before);
+}
+
 // Views past six axes after collapsing, and tensors past maxStorageBufferRange, are not
 // native (supports() is false): the core falls back and the result is still right.
 TEST_F(VulkanMovement, BeyondShaderLimitsFallsBack) {
