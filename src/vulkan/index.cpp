@@ -18,6 +18,8 @@ struct IndexPush {
   std::uint32_t rest_stride[kMaxViewRank];
   std::uint32_t ax_dim[kMaxViewRank];
   std::uint32_t ax_stride[kMaxViewRank];
+  // gather / take: divisors a (rest or inner) and b (count); shifts 6 bits each.
+  std::uint32_t magic_a = 1, magic_b = 1, shifts = 0;
 };
 
 // An indexed update walks each row's rest elements one invocation each; with few rest
@@ -56,7 +58,7 @@ AxesSplit split_axes(const Shape& shape, const Axes& axes) {
 }
 
 IndexPush index_push(const AxesSplit& s, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-  IndexPush p{a, b, c, static_cast<std::uint32_t>(s.rest_dim.size()), {}, {}, {}, {}};
+  IndexPush p{a, b, c, static_cast<std::uint32_t>(s.rest_dim.size()), {}, {}, {}, {}, 1, 1, 0};
   std::copy(s.rest_dim.begin(), s.rest_dim.end(), p.rest_dim);
   std::copy(s.rest_stride.begin(), s.rest_stride.end(), p.rest_stride);
   std::copy(s.ax_dim.begin(), s.ax_dim.end(), p.ax_dim);
@@ -117,6 +119,9 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
     const AxesSplit s = split_axes(t.shape(), call.get<GatherParams>().axes);
     push = index_push(s, n, static_cast<std::uint32_t>(out.size() / batch),
                       static_cast<std::uint32_t>(s.ax_dim.size()));
+    const FastDivisor rest(push.b);
+    push.magic_a = rest.magic;
+    push.shifts = rest.shift;
   } else {
     const std::int64_t axis = call.get<AxisParams>().axis;
     const AxisView v(t.shape(), axis);
@@ -127,6 +132,10 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
     push.b = static_cast<std::uint32_t>(v.inner);
     push.c = static_cast<std::uint32_t>(v.dim);
     push.d = static_cast<std::uint32_t>(count);
+    const FastDivisor inner(push.b), by_count(push.d);
+    push.magic_a = inner.magic;
+    push.magic_b = by_count.magic;
+    push.shifts = inner.shift | (by_count.shift << 6);
   }
   const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
   const Pipeline p =

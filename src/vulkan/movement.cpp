@@ -17,17 +17,21 @@ struct CopyPush {
   std::uint32_t n, src_offset, dst_offset;
 };
 
+// Divisor shifts are packed 6 bits per axis (shaders' shift_at).
 struct StridedPush {
-  std::uint32_t n, unused;
+  std::uint32_t n, shifts;
   std::int32_t src_offset, dst_offset;
   std::uint32_t shape[kMaxViewRank];
   std::int32_t src_stride[kMaxViewRank];
   std::int32_t dst_stride[kMaxViewRank];
+  std::uint32_t magic[kMaxViewRank];
 };
 
+// out_dim and magic hold axes 1.. (the outermost axis needs no division).
 struct PadPush {
-  std::uint32_t n, unused, fill_lo, fill_hi;
-  std::uint32_t out_dim[kMaxViewRank];
+  std::uint32_t n, shifts, fill_lo, fill_hi;
+  std::uint32_t out_dim[kMaxViewRank - 1];
+  std::uint32_t magic[kMaxViewRank - 1];
   std::int32_t lo[kMaxViewRank];
   std::uint32_t step[kMaxViewRank];
   std::uint32_t in_dim[kMaxViewRank];
@@ -152,7 +156,12 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   push.n = static_cast<std::uint32_t>(out.size());
   std::tie(push.fill_lo, push.fill_hi) = value_bits(p.value, call.out_dtype);
   for (std::size_t a = 0; a < p.config.size(); ++a) {
-    push.out_dim[a] = static_cast<std::uint32_t>(call.out_shape[a]);
+    if (a > 0) {
+      const FastDivisor div(static_cast<std::uint64_t>(call.out_shape[a]));
+      push.out_dim[a - 1] = static_cast<std::uint32_t>(call.out_shape[a]);
+      push.magic[a - 1] = div.magic;
+      push.shifts |= div.shift << (6 * a);
+    }
     push.lo[a] = static_cast<std::int32_t>(p.config[a].lo);
     push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
     push.in_dim[a] = static_cast<std::uint32_t>(in.shape()[a]);
@@ -230,6 +239,9 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
   push.dst_offset = static_cast<std::int32_t>(v.dst_offset);
   for (std::size_t a = 0; a < v.shape.size(); ++a) {
     push.shape[a] = static_cast<std::uint32_t>(v.shape[a]);
+    const FastDivisor div(static_cast<std::uint64_t>(v.shape[a]));
+    push.magic[a] = div.magic;
+    push.shifts |= div.shift << (6 * a);
     push.src_stride[a] = static_cast<std::int32_t>(v.src[a]);
     push.dst_stride[a] = static_cast<std::int32_t>(v.dst[a]);
   }

@@ -2,6 +2,7 @@
 // must respect, and strided views of a copy (collapsed to few axes before a dispatch).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,6 +35,18 @@ inline bool word_shaders_ok(const VulkanBackend& b, const OpCall& call) {
   }
   return true;
 }
+
+// n / d as (umulhi(n, magic) + n) >> shift, exact for n < 2^31 (every index here): shaders'
+// fast_div (shaders/movement_word.glsl).
+struct FastDivisor {
+  std::uint32_t magic = 1, shift = 0;
+  explicit FastDivisor(std::uint64_t d) {
+    d = std::max<std::uint64_t>(d, 1);  // only 0-element views have a 0 dim; never divided
+    while ((std::uint64_t{1} << shift) < d) ++shift;
+    magic = static_cast<std::uint32_t>(
+        ((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
+  }
+};
 
 // dst[dst_offset + sum x_k dst[k]] = src[src_offset + sum x_k src[k]] over x in shape
 // (element units; strides may be negative or 0).

@@ -23,6 +23,9 @@ layout(push_constant) uniform Push {
   uint rest_stride[MAX_RANK];
   uint ax_dim[MAX_RANK];
   uint ax_stride[MAX_RANK];
+  // Divisors as (magic, shift) pairs (fast_div): a = rest (gather) or inner (take,
+  // take_along_axis); b = count. shifts: a's in bits 0..5, b's in bits 6..11.
+  uint magic_a, magic_b, shifts;
 } p;
 
 uint index_at(uint j, uint dim) { return clamp_index(indices.v[2u * j], indices.v[2u * j + 1u], dim); }
@@ -32,8 +35,8 @@ void main() {
   if (o >= p.n) return;
   uint s;
   if (MODE == 0u) {
-    const uint row = o / p.rest;
-    uint rem = o % p.rest;
+    const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0));
+    uint rem = o - row * p.rest;
     s = 0u;
     for (uint j = 0u; j < p.k; ++j) s += index_at(row * p.k + j, p.ax_dim[j]) * p.ax_stride[j];
     for (int a = int(REST_RANK) - 1; a > 0; --a) {
@@ -44,9 +47,10 @@ void main() {
     if (REST_RANK > 0u) s += rem * p.rest_stride[0];
   } else {
     const uint inner = p.rest, dim = p.k, count = p.count;
-    const uint row = o / inner, i = o % inner;
-    const uint j = MODE == 1u ? row % count : o;
-    s = ((row / count) * dim + index_at(j, dim)) * inner + i;
+    const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0)), i = o - row * inner;
+    const uint outer = fast_div(row, p.magic_b, shift_at(p.shifts, 1));
+    const uint j = MODE == 1u ? row - outer * count : o;
+    s = (outer * dim + index_at(j, dim)) * inner + i;
   }
   dst.v[o] = src.v[s];
 }

@@ -11,8 +11,10 @@ layout(constant_id = 1) const uint RANK = 1;
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) writeonly buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, unused, fill_lo, fill_hi;
-  uint out_dim[MAX_RANK];
+  uint n, shifts, fill_lo, fill_hi;  // shifts: axis k's divisor shift in bits 6k..6k+5
+  // Axes 1.. only: the outermost axis needs no division.
+  uint out_dim[MAX_RANK - 1];
+  uint magic[MAX_RANK - 1];
   int lo[MAX_RANK];
   uint step[MAX_RANK];
   uint in_dim[MAX_RANK];
@@ -24,8 +26,9 @@ void main() {
   uint rem = i, src_index = 0u, in_stride = 1u;
   bool inside = true;
   for (int k = int(RANK) - 1; k >= 0; --k) {
-    const uint quotient = k > 0 ? rem / p.out_dim[k] : 0u;  // the outermost axis: rem < dim
-    const int q = int(rem - quotient * p.out_dim[k]) - p.lo[k];
+    // The outermost axis: rem is already its coordinate.
+    const uint quotient = k > 0 ? fast_div(rem, p.magic[k - 1], shift_at(p.shifts, k)) : 0u;
+    const int q = int(k > 0 ? rem - quotient * p.out_dim[k - 1] : rem) - p.lo[k];
     rem = quotient;
     const uint step = p.step[k];
     const uint c = step == 1u ? uint(q) : uint(q) / step;  // no division without interior

@@ -23,3 +23,15 @@ uint clamp_index(uint lo, uint hi, uint dim) {
 
 // True when the s64 index (lo, hi) is inside [0, dim).
 bool index_in_range(uint lo, uint hi, uint dim) { return hi == 0u && lo < dim; }
+
+// n / d for n < 2^31 by a host-made (magic, shift) pair (FastDivisor in movement_words.h):
+// a multiply-high and a shift instead of an integer division, which GPUs emulate in ~20
+// instructions and CPU drivers do one lane at a time.
+uint fast_div(uint n, uint magic, uint shift) {
+  uint hi, lo;
+  umulExtended(n, magic, hi, lo);
+  return (hi + n) >> shift;
+}
+
+// Shift k (6 bits each) of a packed word of shifts.
+uint shift_at(uint shifts, int k) { return (shifts >> (6u * uint(k))) & 63u; }
