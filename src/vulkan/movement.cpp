@@ -3,6 +3,7 @@
 // the fill), reverse, slice, put_slice (a copy of t, then the update's strided copy) and
 // concatenate (outer axis: one device copy per input; inner axes: one strided pass per
 // input). Shaders move words of the element size (shaders/movement_*.comp).
+#include <atomic>
 #include <cstring>
 #include <optional>
 
@@ -42,6 +43,19 @@ struct TransposePush {
 };
 
 constexpr std::int64_t kTile = 32;
+
+std::atomic<TransposePath> g_transpose_path{TransposePath::by_device};
+
+bool use_tiled_transpose(const VulkanBackend& b) {
+  switch (g_transpose_path.load()) {
+    case TransposePath::tiled:
+      return true;
+    case TransposePath::strided:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
+}
 
 bool outer_axis_concatenate(const OpCall& call) {
   const std::int64_t axis = call.get<AxisParams>().axis;
@@ -194,6 +208,10 @@ bool inputs_share_dtype(const OpCall& call) {
 
 }  // namespace
 
+void set_transpose_path(TransposePath path) {
+  g_transpose_path = path;
+}
+
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
                 std::uint64_t dst_offset, std::uint64_t bytes) {
   if (bytes == 0) return;
@@ -262,7 +280,7 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
       return view_fits(single_input_view(call));
     case Op::transpose: {
       const StridedView v = single_input_view(call);
-      return view_fits(v) || tiled_transpose(v).has_value();
+      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b));
     }
     case Op::pad:
       return call.get<PadParams>().config.size() <= kMaxViewRank;
@@ -304,7 +322,8 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
       return out;
     case Op::transpose: {
       const StridedView v = single_input_view(call);
-      if (const auto t = tiled_transpose(v)) {
+      const auto t = tiled_transpose(v);
+      if (t && use_tiled_transpose(b)) {
         run_transpose_tiled(b, call.inputs[0], out, *t);
       } else {
         run_strided(b, call.inputs[0], out, v);

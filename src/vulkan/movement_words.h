@@ -76,6 +76,13 @@ inline StridedView collapse(const StridedView& v) {
   return out;
 }
 
+// How a batched 2-D transpose runs: through a shared-memory tile on GPUs, by the strided
+// path on CPU devices (lavapipe), where shared memory buys nothing and barriers cost (the
+// strided path measured 2.3x faster there on 1024x1024). Tests force either (by_device is
+// the default).
+enum class TransposePath { by_device, tiled, strided };
+void set_transpose_path(TransposePath path);
+
 // Records the copy a collapsed view describes (src -> dst, both word-typed like dst's
 // dtype): a device copy when it is one contiguous run, else one strided-shader dispatch.
 void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v);

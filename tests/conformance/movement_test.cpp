@@ -1,6 +1,7 @@
 // Native movement ops (src/vulkan/movement.cpp) against the cpu, bit for bit, for one dtype
 // of every width and kind, on the native path and the fallback path (movement_check.h).
 #include "conformance/movement_check.h"
+#include "vulkan/movement_words.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -49,12 +50,18 @@ TEST_F(VulkanMovement, Transpose) {
       {{64, 1, 9}, {2, 1, 0}},
       {{9, 2}, {1, 0}},
   };
-  for (DType d : kWidthDTypes) {
-    for (const Case& c : cases) {
-      check(describe("transpose", d, c.in),
-            [&](const auto& in) { return transpose(in[0], c.perm); }, {random_tensor(d, c.in, 2)});
+  // Both paths on every device: lavapipe takes the strided one by default.
+  for (vk::TransposePath path : {vk::TransposePath::tiled, vk::TransposePath::strided}) {
+    vk::set_transpose_path(path);
+    for (DType d : kWidthDTypes) {
+      for (const Case& c : cases) {
+        check(describe("transpose", d, c.in),
+              [&](const auto& in) { return transpose(in[0], c.perm); },
+              {random_tensor(d, c.in, 2)});
+      }
     }
   }
+  vk::set_transpose_path(vk::TransposePath::by_device);
 }
 
 TEST_F(VulkanMovement, Pad) {
