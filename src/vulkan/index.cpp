@@ -91,13 +91,10 @@ bool gather_supported(const OpCall& call) {
   return AxisView(t.shape(), call.get<AxisParams>().axis).dim > 0;
 }
 
-bool update_supported(const VulkanBackend& b, const OpCall& call) {
+bool update_supported(const OpCall& call) {
   const Tensor& t = call.inputs[0];
   if (call.inputs[1].dtype() != DType::s64 || t.dtype() != call.out_dtype ||
       call.inputs[2].dtype() != call.out_dtype) {
-    return false;
-  }
-  if (call.op == Op::indexed_add && call.out_dtype == DType::f64 && !b.context().caps().float64) {
     return false;
   }
   const std::int64_t m = call.inputs[1].dim(0);
@@ -178,10 +175,9 @@ void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       index_push(s, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(idx.dim(1)),
                  static_cast<std::uint32_t>(rest));
   const bool add = call.op == Op::indexed_add;
-  const std::string shader =
-      word_variant("index_update", out.dtype()) + (add && out.dtype() == DType::f64 ? "_f64" : "");
-  const Pipeline p = b.pipelines().get(
-      shader, 3, {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_update", out.dtype()), 3,
+                        {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
   b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
              static_cast<std::uint64_t>(rest));
 }
@@ -202,7 +198,7 @@ bool index_supported(const VulkanBackend& b, const OpCall& call) {
                          [&](const Tensor& t) { return t.dtype() == call.out_dtype; });
     case Op::indexed_add:
     case Op::indexed_put:
-      return update_supported(b, call);
+      return update_supported(call);
     default:
       return false;
   }

@@ -1,6 +1,7 @@
 // Native indexing ops (src/vulkan/index.cpp) against the cpu, bit for bit, on the native path
 // and the fallback path (movement_check.h): clamped and out-of-range indices, duplicates,
 // non-trailing axes, broadcasting, every dtype where arithmetic or comparison is involved.
+#include <cmath>
 #include <iterator>
 #include <span>
 
@@ -237,13 +238,44 @@ TEST_F(VulkanIndex, IndexedAddFloatSpecialPairs) {
     return std::pair{from_bytes(std::as_bytes(std::span(a)), d, {1, n}),
                      from_bytes(std::as_bytes(std::span(b)), d, {1, n})};
   };
+  const std::vector<std::uint64_t> f64 = {
+      0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000000000000001,
+      0x000fffffffffffff, 0x800fffffffffffff, 0x0010000000000000, 0x8010000000000000,
+      0x0008000000000000, 0x3ff0000000000000, 0xbff0000000000000, 0x3ff0000000000001,
+      0xbfefffffffffffff, 0x3ca0000000000000, 0x4340000000000000, 0x4340000000000001,
+      0x7fefffffffffffff, 0xffefffffffffffff, 0x7fe0000000000000, 0x7ff0000000000000,
+      0xfff0000000000000, 0x7ff8000000000000, 0xfff8000000000001, 0x7ff0000000000001,
+      0x3fdfffffffffffff, 0x001fffffffffffff, 0x801ffffffffffffe, 0x3fb999999999999a};
   std::vector<std::uint16_t> bf16;
   for (std::uint32_t x : f32) bf16.push_back(static_cast<std::uint16_t>(x >> 16));
   const Tensor idx = s64_indices({0}, {1, 1});
-  for (const auto& [t, u] :
-       {pairs(f32, DType::f32), pairs(f16, DType::f16), pairs(bf16, DType::bf16)}) {
+  for (const auto& [t, u] : {pairs(f32, DType::f32), pairs(f16, DType::f16),
+                             pairs(bf16, DType::bf16), pairs(f64, DType::f64)}) {
     check(describe("indexed_add specials", t.dtype(), t.shape()),
           [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u});
+  }
+}
+
+// Sums of nearby values: cancellation (normalising shifts), carries and ties to even, across
+// the exponent range, subnormal results included.
+TEST_F(VulkanIndex, IndexedAddRoundingAndCancellation) {
+  const std::int64_t n = 20000;
+  std::vector<double> t, u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double x =
+        std::ldexp(1.0 + std::sin(static_cast<double>(i)) * 0.75, static_cast<int>(i % 200) - 100);
+    const double tiny = std::ldexp(1.0, -1060 + static_cast<int>(i % 40));
+    t.push_back(i % 7 == 0 ? tiny : x);
+    u.push_back(i % 3 == 0 ? -x * (1.0 + std::ldexp(1.0, -static_cast<int>(i % 60)))
+                           : x * std::ldexp(1.0, -static_cast<int>(i % 30)));
+  }
+  const Tensor idx = s64_indices({0, 0, 1}, {3, 1});
+  for (DType d : {DType::f64, DType::f32, DType::bf16, DType::f16}) {
+    const Tensor tt = as_type(from_vector(t, {1, n}), d);
+    const Tensor uu = as_type(from_vector(u, {1, n}), d);
+    check(describe("indexed_add sums", d, {1, n}),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); },
+          {concatenate({tt, tt}, 0), idx, concatenate({uu, uu, tt}, 0)});
   }
 }
 

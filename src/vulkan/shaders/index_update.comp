@@ -5,8 +5,9 @@
 // (put) exactly as the cpu's serial loop, with no atomics. Distinct (row base, r) pairs
 // address distinct elements: no two invocations touch one element. Rows with an
 // out-of-range index are skipped. DTYPE (a vkt::DType code) picks add's arithmetic:
-// integers wrap; f32, and f16/bf16 widened to f32 as the cpu does, add on their bits
-// (soft_float.glsl), independent of the device's rounding and denormal modes.
+// integers wrap; f64, f32, and f16/bf16 widened to f32 as the cpu does, add on their bits
+// (soft_float.glsl), independent of the device's rounding and denormal modes and with no
+// shaderFloat64.
 #include "common.glsl"
 #include "movement_word.glsl"
 #include "dtype_value.glsl"
@@ -21,10 +22,6 @@ layout(constant_id = 3) const uint REST_RANK = 0;
 layout(binding = 0) buffer Out { WORD v[]; } dst;
 layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
 layout(binding = 2) readonly buffer Updates { WORD v[]; } upd;
-#ifdef VKT_F64
-layout(binding = 0) buffer OutF64 { double v[]; } dst_f64;
-layout(binding = 2) readonly buffer UpdatesF64 { double v[]; } upd_f64;
-#endif
 
 // rest: elements per update row; the rest element r walks t's axes not indexed (rest_dim,
 // rest_stride); each of the k indices of a row addresses an indexed axis (ax_dim, ax_stride).
@@ -53,14 +50,12 @@ uint f32_bits_to_bf16(uint x) {
 }
 
 void add_into(uint d, uint u) {
-#ifdef VKT_F64
-  if (DTYPE == DT_F64) {
-    dst_f64.v[d] = dst_f64.v[d] + upd_f64.v[u];
-    return;
-  }
-#endif
 #if WIDTH == 8
   const uvec2 a = dst.v[d], b = upd.v[u];
+  if (DTYPE == DT_F64) {
+    dst.v[d] = soft_f64_add(a, b);
+    return;
+  }
   uint carry;
   const uint lo = uaddCarry(a.x, b.x, carry);
   dst.v[d] = uvec2(lo, a.y + b.y + carry);
