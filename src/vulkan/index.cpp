@@ -2,7 +2,8 @@
 // take_along_axis (shaders/index_gather.comp), select (index_select.comp), clip
 // (index_clip.comp: bit-key comparisons) and indexed_put / indexed_add (a copy of t, then
 // index_update.comp applying the rows in order per element: deterministic, no atomics).
-// s64 indices are read as uint pairs, so no shaderInt64 is needed.
+// s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
+// or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
 #include <algorithm>
 
 #include "vulkan/backend.h"
