@@ -131,6 +131,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return (call.op == Op::copy || shader_ops_ok(call)) && conversion_supported(*this, call);
     case OpFamily::movement:
       return movement_supported(*this, call);
+    case OpFamily::indexing:
+      return index_supported(*this, call);
     default:
       return false;
   }
@@ -145,6 +147,8 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_conversion(*this, call);
     case OpFamily::movement:
       return run_movement(*this, call);
+    case OpFamily::indexing:
+      return run_index(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

@@ -1,8 +1,15 @@
-// Movement on the device: concatenate of same-dtype inputs along an outer axis (every dim
-// before it is 1, e.g. axis 0), as one device copy per input into the output. Inner-axis
-// concatenate and the other movement ops are not native yet (the core falls back).
+// Movement on the device, matching src/cpu/movement.cpp word for word: broadcast, transpose
+// (a shared-memory tiled path for batched 2-D swaps, else strided), pad (one gather pass with
+// the fill), reverse, slice, put_slice (a copy of t, then the update's strided copy) and
+// concatenate (outer axis: one device copy per input; inner axes: one strided pass per
+// input). Shaders move words of the element size (shaders/movement_*.comp).
+#include <atomic>
+#include <cstring>
+#include <optional>
+
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
+#include "vulkan/movement_words.h"
 
 namespace vkt::vk {
 namespace {
@@ -10,6 +17,45 @@ namespace {
 struct CopyPush {
   std::uint32_t n, src_offset, dst_offset;
 };
+
+// Divisor shifts are packed 6 bits per axis (shaders' shift_at).
+struct StridedPush {
+  std::uint32_t n, shifts;
+  std::int32_t src_offset, dst_offset;
+  std::uint32_t shape[kMaxViewRank];
+  std::int32_t src_stride[kMaxViewRank];
+  std::int32_t dst_stride[kMaxViewRank];
+  std::uint32_t magic[kMaxViewRank];
+};
+
+// out_dim and magic hold axes 1.. (the outermost axis needs no division).
+struct PadPush {
+  std::uint32_t n, shifts, fill_lo, fill_hi;
+  std::uint32_t out_dim[kMaxViewRank - 1];
+  std::uint32_t magic[kMaxViewRank - 1];
+  std::int32_t lo[kMaxViewRank];
+  std::uint32_t step[kMaxViewRank];
+  std::uint32_t in_dim[kMaxViewRank];
+};
+
+struct TransposePush {
+  std::uint32_t batch, rows, cols, tiles_r, tiles_c;
+};
+
+constexpr std::int64_t kTile = 32;
+
+std::atomic<TransposePath> g_transpose_path{TransposePath::by_device};
+
+bool use_tiled_transpose(const VulkanBackend& b) {
+  switch (g_transpose_path.load()) {
+    case TransposePath::tiled:
+      return true;
+    case TransposePath::strided:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
+}
 
 bool outer_axis_concatenate(const OpCall& call) {
   const std::int64_t axis = call.get<AxisParams>().axis;
@@ -22,7 +68,149 @@ bool outer_axis_concatenate(const OpCall& call) {
   return true;
 }
 
+// The view of a single-input op (broadcast, transpose, reverse, slice) from input to output.
+StridedView single_input_view(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  const auto in_strides = contiguous_strides(in.shape());
+  StridedView v{call.out_shape, {}, contiguous_strides(call.out_shape)};
+  switch (call.op) {
+    case Op::broadcast: {
+      v.src.assign(call.out_shape.size(), 0);
+      const Axes& axes = call.get<BroadcastParams>().axes;
+      for (std::size_t i = 0; i < axes.size(); ++i) {
+        if (in.shape()[i] != 1) v.src[static_cast<std::size_t>(axes[i])] = in_strides[i];
+      }
+      break;
+    }
+    case Op::transpose:
+      for (std::int64_t p : call.get<TransposeParams>().perm) {
+        v.src.push_back(in_strides[static_cast<std::size_t>(p)]);
+      }
+      break;
+    case Op::reverse:
+      v.src = in_strides;
+      for (std::int64_t a : call.get<AxesParams>().axes) {
+        const auto i = static_cast<std::size_t>(a);
+        v.src_offset += (in.shape()[i] - 1) * in_strides[i];
+        v.src[i] = -in_strides[i];
+      }
+      break;
+    case Op::slice: {
+      const SliceParams& p = call.get<SliceParams>();
+      for (std::size_t a = 0; a < in_strides.size(); ++a) {
+        v.src_offset += p.start[a] * in_strides[a];
+        v.src.push_back(p.strides[a] * in_strides[a]);
+      }
+      break;
+    }
+    default:
+      throw Unsupported("[" + std::string(op_name(call.op)) + "] has no strided view");
+  }
+  return collapse(v);
+}
+
+// A collapsed transpose view that is {batch, cols, rows} <- {batch, rows, cols}.
+struct Tiled {
+  std::int64_t batch, rows, cols;
+};
+std::optional<Tiled> tiled_transpose(const StridedView& v) {
+  const std::size_t r = v.shape.size();
+  if (r < 2 || v.src[r - 2] != 1 || v.src[r - 1] != v.shape[r - 2]) return std::nullopt;
+  std::int64_t batch = 1;
+  for (std::size_t a = 0; a + 2 < r; ++a) {
+    if (v.src[a] != v.dst[a]) return std::nullopt;
+    batch *= v.shape[a];
+  }
+  const Tiled t{batch, v.shape[r - 1], v.shape[r - 2]};
+  // Thin matrices waste most of a 32x32 tile; the strided path serves them.
+  if (t.rows < 8 || t.cols < 8) return std::nullopt;
+  return t;
+}
+
+// Views of each input of an inner-axis concatenate into the output.
+std::vector<StridedView> concatenate_views(const OpCall& call) {
+  const auto axis = static_cast<std::size_t>(call.get<AxisParams>().axis);
+  const auto out_strides = contiguous_strides(call.out_shape);
+  std::vector<StridedView> views;
+  std::int64_t at = 0;
+  for (const Tensor& t : call.inputs) {
+    views.push_back(collapse(StridedView{t.shape(), contiguous_strides(t.shape()), out_strides, 0,
+                                         at * out_strides[axis]}));
+    at += t.dim(static_cast<std::int64_t>(axis));
+  }
+  return views;
+}
+
+StridedView put_slice_view(const OpCall& call) {
+  const Tensor& t = call.inputs[0];
+  const Tensor& update = call.inputs[1];
+  const auto strides = contiguous_strides(t.shape());
+  StridedView v{update.shape(), contiguous_strides(update.shape()), strides};
+  for (std::size_t a = 0; a < strides.size(); ++a) {
+    v.dst_offset += call.get<PutSliceParams>().start[a] * strides[a];
+  }
+  return collapse(v);
+}
+
+// The dtype's bit pattern of the pad value as (lo, hi) 32-bit words.
+std::pair<std::uint32_t, std::uint32_t> value_bits(const Scalar& value, DType d) {
+  std::uint64_t bits = 0;
+  visit_dtype(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = value.as<T>();
+    std::memcpy(&bits, &v, sizeof(T));
+  });
+  return {static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(bits >> 32)};
+}
+
+void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
+  const Tensor& in = call.inputs[0];
+  const PadParams& p = call.get<PadParams>();
+  PadPush push{};
+  push.n = static_cast<std::uint32_t>(out.size());
+  std::tie(push.fill_lo, push.fill_hi) = value_bits(p.value, call.out_dtype);
+  for (std::size_t a = 0; a < p.config.size(); ++a) {
+    if (a > 0) {
+      const FastDivisor div(static_cast<std::uint64_t>(call.out_shape[a]));
+      push.out_dim[a - 1] = static_cast<std::uint32_t>(call.out_shape[a]);
+      push.magic[a - 1] = div.magic;
+      push.shifts |= div.shift << (6 * a);
+    }
+    push.lo[a] = static_cast<std::int32_t>(p.config[a].lo);
+    push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
+    push.in_dim[a] = static_cast<std::uint32_t>(in.shape()[a]);
+  }
+  const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2,
+                                        {static_cast<std::uint32_t>(p.config.size())});
+  b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), out.size());
+}
+
+void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, const Tiled& t) {
+  const TransposePush push{static_cast<std::uint32_t>(t.batch), static_cast<std::uint32_t>(t.rows),
+                           static_cast<std::uint32_t>(t.cols),
+                           static_cast<std::uint32_t>((t.rows + kTile - 1) / kTile),
+                           static_cast<std::uint32_t>((t.cols + kTile - 1) / kTile)};
+  const Pipeline pl = b.pipelines().get(word_variant("movement_transpose", in.dtype()), 2, {});
+  const std::uint64_t groups = std::uint64_t{push.batch} * push.tiles_r * push.tiles_c;
+  b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
+}
+
+bool view_fits(const StridedView& v) {
+  return v.shape.size() <= kMaxViewRank;
+}
+
+bool inputs_share_dtype(const OpCall& call) {
+  for (const Tensor& t : call.inputs) {
+    if (t.dtype() != call.out_dtype) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+void set_transpose_path(TransposePath path) {
+  g_transpose_path = path;
+}
 
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
                 std::uint64_t dst_offset, std::uint64_t bytes) {
@@ -53,22 +241,104 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
   ledger::record_device_copy(bytes);
 }
 
-bool movement_supported(const VulkanBackend&, const OpCall& call) {
-  return call.op == Op::concatenate && outer_axis_concatenate(call);
+void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v) {
+  const std::int64_t n = numel(v.shape);
+  if (n == 0) return;
+  const auto item = static_cast<std::int64_t>(itemsize(dst.dtype()));
+  if (v.shape.empty() || (v.shape.size() == 1 && v.src[0] == 1 && v.dst[0] == 1)) {
+    copy_range(b, src, dst, static_cast<std::uint64_t>(v.src_offset * item),
+               static_cast<std::uint64_t>(v.dst_offset * item),
+               static_cast<std::uint64_t>(n * item));
+    return;
+  }
+  StridedPush push{};
+  push.n = static_cast<std::uint32_t>(n);
+  push.src_offset = static_cast<std::int32_t>(v.src_offset);
+  push.dst_offset = static_cast<std::int32_t>(v.dst_offset);
+  for (std::size_t a = 0; a < v.shape.size(); ++a) {
+    push.shape[a] = static_cast<std::uint32_t>(v.shape[a]);
+    const FastDivisor div(static_cast<std::uint64_t>(v.shape[a]));
+    push.magic[a] = div.magic;
+    push.shifts |= div.shift << (6 * a);
+    push.src_stride[a] = static_cast<std::int32_t>(v.src[a]);
+    push.dst_stride[a] = static_cast<std::int32_t>(v.dst[a]);
+  }
+  const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
+  const Pipeline p =
+      b.pipelines().get(word_variant("movement_strided", dst.dtype()), 2,
+                        {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
+  b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push), static_cast<std::uint64_t>(n));
+}
+
+bool movement_supported(const VulkanBackend& b, const OpCall& call) {
+  if (call.op == Op::concatenate && outer_axis_concatenate(call)) return true;
+  if (!word_shaders_ok(b, call) || !inputs_share_dtype(call)) return false;
+  switch (call.op) {
+    case Op::broadcast:
+    case Op::reverse:
+    case Op::slice:
+      return view_fits(single_input_view(call));
+    case Op::transpose: {
+      const StridedView v = single_input_view(call);
+      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b));
+    }
+    case Op::pad:
+      return call.get<PadParams>().config.size() <= kMaxViewRank;
+    case Op::put_slice:
+      return view_fits(put_slice_view(call));
+    case Op::concatenate:
+      for (const StridedView& v : concatenate_views(call)) {
+        if (!view_fits(v)) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
 }
 
 Tensor run_movement(VulkanBackend& b, const OpCall& call) {
-  if (call.op != Op::concatenate) {
-    throw Unsupported("[" + std::string(op_name(call.op)) + "] has no native " + b.name() +
-                      " kernel");
-  }
   Tensor out = b.make_output(call);
-  std::uint64_t offset = 0;
-  for (const Tensor& t : call.inputs) {
-    copy_range(b, t, out, 0, offset, t.nbytes());
-    offset += t.nbytes();
+  if (out.size() == 0) return out;
+  switch (call.op) {
+    case Op::concatenate:
+      if (outer_axis_concatenate(call)) {
+        std::uint64_t offset = 0;
+        for (const Tensor& t : call.inputs) {
+          copy_range(b, t, out, 0, offset, t.nbytes());
+          offset += t.nbytes();
+        }
+      } else {
+        const std::vector<StridedView> views = concatenate_views(call);
+        for (std::size_t i = 0; i < views.size(); ++i)
+          run_strided(b, call.inputs[i], out, views[i]);
+      }
+      return out;
+    case Op::pad:
+      run_pad(b, call, out);
+      return out;
+    case Op::put_slice:
+      copy_range(b, call.inputs[0], out, 0, 0, out.nbytes());
+      run_strided(b, call.inputs[1], out, put_slice_view(call));
+      return out;
+    case Op::transpose: {
+      const StridedView v = single_input_view(call);
+      const auto t = tiled_transpose(v);
+      if (t && use_tiled_transpose(b)) {
+        run_transpose_tiled(b, call.inputs[0], out, *t);
+      } else {
+        run_strided(b, call.inputs[0], out, v);
+      }
+      return out;
+    }
+    case Op::broadcast:
+    case Op::reverse:
+    case Op::slice:
+      run_strided(b, call.inputs[0], out, single_input_view(call));
+      return out;
+    default:
+      throw Unsupported("[" + std::string(op_name(call.op)) + "] has no native " + b.name() +
+                        " kernel");
   }
-  return out;
 }
 
 }  // namespace vkt::vk

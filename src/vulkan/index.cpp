@@ -1,0 +1,234 @@
+// Indexing on the device, matching src/cpu/index.cpp word for word: gather, take,
+// take_along_axis (shaders/index_gather.comp), select (index_select.comp), clip
+// (index_clip.comp: bit-key comparisons) and indexed_put / indexed_add (a copy of t, then
+// index_update.comp applying the rows in order per element: deterministic, no atomics).
+// s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
+// or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
+#include <algorithm>
+
+#include "vulkan/backend.h"
+#include "vulkan/movement_words.h"
+
+namespace vkt::vk {
+namespace {
+
+// gather's and the indexed updates' push constants (index_gather.comp, index_update.comp).
+struct IndexPush {
+  std::uint32_t a, b, c, d;  // gather: n, rest, k, rest_rank; update: m, k, rest, rest_rank
+  std::uint32_t rest_dim[kMaxViewRank];
+  std::uint32_t rest_stride[kMaxViewRank];
+  std::uint32_t ax_dim[kMaxViewRank];
+  std::uint32_t ax_stride[kMaxViewRank];
+  // gather / take: divisors a (rest or inner) and b (count); shifts 6 bits each.
+  std::uint32_t magic_a = 1, magic_b = 1, shifts = 0;
+};
+
+// An indexed update walks each row's rest elements one invocation each; with few rest
+// elements and many rows the cpu's loop is faster than one long-running invocation.
+constexpr std::int64_t kMaxRowsForNarrowUpdate = 4096;
+constexpr std::int64_t kNarrowRest = 64;
+
+// t's axes split into the indexed ones (dims and strides, in `axes` order) and the rest (in
+// t's order, contiguous neighbours merged). False when either part passes the view rank.
+struct AxesSplit {
+  std::vector<std::uint32_t> ax_dim, ax_stride, rest_dim, rest_stride;
+  bool ok = true;
+};
+AxesSplit split_axes(const Shape& shape, const Axes& axes) {
+  AxesSplit s;
+  const auto strides = contiguous_strides(shape);
+  for (std::int64_t a : axes) {
+    s.ax_dim.push_back(static_cast<std::uint32_t>(shape[static_cast<std::size_t>(a)]));
+    s.ax_stride.push_back(static_cast<std::uint32_t>(strides[static_cast<std::size_t>(a)]));
+  }
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(a)) != axes.end()) continue;
+    if (shape[a] == 1) continue;
+    const auto dim = static_cast<std::uint32_t>(shape[a]);
+    const auto stride = static_cast<std::uint32_t>(strides[a]);
+    if (!s.rest_dim.empty() && s.rest_stride.back() == stride * dim) {
+      s.rest_dim.back() *= dim;
+      s.rest_stride.back() = stride;
+      continue;
+    }
+    s.rest_dim.push_back(dim);
+    s.rest_stride.push_back(stride);
+  }
+  s.ok = s.ax_dim.size() <= kMaxViewRank && s.rest_dim.size() <= kMaxViewRank;
+  return s;
+}
+
+IndexPush index_push(const AxesSplit& s, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  IndexPush p{a, b, c, static_cast<std::uint32_t>(s.rest_dim.size()), {}, {}, {}, {}, 1, 1, 0};
+  std::copy(s.rest_dim.begin(), s.rest_dim.end(), p.rest_dim);
+  std::copy(s.rest_stride.begin(), s.rest_stride.end(), p.rest_stride);
+  std::copy(s.ax_dim.begin(), s.ax_dim.end(), p.ax_dim);
+  std::copy(s.ax_stride.begin(), s.ax_stride.end(), p.ax_stride);
+  return p;
+}
+
+// t viewed as {outer, dim, inner} around `axis` (take, take_along_axis).
+struct AxisView {
+  std::int64_t outer = 1, dim = 1, inner = 1;
+  AxisView(const Shape& shape, std::int64_t axis) {
+    for (std::int64_t a = 0; a < static_cast<std::int64_t>(shape.size()); ++a) {
+      const std::int64_t d = shape[static_cast<std::size_t>(a)];
+      if (a < axis) outer *= d;
+      if (a == axis) dim = d;
+      if (a > axis) inner *= d;
+    }
+  }
+};
+
+// gather / take / take_along_axis: every output element's clamp needs a non-empty axis.
+bool gather_supported(const OpCall& call) {
+  const Tensor& t = call.inputs[0];
+  if (call.inputs[1].dtype() != DType::s64 || t.dtype() != call.out_dtype) return false;
+  if (numel(call.out_shape) == 0) return true;
+  if (call.op == Op::gather) {
+    const AxesSplit s = split_axes(t.shape(), call.get<GatherParams>().axes);
+    return s.ok && std::find(s.ax_dim.begin(), s.ax_dim.end(), 0u) == s.ax_dim.end();
+  }
+  return AxisView(t.shape(), call.get<AxisParams>().axis).dim > 0;
+}
+
+bool update_supported(const OpCall& call) {
+  const Tensor& t = call.inputs[0];
+  if (call.inputs[1].dtype() != DType::s64 || t.dtype() != call.out_dtype ||
+      call.inputs[2].dtype() != call.out_dtype) {
+    return false;
+  }
+  const std::int64_t m = call.inputs[1].dim(0);
+  const std::int64_t rest = m == 0 ? 0 : call.inputs[2].size() / m;
+  if (rest < kNarrowRest && m > kMaxRowsForNarrowUpdate) return false;
+  return split_axes(t.shape(), call.get<GatherParams>().axes).ok;
+}
+
+void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) {
+  const Tensor& t = call.inputs[0];
+  const Tensor& idx = call.inputs[1];
+  const auto n = static_cast<std::uint32_t>(out.size());
+  IndexPush push{};
+  std::uint32_t mode = 0;
+  if (call.op == Op::gather) {
+    const Shape& ishape = idx.shape();
+    const std::int64_t batch =
+        numel(std::span<const std::int64_t>(ishape.data(), ishape.size() - 1));
+    const AxesSplit s = split_axes(t.shape(), call.get<GatherParams>().axes);
+    push = index_push(s, n, static_cast<std::uint32_t>(out.size() / batch),
+                      static_cast<std::uint32_t>(s.ax_dim.size()));
+    const FastDivisor rest(push.b);
+    push.magic_a = rest.magic;
+    push.shifts = rest.shift;
+  } else {
+    const std::int64_t axis = call.get<AxisParams>().axis;
+    const AxisView v(t.shape(), axis);
+    mode = call.op == Op::take ? 1 : 2;
+    const std::int64_t count =
+        call.op == Op::take ? idx.size() : call.out_shape[static_cast<std::size_t>(axis)];
+    push.a = n;
+    push.b = static_cast<std::uint32_t>(v.inner);
+    push.c = static_cast<std::uint32_t>(v.dim);
+    push.d = static_cast<std::uint32_t>(count);
+    const FastDivisor inner(push.b), by_count(push.d);
+    push.magic_a = inner.magic;
+    push.magic_b = by_count.magic;
+    push.shifts = inner.shift | (by_count.shift << 6);
+  }
+  const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
+  b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push), n);
+}
+
+void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
+  const DType pred = call.inputs[0].dtype();
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_select", out.dtype()), 4,
+                        {static_cast<std::uint32_t>(itemsize(pred)), is_float(pred) ? 1u : 0u});
+  const auto n = static_cast<std::uint32_t>(out.size());
+  b.dispatch(
+      p,
+      {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
+      &n, sizeof(n), n);
+}
+
+void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
+  const DType d = out.dtype();
+  const std::uint32_t kind = is_float(d) ? 2 : is_signed_integer(d) ? 1 : 0;
+  const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
+  const Pipeline p = b.pipelines().get(word_variant("index_clip", d), 4, {kind, half});
+  const auto n = static_cast<std::uint32_t>(out.size());
+  b.dispatch(
+      p,
+      {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
+      &n, sizeof(n), n);
+}
+
+void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
+  const Tensor& idx = call.inputs[1];
+  const Tensor& updates = call.inputs[2];
+  copy_range(b, call.inputs[0], out, 0, 0, out.nbytes());
+  const std::int64_t m = idx.dim(0), rest = m == 0 ? 0 : updates.size() / m;
+  if (m == 0 || rest == 0) return;
+  const AxesSplit s = split_axes(call.inputs[0].shape(), call.get<GatherParams>().axes);
+  const IndexPush push =
+      index_push(s, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(idx.dim(1)),
+                 static_cast<std::uint32_t>(rest));
+  const bool add = call.op == Op::indexed_add;
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_update", out.dtype()), 3,
+                        {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
+  b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
+             static_cast<std::uint64_t>(rest));
+}
+
+}  // namespace
+
+bool index_supported(const VulkanBackend& b, const OpCall& call) {
+  if (!word_shaders_ok(b, call)) return false;
+  switch (call.op) {
+    case Op::gather:
+    case Op::take:
+    case Op::take_along_axis:
+      return gather_supported(call);
+    case Op::select:
+      return call.inputs[1].dtype() == call.out_dtype && call.inputs[2].dtype() == call.out_dtype;
+    case Op::clip:
+      return std::all_of(call.inputs.begin(), call.inputs.end(),
+                         [&](const Tensor& t) { return t.dtype() == call.out_dtype; });
+    case Op::indexed_add:
+    case Op::indexed_put:
+      return update_supported(call);
+    default:
+      return false;
+  }
+}
+
+Tensor run_index(VulkanBackend& b, const OpCall& call) {
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;
+  switch (call.op) {
+    case Op::gather:
+    case Op::take:
+    case Op::take_along_axis:
+      run_gather_family(b, call, out);
+      break;
+    case Op::select:
+      run_select(b, call, out);
+      break;
+    case Op::clip:
+      run_clip(b, call, out);
+      break;
+    case Op::indexed_add:
+    case Op::indexed_put:
+      run_update(b, call, out);
+      break;
+    default:
+      throw Unsupported("[" + std::string(op_name(call.op)) + "] has no native " + b.name() +
+                        " kernel");
+  }
+  return out;
+}
+
+}  // namespace vkt::vk

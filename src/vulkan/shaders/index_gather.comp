@@ -1,0 +1,56 @@
+#version 450
+// gather / take / take_along_axis (MODE 0 / 1 / 2): one invocation per output element, which
+// reads one clamped s64 index (or k of them for gather) as uint pairs and copies one word.
+#include "common.glsl"
+#include "movement_word.glsl"
+
+layout(constant_id = 1) const uint MODE = 0;
+
+// Axes the rest element walks (a constant: the walk unrolls; the outermost needs no division).
+layout(constant_id = 2) const uint REST_RANK = 0;
+
+layout(binding = 0) readonly buffer Src { WORD v[]; } src;
+layout(binding = 1) readonly buffer Indices { uint v[]; } indices;  // s64 as (lo, hi) pairs
+layout(binding = 2) writeonly buffer Dst { WORD v[]; } dst;
+
+// gather: out element o = (row o / rest, rest element o % rest); the row's k indices pick
+// t's `axes` (dims ax_dim, strides ax_stride); the rest element walks t's other axes.
+// take: out {outer, count, inner} reads t {outer, dim, inner} at index[o's count position].
+// take_along_axis: out {outer, count, inner} reads t at index[o] along the axis.
+layout(push_constant) uniform Push {
+  uint n, rest, k, count;  // take / take_along_axis: n, inner, dim, count
+  uint rest_dim[MAX_RANK];
+  uint rest_stride[MAX_RANK];
+  uint ax_dim[MAX_RANK];
+  uint ax_stride[MAX_RANK];
+  // Divisors as (magic, shift) pairs (fast_div): a = rest (gather) or inner (take,
+  // take_along_axis); b = count. shifts: a's in bits 0..5, b's in bits 6..11.
+  uint magic_a, magic_b, shifts;
+} p;
+
+uint index_at(uint j, uint dim) { return clamp_index(indices.v[2u * j], indices.v[2u * j + 1u], dim); }
+
+void main() {
+  const uint o = global_index();
+  if (o >= p.n) return;
+  uint s;
+  if (MODE == 0u) {
+    const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0));
+    uint rem = o - row * p.rest;
+    s = 0u;
+    for (uint j = 0u; j < p.k; ++j) s += index_at(row * p.k + j, p.ax_dim[j]) * p.ax_stride[j];
+    for (int a = int(REST_RANK) - 1; a > 0; --a) {
+      const uint q = rem / p.rest_dim[a];
+      s += (rem - q * p.rest_dim[a]) * p.rest_stride[a];
+      rem = q;
+    }
+    if (REST_RANK > 0u) s += rem * p.rest_stride[0];
+  } else {
+    const uint inner = p.rest, dim = p.k, count = p.count;
+    const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0)), i = o - row * inner;
+    const uint outer = fast_div(row, p.magic_b, shift_at(p.shifts, 1));
+    const uint j = MODE == 1u ? row - outer * count : o;
+    s = (outer * dim + index_at(j, dim)) * inner + i;
+  }
+  dst.v[o] = src.v[s];
+}

@@ -1,0 +1,30 @@
+#version 450
+// select: out[i] = pred[i] != 0 ? on_true[i] : on_false[i] (inputs already broadcast).
+// pred of any dtype is tested on its bits: PRED_WIDTH bytes, PRED_FLOAT ignores the sign bit
+// (so -0.0 is false and NaN true, as the cpu's comparison with zero).
+#include "common.glsl"
+#include "movement_word.glsl"
+
+layout(constant_id = 1) const uint PRED_WIDTH = 1;
+layout(constant_id = 2) const bool PRED_FLOAT = false;
+
+layout(binding = 0) readonly buffer Pred8 { uint8_t v[]; } pred8;
+layout(binding = 0) readonly buffer Pred16 { uint16_t v[]; } pred16;
+layout(binding = 0) readonly buffer Pred32 { uint v[]; } pred32;
+layout(binding = 1) readonly buffer OnTrue { WORD v[]; } on_true;
+layout(binding = 2) readonly buffer OnFalse { WORD v[]; } on_false;
+layout(binding = 3) writeonly buffer Dst { WORD v[]; } dst;
+layout(push_constant) uniform Push { uint n; } p;
+
+bool pred_at(uint i) {
+  if (PRED_WIDTH == 1u) return uint(pred8.v[i]) != 0u;
+  if (PRED_WIDTH == 2u) return (uint(pred16.v[i]) & (PRED_FLOAT ? 0x7fffu : 0xffffu)) != 0u;
+  if (PRED_WIDTH == 4u) return (pred32.v[i] & (PRED_FLOAT ? 0x7fffffffu : 0xffffffffu)) != 0u;
+  return (pred32.v[2u * i] | (pred32.v[2u * i + 1u] & (PRED_FLOAT ? 0x7fffffffu : 0xffffffffu))) != 0u;
+}
+
+void main() {
+  const uint i = global_index();
+  if (i >= p.n) return;
+  dst.v[i] = pred_at(i) ? on_true.v[i] : on_false.v[i];
+}

@@ -1,0 +1,309 @@
+// Native indexing ops (src/vulkan/index.cpp) against the cpu, bit for bit, on the native path
+// and the fallback path (movement_check.h): clamped and out-of-range indices, duplicates,
+// non-trailing axes, broadcasting, every dtype where arithmetic or comparison is involved.
+#include <cmath>
+#include <iterator>
+#include <span>
+
+#include "conformance/movement_check.h"
+
+namespace vkt::testing {
+namespace {
+
+class VulkanIndex : public MovementCheck {};
+
+// Indices in [lo, hi) stepping by 1 from `first`, with out-of-range ones mixed in.
+std::vector<std::int64_t> index_values(std::int64_t count, std::int64_t dim, std::int64_t seed) {
+  const std::int64_t wild[] = {
+      -1, -7, dim, dim + 5, std::int64_t{1} << 40, -(std::int64_t{1} << 40)};
+  std::vector<std::int64_t> v;
+  for (std::int64_t i = 0; i < count; ++i) {
+    v.push_back(i % 5 == 3 ? wild[(i + seed) % 6]
+                           : (i * 7 + seed) % std::max<std::int64_t>(dim, 1));
+  }
+  return v;
+}
+
+// Every fourth element zero, every fourth only the sign bit (-0.0 for floats), else random.
+Tensor pred_tensor(DType d, const Shape& shape) {
+  const Tensor r = random_tensor(d, shape, 11);
+  std::vector<std::byte> bytes = r.to_bytes();
+  const std::size_t item = itemsize(d);
+  for (std::size_t i = 0; i * item < bytes.size(); ++i) {
+    if (i % 4 == 0 || i % 4 == 1)
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * item), item, std::byte{0});
+    if (i % 4 == 1) bytes[i * item + item - 1] = std::byte{0x80};
+  }
+  return from_bytes(bytes, d, shape);
+}
+
+TEST_F(VulkanIndex, Gather) {
+  struct Case {
+    Shape t, idx;
+    Axes axes;
+  };
+  const std::vector<Case> cases = {
+      {{70000}, {17500, 1}, {}},   {{5, 6}, {3, 2}, {}},     {{5, 6}, {4, 1}, {1}},
+      {{2, 3, 4}, {2, 2, 1}, {0}}, {{2, 3, 4}, {5, 1}, {1}}, {{2, 3, 4}, {3, 2}, {2, 0}},
+      {{4, 5}, {0, 1}, {}},        {{1}, {1}, {}},           {{2, 2, 2, 2, 2, 3}, {3, 2}, {1, 4}},
+  };
+  for (DType d : kWidthDTypes) {
+    for (const Case& c : cases) {
+      const Tensor idx = c.t.size() == 1 && c.t[0] == 70000
+                             ? s64_indices(
+                                   [] {
+                                     std::vector<std::int64_t> v;
+                                     for (std::int64_t i = 0; i < 70000; i += 4) v.push_back(i);
+                                     return v;
+                                   }(),
+                                   c.idx)
+                             : s64_indices(index_values(numel(c.idx), 5, 1), c.idx);
+      check(describe("gather", d, c.t),
+            [&](const auto& in) { return gather(in[0], in[1], c.axes); },
+            {random_tensor(d, c.t, 21), idx});
+    }
+  }
+}
+
+TEST_F(VulkanIndex, Take) {
+  struct Case {
+    Shape t, idx;
+    std::int64_t axis;
+  };
+  const std::vector<Case> cases = {
+      {{8750, 8}, {4375}, 0}, {{5}, {9}, 0},    {{3, 4, 5}, {2, 2}, 1},
+      {{3, 4, 5}, {6}, 2},    {{3, 4}, {0}, 1}, {{2, 1, 2, 1, 2, 3}, {4}, 3},
+  };
+  for (DType d : kWidthDTypes) {
+    for (const Case& c : cases) {
+      const Tensor idx =
+          c.t[0] == 8750
+              ? s64_indices(
+                    [] {
+                      std::vector<std::int64_t> v;
+                      for (std::int64_t i = 0; i < 8750; i += 2) v.push_back(i);
+                      return v;
+                    }(),
+                    c.idx)
+              : s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 2),
+                            c.idx);
+      check(describe("take", d, c.t), [&](const auto& in) { return take(in[0], in[1], c.axis); },
+            {random_tensor(d, c.t, 22), idx});
+    }
+  }
+}
+
+TEST_F(VulkanIndex, TakeAlongAxis) {
+  struct Case {
+    Shape t, idx;
+    std::int64_t axis;
+  };
+  const std::vector<Case> cases = {
+      {{3, 4}, {3, 6}, 1},         {{4, 3}, {2, 3}, 0}, {{2, 5, 3}, {2, 4, 3}, 1},
+      {{700, 100}, {700, 100}, 1}, {{3, 4}, {3, 0}, 1},
+  };
+  for (DType d : kWidthDTypes) {
+    for (const Case& c : cases) {
+      const Tensor idx =
+          s64_indices(index_values(numel(c.idx), c.t[static_cast<std::size_t>(c.axis)], 3), c.idx);
+      check(describe("take_along_axis", d, c.t),
+            [&](const auto& in) { return take_along_axis(in[0], in[1], c.axis); },
+            {random_tensor(d, c.t, 23), idx});
+    }
+  }
+}
+
+TEST_F(VulkanIndex, Select) {
+  struct Case {
+    Shape pred, on_true, on_false;
+  };
+  const std::vector<Case> cases = {
+      {{70001}, {70001}, {70001}},
+      {{3, 1}, {3, 4}, {}},
+      {{}, {2, 3}, {2, 3}},
+      {{0}, {0}, {}},
+      {{1, 2, 1, 3, 1, 5}, {2, 1, 3, 1, 5}, {5}},
+  };
+  for (DType pd :
+       {DType::u8, DType::s16, DType::f16, DType::bf16, DType::f32, DType::s64, DType::f64}) {
+    for (DType d : kWidthDTypes) {
+      for (const Case& c : cases) {
+        check(describe("select pred " + std::string(dtype_name(pd)), d, c.on_true),
+              [&](const auto& in) { return select(in[0], in[1], in[2]); },
+              {pred_tensor(pd, c.pred), random_tensor(d, c.on_true, 24),
+               random_tensor(d, c.on_false, 25)});
+      }
+    }
+  }
+}
+
+TEST_F(VulkanIndex, ClipEveryDtype) {
+  struct Case {
+    Shape t, lo, hi;
+  };
+  const std::vector<Case> cases = {
+      {{70001}, {70001}, {70001}},
+      {{3, 4}, {4}, {}},
+      {{}, {}, {}},
+      {{0, 2}, {2}, {}},
+  };
+  for (DType d : kAllDTypes) {
+    for (const Case& c : cases) {
+      check(describe("clip", d, c.t), [&](const auto& in) { return clip(in[0], in[1], in[2]); },
+            {random_tensor(d, c.t, 26), random_tensor(d, c.lo, 27), random_tensor(d, c.hi, 28)});
+    }
+  }
+}
+
+TEST_F(VulkanIndex, ClipFloatSpecials) {
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> x = {nan, -nan, -0.0, 0.0, 1.5, -1.5, inf, -inf, 3.0, -3.0};
+  const std::vector<double> lo = {0.0, -1.0, 0.0, -0.0, nan, -2.0, -inf, 1.0, 2.0, -2.0};
+  const std::vector<double> hi = {1.0, 1.0, -0.0, 0.0, 1.0, nan, inf, 2.0, 2.5, -2.5};
+  for (DType d : {DType::f16, DType::bf16, DType::f32, DType::f64}) {
+    const auto make = [&](const std::vector<double>& v) { return as_type(from_vector(v), d); };
+    check(describe("clip specials", d, {10}),
+          [&](const auto& in) { return clip(in[0], in[1], in[2]); }, {make(x), make(lo), make(hi)});
+  }
+}
+
+struct UpdateCase {
+  Shape t, idx;
+  Axes axes;
+  std::vector<std::int64_t> values;
+};
+
+std::vector<UpdateCase> update_cases() {
+  return {
+      {{10}, {5, 1}, {}, {2, 5, 2, -1, 10}},
+      {{70000}, {3, 1}, {}, {100, 35000, 69999}},
+      {{4, 5}, {4, 1}, {}, {1, 3, 1, 1}},
+      {{4, 5}, {3, 2}, {}, {0, 0, 3, 4, 0, 0}},
+      {{3, 4, 5}, {4, 1}, {1}, {3, 0, 3, 9}},
+      {{3, 4, 5}, {3, 2}, {2, 0}, {4, 2, 0, 0, 4, 2}},
+      {{100, 700}, {5, 1}, {}, {7, 99, 7, 0, 7}},
+      {{6}, {0, 1}, {}, {}},
+      {{2, 3, 2, 3, 2, 3}, {2, 2}, {0, 5}, {1, 2, 1, 2}},
+  };
+}
+
+Shape update_shape(const UpdateCase& c) {
+  Shape s{c.idx[0]};
+  const Axes axes = c.axes.empty() ? [&] { Axes a; for (std::int64_t i = 0; i < c.idx[1]; ++i) a.push_back(i); return a; }() : c.axes;
+  for (std::size_t a = 0; a < c.t.size(); ++a) {
+    if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(a)) == axes.end())
+      s.push_back(c.t[a]);
+  }
+  return s;
+}
+
+TEST_F(VulkanIndex, IndexedPutAndAddEveryDtype) {
+  for (DType d : kAllDTypes) {
+    for (const UpdateCase& c : update_cases()) {
+      const Tensor t = random_tensor(d, c.t, 31), upd = random_tensor(d, update_shape(c), 32);
+      const Tensor idx = s64_indices(c.values, c.idx);
+      check(describe("indexed_put", d, c.t),
+            [&](const auto& in) { return indexed_put(in[0], in[1], in[2], c.axes); },
+            {t, idx, upd});
+      check(
+          describe("indexed_add", d, c.t),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2], c.axes); }, {t, idx, upd},
+          /*any_nan=*/true);
+    }
+  }
+}
+
+// Every pair of special values (signed zeros, subnormals, the largest finite, infinities,
+// NaNs, values whose sum rounds to even or overflows) through indexed_add's float adds.
+TEST_F(VulkanIndex, IndexedAddFloatSpecialPairs) {
+  const std::vector<std::uint32_t> f32 = {
+      0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000,
+      0x80800000, 0x00400000, 0x3f800000, 0xbf800000, 0x3f800001, 0xbf7fffff, 0x33800000,
+      0x4b800000, 0x4b800001, 0x34000000, 0x7f7fffff, 0xff7fffff, 0x7f000000, 0x7f800000,
+      0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x3effffff, 0x00ffffff, 0x80fffffe};
+  const std::vector<std::uint16_t> f16 = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400,
+                                          0x0200, 0x3c00, 0xbc00, 0x3c01, 0xbbff, 0x7bff, 0xfbff,
+                                          0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x1400, 0x6800};
+  const auto pairs = [](const auto& v, DType d) {
+    using W = typename std::decay_t<decltype(v)>::value_type;
+    std::vector<W> a, b;
+    for (W x : v) {
+      for (W y : v) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+    }
+    const auto n = static_cast<std::int64_t>(a.size());
+    return std::pair{from_bytes(std::as_bytes(std::span(a)), d, {1, n}),
+                     from_bytes(std::as_bytes(std::span(b)), d, {1, n})};
+  };
+  const std::vector<std::uint64_t> f64 = {
+      0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000000000000001,
+      0x000fffffffffffff, 0x800fffffffffffff, 0x0010000000000000, 0x8010000000000000,
+      0x0008000000000000, 0x3ff0000000000000, 0xbff0000000000000, 0x3ff0000000000001,
+      0xbfefffffffffffff, 0x3ca0000000000000, 0x4340000000000000, 0x4340000000000001,
+      0x7fefffffffffffff, 0xffefffffffffffff, 0x7fe0000000000000, 0x7ff0000000000000,
+      0xfff0000000000000, 0x7ff8000000000000, 0xfff8000000000001, 0x7ff0000000000001,
+      0x3fdfffffffffffff, 0x001fffffffffffff, 0x801ffffffffffffe, 0x3fb999999999999a};
+  std::vector<std::uint16_t> bf16;
+  for (std::uint32_t x : f32) bf16.push_back(static_cast<std::uint16_t>(x >> 16));
+  const Tensor idx = s64_indices({0}, {1, 1});
+  for (const auto& [t, u] : {pairs(f32, DType::f32), pairs(f16, DType::f16),
+                             pairs(bf16, DType::bf16), pairs(f64, DType::f64)}) {
+    check(describe("indexed_add specials", t.dtype(), t.shape()),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u});
+  }
+}
+
+// Sums of nearby values: cancellation (normalising shifts), carries and ties to even, across
+// the exponent range, subnormal results included.
+TEST_F(VulkanIndex, IndexedAddRoundingAndCancellation) {
+  const std::int64_t n = 20000;
+  std::vector<double> t, u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double x =
+        std::ldexp(1.0 + std::sin(static_cast<double>(i)) * 0.75, static_cast<int>(i % 200) - 100);
+    const double tiny = std::ldexp(1.0, -1060 + static_cast<int>(i % 40));
+    t.push_back(i % 7 == 0 ? tiny : x);
+    u.push_back(i % 3 == 0 ? -x * (1.0 + std::ldexp(1.0, -static_cast<int>(i % 60)))
+                           : x * std::ldexp(1.0, -static_cast<int>(i % 30)));
+  }
+  const Tensor idx = s64_indices({0, 0, 1}, {3, 1});
+  for (DType d : {DType::f64, DType::f32, DType::bf16, DType::f16}) {
+    const Tensor tt = as_type(from_vector(t, {1, n}), d);
+    const Tensor uu = as_type(from_vector(u, {1, n}), d);
+    check(describe("indexed_add sums", d, {1, n}),
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); },
+          {concatenate({tt, tt}, 0), idx, concatenate({uu, uu, tt}, 0)});
+  }
+}
+
+// Indices held on the cpu (the consumer bench's indexed_put): the core uploads them; the op
+// stays native.
+TEST_F(VulkanIndex, IndexedPutWithHostIndices) {
+  const Tensor t = copy(random_tensor(DType::f32, {70000}, 41), gpu());
+  const Tensor upd = copy(random_tensor(DType::f32, {3}, 42), gpu());
+  const Tensor idx = s64_indices({5, 500, 69999}, {3, 1});
+  LedgerScope scope;
+  const Tensor g = indexed_put(t, idx, upd);
+  EXPECT_EQ(scope.delta().fallbacks, 0u);
+  EXPECT_EQ(&g.backend(), &gpu());
+  expect_same(g, indexed_put(copy(t, cpu()), idx, copy(upd, cpu())));
+}
+
+// Many rows into a narrow target: the cpu's loop is faster than one invocation per element
+// walking every row, so this falls back, with the same result.
+TEST_F(VulkanIndex, ManyRowsNarrowUpdateFallsBack) {
+  std::vector<std::int64_t> v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(i % 7);
+  const Tensor t = random_tensor(DType::s32, {7}, 43), upd = random_tensor(DType::s32, {5000}, 44);
+  const Tensor idx = s64_indices(v, {5000, 1});
+  LedgerScope scope;
+  const Tensor g = indexed_add(copy(t, gpu()), copy(idx, gpu()), copy(upd, gpu()));
+  EXPECT_EQ(scope.delta().fallbacks, 1u);
+  expect_same(g, indexed_add(t, idx, upd));
+}
+
+}  // namespace
+}  // namespace vkt::testing
