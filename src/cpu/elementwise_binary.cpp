@@ -1,8 +1,172 @@
-// PLACEHOLDER until this family lands (replaced by its implementation).
-#include "cpu/kernels.h"
+// Elementwise binary ops on the cpu. The core has already promoted both inputs to the one
+// dtype the op computes in (shapes may differ; they broadcast to out_shape). Comparisons
+// and logical ops write u8; everything else writes the input dtype.
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "cpu/elementwise_loops.h"
+#include "cpu/elementwise_math.h"
 
 namespace vkt::cpu_kernels {
-Tensor run_binary(const OpCall& call) {
-  throw Unsupported("[" + std::string(op_name(call.op)) + "] not yet on the cpu backend");
+namespace {
+
+// Arithmetic valid for every dtype; C is the compute type (float for f16/bf16).
+template <class C, class Go>
+bool arithmetic(Op op, Go go) {
+  constexpr bool is_fp = std::is_floating_point_v<C>;
+  switch (op) {
+    case Op::add:
+      if constexpr (is_fp) {
+        return go([](C a, C b) { return a + b; });
+      } else {
+        return go([](C a, C b) { return wrapping_add(a, b); });
+      }
+    case Op::subtract:
+      if constexpr (is_fp) {
+        return go([](C a, C b) { return a - b; });
+      } else {
+        return go([](C a, C b) { return wrapping_sub(a, b); });
+      }
+    case Op::multiply:
+      if constexpr (is_fp) {
+        return go([](C a, C b) { return a * b; });
+      } else {
+        return go([](C a, C b) { return wrapping_mul(a, b); });
+      }
+    case Op::pow:
+      if constexpr (is_fp) {
+        return go([](C a, C b) { return std::pow(a, b); });
+      } else {
+        return go([](C a, C b) { return integer_pow(a, b); });
+      }
+    case Op::remainder:
+      if constexpr (is_fp) {
+        return go([](C a, C b) { return std::fmod(a, b); });
+      } else {
+        return go([](C a, C b) { return integer_remainder(a, b); });
+      }
+    // NaN propagates: a NaN `a` is taken as is; a NaN `b` fails the comparison.
+    case Op::min:
+      return go([](C a, C b) { return (a < b || is_nan_value(a)) ? a : b; });
+    case Op::max:
+      return go([](C a, C b) { return (a > b || is_nan_value(a)) ? a : b; });
+    default:
+      break;
+  }
+  if constexpr (is_fp) {
+    switch (op) {
+      case Op::divide:
+        return go([](C a, C b) { return a / b; });
+      case Op::atan2:
+        return go([](C a, C b) { return std::atan2(a, b); });
+      default:
+        break;
+    }
+  } else {
+    switch (op) {
+      case Op::quotient:
+        return go([](C a, C b) { return integer_quotient(a, b); });
+      case Op::bitwise_and:
+        return go([](C a, C b) { return static_cast<C>(a & b); });
+      case Op::bitwise_or:
+        return go([](C a, C b) { return static_cast<C>(a | b); });
+      case Op::bitwise_xor:
+        return go([](C a, C b) { return static_cast<C>(a ^ b); });
+      case Op::left_shift:
+        return go([](C a, C b) { return shift_left(a, b); });
+      case Op::right_shift:
+        return go([](C a, C b) { return shift_right(a, b); });
+      default:
+        break;
+    }
+  }
+  return false;
 }
+
+// Comparisons (in the promoted type, IEEE for NaN) and logical ops (nonzero is true).
+template <class C, class Go>
+bool predicate(Op op, Go go) {
+  using B = std::uint8_t;
+  switch (op) {
+    case Op::equal:
+      return go([](C a, C b) { return static_cast<B>(a == b); });
+    case Op::not_equal:
+      return go([](C a, C b) { return static_cast<B>(a != b); });
+    case Op::less:
+      return go([](C a, C b) { return static_cast<B>(a < b); });
+    case Op::less_equal:
+      return go([](C a, C b) { return static_cast<B>(a <= b); });
+    case Op::greater:
+      return go([](C a, C b) { return static_cast<B>(a > b); });
+    case Op::greater_equal:
+      return go([](C a, C b) { return static_cast<B>(a >= b); });
+    case Op::logical_and:
+      return go([](C a, C b) { return static_cast<B>((a != C(0)) & (b != C(0))); });
+    case Op::logical_or:
+      return go([](C a, C b) { return static_cast<B>((a != C(0)) | (b != C(0))); });
+    case Op::logical_xor:
+      return go([](C a, C b) { return static_cast<B>((a != C(0)) ^ (b != C(0))); });
+    default:
+      return false;
+  }
+}
+
+bool writes_u8(Op op) {
+  switch (op) {
+    case Op::equal:
+    case Op::not_equal:
+    case Op::less:
+    case Op::less_equal:
+    case Op::greater:
+    case Op::greater_equal:
+    case Op::logical_and:
+    case Op::logical_or:
+    case Op::logical_xor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Tensor run_binary(const OpCall& call) {
+  const Tensor& a = call.inputs.at(0);
+  const Tensor& b = call.inputs.at(1);
+  if (a.dtype() != b.dtype()) {
+    throw Unsupported(
+        "[" + std::string(op_name(call.op)) + "] cpu kernel expects one input dtype, got " +
+        std::string(dtype_name(a.dtype())) + " and " + std::string(dtype_name(b.dtype())));
+  }
+  Tensor out = make_output(call);
+  const std::int64_t n = out.size();
+  const BroadcastPlan plan = plan_broadcast(a.shape(), b.shape(), call.out_shape);
+  const bool done = visit_dtype(a.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    const T* pa = data<T>(a);
+    const T* pb = data<T>(b);
+    if (writes_u8(call.op)) {
+      std::uint8_t* po = mutable_data<std::uint8_t>(out);
+      return predicate<C>(call.op, [&](auto f) {
+        map_binary(pa, pb, po, plan, n, f);
+        return true;
+      });
+    }
+    if (call.out_dtype != a.dtype()) return false;
+    T* po = mutable_data<T>(out);
+    return arithmetic<C>(call.op, [&](auto f) {
+      map_binary(pa, pb, po, plan, n, f);
+      return true;
+    });
+  });
+  if (!done) {
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] has no cpu kernel for " +
+                      std::string(dtype_name(a.dtype())) + " -> " +
+                      std::string(dtype_name(call.out_dtype)));
+  }
+  return out;
+}
+
 }  // namespace vkt::cpu_kernels

@@ -1,0 +1,166 @@
+// Elementwise unary and binary ops: dtype rules (Nx promotion, weak literals), broadcasting,
+// validation, then dispatch. Kernels receive inputs already converted to the dtype the
+// operation is computed in (see docs/semantics-elementwise.md).
+#include <string>
+
+#include "core/checks.h"
+#include "core/dispatch.h"
+#include "vkt/ops.h"
+
+namespace vkt {
+namespace {
+
+enum class UnaryKind { float_function, keeps_type, integer_only, predicate, imaginary_part };
+
+UnaryKind unary_kind(Op op) {
+  switch (op) {
+    case Op::abs:
+    case Op::negate:
+    case Op::sign:
+    case Op::ceil:
+    case Op::floor:
+    case Op::round:
+    case Op::conjugate:
+    case Op::real:
+      return UnaryKind::keeps_type;
+    case Op::bitwise_not:
+    case Op::count_leading_zeros:
+    case Op::population_count:
+      return UnaryKind::integer_only;
+    case Op::is_nan:
+    case Op::is_infinity:
+      return UnaryKind::predicate;
+    case Op::imag:
+      return UnaryKind::imaginary_part;
+    default:
+      return UnaryKind::float_function;
+  }
+}
+
+enum class BinaryKind { arithmetic, to_float, integer_only, comparison, logical };
+
+BinaryKind binary_kind(Op op) {
+  switch (op) {
+    case Op::divide:
+    case Op::atan2:
+      return BinaryKind::to_float;
+    case Op::quotient:
+    case Op::bitwise_and:
+    case Op::bitwise_or:
+    case Op::bitwise_xor:
+    case Op::left_shift:
+    case Op::right_shift:
+      return BinaryKind::integer_only;
+    case Op::equal:
+    case Op::not_equal:
+    case Op::less:
+    case Op::less_equal:
+    case Op::greater:
+    case Op::greater_equal:
+      return BinaryKind::comparison;
+    case Op::logical_and:
+    case Op::logical_or:
+    case Op::logical_xor:
+      return BinaryKind::logical;
+    default:
+      return BinaryKind::arithmetic;
+  }
+}
+
+std::string dtype_str(DType d) {
+  return std::string(dtype_name(d));
+}
+
+}  // namespace
+
+Tensor unary(Op op, const Tensor& t) {
+  const std::string name(op_name(op));
+  if (op_family(op) != OpFamily::unary) {
+    detail::fail<Unsupported>(name, "is not an elementwise unary op");
+  }
+  detail::check_defined(name, t);
+  DType out_dtype = t.dtype();
+  Tensor input = t;
+  switch (unary_kind(op)) {
+    case UnaryKind::float_function:
+      // Integers are computed in f32; the kernel only ever sees float inputs.
+      out_dtype = to_float_type(t.dtype());
+      input = as_type(t, out_dtype);
+      break;
+    case UnaryKind::integer_only:
+      if (!is_integer(t.dtype())) {
+        detail::fail<TypeError>(name, "expects an integer tensor, got " + detail::describe(t));
+      }
+      break;
+    case UnaryKind::predicate:
+      out_dtype = DType::u8;
+      break;
+    case UnaryKind::keeps_type:
+    case UnaryKind::imaginary_part:
+      break;
+  }
+  return detail::dispatch({op, {input}, NoParams{}, out_dtype, t.shape()});
+}
+
+Tensor binary(Op op, const Tensor& a, const Tensor& b) {
+  const std::string name(op_name(op));
+  if (op_family(op) != OpFamily::binary) {
+    detail::fail<Unsupported>(name, "is not an elementwise binary op");
+  }
+  detail::check_defined(name, a);
+  detail::check_defined(name, b);
+  const Shape out_shape = broadcast_shapes(name.c_str(), a.shape(), b.shape());
+  const DType promoted = promote(a.dtype(), b.dtype());
+  DType compute = promoted;
+  DType out_dtype = promoted;
+  switch (binary_kind(op)) {
+    case BinaryKind::arithmetic:
+      break;
+    case BinaryKind::to_float:
+      compute = out_dtype = to_float_type(promoted);
+      break;
+    case BinaryKind::integer_only:
+      if (!is_integer(promoted)) {
+        detail::fail<TypeError>(name, "expects integer operands, got " + dtype_str(a.dtype()) +
+                                          " and " + dtype_str(b.dtype()) + " (promoted to " +
+                                          dtype_str(promoted) + ")");
+      }
+      break;
+    case BinaryKind::comparison:
+    case BinaryKind::logical:
+      out_dtype = DType::u8;
+      break;
+  }
+  return detail::dispatch(
+      {op, {as_type(a, compute), as_type(b, compute)}, NoParams{}, out_dtype, out_shape});
+}
+
+namespace {
+// A weak literal takes the tensor's type (a float literal with an integer tensor: f32).
+Tensor literal_for(Scalar s, const Tensor& other, const std::string& op) {
+  detail::check_defined(op, other);
+  return scalar_tensor(s, s.weak_type_with(other.dtype()), &cpu());
+}
+}  // namespace
+
+#define VKT_DEFINE_UNARY(name)   \
+  Tensor name(const Tensor& t) { \
+    return unary(Op::name, t);   \
+  }
+VKT_UNARY_OPS(VKT_DEFINE_UNARY)
+#undef VKT_DEFINE_UNARY
+
+#define VKT_DEFINE_BINARY(name)                           \
+  Tensor name(const Tensor& a, const Tensor& b) {         \
+    return binary(Op::name, a, b);                        \
+  }                                                       \
+  Tensor name(const Tensor& a, Scalar b) {                \
+    return binary(Op::name, a, literal_for(b, a, #name)); \
+  }                                                       \
+  Tensor name(Scalar a, const Tensor& b) {                \
+    return binary(Op::name, literal_for(a, b, #name), b); \
+  }
+VKT_BINARY_OPS(VKT_DEFINE_BINARY)
+#undef VKT_DEFINE_BINARY
+
+}  // namespace vkt

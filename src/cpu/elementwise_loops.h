@@ -1,0 +1,139 @@
+// Loop drivers shared by the elementwise kernels: a contiguous map for unary ops and a
+// broadcasting map for binary ops. Both split the output into contiguous ranges for
+// parallel_for and run plain indexed loops the compiler can vectorise.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/kernels.h"
+
+namespace vkt::cpu_kernels {
+
+// Loads as the compute type (f16/bf16 -> float); stores by rounding once to T.
+template <class T>
+inline compute_t<T> load(T v) {
+  return static_cast<compute_t<T>>(v);
+}
+template <class T, class R>
+inline T store(R v) {
+  if constexpr (is_half_v<T>) {
+    return T(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// out[i] = f(in[i]) over n elements.
+template <class In, class Out, class F>
+void map_unary(const In* in, Out* out, std::int64_t n, F f) {
+  parallel_for(n, kGrain, [&](std::int64_t begin, std::int64_t end) {
+    const In* __restrict src = in + begin;
+    Out* __restrict dst = out + begin;
+    const std::int64_t len = end - begin;
+    for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
+  });
+}
+
+// The iteration space of a broadcast binary op: output dims with size-1 axes dropped and
+// adjacent axes merged where both inputs are laid out alike. Input strides are 0 along a
+// broadcast axis; the innermost stride of each input is therefore 0 or 1.
+struct BroadcastPlan {
+  std::vector<std::int64_t> dims, a_strides, b_strides;
+};
+
+inline BroadcastPlan plan_broadcast(const Shape& a, const Shape& b, const Shape& out) {
+  const std::size_t rank = out.size();
+  auto strides_for = [&](const Shape& s) {
+    std::vector<std::int64_t> st(rank, 0);
+    std::int64_t stride = 1;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t axis = s.size() - 1 - k, out_axis = rank - 1 - k;
+      if (s[axis] != 1) st[out_axis] = stride;
+      stride *= s[axis];
+    }
+    return st;
+  };
+  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
+  BroadcastPlan plan;
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    if (!plan.dims.empty() && plan.a_strides.back() == sa[d] * out[d] &&
+        plan.b_strides.back() == sb[d] * out[d]) {
+      plan.dims.back() *= out[d];  // merge with the previous axis
+      plan.a_strides.back() = sa[d];
+      plan.b_strides.back() = sb[d];
+      continue;
+    }
+    plan.dims.push_back(out[d]);
+    plan.a_strides.push_back(sa[d]);
+    plan.b_strides.push_back(sb[d]);
+  }
+  if (plan.dims.empty()) {  // rank 0 or all ones: one element
+    plan.dims = {1};
+    plan.a_strides = {0};
+    plan.b_strides = {0};
+  }
+  return plan;
+}
+
+// One contiguous run of the output: the four stride patterns of the inputs get their own
+// loop so the common ones (same shape, one operand a scalar) vectorise.
+template <class T, class Out, class F>
+inline void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb, Out* out,
+                       std::int64_t len, F f) {
+  const T* __restrict pa = a;
+  const T* __restrict pb = b;
+  Out* __restrict po = out;
+  if (sa == 1 && sb == 1) {
+    for (std::int64_t i = 0; i < len; ++i) po[i] = store<Out>(f(load(pa[i]), load(pb[i])));
+  } else if (sa == 0 && sb == 1) {
+    const auto x = load(pa[0]);
+    for (std::int64_t i = 0; i < len; ++i) po[i] = store<Out>(f(x, load(pb[i])));
+  } else if (sa == 1 && sb == 0) {
+    const auto y = load(pb[0]);
+    for (std::int64_t i = 0; i < len; ++i) po[i] = store<Out>(f(load(pa[i]), y));
+  } else {
+    const Out v = store<Out>(f(load(pa[0]), load(pb[0])));
+    for (std::int64_t i = 0; i < len; ++i) po[i] = v;
+  }
+}
+
+// out[i] = f(a[ia(i)], b[ib(i)]) over the broadcast output.
+template <class T, class Out, class F>
+void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n, F f) {
+  const std::size_t rank = plan.dims.size(), inner = rank - 1;
+  const std::int64_t inner_len = plan.dims[inner];
+  const std::int64_t sa_inner = plan.a_strides[inner], sb_inner = plan.b_strides[inner];
+  parallel_for(n, kGrain, [&](std::int64_t begin, std::int64_t end) {
+    // Multi-index of `begin` and the matching input offsets.
+    std::vector<std::int64_t> idx(rank);
+    std::int64_t rest = begin, oa = 0, ob = 0;
+    for (std::size_t k = rank; k-- > 0;) {
+      idx[k] = rest % plan.dims[k];
+      rest /= plan.dims[k];
+      oa += idx[k] * plan.a_strides[k];
+      ob += idx[k] * plan.b_strides[k];
+    }
+    std::int64_t i = begin;
+    while (i < end) {
+      const std::int64_t len = std::min(inner_len - idx[inner], end - i);
+      binary_row(a + oa, sa_inner, b + ob, sb_inner, out + i, len, f);
+      i += len;
+      idx[inner] += len;
+      oa += len * sa_inner;
+      ob += len * sb_inner;
+      // Carry into the outer axes when a row is complete.
+      for (std::size_t k = inner; idx[k] == plan.dims[k] && k > 0; --k) {
+        oa -= idx[k] * plan.a_strides[k];
+        ob -= idx[k] * plan.b_strides[k];
+        idx[k] = 0;
+        ++idx[k - 1];
+        oa += plan.a_strides[k - 1];
+        ob += plan.b_strides[k - 1];
+      }
+    }
+  });
+}
+
+}  // namespace vkt::cpu_kernels
