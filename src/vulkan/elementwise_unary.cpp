@@ -1,0 +1,67 @@
+// Elementwise unary ops on the device (shaders/elementwise_unary.comp). Float functions
+// arrive with float inputs only (the core converts integers to f32 first).
+#include "vulkan/backend.h"
+
+namespace vkt::vk {
+namespace {
+
+std::uint32_t op_code(Op op) {
+  return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::exp);
+}
+
+// The shaders' "read it from the push constants" value of a specialization constant.
+constexpr std::uint32_t kDynamic = 0xffffffffu;
+
+// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms: there
+// one pipeline per dtype takes the op at run time. GPUs get one pipeline per op.
+bool specialise(const VulkanBackend& b) {
+  return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+// f64 ops the shader computes exactly; GLSL.std.450 has no f64 transcendentals.
+bool f64_native(Op op) {
+  switch (op) {
+    case Op::sqrt:
+    case Op::rsqrt:
+    case Op::abs:
+    case Op::ceil:
+    case Op::floor:
+    case Op::round:
+    case Op::negate:
+    case Op::sign:
+    case Op::is_nan:
+    case Op::is_infinity:
+    case Op::conjugate:
+    case Op::real:
+    case Op::imag:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool unary_supported(const VulkanBackend& b, const OpCall& call) {
+  const DType d = call.inputs.at(0).dtype();
+  if (!b.dtype_supported(d) || !b.dtype_supported(call.out_dtype)) return false;
+  return d != DType::f64 || f64_native(call.op);
+}
+
+Tensor run_unary(VulkanBackend& b, const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Tensor out = b.make_output(call);
+  const std::uint64_t n = static_cast<std::uint64_t>(out.size());
+  if (n == 0) return out;
+  const struct {
+    std::uint32_t n, op;
+  } push{static_cast<std::uint32_t>(n), op_code(call.op)};
+  const Pipeline p =
+      b.pipelines().get(b.variant("elementwise_unary", {in.dtype()}), 2,
+                        {specialise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
+  // Four elements per invocation (grid-stride loop in the shader).
+  b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
+  return out;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,338 @@
+// f32 (and a little f64) math for the elementwise shaders, written out instead of taken from
+// GLSL.std.450: Vulkan allows its exp/log/sin/atan several to thousands of ulp, while these
+// follow the cpu kernels (exp_f32/log_f32 are ports of src/cpu/elementwise_math.h) or
+// Cephes' single-precision algorithms. `precise` keeps compilers from contracting or
+// reassociating the steps whose rounding the algorithms rely on.
+#define EW_INF uintBitsToFloat(0x7f800000u)
+#define EW_NAN uintBitsToFloat(0x7fc00000u)
+const float EW_PI = 3.14159265358979323846;
+const float EW_PI_2 = 1.57079632679489661923;
+const float EW_PI_4 = 0.785398163397448309616;
+
+bool sign_bit(float x) { return (floatBitsToUint(x) & 0x80000000u) != 0u; }
+float copy_sign(float magnitude, float s) {
+  return uintBitsToFloat((floatBitsToUint(magnitude) & 0x7fffffffu) |
+                         (floatBitsToUint(s) & 0x80000000u));
+}
+
+// Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial; 2^n in two halves so
+// subnormal results round once. <= 2 ulp; inf -> inf, -inf -> 0, NaN -> NaN.
+float exp_f32(float x) {
+  const float shifter = 12582912.0;
+  precise float t = x * 1.44269504088896341 + shifter;
+  precise float n = t - shifter;
+  const uint nu = floatBitsToUint(t) - 0x4b400000u;
+  const int ni = int(nu);
+  precise float r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  precise float r2 = r * r;
+  precise float q = 1.9875691500e-4;
+  q = q * r + 1.3981999507e-3;
+  q = q * r + 8.3334519073e-3;
+  q = q * r + 4.1665795894e-2;
+  q = q * r + 1.6666665459e-1;
+  q = q * r + 5.0000001201e-1;
+  precise float er = q * r2 + r + 1.0;
+  const int n1 = ni >> 1;
+  const uint n2 = nu - uint(n1);
+  const float s1 = uintBitsToFloat((uint(n1) + 127u) << 23);
+  const float s2 = uintBitsToFloat((n2 + 127u) << 23);
+  precise float result = er * s1 * s2;
+  if (isnan(x)) return x;
+  if (x > 89.0) return EW_INF;
+  if (x < -104.0) return 0.0;
+  return result;
+}
+
+// x = m 2^e, m in [sqrt(1/2), sqrt(2)), Cephes' degree-9 polynomial in m - 1. <= 2 ulp.
+float log_f32(float x) {
+  if (isnan(x)) return x;
+  if (x < 0.0) return EW_NAN;
+  if (x == 0.0) return -EW_INF;
+  if (isinf(x)) return x;
+  const bool subnormal = x < 1.17549435e-38;
+  const float xs = subnormal ? x * 8388608.0 : x;
+  const uint bits = floatBitsToUint(xs);
+  int e = int((bits >> 23) & 0xffu) - 126 - (subnormal ? 23 : 0);
+  precise float m = uintBitsToFloat((bits & 0x007fffffu) | 0x3f000000u);
+  if (m < 0.707106781186547524) {
+    e -= 1;
+    m = m * 2.0;
+  }
+  m = m - 1.0;
+  const float fe = float(e);
+  precise float z = m * m;
+  precise float y = 7.0376836292e-2;
+  y = y * m - 1.1514610310e-1;
+  y = y * m + 1.1676998740e-1;
+  y = y * m - 1.2420140846e-1;
+  y = y * m + 1.4249322787e-1;
+  y = y * m - 1.6668057665e-1;
+  y = y * m + 2.0000714765e-1;
+  y = y * m - 2.4999993993e-1;
+  y = y * m + 3.3333331174e-1;
+  y = y * m * z;
+  y += -2.12194440e-4 * fe;
+  y += -0.5 * z;
+  precise float result = m + y + 0.693359375 * fe;
+  return result;
+}
+
+// exp(x) - 1 and log(1 + x) by Kahan's corrections: exact near 0, a few ulp elsewhere.
+float expm1_f32(float x) {
+  const float u = exp_f32(x);
+  if (u == 1.0 || isnan(x)) return x;
+  precise float um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  if (isinf(u)) return u;
+  precise float result = um1 * x / log_f32(u);
+  return result;
+}
+float log1p_f32(float x) {
+  precise float u = 1.0 + x;
+  if (u == 1.0 || isnan(x)) return x;
+  if (isinf(u)) return log_f32(u);
+  precise float result = log_f32(u) * x / (u - 1.0);
+  return result;
+}
+
+// Exact fmod: subtract y scaled by powers of two (each subtraction is exact by Sterbenz).
+float fmod_f32(float x, float y) {
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0) return EW_NAN;
+  precise float ax = abs(x);
+  const float ay = abs(y);
+  if (isinf(y) || ax < ay) return x;
+  int ey;
+  frexp(ay, ey);
+  for (int guard = 0; ax >= ay && guard < 300; ++guard) {
+    int ex;
+    frexp(ax, ex);
+    float t = ldexp(ay, ex - ey);
+    if (t > ax) t = ldexp(ay, ex - ey - 1);
+    ax = ax - t;
+  }
+  return copy_sign(ax, x);
+}
+#ifdef VKT_F64
+double fmod_f64(double x, double y) {
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0LF) return double(EW_NAN);
+  precise double ax = abs(x);
+  const double ay = abs(y);
+  if (isinf(y) || ax < ay) return x;
+  int ey;
+  frexp(ay, ey);
+  for (int guard = 0; ax >= ay && guard < 2200; ++guard) {
+    int ex;
+    frexp(ax, ex);
+    double t = ldexp(ay, ex - ey);
+    if (t > ax) t = ldexp(ay, ex - ey - 1);
+    ax = ax - t;
+  }
+  return sign_bit(float(x)) ? -ax : ax;
+}
+#endif
+
+// Veltkamp split and Dekker's exact product error: a * b = p + two_prod_error(a, b, p).
+float two_prod_error(float a, float b, float p) {
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return err;
+}
+
+// pow with C's special cases; exp(y ln|x|) with y ln|x| carried in two floats so large
+// results keep their digits (a few ulp).
+float pow_f32(float x, float y) {
+  if (y == 0.0 || x == 1.0) return 1.0;
+  if (isnan(x) || isnan(y)) return EW_NAN;
+  const float ax = abs(x), ay = abs(y);
+  if (isinf(y)) {
+    if (ax == 1.0) return 1.0;
+    return (ax > 1.0) == (y > 0.0) ? EW_INF : 0.0;
+  }
+  const bool y_int = floor(y) == y;
+  const bool y_odd = y_int && ay < 16777216.0 && fract(ay * 0.5) != 0.0;
+  const bool negate = sign_bit(x) && y_odd;
+  float r;
+  if (x == 0.0 || isinf(x)) {
+    r = (x == 0.0) == (y < 0.0) ? EW_INF : 0.0;
+  } else {
+    if (x < 0.0 && !y_int) return EW_NAN;
+    int e;
+    float m = frexp(ax, e);  // [0.5, 1)
+    if (m < 0.707106781186547524) {
+      m *= 2.0;
+      e -= 1;
+    }
+    const float fe = float(e);
+    precise float lhi = fe * 0.693359375;  // exact: 9 significant bits times |e| <= 150
+    precise float llo = fe * -2.12194440e-4 + log_f32(m);
+    precise float phi = y * lhi;
+    if (abs(phi) > 300.0 || abs(y * llo) > 300.0) {
+      r = exp_f32(y * (lhi + llo));  // far out of range: inf or 0
+    } else {
+      precise float plo = two_prod_error(y, lhi, phi) + y * llo;
+      precise float s = phi + plo;
+      precise float c = (phi - s) + plo;
+      precise float er = exp_f32(s);
+      r = isinf(er) ? er : er + er * c;
+    }
+  }
+  return negate ? -r : r;
+}
+
+// Cephes atanf: reduce to |x| <= tan(pi/8), then a degree-9 odd polynomial. ~1 ulp.
+float atan_f32(float x) {
+  if (isnan(x)) return x;
+  float ax = abs(x), y0 = 0.0;
+  if (ax > 2.414213562373095) {
+    y0 = EW_PI_2;
+    ax = -1.0 / ax;
+  } else if (ax > 0.4142135623730950) {
+    y0 = EW_PI_4;
+    ax = (ax - 1.0) / (ax + 1.0);
+  }
+  precise float z = ax * ax;
+  precise float y =
+      (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z -
+       3.33329491539e-1) * z * ax + ax;
+  precise float result = y0 + y;
+  return copy_sign(result, x);
+}
+
+// atan2 with C's special cases for zeros and infinities.
+float atan2_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return EW_NAN;
+  if (y == 0.0) return (x > 0.0 || (x == 0.0 && !sign_bit(x))) ? y : copy_sign(EW_PI, y);
+  if (isinf(x)) {
+    if (isinf(y)) return copy_sign(x > 0.0 ? EW_PI_4 : 3.0 * EW_PI_4, y);
+    return x > 0.0 ? copy_sign(0.0, y) : copy_sign(EW_PI, y);
+  }
+  if (x == 0.0 || isinf(y)) return copy_sign(EW_PI_2, y);
+  const float t = atan_f32(abs(y / x));
+  // y / x may underflow or overflow; atan_f32 handles 0 and inf.
+  const float r = x > 0.0 ? t : EW_PI - t;
+  return copy_sign(r, y);
+}
+
+// Cephes sinf/cosf: three-part Cody-Waite reduction by pi/4 (accurate for |x| < 8192;
+// larger arguments lose digits as in Cephes), then degree-7/8 polynomials.
+void sincos_f32(float x, out float s, out float c) {
+  const float ax = abs(x);
+  uint j = uint(1.27323954473516 * ax);
+  float yj = float(j);
+  if ((j & 1u) != 0u) {
+    j += 1u;
+    yj += 1.0;
+  }
+  j &= 7u;
+  precise float r = ((ax - yj * 0.78515625) - yj * 2.4187564849853515625e-4) -
+                    yj * 3.77489497744594108e-8;
+  precise float z = r * r;
+  precise float ps = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r;
+  precise float pc = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z +
+                      4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
+  bool swap = j == 1u || j == 2u || j == 5u || j == 6u;
+  float sv = swap ? pc : ps, cv = swap ? ps : pc;
+  if (j >= 4u) sv = -sv;
+  if (j >= 2u && j <= 5u) cv = -cv;
+  s = sign_bit(x) ? -sv : sv;
+  c = cv;
+  if (isinf(x) || isnan(x)) {
+    s = EW_NAN;
+    c = EW_NAN;
+  }
+}
+
+// 2/sqrt(pi) (x - x^3/3 + x^5/10 - ...) for |x| < 0.5; nine terms reach f32 precision.
+float erf_series(float x) {
+  const float z = x * x;
+  float term = x, sum = x;
+  for (int k = 1; k <= 9; ++k) {
+    term *= -z / float(k);
+    sum += term / float(2 * k + 1);
+  }
+  return 1.12837916709551257 * sum;
+}
+// erfc for x >= 0 (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7), with
+// exp(-x^2) split so the rounding of x^2 does not cost digits for large x.
+float erfc_positive(float x) {
+  precise float t = 1.0 / (1.0 + 0.5 * x);
+  precise float poly =
+      -1.26551223 +
+      t * (1.00002368 +
+           t * (0.37409196 +
+                t * (0.09678418 +
+                     t * (-0.18628806 +
+                          t * (0.27886807 +
+                               t * (-1.13520398 +
+                                    t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  precise float x2 = x * x;
+  precise float x2_err = two_prod_error(x, x, x2);
+  precise float result = t * exp_f32(poly - x2) * (1.0 - x2_err);
+  return result;
+}
+float erf_f32(float x) {
+  if (isnan(x)) return x;
+  const float ax = abs(x);
+  if (ax < 0.5) return erf_series(x);
+  if (ax > 10.0) return copy_sign(1.0, x);
+  return copy_sign(1.0 - erfc_positive(ax), x);
+}
+float erfc_f32(float x) {
+  if (isnan(x)) return x;
+  if (abs(x) < 0.5) return 1.0 - erf_series(x);
+  if (x > 0.0) return x > 11.0 ? 0.0 : erfc_positive(x);
+  return x < -10.0 ? 2.0 : 2.0 - erfc_positive(-x);
+}
+
+// Giles' single-precision erfinv ("Approximating the erfinv function", 2011), the cpu's
+// starting point, plus one Newton step on erf (erfc near +-1).
+float erf_inv_f32(float x) {
+  if (isnan(x) || x < -1.0 || x > 1.0) return EW_NAN;
+  if (x == 1.0) return EW_INF;
+  if (x == -1.0) return -EW_INF;
+  if (x == 0.0) return x;
+  const float ax = abs(x);
+  float w = -log_f32((1.0 - ax) * (1.0 + ax));
+  float q;
+  if (w < 5.0) {
+    w -= 2.5;
+    q = 2.81022636e-08;
+    q = 3.43273939e-07 + q * w;
+    q = -3.5233877e-06 + q * w;
+    q = -4.39150654e-06 + q * w;
+    q = 0.00021858087 + q * w;
+    q = -0.00125372503 + q * w;
+    q = -0.00417768164 + q * w;
+    q = 0.246640727 + q * w;
+    q = 1.50140941 + q * w;
+  } else {
+    w = sqrt(w) - 3.0;
+    q = -0.000200214257;
+    q = 0.000100950558 + q * w;
+    q = 0.00134934322 + q * w;
+    q = -0.00367342844 + q * w;
+    q = 0.00573950773 + q * w;
+    q = -0.0076224613 + q * w;
+    q = 0.00943887047 + q * w;
+    q = 1.00167406 + q * w;
+    q = 2.83297682 + q * w;
+  }
+  float y = q * ax;
+  const float slope = 1.12837916709551257 * exp_f32(-y * y);
+  if (slope > 0.0) {
+    const float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
+    y += (ax > 0.5 ? residual : -residual) / slope;
+  }
+  return copy_sign(y, x);
+}
+
+// Half away from zero: x - trunc(x) is exact.
+float round_away_f32(float x) {
+  const float t = trunc(x);
+  return abs(x - t) >= 0.5 ? t + copy_sign(1.0, x) : t;
+}
