@@ -75,7 +75,8 @@ std::vector<double> values(std::int64_t n, std::uint32_t seed, bool unit_range) 
   static const std::vector<double> edges = {
       0,    -0.0, 1,    -1,   2,    -2,    0.5,  -0.5, 1.5,  2.5,   -2.5, 3,     -7,   7,
       8,    15,   16,   31,   32,   63,    64,   100,  -100, 0.999, 1e-3, -1e-3, 1e-7, 30.5,
-      1e20, -1e20, 127, -128, 255,  65535, kNaN, kInf, -kInf, 1e30, 0.25, -0.75, 88.5, -90};
+      1e20, -1e20, 127, -128, 255,  65535, kNaN, kInf, -kInf, 1e30, 0.25, -0.75, 88.5, -90,
+      1e5,  -4096.5, 1e10, 3e38, 12345.678, -8191.9};
   std::vector<double> v(static_cast<std::size_t>(n));
   std::uint32_t state = seed * 2654435761u + 12345u;
   for (std::size_t i = 0; i < v.size(); ++i) {

@@ -81,17 +81,18 @@ float log_f32(float x) {
 float expm1_f32(float x) {
   const float u = exp_f32(x);
   if (u == 1.0 || isnan(x)) return x;
+  if (abs(x) > 0.5) return u - 1.0;  // no cancellation left to correct
   precise float um1 = u - 1.0;
   if (um1 == -1.0) return -1.0;
   if (isinf(u)) return u;
-  precise float result = um1 * x / log_f32(u);
+  precise float result = um1 * (x / log_f32(u));
   return result;
 }
 float log1p_f32(float x) {
   precise float u = 1.0 + x;
   if (u == 1.0 || isnan(x)) return x;
   if (isinf(u)) return log_f32(u);
-  precise float result = log_f32(u) * x / (u - 1.0);
+  precise float result = log_f32(u) * (x / (u - 1.0));  // the ratio is ~1: no overflow
   return result;
 }
 
@@ -174,7 +175,8 @@ float pow_f32(float x, float y) {
     if (abs(phi) > 300.0 || abs(y * llo) > 300.0) {
       r = exp_f32(y * (lhi + llo));  // far out of range: inf or 0
     } else {
-      precise float plo = two_prod_error(y, lhi, phi) + y * llo;
+      // lhi == 0 (x in [sqrt(1/2), sqrt(2))) would split a possibly huge y: skip it.
+      precise float plo = (lhi == 0.0 ? 0.0 : two_prod_error(y, lhi, phi)) + y * llo;
       precise float s = phi + plo;
       precise float c = (phi - s) + plo;
       precise float er = exp_f32(s);
@@ -218,33 +220,81 @@ float atan2_f32(float y, float x) {
   return copy_sign(r, y);
 }
 
-// Cephes sinf/cosf: three-part Cody-Waite reduction by pi/4 (accurate for |x| < 8192;
-// larger arguments lose digits as in Cephes), then degree-7/8 polynomials.
-void sincos_f32(float x, out float s, out float c) {
-  const float ax = abs(x);
-  uint j = uint(1.27323954473516 * ax);
-  float yj = float(j);
-  if ((j & 1u) != 0u) {
-    j += 1u;
-    yj += 1.0;
+// Bits of 2/pi (fdlibm's table), 32 per word, most significant first.
+const uint TWO_OVER_PI[12] = uint[](0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u,
+                                    0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u,
+                                    0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu, 0x09D1921Cu);
+
+// The 32 bits of the 160-bit q (q[0] most significant) from bit `pos` (0 = lsb of q[4]).
+uint bits_at(uint q[5], int pos) {
+  const int word = pos >> 5, off = pos & 31;
+  const uint lo = q[4 - word];
+  const uint hi = word < 4 ? q[3 - word] : 0u;
+  return off == 0 ? lo : (lo >> off) | (hi << (32 - off));
+}
+
+// Payne-Hanek reduction for large finite ax: ax = (quadrant + f) pi/2 with |f| <= 1/2,
+// from the 24-bit mantissa times 128 bits of 2/pi (integer arithmetic, ~90 bits kept).
+float reduce_large(float ax, out uint quadrant) {
+  const uint xb = floatBitsToUint(ax);
+  const uint m = (xb & 0x7fffffu) | 0x800000u;
+  const int j = int(xb >> 23) - 150;  // ax = m 2^j
+  // Words before k0 only contribute multiples of 4 (whole turns).
+  const int k0 = max(0, (j - 2) >> 5);
+  uint q[5];
+  uint carry = 0u;
+  for (int t = 3; t >= 0; --t) {
+    uint hi, lo;
+    umulExtended(m, TWO_OVER_PI[k0 + t], hi, lo);
+    const uint sum = lo + carry;
+    q[t + 1] = sum;
+    carry = hi + (sum < lo ? 1u : 0u);
   }
-  j &= 7u;
-  precise float r = ((ax - yj * 0.78515625) - yj * 2.4187564849853515625e-4) -
-                    yj * 3.77489497744594108e-8;
+  q[0] = carry;
+  const int z = 128 + 32 * k0 - j;  // bit of q with weight 2^0
+  const uint top = bits_at(q, z - 30);  // weights 2^1 .. 2^-30
+  uint lo = bits_at(q, z - 62);         // weights 2^-31 .. 2^-62
+  quadrant = top >> 30;
+  uint hi = top & 0x3fffffffu;
+  float sign = 1.0;
+  if (hi >= 0x20000000u) {  // fraction >= 1/2: take the next quadrant, negative remainder
+    quadrant += 1u;
+    lo = ~lo + 1u;
+    hi = ((~hi) & 0x3fffffffu) + (lo == 0u ? 1u : 0u);
+    sign = -1.0;
+  }
+  const float f = float(hi) * 9.31322574615478515625e-10 + float(lo) * 2.16840434497100886801e-19;
+  return sign * f * EW_PI_2;
+}
+
+// sin and cos: reduce to r in [-pi/4, pi/4] and a quadrant (Cephes' three-part Cody-Waite
+// below 4096, Payne-Hanek above), then Cephes' sinf/cosf polynomials.
+void sincos_f32(float x, out float s, out float c) {
+  if (isinf(x) || isnan(x)) {
+    s = EW_NAN;
+    c = EW_NAN;
+    return;
+  }
+  const float ax = abs(x);
+  uint quadrant;
+  precise float r;
+  if (ax < 4096.0) {
+    uint j = uint(1.27323954473516 * ax);
+    j += j & 1u;  // even octant: r = ax - j pi/4 in [-pi/4, pi/4]
+    const float yj = float(j);
+    quadrant = j >> 1;
+    r = ((ax - yj * 0.78515625) - yj * 2.4187564849853515625e-4) - yj * 3.77489497744594108e-8;
+  } else {
+    r = reduce_large(ax, quadrant);
+  }
   precise float z = r * r;
   precise float ps = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r;
   precise float pc = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z +
                       4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
-  bool swap = j == 1u || j == 2u || j == 5u || j == 6u;
-  float sv = swap ? pc : ps, cv = swap ? ps : pc;
-  if (j >= 4u) sv = -sv;
-  if (j >= 2u && j <= 5u) cv = -cv;
+  quadrant &= 3u;
+  const float sv = quadrant == 0u ? ps : quadrant == 1u ? pc : quadrant == 2u ? -ps : -pc;
+  c = quadrant == 0u ? pc : quadrant == 1u ? -ps : quadrant == 2u ? -pc : ps;
   s = sign_bit(x) ? -sv : sv;
-  c = cv;
-  if (isinf(x) || isnan(x)) {
-    s = EW_NAN;
-    c = EW_NAN;
-  }
 }
 
 // 2/sqrt(pi) (x - x^3/3 + x^5/10 - ...) for |x| < 0.5; nine terms reach f32 precision.
