@@ -3,6 +3,8 @@
 // take index-free paths; other broadcasts run through per-axis strides after the host has
 // dropped size-1 axes and merged axes both inputs lay out alike.
 #include <array>
+#include <cstdlib>
+#include <string>
 
 #include "vulkan/backend.h"
 
@@ -77,8 +79,13 @@ constexpr std::uint32_t kDynamic = 0xffffffffu;
 // A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms, which
 // would dwarf the work: there one pipeline per dtype takes the op and mode at run time.
 // GPUs get pipelines specialised per op and indexing mode.
+// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
 bool specialise(const VulkanBackend& b) {
-  return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  static const bool forced = [] {
+    const char* v = std::getenv("VKT_VK_SPECIALISE");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 }  // namespace
@@ -111,10 +118,10 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
     push.b_strides[k] = static_cast<std::uint32_t>(plan.b_strides[k]);
   }
   const bool fixed = specialise(b);
-  const Pipeline p = b.pipelines().get(
-      b.variant("elementwise_binary", {x.dtype()}), 3,
-      {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
-       fixed ? push.mode : kDynamic});
+  const Pipeline p =
+      b.pipelines().get(b.variant("elementwise_binary", {x.dtype()}), 3,
+                        {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
+                         fixed ? push.mode : kDynamic});
   // Four elements per invocation (grid-stride loop in the shader).
   b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
   return out;

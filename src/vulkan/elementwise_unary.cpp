@@ -1,5 +1,8 @@
 // Elementwise unary ops on the device (shaders/elementwise_unary.comp). Float functions
 // arrive with float inputs only (the core converts integers to f32 first).
+#include <cstdlib>
+#include <string>
+
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -14,8 +17,13 @@ constexpr std::uint32_t kDynamic = 0xffffffffu;
 
 // A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms: there
 // one pipeline per dtype takes the op at run time. GPUs get one pipeline per op.
+// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
 bool specialise(const VulkanBackend& b) {
-  return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  static const bool forced = [] {
+    const char* v = std::getenv("VKT_VK_SPECIALISE");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 // f64 ops the shader computes exactly; GLSL.std.450 has no f64 transcendentals.
@@ -53,12 +61,10 @@ Tensor run_unary(VulkanBackend& b, const OpCall& call) {
   Tensor out = b.make_output(call);
   const std::uint64_t n = static_cast<std::uint64_t>(out.size());
   if (n == 0) return out;
-  const struct {
-    std::uint32_t n, op;
-  } push{static_cast<std::uint32_t>(n), op_code(call.op)};
-  const Pipeline p =
-      b.pipelines().get(b.variant("elementwise_unary", {in.dtype()}), 2,
-                        {specialise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
+  const struct { std::uint32_t n, op; } push{static_cast<std::uint32_t>(n), op_code(call.op)};
+  const Pipeline p = b.pipelines().get(
+      b.variant("elementwise_unary", {in.dtype()}), 2,
+      {specialise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
   // Four elements per invocation (grid-stride loop in the shader).
   b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
   return out;
