@@ -26,9 +26,23 @@ bool specialise(const VulkanBackend& b) {
   return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
-// f64 ops the shader computes exactly; GLSL.std.450 has no f64 transcendentals.
+// f64 ops the shader computes in f64 (exactly, or the exp/log family to a few ulp with
+// shaders/elementwise_math_f64.glsl); GLSL.std.450 has no f64 transcendentals, so the
+// rest (trig, erf, pow, atan2...) fall back rather than run at f32 precision.
 bool f64_native(Op op) {
   switch (op) {
+    case Op::exp:
+    case Op::expm1:
+    case Op::log:
+    case Op::log1p:
+    case Op::sigmoid:
+    case Op::cosh:
+    case Op::sinh:
+    case Op::tanh:
+    case Op::acosh:
+    case Op::asinh:
+    case Op::atanh:
+    case Op::cbrt:
     case Op::sqrt:
     case Op::rsqrt:
     case Op::abs:

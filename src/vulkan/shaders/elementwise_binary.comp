@@ -3,6 +3,8 @@
 // for comparisons and logical ops. OP is the op's index in VKT_BINARY_OPS. MODE picks the
 // indexing: 0 same shape (plain index), 1 `a` is one element, 2 `b` is one element,
 // 3 broadcast through collapsed per-axis strides (the host merges axes, rank <= 8).
+// OP or MODE equal to DYNAMIC are read from the push constants instead (one pipeline per
+// dtype where pipeline compiles are slow, e.g. lavapipe).
 // Each invocation walks the output in a grid-stride loop, so a launch of n / 4 invocations
 // does several coalesced elements each.
 #include "common.glsl"

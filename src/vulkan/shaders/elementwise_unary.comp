@@ -1,13 +1,17 @@
 #version 450
 // Elementwise unary ops: out[i] = f(in[i]). DTYPE is the input dtype; the output has DTYPE,
-// or u8 for is_nan / is_infinity. OP is the op's index in VKT_UNARY_OPS (DYNAMIC: read from the push constants, for one
-// pipeline per dtype where pipeline compiles are slow). Float functions
-// only ever see float dtypes (the core converts integer inputs to f32); f16/bf16 compute in
-// f32 and round once. f64 runs only the exact ops (supports() sends its transcendentals to
-// the cpu). Each invocation walks the tensor in a grid-stride loop.
+// or u8 for is_nan / is_infinity. OP is the op's index in VKT_UNARY_OPS (DYNAMIC: read from
+// the push constants, for one pipeline per dtype where pipeline compiles are slow). Float
+// functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
+// compute in f32 and round once. f64 runs the exact ops and the exp/log family in f64
+// (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
+// tensor in a grid-stride loop.
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "elementwise_math.glsl"
+#ifdef VKT_F64
+#include "elementwise_math_f64.glsl"
+#endif
 
 layout(constant_id = 1) const uint OP_CONSTANT = 0;
 layout(constant_id = 2) const uint DTYPE = 10;
@@ -167,6 +171,18 @@ float float_function(uint op, float x) {
 #ifdef VKT_F64
 double double_function(uint op, double x) {
   switch (op) {
+    case OP_EXP: return exp_f64(x);
+    case OP_EXPM1: return expm1_f64(x);
+    case OP_LOG: return log_f64(x);
+    case OP_LOG1P: return log1p_f64(x);
+    case OP_SIGMOID: return 1.0LF / (1.0LF + exp_f64(-x));
+    case OP_COSH: return cosh_f64(x);
+    case OP_SINH: return sinh_f64(x);
+    case OP_TANH: return tanh_f64(x);
+    case OP_ACOSH: return acosh_f64(x);
+    case OP_ASINH: return asinh_f64(x);
+    case OP_ATANH: return atanh_f64(x);
+    case OP_CBRT: return cbrt_f64(x);
     case OP_SQRT: return sqrt(x);
     case OP_RSQRT: return 1.0LF / sqrt(x);
     case OP_ABS: return abs(x);
