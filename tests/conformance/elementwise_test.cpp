@@ -97,14 +97,15 @@ bool big_sample(Op op) {
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+const std::vector<double> kEdges = {
+    0,     -0.0,  1,    -1,    2,    -2,    0.5, -0.5,    1.5,  2.5,   -2.5,      3,
+    -7,    7,     8,    15,    16,   31,    32,  63,      64,   100,   -100,      0.999,
+    1e-3,  -1e-3, 1e-7, 30.5,  1e20, -1e20, 127, -128,    255,  65535, kNaN,      kInf,
+    -kInf, 1e30,  0.25, -0.75, 88.5, -90,   1e5, -4096.5, 1e10, 3e38,  12345.678, -8191.9};
+
 // Values that probe each op's edge cases (saturated to the dtype's extremes by as_type),
 // then a deterministic pseudo-random run so large tensors are not periodic.
 std::vector<double> values(std::int64_t n, std::uint32_t seed, bool unit_range) {
-  static const std::vector<double> edges = {
-      0,     -0.0,  1,    -1,    2,    -2,    0.5, -0.5,    1.5,  2.5,   -2.5,      3,
-      -7,    7,     8,    15,    16,   31,    32,  63,      64,   100,   -100,      0.999,
-      1e-3,  -1e-3, 1e-7, 30.5,  1e20, -1e20, 127, -128,    255,  65535, kNaN,      kInf,
-      -kInf, 1e30,  0.25, -0.75, 88.5, -90,   1e5, -4096.5, 1e10, 3e38,  12345.678, -8191.9};
   std::vector<double> v(static_cast<std::size_t>(n));
   std::uint32_t state = seed * 2654435761u + 12345u;
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -113,8 +114,8 @@ std::vector<double> values(std::int64_t n, std::uint32_t seed, bool unit_range) 
     if (unit_range) {
       v[i] = i < 8 ? std::vector<double>{0, -0.0, 0.5, -0.5, 0.999, -1, 1, 1e-4}[i] : 2 * r - 1;
     } else {
-      v[i] = i < edges.size() ? edges[(i + seed) % edges.size()]
-                              : (state & 1 ? std::round(40 * r - 20) : 24 * r - 12);
+      v[i] = i < kEdges.size() ? kEdges[(i + seed) % kEdges.size()]
+                               : (state & 1 ? std::round(40 * r - 20) : 24 * r - 12);
     }
   }
   return v;
@@ -229,6 +230,22 @@ TEST_F(Elementwise, UnaryEveryOpDtypeAndShape) {
         expect_native_close([&](Backend& be) { return unary(op, transfer(a, be)); }, op, d,
                             label(op, d, s, {}));
       }
+    }
+  }
+}
+
+// Every pair of edge values (MIN / -1, shifts past the width, 0^-1, pow(-inf, odd),
+// atan2(+-0, -0), fmod by inf...) through an {n, 1} x {1, n} broadcast.
+TEST_F(Elementwise, BinaryEdgeValuePairs) {
+  const std::int64_t n = static_cast<std::int64_t>(kEdges.size());
+  for (DType d : kAllDTypes) {
+    if (!dtype_ok(d)) continue;
+    const Tensor a = make_input(d, {n, 1}, 0), b = make_input(d, {1, n}, 0);
+    for (Op op : kBinaryOps) {
+      if (integer_only(op) && !is_integer(d)) continue;
+      if (d == DType::f64 && !f64_native(op)) continue;
+      expect_native_close([&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); },
+                          op, d, label(op, d, {n, 1}, {1, n}));
     }
   }
 }

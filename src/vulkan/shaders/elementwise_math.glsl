@@ -144,8 +144,39 @@ float two_prod_error(float a, float b, float p) {
   return err;
 }
 
-// pow with C's special cases; exp(y ln|x|) with y ln|x| carried in two floats so large
-// results keep their digits (a few ulp).
+// ln(ax) for finite ax > 0 as hi + lo (~2^-40 relative): ax = m 2^e, m in [sqrt(1/2),
+// sqrt(2)), ln m = 2 atanh(s) with s = f / (2 + f), f = m - 1, s carried in two floats.
+void log_parts(float ax, out float hi, out float lo) {
+  int e;
+  float m = frexp(ax, e);
+  if (m < 0.707106781186547524) {
+    m *= 2.0;
+    e -= 1;
+  }
+  precise float f = m - 1.0;  // exact
+  precise float dh = 2.0 + f;
+  precise float dl = (2.0 - dh) + f;  // 2 + f = dh + dl exactly
+  precise float sh = f / dh;
+  precise float p = sh * dh;
+  precise float r = ((f - p) - two_prod_error(sh, dh, p)) - sh * dl;
+  precise float sl = r / dh;
+  precise float z = sh * sh;
+  precise float tail =
+      2.0 * sh * z *
+      (0.333333333333 + z * (0.2 + z * (0.142857142857 + z * (0.111111111111 +
+                                                            z * (0.0909090909091 + z * 0.0769230769231)))));
+  const float fe = float(e);
+  precise float a = fe * 0.693359375;  // exact: 9 significant bits times |e| <= 150
+  precise float b = 2.0 * sh;
+  precise float sum = a + b;
+  precise float bv = sum - a;
+  precise float err = (a - (sum - bv)) + (b - bv);  // two_sum
+  hi = sum;
+  lo = err + (2.0 * sl + tail + fe * -2.12194440e-4);
+}
+
+// pow with C's special cases; exp(y ln|x|) with ln|x| and the product carried in two floats
+// so large results keep their digits (a few ulp).
 float pow_f32(float x, float y) {
   if (y == 0.0 || x == 1.0) return 1.0;
   if (isnan(x) || isnan(y)) return EW_NAN;
@@ -162,20 +193,13 @@ float pow_f32(float x, float y) {
     r = (x == 0.0) == (y < 0.0) ? EW_INF : 0.0;
   } else {
     if (x < 0.0 && !y_int) return EW_NAN;
-    int e;
-    float m = frexp(ax, e);  // [0.5, 1)
-    if (m < 0.707106781186547524) {
-      m *= 2.0;
-      e -= 1;
-    }
-    const float fe = float(e);
-    precise float lhi = fe * 0.693359375;  // exact: 9 significant bits times |e| <= 150
-    precise float llo = fe * -2.12194440e-4 + log_f32(m);
+    float lhi, llo;
+    log_parts(ax, lhi, llo);
     precise float phi = y * lhi;
-    if (abs(phi) > 300.0 || abs(y * llo) > 300.0) {
-      r = exp_f32(y * (lhi + llo));  // far out of range: inf or 0
+    if (abs(phi) > 300.0) {
+      r = exp_f32(phi);  // far out of range: inf or 0 (and the split below would overflow)
     } else {
-      // lhi == 0 (x in [sqrt(1/2), sqrt(2))) would split a possibly huge y: skip it.
+      // lhi == 0 (x == +-1) would split a possibly huge y: skip it.
       precise float plo = (lhi == 0.0 ? 0.0 : two_prod_error(y, lhi, phi)) + y * llo;
       precise float s = phi + plo;
       precise float c = (phi - s) + plo;
