@@ -365,7 +365,7 @@ float erfc_f32(float x) {
 }
 
 // Giles' single-precision erfinv ("Approximating the erfinv function", 2011), the cpu's
-// starting point, plus one Newton step on erf (erfc near +-1).
+// starting point, plus one Newton step on erf (through erfc near +-1).
 float erf_inv_f32(float x) {
   if (isnan(x) || x < -1.0 || x > 1.0) return EW_NAN;
   if (x == 1.0) return EW_INF;
@@ -400,8 +400,9 @@ float erf_inv_f32(float x) {
   float y = q * ax;
   const float slope = 1.12837916709551257 * exp_f32(-y * y);
   if (slope > 0.0) {
+    // erf(y) - ax, through erfc where 1 - ax is exact and erf has no digits left.
     const float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
-    y += (ax > 0.5 ? residual : -residual) / slope;
+    y -= residual / slope;
   }
   return copy_sign(y, x);
 }
