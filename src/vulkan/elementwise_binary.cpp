@@ -69,9 +69,13 @@ Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
   return plan;
 }
 
+// The shader's op codes are positions in VKT_BINARY_OPS; comparisons and logical ops, the
+// u8-writing ones, come last from OP_EQUAL = 15.
 std::uint32_t op_code(Op op) {
   return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::add);
 }
+static_assert(static_cast<int>(Op::equal) - static_cast<int>(Op::add) == 15);
+static_assert(static_cast<int>(Op::logical_xor) - static_cast<int>(Op::add) == 23);
 
 // The shaders' "read it from the push constants" value of a specialization constant.
 constexpr std::uint32_t kDynamic = 0xffffffffu;
@@ -88,14 +92,41 @@ bool specialise(const VulkanBackend& b) {
   return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
+// The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
+// and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
+bool op_dtype_ok(Op op, DType d) {
+  switch (op) {
+    case Op::quotient:
+    case Op::bitwise_and:
+    case Op::bitwise_or:
+    case Op::bitwise_xor:
+    case Op::left_shift:
+    case Op::right_shift:
+      return is_integer(d);
+    case Op::divide:
+    case Op::atan2:
+      // GLSL.std.450 has no f64 transcendentals and atan2 is not written in f64 here.
+      return is_float(d) && !(op == Op::atan2 && d == DType::f64);
+    case Op::pow:
+      return d != DType::f64;
+    default:
+      return true;
+  }
+}
+
+bool writes_u8(Op op) {
+  return static_cast<std::uint32_t>(op) >= static_cast<std::uint32_t>(Op::equal);
+}
+
 }  // namespace
 
 bool binary_supported(const VulkanBackend& b, const OpCall& call) {
-  const DType d = call.inputs.at(0).dtype();
-  if (call.inputs.size() != 2 || call.inputs[1].dtype() != d) return false;
-  if (!b.dtype_supported(d) || !b.dtype_supported(call.out_dtype)) return false;
-  // GLSL.std.450 has no f64 transcendentals and these are not written in f64 here.
-  if (d == DType::f64 && (call.op == Op::pow || call.op == Op::atan2)) return false;
+  if (call.inputs.size() != 2) return false;
+  const DType d = call.inputs[0].dtype();
+  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !op_dtype_ok(call.op, d)) {
+    return false;
+  }
+  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
   return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
          kMaxRank;
 }

@@ -8,9 +8,12 @@
 namespace vkt::vk {
 namespace {
 
+// The shader's op codes are positions in VKT_UNARY_OPS (OP_ABS = 23, OP_IMAG = 36).
 std::uint32_t op_code(Op op) {
   return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::exp);
 }
+static_assert(static_cast<int>(Op::abs) - static_cast<int>(Op::exp) == 23);
+static_assert(static_cast<int>(Op::imag) - static_cast<int>(Op::exp) == 36);
 
 // The shaders' "read it from the push constants" value of a specialization constant.
 constexpr std::uint32_t kDynamic = 0xffffffffu;
@@ -65,8 +68,18 @@ bool f64_native(Op op) {
 }  // namespace
 
 bool unary_supported(const VulkanBackend& b, const OpCall& call) {
-  const DType d = call.inputs.at(0).dtype();
-  if (!b.dtype_supported(d) || !b.dtype_supported(call.out_dtype)) return false;
+  if (call.inputs.size() != 1) return false;
+  const DType d = call.inputs[0].dtype();
+  if (!b.dtype_supported(d)) return false;
+  const bool predicate = call.op == Op::is_nan || call.op == Op::is_infinity;
+  if (call.out_dtype != (predicate ? DType::u8 : d)) return false;
+  // The ops before abs in VKT_UNARY_OPS are float functions (the core casts integers to
+  // f32 first); bit ops are integer-only. supports() stays exact even so.
+  const bool float_function =
+      static_cast<std::uint32_t>(call.op) < static_cast<std::uint32_t>(Op::abs);
+  const bool integer_only = call.op == Op::bitwise_not || call.op == Op::count_leading_zeros ||
+                            call.op == Op::population_count;
+  if ((float_function && !is_float(d)) || (integer_only && !is_integer(d))) return false;
   return d != DType::f64 || f64_native(call.op);
 }
 

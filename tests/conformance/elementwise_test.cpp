@@ -249,6 +249,24 @@ TEST_F(Elementwise, BinaryEdgeValuePairs) {
   }
 }
 
+// supports() is exact: calls the shaders do not compute (which the core never makes) are
+// refused rather than run wrong.
+TEST_F(Elementwise, SupportsRefusesWhatTheShaderDoesNotCompute) {
+  const Tensor f = transfer(make_input(DType::f32, {4}, 1), gpu());
+  const Tensor i = transfer(make_input(DType::s32, {4}, 1), gpu());
+  const Tensor h = transfer(make_input(DType::f16, {4}, 1), gpu());
+  EXPECT_TRUE(gpu().supports({Op::add, {f, f}, NoParams{}, DType::f32, {4}}));
+  EXPECT_TRUE(gpu().supports({Op::less, {i, i}, NoParams{}, DType::u8, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::bitwise_and, {f, f}, NoParams{}, DType::f32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::divide, {i, i}, NoParams{}, DType::s32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::add, {f, h}, NoParams{}, DType::f32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::less, {i, i}, NoParams{}, DType::s32, {4}}));
+  EXPECT_TRUE(gpu().supports({Op::exp, {f}, NoParams{}, DType::f32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::exp, {i}, NoParams{}, DType::s32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::population_count, {f}, NoParams{}, DType::f32, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::is_nan, {f}, NoParams{}, DType::f32, {4}}));
+}
+
 // With the native path off the same calls fall back to the cpu (one fallback each) and
 // still give the cpu's answer.
 TEST_F(Elementwise, FallbackPathGivesTheSameResults) {
