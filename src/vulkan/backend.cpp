@@ -40,7 +40,7 @@ VulkanBackend::~VulkanBackend() = default;
 
 std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
   std::lock_guard lock(mutex_);
-  auto s = std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  auto s = new_storage(nbytes);
   transfers_.upload(s->range(), data, nbytes);
   if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
   return s;
@@ -57,9 +57,20 @@ void VulkanBackend::synchronize() {
   recorder_.finish();
 }
 
+std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
+  try {
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  } catch (const OutOfMemory&) {
+    if (nbytes > ctx_.limits().max_allocation) throw;  // no amount of freeing helps
+    recorder_.finish();                                // releases what finished batches held
+    pool_.trim();
+    return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  }
+}
+
 bool VulkanBackend::dtype_supported(DType d) const {
   const DeviceCaps& c = ctx_.caps();
-  if (!c.storage8 || !c.storage16 || !c.push_descriptor) return false;
+  if (!c.storage8 || !c.storage16) return false;
   if (d == DType::f64) return c.float64 && c.int64;
   if (d == DType::u64 || d == DType::s64) return c.int64;
   return true;
@@ -129,7 +140,7 @@ Tensor VulkanBackend::execute(const OpCall& call) {
 Tensor VulkanBackend::make_output(const OpCall& call) {
   const std::size_t nbytes =
       static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
-  auto s = std::make_shared<VulkanStorage>(*this, nbytes, pool_);
+  auto s = new_storage(nbytes);
   if (poison_ && nbytes > 0) {
     // Unwritten output elements then read as 0xFF bytes, which the conformance tests catch.
     const BufferRange& r = s->range();
@@ -166,8 +177,16 @@ void VulkanBackend::dispatch(const Pipeline& p,
     writes[i].pBufferInfo = &infos[i];
   }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-  ctx_.push_descriptor_fn()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
-                            static_cast<std::uint32_t>(writes.size()), writes.data());
+  if (ctx_.caps().push_descriptor) {
+    ctx_.push_descriptor_fn()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
+                              static_cast<std::uint32_t>(writes.size()), writes.data());
+  } else {
+    const VkDescriptorSet set = recorder_.allocate_set(p.set_layout);
+    for (auto& w : writes) w.dstSet = set;
+    vkUpdateDescriptorSets(ctx_.device(), static_cast<std::uint32_t>(writes.size()), writes.data(),
+                           0, nullptr);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+  }
   vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
   // A 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
   const std::uint64_t groups = (threads + p.workgroup_size - 1) / p.workgroup_size;
@@ -214,6 +233,23 @@ void set_storage_range_limit(std::uint64_t bytes) {
 void set_allocation_limit(std::uint64_t bytes) {
   backend_for(-1).synchronize();
   backend_for(-1).mutable_limits().max_allocation = bytes;
+}
+void set_copy_path(CopyPath path) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_copy_path(path);
+}
+CopyPath copy_path() {
+  return backend_for(-1).copy_path();
+}
+std::uint64_t pool_bytes() {
+  return backend_for(-1).pool().allocated_bytes();
+}
+void trim_pool() {
+  backend_for(-1).synchronize();
+  backend_for(-1).pool().trim();
+}
+std::uint64_t hazard_barriers() {
+  return backend_for(-1).recorder().hazard_barriers();
 }
 DeviceLimits device_limits() {
   return backend_for(-1).context().limits();

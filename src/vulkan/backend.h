@@ -53,10 +53,13 @@ class VulkanBackend final : public Backend {
 
   // Test hooks (testing.h).
   void set_native_disabled(Op op, bool disabled);
+  void set_copy_path(CopyPath path) { copy_path_ = path; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
 
  private:
   bool shader_ops_ok(const OpCall& call) const;
+  // A pooled storage; on out-of-memory, waits for in-flight work, trims the pool, retries.
+  std::shared_ptr<VulkanStorage> new_storage(std::size_t nbytes);
 
   Context ctx_;
   MemoryPool pool_;

@@ -173,7 +173,11 @@ Context::Context(int index) {
   caps_.storage8 = have.f12.storageBuffer8BitAccess;
   caps_.float16 = have.f12.shaderFloat16;
   caps_.int8 = have.f12.shaderInt8;
-  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
+  // extension exists).
+  const char* no_push = std::getenv("VKT_VK_NO_PUSH_DESCRIPTOR");
+  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+                          !(no_push != nullptr && std::string(no_push) == "1");
 
   VkPhysicalDeviceSubgroupProperties subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -258,7 +262,16 @@ std::string device_report() {
     s << "  limits: maxComputeWorkGroupCount " << l.maxComputeWorkGroupCount[0] << "x"
       << l.maxComputeWorkGroupCount[1] << "x" << l.maxComputeWorkGroupCount[2]
       << ", maxStorageBufferRange " << l.maxStorageBufferRange << ", maxPushConstantsSize "
-      << l.maxPushConstantsSize << "\n";
+      << l.maxPushConstantsSize;
+    if (p.apiVersion >= VK_API_VERSION_1_1) {
+      VkPhysicalDeviceMaintenance3Properties m3{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+      VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+      p2.pNext = &m3;
+      vkGetPhysicalDeviceProperties2(devices[i], &p2);
+      s << ", maxMemoryAllocationSize " << m3.maxMemoryAllocationSize;
+    }
+    s << "\n";
     if (p.apiVersion >= VK_API_VERSION_1_2) {
       Features f(devices[i]);
       s << "  features: shaderFloat64=" << f.f2.features.shaderFloat64

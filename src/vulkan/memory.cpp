@@ -99,8 +99,10 @@ OwnedBuffer MemoryPool::create_working(VkDeviceSize size) {
     return create_buffer(ctx_, size, kWorkingUsage, kMappedWorking);
   }
   // Device-local, never read by the cpu: avoid host-visible (BAR) types where possible.
-  return create_buffer(ctx_, size, kWorkingUsage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
-                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  OwnedBuffer b = create_buffer(ctx_, size, kWorkingUsage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  b.mapped = nullptr;  // where only host-visible types exist (forced staging): not used
+  return b;
 }
 
 void MemoryPool::ensure_room(VkDeviceSize bytes) {
@@ -156,6 +158,11 @@ BufferRange MemoryPool::carve(std::uint8_t size_class) {
 
 BufferRange MemoryPool::allocate(std::size_t nbytes) {
   const VkDeviceSize want = std::max<VkDeviceSize>(nbytes, 1);
+  if (want > ctx_.limits().max_allocation) {
+    throw OutOfMemory("[vulkan] a tensor of " + std::to_string(want) +
+                      " bytes exceeds maxMemoryAllocationSize (" +
+                      std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
+  }
   std::lock_guard lock(mutex_);
   const VkDeviceSize rounded = std::bit_ceil(std::max(want, kMinClass));
   const auto size_class = static_cast<std::uint8_t>(std::countr_zero(rounded / kMinClass));

@@ -33,8 +33,7 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
   // clobbered and the words fit the descriptor range limit.
   const bool words_ok = src_offset % 4 == 0 && dst_offset % 4 == 0 &&
                         (bytes % 4 == 0 || dst_offset + bytes == dst.nbytes()) &&
-                        std::max(s.size, d.size) <= b.context().limits().max_storage_range &&
-                        b.context().caps().push_descriptor;
+                        std::max(s.size, d.size) <= b.context().limits().max_storage_range;
   if (b.copy_path() == CopyPath::compute_shader && words_ok) {
     const Pipeline p = b.pipelines().get("movement_copy", 2, {});
     const std::uint64_t words = (bytes + 3) / 4;

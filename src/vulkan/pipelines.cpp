@@ -17,7 +17,8 @@ const Pipelines::Layout& Pipelines::layout(std::uint32_t bindings) {
     b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   }
   VkDescriptorSetLayoutCreateInfo sinfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sinfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  if (ctx_.caps().push_descriptor)
+    sinfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   sinfo.bindingCount = bindings;
   sinfo.pBindings = b.data();
   VkDescriptorSetLayout set = VK_NULL_HANDLE;
@@ -61,7 +62,9 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
   spec.insert(spec.end(), constants.begin(), constants.end());
   auto key = std::make_pair(std::string(shader), spec);
   auto it = pipelines_.find(key);
-  if (it != pipelines_.end()) return {it->second.pipeline.get(), it->second.layout, kWorkgroupSize};
+  if (it != pipelines_.end()) {
+    return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
+  }
 
   const Layout& l = layout(bindings);
   std::vector<VkSpecializationMapEntry> entries(spec.size());
@@ -79,9 +82,9 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
   info.layout = l.pipeline.get();
   VkPipeline p = VK_NULL_HANDLE;
   VKT_VK(vkCreateComputePipelines, ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &p);
-  Entry e{Owned<VkPipeline>(ctx_.device(), p, vkDestroyPipeline), l.pipeline.get()};
+  Entry e{Owned<VkPipeline>(ctx_.device(), p, vkDestroyPipeline), l.pipeline.get(), l.set.get()};
   pipelines_.emplace(std::move(key), std::move(e));
-  return {p, l.pipeline.get(), kWorkgroupSize};
+  return {p, l.pipeline.get(), l.set.get(), kWorkgroupSize};
 }
 
 }  // namespace vkt::vk

@@ -1,5 +1,6 @@
 // Compute pipelines, created once per (shader variant, specialization constants) and cached.
-// Every pipeline uses a push-descriptor set of N storage buffers and 128 bytes of push
+// Every pipeline uses one set of N storage buffers (pushed where VK_KHR_push_descriptor
+// exists, else allocated per batch by the recorder) and 128 bytes of push
 // constants; specialization constant 0 is the workgroup size.
 #pragma once
 
@@ -21,6 +22,7 @@ namespace vkt::vk {
 struct Pipeline {
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   std::uint32_t workgroup_size = 0;
 };
 
@@ -46,6 +48,7 @@ class Pipelines {
   struct Entry {
     Owned<VkPipeline> pipeline;
     VkPipelineLayout layout;
+    VkDescriptorSetLayout set_layout;
   };
   const Layout& layout(std::uint32_t bindings);
   VkShaderModule module(std::string_view shader);

@@ -102,6 +102,7 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
     }
     vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 0, nullptr,
                          static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+    hazard_barriers_ += 1;
     written_.clear();
     read_.clear();
   }
@@ -172,15 +173,49 @@ void Recorder::recycle_completed() {
     Batch& b = in_flight_.front();
     VKT_VK(vkResetCommandBuffer, b.cmd, 0);
     spare_.push_back(b.cmd);
+    if (b.descriptors != VK_NULL_HANDLE) {
+      VKT_VK(vkResetDescriptorPool, ctx_.device(), b.descriptors, 0);
+      spare_pools_.push_back(b.descriptors);
+    }
     in_flight_.pop_front();  // releases the storages the batch held
   }
 }
 
+VkDescriptorSet Recorder::allocate_set(VkDescriptorSetLayout layout) {
+  open_batch();
+  if (pending_.descriptors == VK_NULL_HANDLE) {
+    if (spare_pools_.empty()) {
+      const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      kMaxCommands * kMaxBindings};
+      VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      info.maxSets = kMaxCommands;
+      info.poolSizeCount = 1;
+      info.pPoolSizes = &size;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      VKT_VK(vkCreateDescriptorPool, ctx_.device(), &info, nullptr, &pool);
+      descriptor_pools_.emplace_back(ctx_.device(), pool, vkDestroyDescriptorPool);
+      spare_pools_.push_back(pool);
+    }
+    pending_.descriptors = spare_pools_.back();
+    spare_pools_.pop_back();
+  }
+  VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  info.descriptorPool = pending_.descriptors;
+  info.descriptorSetCount = 1;
+  info.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VKT_VK(vkAllocateDescriptorSets, ctx_.device(), &info, &set);
+  return set;
+}
+
 void Recorder::wait(std::uint64_t value) {
-  if (value == 0 || completed_value() >= value) {
+  // Deterministic ledger: a wait counts whenever the host needs work it has not yet seen
+  // complete, even if the device happens to be done already (a race would make counts flaky).
+  if (value <= waited_) {
     recycle_completed();
     return;
   }
+  if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
   VkSemaphore sem = timeline_.get();
   VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
@@ -188,6 +223,7 @@ void Recorder::wait(std::uint64_t value) {
   info.pValues = &value;
   VKT_VK(vkWaitSemaphores, ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
   ledger::record_wait();
+  waited_ = value;
   recycle_completed();
 }
 

@@ -46,8 +46,8 @@ class Recorder {
   // Submits the pending batch if it has commands; returns the timeline value after which
   // everything recorded so far is complete.
   std::uint64_t submit();
-  // Blocks until the timeline reaches `value` (no-op when it has); counts a ledger wait
-  // only when it really waits.
+  // Blocks until the timeline reaches `value`; counts a ledger wait unless the host already
+  // waited for `value` or a later one.
   void wait(std::uint64_t value);
   // Submits and waits for all work; afterwards nothing is in flight.
   void finish();
@@ -56,12 +56,19 @@ class Recorder {
   // The value the pending batch will signal when submitted.
   std::uint64_t pending_value() const { return next_value_; }
   std::uint64_t completed_value();
+  // Without VK_KHR_push_descriptor: a descriptor set from the pending batch's pool (reset
+  // when the batch completes). A batch has at most kMaxCommands sets of kMaxBindings.
+  VkDescriptorSet allocate_set(VkDescriptorSetLayout layout);
+  static constexpr std::uint32_t kMaxBindings = 4;
+  // Hazard barriers inserted inside batches so far (not the one barrier opening each batch).
+  std::uint64_t hazard_barriers() const { return hazard_barriers_; }
 
  private:
   struct Batch {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     std::uint64_t value = 0;
     std::uint32_t commands = 0;
+    VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
     std::vector<std::shared_ptr<const Storage>> held;
   };
   void open_batch();
@@ -72,10 +79,14 @@ class Recorder {
   Owned<VkCommandPool> pool_;
   Owned<VkSemaphore> timeline_;
   std::uint64_t next_value_ = 1;
+  std::uint64_t hazard_barriers_ = 0;
+  std::uint64_t waited_ = 0;  // the highest value the host has waited for
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;
   std::vector<VkCommandBuffer> spare_;
+  std::vector<Owned<VkDescriptorPool>> descriptor_pools_;  // owned; batches borrow them
+  std::vector<VkDescriptorPool> spare_pools_;
   // Ranges written / read in the pending batch since its last barrier.
   std::vector<Access> written_, read_;
 };

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "vkt/op_call.h"
+#include "vulkan/backend.h"
 #include "vulkan/context.h"
 
 namespace vkt::vk::testing {
@@ -14,6 +15,14 @@ void set_native_disabled(Op op, bool disabled);
 void set_storage_range_limit(std::uint64_t bytes);
 void set_allocation_limit(std::uint64_t bytes);
 DeviceLimits device_limits();
+// Force the device-to-device copy path (default: chosen by vendor, see backend.cpp).
+void set_copy_path(CopyPath path);
+CopyPath copy_path();
+// Bytes of device memory the pool holds, and a trim of its unused blocks.
+std::uint64_t pool_bytes();
+void trim_pool();
+// Barriers the recorder inserted for hazards inside batches so far.
+std::uint64_t hazard_barriers();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 

@@ -62,8 +62,8 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
     VkCommandBuffer cmd = recorder_.begin_command({{dst.buffer, dst.offset + off, n, true}});
     VkBufferCopy region{0, dst.offset + off, n};
     vkCmdCopyBuffer(cmd, s.buffer.buffer.get(), dst.buffer, 1, &region);
+    s.busy_until = recorder_.pending_value();  // before end_command, which may submit
     recorder_.end_command();
-    s.busy_until = recorder_.pending_value();
   }
 }
 

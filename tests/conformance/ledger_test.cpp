@@ -1,0 +1,152 @@
+// The fallback contract and batching, checked by exact ledger deltas.
+#include <cstdlib>
+
+#include "conformance/fixture.h"
+#include "core/dispatch.h"
+#include "support/compare.h"
+#include "vkt/op_call.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+class Ledger : public VulkanTest {
+ protected:
+  void TearDown() override {
+    vk::testing::set_native_disabled(Op::as_type, false);
+    set_legacy_policy({});
+    set_fallback_policy(FallbackPolicy::allow);
+    VulkanTest::TearDown();
+  }
+  // A resident s32 input, with nothing left pending.
+  Tensor resident() {
+    Tensor t = iota({4, 5}, DType::s32, std::nullopt, &gpu());
+    gpu().synchronize();
+    return t;
+  }
+};
+
+Tensor concatenate0(const std::vector<Tensor>& parts) {
+  Shape shape = parts.at(0).shape();
+  shape[0] = 0;
+  for (const Tensor& t : parts) shape[0] += t.dim(0);
+  return detail::dispatch({Op::concatenate, parts, AxisParams{0}, parts[0].dtype(), shape});
+}
+
+TEST_F(Ledger, NativeOpsOnResidentInputsCrossNoBus) {
+  const Tensor x = resident();
+  LedgerScope scope;
+  const Tensor a = as_type(x, DType::f32);
+  const Tensor b = copy(x, gpu());
+  const Tensor c = full({3, 3}, 2.5, DType::f32, &gpu());
+  const Tensor e = eye(4, DType::f16, &gpu());
+  const Tensor f = concatenate0({x, x});
+  for (const Tensor* t : {&a, &b, &c, &e, &f}) EXPECT_EQ(&t->backend(), &gpu());
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(d.uploads, 0u) << d.to_string();
+  EXPECT_EQ(d.downloads, 0u) << d.to_string();
+  EXPECT_EQ(d.fallbacks, 0u) << d.to_string();
+  EXPECT_EQ(d.device_copies, 3u) << d.to_string();  // copy + two concatenate pieces
+  EXPECT_EQ(d.device_copy_bytes, 3u * x.nbytes()) << d.to_string();
+}
+
+TEST_F(Ledger, UnsupportedOpCostsOneDownloadAndStaysOnCpu) {
+  const Tensor x = resident();
+  vk::testing::set_native_disabled(Op::as_type, true);
+  LedgerScope scope;
+  const Tensor y = as_type(x, DType::f64);
+  const LedgerCounts d = scope.delta();
+  EXPECT_TRUE(y.backend().is_cpu());
+  EXPECT_EQ(d.downloads, 1u) << d.to_string();
+  EXPECT_EQ(d.download_bytes, x.nbytes()) << d.to_string();
+  EXPECT_EQ(d.uploads, 0u) << d.to_string();
+  EXPECT_EQ(d.fallbacks_by_op.at("as_type"), 1u) << d.to_string();
+  EXPECT_TRUE(tensors_close(y, as_type(transfer(x, cpu()), DType::f64)));
+}
+
+TEST_F(Ledger, LegacyPolicyUploadsTheFallbackResult) {
+  const Tensor x = resident();
+  set_legacy_policy({false, true});
+  LedgerScope scope;
+  const Tensor y = as_type(x, DType::f32);
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(&y.backend(), &gpu());
+  EXPECT_EQ(d.downloads, 1u) << d.to_string();
+  EXPECT_EQ(d.uploads, 1u) << d.to_string();
+  EXPECT_EQ(d.dispatches, 0u) << d.to_string();
+}
+
+TEST_F(Ledger, ErrorPolicyForbidsTheFallbackAndNamesTheOp) {
+  const Tensor x = resident();
+  vk::testing::set_native_disabled(Op::as_type, true);
+  set_fallback_policy(FallbackPolicy::error);
+  try {
+    as_type(x, DType::u8);
+    FAIL() << "no exception";
+  } catch (const FallbackForbidden& e) {
+    EXPECT_NE(std::string(e.what()).find("[as_type]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("s32"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(x.to_vector<std::int32_t>()[19], 19);  // the input is intact
+}
+
+TEST_F(Ledger, HundredSmallOpsThenOneReadIsOneSubmit) {
+  const Tensor x = resident();
+  LedgerScope scope;
+  Tensor t = x;
+  for (int i = 0; i < 50; ++i) {
+    t = as_type(t, DType::f32);
+    t = as_type(t, DType::s32);
+  }
+  const std::vector<std::int32_t> v = t.to_vector<std::int32_t>();
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(v[7], 7);
+  EXPECT_EQ(d.dispatches, 100u) << d.to_string();
+  EXPECT_EQ(d.submits, 1u) << d.to_string();
+  EXPECT_EQ(d.waits, 1u) << d.to_string();
+  EXPECT_EQ(d.downloads, 1u) << d.to_string();
+}
+
+TEST_F(Ledger, LongBatchesAreSubmittedAtTheBound) {
+  const Tensor x = resident();
+  LedgerScope scope;
+  Tensor t = x;
+  for (int i = 0; i < 150; ++i) {
+    t = as_type(t, DType::f32);
+    t = as_type(t, DType::s32);
+  }
+  EXPECT_EQ(t.to_vector<std::int32_t>()[3], 3);
+  // 300 dispatches (plus one poison fill each when outputs are not host-mapped) in
+  // batches of at most 256 commands; the read joins the last batch.
+  const char* poison = std::getenv("VKT_POISON");
+  const bool fills = !vk::testing::host_mapped() && poison != nullptr && std::string(poison) == "1";
+  const std::uint64_t commands = fills ? 600 : 300;
+  EXPECT_EQ(scope.delta().submits, (commands + 255) / 256) << scope.delta().to_string();
+}
+
+TEST_F(Ledger, BarriersOnlyWhereAHazardExists) {
+  const Tensor x = resident();
+  const char* poison = std::getenv("VKT_POISON");
+  // A poison fill is a real write before the kernel's write: it needs its barrier.
+  const bool fills = !vk::testing::host_mapped() && poison != nullptr && std::string(poison) == "1";
+  const std::uint64_t before = vk::testing::hazard_barriers();
+  std::vector<Tensor> independent;
+  for (int i = 0; i < 20; ++i) independent.push_back(as_type(x, DType::f32));  // all read x
+  EXPECT_EQ(vk::testing::hazard_barriers() - before, fills ? 20u : 0u);
+  const std::uint64_t mid = vk::testing::hazard_barriers();
+  Tensor t = x;
+  for (int i = 0; i < 10; ++i) t = as_type(t, i % 2 == 0 ? DType::f32 : DType::s32);  // a chain
+  EXPECT_EQ(vk::testing::hazard_barriers() - mid, fills ? 10u : 9u);  // one per step
+  EXPECT_EQ(t.to_vector<std::int32_t>()[11], 11);
+}
+
+TEST_F(Ledger, SynchronizeWithNothingPendingCostsNothing) {
+  resident();
+  LedgerScope scope;
+  gpu().synchronize();
+  EXPECT_EQ(scope.delta().submits, 0u);
+  EXPECT_EQ(scope.delta().waits, 0u);
+}
+
+}  // namespace
+}  // namespace vkt::testing

@@ -1,0 +1,79 @@
+// The pool: freed ranges are reused without new vkAllocateMemory calls; trim returns
+// unused blocks; both copy paths (transfer command, compute shader) give the same bytes.
+#include "conformance/fixture.h"
+#include "core/dispatch.h"
+#include "support/compare.h"
+#include "vkt/op_call.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+class Memory : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    path_ = vk::testing::copy_path();
+  }
+  void TearDown() override {
+    vk::testing::set_copy_path(path_);
+    VulkanTest::TearDown();
+  }
+  vk::CopyPath path_ = vk::CopyPath::transfer_command;
+};
+
+TEST_F(Memory, FreedRangesAreReusedWithoutNewAllocations) {
+  const std::vector<float> v(1000, 1.0f);
+  { from_vector(v, &gpu()).to_vector<float>(); }  // warm: the size class has a block
+  LedgerScope scope;
+  for (int i = 0; i < 100; ++i) {
+    const Tensor t = from_vector(v, &gpu());
+    const Tensor u = as_type(t, DType::f64);
+    EXPECT_EQ(u.to_vector<double>()[999], 1.0);
+  }
+  EXPECT_EQ(scope.delta().allocations, 0u) << scope.delta().to_string();
+}
+
+TEST_F(Memory, TrimReturnsUnusedBlocks) {
+  {
+    const Tensor big = full({5 << 20}, 1, DType::f32, &gpu());
+    gpu().synchronize();
+  }
+  vk::testing::trim_pool();
+  const std::uint64_t after_trim = vk::testing::pool_bytes();
+  const Tensor t = full({100}, 1, DType::u8, &gpu());
+  EXPECT_GT(vk::testing::pool_bytes(), after_trim);  // a block again
+  EXPECT_EQ(t.to_vector<std::uint8_t>()[99], 1);
+}
+
+void check_copies() {
+  for (DType d : kAllDTypes) {
+    for (std::int64_t n : {1, 3, 5, 1001, 65536}) {
+      const Tensor h = as_type(iota({n}, DType::s32), d);
+      const Tensor g = transfer(h, vulkan());
+      EXPECT_TRUE(tensors_close(copy(g, vulkan()), h, Tolerance{0, 0}))
+          << dtype_name(d) << " n=" << n;
+      const Shape out{3 * n};
+      const Tensor c = detail::dispatch({Op::concatenate, {g, g, g}, AxisParams{0}, d, out});
+      const auto hb = h.to_bytes();
+      std::vector<std::byte> expected;
+      for (int k = 0; k < 3; ++k) expected.insert(expected.end(), hb.begin(), hb.end());
+      EXPECT_TRUE(c.to_bytes() == expected) << dtype_name(d) << " n=" << n;
+    }
+  }
+}
+
+TEST_F(Memory, ShaderCopyPathCopiesExactly) {
+  vk::testing::set_copy_path(vk::CopyPath::compute_shader);
+  LedgerScope scope;
+  check_copies();
+  EXPECT_GT(scope.delta().dispatches, 0u);  // the shader path was taken
+}
+
+TEST_F(Memory, TransferCopyPathCopiesExactly) {
+  vk::testing::set_copy_path(vk::CopyPath::transfer_command);
+  check_copies();
+}
+
+}  // namespace
+}  // namespace vkt::testing
