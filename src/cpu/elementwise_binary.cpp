@@ -150,14 +150,19 @@ Tensor run_binary(const OpCall& call) {
     if (writes_u8(call.op)) {
       std::uint8_t* po = mutable_data<std::uint8_t>(out);
       return predicate<C>(call.op, [&](auto f) {
-        map_binary(pa, pb, po, plan, n, f);
+        map_binary(pa, pb, po, plan, n, kCheapGrain, f);
         return true;
       });
     }
     if (call.out_dtype != a.dtype()) return false;
     T* po = mutable_data<T>(out);
+    // Library calls (pow, fmod, atan2) and integer division are worth a second thread
+    // sooner than the one-instruction ops.
+    const bool costly = call.op == Op::pow || call.op == Op::remainder || call.op == Op::atan2 ||
+                        call.op == Op::divide || call.op == Op::quotient;
+    const std::int64_t grain = costly ? kGrain : kCheapGrain;
     return arithmetic<C>(call.op, [&](auto f) {
-      map_binary(pa, pb, po, plan, n, f);
+      map_binary(pa, pb, po, plan, n, grain, f);
       return true;
     });
   });

@@ -24,10 +24,16 @@ inline T store(R v) {
   }
 }
 
+// Elements per thread for cheap, memory-bound ops (add, compare, abs...): below ~1M
+// elements a second thread costs more in fork/join and cache traffic than it saves, and
+// on an oversubscribed machine the join can wait a whole scheduler slice. Transcendental
+// ops keep kGrain.
+inline constexpr std::int64_t kCheapGrain = kGrain * 32;
+
 // out[i] = f(in[i]) over n elements.
 template <class In, class Out, class F>
-void map_unary(const In* in, Out* out, std::int64_t n, F f) {
-  parallel_for(n, kGrain, [&](std::int64_t begin, std::int64_t end) {
+void map_unary(const In* in, Out* out, std::int64_t n, std::int64_t grain, F f) {
+  parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
     const In* __restrict src = in + begin;
     Out* __restrict dst = out + begin;
     const std::int64_t len = end - begin;
@@ -101,11 +107,12 @@ inline void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
 
 // out[i] = f(a[ia(i)], b[ib(i)]) over the broadcast output.
 template <class T, class Out, class F>
-void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n, F f) {
+void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n,
+                std::int64_t grain, F f) {
   const std::size_t rank = plan.dims.size(), inner = rank - 1;
   const std::int64_t inner_len = plan.dims[inner];
   const std::int64_t sa_inner = plan.a_strides[inner], sb_inner = plan.b_strides[inner];
-  parallel_for(n, kGrain, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
     // Multi-index of `begin` and the matching input offsets.
     std::vector<std::int64_t> idx(rank);
     std::int64_t rest = begin, oa = 0, ob = 0;

@@ -124,11 +124,21 @@ inline double erf_inv_f64(double x) {
   }
   double y = p * ax;
   const double two_over_sqrt_pi = 1.12837916709551257390;
-  for (int step = 0; step < 3; ++step) {
-    const double slope = two_over_sqrt_pi * std::exp(-y * y);
-    if (slope == 0.0) break;
-    const double residual = ax > 0.5 ? (1.0 - ax) - std::erfc(y) : std::erf(y) - ax;
-    y += (ax > 0.5 ? residual : -residual) / slope;
+  if (ax <= 0.5) {
+    // Newton on erf(y) = ax; Giles' start is good to ~1e-7, so 2 steps reach double.
+    for (int step = 0; step < 3; ++step) {
+      y -= (std::erf(y) - ax) / (two_over_sqrt_pi * std::exp(-y * y));
+    }
+  } else {
+    // Newton on log(erfc(y)) = log(1 - ax): nearly linear in the tail, where the
+    // approximation is extrapolated (|x| beyond 1 - 2^-24) and plain Newton crawls.
+    const double log_tail = std::log(1.0 - ax);
+    for (int step = 0; step < 12; ++step) {
+      const double c = std::erfc(y);
+      const double dy = (std::log(c) - log_tail) * c / (two_over_sqrt_pi * std::exp(-y * y));
+      y += dy;
+      if (std::fabs(dy) <= 1e-17 * y) break;
+    }
   }
   return x < 0 ? -y : y;
 }

@@ -36,7 +36,7 @@ template <class T, class Out>
 bool run_float_function(Op op, const T* in, Out* out, std::int64_t n) {
   using C = compute_t<T>;
   auto go = [&](auto f) {
-    map_unary(in, out, n, f);
+    map_unary(in, out, n, kGrain, f);
     return true;
   };
   switch (op) {
@@ -97,7 +97,7 @@ template <class T>
 bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
   using C = compute_t<T>;
   auto go = [&](auto f) {
-    map_unary(in, out, n, f);
+    map_unary(in, out, n, kCheapGrain, f);
     return true;
   };
   constexpr bool is_fp = std::is_floating_point_v<C>;
@@ -146,7 +146,7 @@ bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
       if (n > 0) std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
       return true;
     case Op::imag:
-      map_unary(in, out, n, [](C) { return C(0); });
+      map_unary(in, out, n, kCheapGrain, [](C) { return C(0); });
       return true;
     default:
       break;
@@ -172,11 +172,12 @@ bool run_predicate(Op op, const T* in, std::uint8_t* out, std::int64_t n) {
   using C = compute_t<T>;
   if constexpr (std::is_floating_point_v<C>) {
     if (op == Op::is_nan) {
-      map_unary(in, out, n, [](C x) { return static_cast<std::uint8_t>(is_nan_value(x)); });
+      map_unary(in, out, n, kCheapGrain,
+                [](C x) { return static_cast<std::uint8_t>(is_nan_value(x)); });
       return true;
     }
     if (op == Op::is_infinity) {
-      map_unary(in, out, n, [](C x) {
+      map_unary(in, out, n, kCheapGrain, [](C x) {
         return static_cast<std::uint8_t>(x == std::numeric_limits<C>::infinity() ||
                                          x == -std::numeric_limits<C>::infinity());
       });
