@@ -129,35 +129,27 @@ Tensor make_input(DType d, const Shape& s, std::uint32_t seed, bool unit_range =
 // Tolerances, tighter than the library-wide defaults. f32: ~5 ulp (the shaders write out
 // exp/log/sin/atan/pow... instead of using GLSL.std.450's loosely specified ones; lavapipe
 // measures <= 5 ulp for every op), with an absolute floor only for subnormal results a GPU
-// may flush. erf_inv: 2e-6, because the cpu reference's Newton step near +-1 moves the
-// wrong way (src/cpu/elementwise_math.h erf_inv_f64 adds erf(y) - x / slope in the erfc
-// branch), leaving it ~1e-6 off while the shader's step converges. f64: the exp/log family
-// is written out in f64 and measures <= 2 ulp; the rest is exact arithmetic: 1e-15
+// may flush. f64: the exp/log family is
+// written out in f64 and measures <= 2 ulp; the rest is exact arithmetic: 1e-15
 // (~4.5 ulp). f16/bf16 keep the default (1-2 ulp of the narrow type, which covers a
 // different rounding of the f32 intermediate).
-Tolerance tolerance_for(Op op, DType d) {
+Tolerance tolerance_for(DType d) {
   if (d == DType::f64) return {1e-15, 0};
-  if (d != DType::f32) return default_tolerance(d);
-  switch (op) {
-    case Op::erf_inv:
-      return {2e-6, 1e-37};
-    default:
-      return {6e-7, 1e-37};
-  }
+  if (d == DType::f32) return {6e-7, 1e-37};
+  return default_tolerance(d);
 }
 
 class Elementwise : public VulkanTest {
  protected:
   // Runs `op` on the gpu (natively: no fallback) and on the cpu and compares.
   template <class F>
-  void expect_native_close(F&& run, Op op, DType d, const std::string& what) {
+  void expect_native_close(F&& run, DType d, const std::string& what) {
     LedgerScope scope;
     const Tensor g = run(gpu());
     EXPECT_EQ(scope.delta().fallbacks, 0u) << what << ": " << scope.delta().to_string();
     EXPECT_EQ(&g.backend(), &gpu()) << what;
     const Tensor c = run(cpu());
-    EXPECT_TRUE(tensors_close(g, c, tolerance_for(op, c.dtype() == DType::u8 ? d : c.dtype())))
-        << what;
+    EXPECT_TRUE(tensors_close(g, c, tolerance_for(c.dtype() == DType::u8 ? d : c.dtype()))) << what;
   }
   bool device_has(DType d) const {
     return vk::testing::device_limits().max_storage_range > 0 && dtype_ok(d);
@@ -202,7 +194,7 @@ TEST_F(Elementwise, BinaryEveryOpDtypeAndShape) {
       for (const auto& [sa, sb] : shapes) {
         const Tensor a = make_input(d, sa, 1), b = make_input(d, sb, 2);
         expect_native_close(
-            [&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); }, op, d,
+            [&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); }, d,
             label(op, d, sa, sb));
       }
     }
@@ -226,7 +218,7 @@ TEST_F(Elementwise, UnaryEveryOpDtypeAndShape) {
       if (big_sample(op)) shapes.push_back({70001});
       for (const Shape& s : shapes) {
         const Tensor a = make_input(d, s, 3, op == Op::erf_inv);
-        expect_native_close([&](Backend& be) { return unary(op, transfer(a, be)); }, op, d,
+        expect_native_close([&](Backend& be) { return unary(op, transfer(a, be)); }, d,
                             label(op, d, s, {}));
       }
     }
@@ -244,7 +236,7 @@ TEST_F(Elementwise, BinaryEdgeValuePairs) {
       if (integer_only(op) && !is_integer(d)) continue;
       if (d == DType::f64 && !f64_native(op)) continue;
       expect_native_close([&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); },
-                          op, d, label(op, d, {n, 1}, {1, n}));
+                          d, label(op, d, {n, 1}, {1, n}));
     }
   }
 }
