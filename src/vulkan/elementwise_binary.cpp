@@ -105,9 +105,9 @@ bool op_dtype_ok(Op op, DType d) {
       return is_integer(d);
     case Op::divide:
     case Op::atan2:
-      // GLSL.std.450 has no f64 transcendentals and atan2 is not written in f64 here.
-      return is_float(d) && !(op == Op::atan2 && d == DType::f64);
+      return is_float(d);
     case Op::pow:
+      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
       return d != DType::f64;
     default:
       return true;

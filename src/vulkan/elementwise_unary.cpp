@@ -46,6 +46,9 @@ bool f64_native(Op op) {
     case Op::asinh:
     case Op::atanh:
     case Op::cbrt:
+    case Op::atan:
+    case Op::asin:
+    case Op::acos:
     case Op::sqrt:
     case Op::rsqrt:
     case Op::abs:

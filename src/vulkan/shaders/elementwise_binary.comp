@@ -10,6 +10,9 @@
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "elementwise_math.glsl"
+#ifdef VKT_F64
+#include "elementwise_math_f64.glsl"
+#endif
 
 layout(constant_id = 1) const uint OP_CONSTANT = 0;
 layout(constant_id = 2) const uint DTYPE = 10;
@@ -52,8 +55,8 @@ bool float_predicate(uint op, float a, float b) {
   }
 }
 #ifdef VKT_F64
-// f64 has no pow/atan2 here (supports() sends them to the cpu): GLSL.std.450 has no f64
-// transcendentals.
+// f64 has no pow here (supports() sends it to the cpu): GLSL.std.450 has no f64
+// transcendentals; atan2 is written out in elementwise_math_f64.glsl.
 double double_binary(uint op, double a, double b) {
   switch (op) {
     case OP_ADD: return a + b;
@@ -61,6 +64,7 @@ double double_binary(uint op, double a, double b) {
     case OP_MULTIPLY: return a * b;
     case OP_DIVIDE: return a / b;
     case OP_REMAINDER: return fmod_f64(a, b);
+    case OP_ATAN2: return atan2_f64(a, b);
     case OP_MIN: return (a < b || isnan(a)) ? a : b;
     default: return (a > b || isnan(a)) ? a : b;  // OP_MAX
   }

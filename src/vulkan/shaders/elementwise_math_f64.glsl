@@ -137,3 +137,48 @@ double cbrt_f64(double x) {
   for (int k = 0; k < 3; ++k) y = y - (y - scaled / (y * y)) / 3.0LF;
   return copy_sign_f64(ldexp(y, e3), x);
 }
+
+// atan: 1/x above 1, (x-1)/(x+1) above tan(pi/8), one argument halving
+// (atan t = 2 atan(t / (1 + sqrt(1 + t^2)))) to |t| < 0.2, then the Taylor series (12 terms
+// reach 2^-60).
+double atan_f64(double x) {
+  if (isnan(x)) return x;
+  double ax = abs(x);
+  const bool invert = ax > 1.0LF;
+  if (invert) ax = 1.0LF / ax;  // inf -> 0
+  double base = 0.0LF;
+  precise double t = ax;
+  if (ax > 0.41421356237309504880LF) {
+    base = 0.78539816339744830962LF;
+    t = (ax - 1.0LF) / (ax + 1.0LF);
+  }
+  precise double h = t / (1.0LF + sqrt(1.0LF + t * t));
+  precise double z = h * h;
+  precise double q = -1.0LF / 25.0LF;
+  for (int k = 11; k >= 0; --k) q = q * z + ((k & 1) == 0 ? 1.0LF : -1.0LF) / double(2 * k + 1);
+  precise double r = base + 2.0LF * (h * q);
+  if (invert) r = 1.57079632679489661923LF - r;
+  return copy_sign_f64(r, x);
+}
+double asin_f64(double x) {
+  if (!(abs(x) <= 1.0LF)) return d_nan();
+  return atan_f64(x / sqrt((1.0LF - x) * (1.0LF + x)));
+}
+double acos_f64(double x) {
+  if (!(abs(x) <= 1.0LF)) return d_nan();
+  return 2.0LF * atan_f64(sqrt((1.0LF - x) / (1.0LF + x)));
+}
+// atan2 with C's special cases for zeros and infinities.
+double atan2_f64(double y, double x) {
+  const double pi = 3.14159265358979323846LF, pi_2 = 1.57079632679489661923LF;
+  if (isnan(x) || isnan(y)) return d_nan();
+  const bool x_negative = x < 0.0LF || (x == 0.0LF && sign_bit(float(x)));
+  if (y == 0.0LF) return x_negative ? copy_sign_f64(pi, y) : y;
+  if (isinf(x)) {
+    if (isinf(y)) return copy_sign_f64(x > 0.0LF ? 0.5LF * pi_2 : 1.5LF * pi_2, y);
+    return x > 0.0LF ? copy_sign_f64(0.0LF, y) : copy_sign_f64(pi, y);
+  }
+  if (x == 0.0LF || isinf(y)) return copy_sign_f64(pi_2, y);
+  const double t = atan_f64(abs(y / x));
+  return copy_sign_f64(x > 0.0LF ? t : pi - t, y);
+}

@@ -183,6 +183,9 @@ double double_function(uint op, double x) {
     case OP_ASINH: return asinh_f64(x);
     case OP_ATANH: return atanh_f64(x);
     case OP_CBRT: return cbrt_f64(x);
+    case OP_ATAN: return atan_f64(x);
+    case OP_ASIN: return asin_f64(x);
+    case OP_ACOS: return acos_f64(x);
     case OP_SQRT: return sqrt(x);
     case OP_RSQRT: return 1.0LF / sqrt(x);
     case OP_ABS: return abs(x);
