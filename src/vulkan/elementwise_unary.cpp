@@ -47,6 +47,9 @@ bool f64_native(Op op) {
     case Op::atanh:
     case Op::cbrt:
     case Op::atan:
+    case Op::sin:
+    case Op::cos:
+    case Op::tan:
     case Op::asin:
     case Op::acos:
     case Op::sqrt:

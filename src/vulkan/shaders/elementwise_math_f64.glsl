@@ -182,3 +182,121 @@ double atan2_f64(double y, double x) {
   const double t = atan_f64(abs(y / x));
   return copy_sign_f64(x > 0.0LF ? t : pi - t, y);
 }
+
+// Bits of 2/pi, 32 per word, most significant first (1280 bits: enough for any f64).
+const uint TWO_OVER_PI_WIDE[40] = uint[](
+    0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u, 0x3C439041u, 0xFE5163ABu,
+    0xDEBBC561u, 0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu, 0x09D1921Cu, 0xFE1DEB1Cu, 0xB129A73Eu,
+    0xE88235F5u, 0x2EBB4484u, 0xE99C7026u, 0xB45F7E41u, 0x3991D639u, 0x835339F4u, 0x9C845F8Bu,
+    0xBDF9283Bu, 0x1FF897FFu, 0xDE05980Fu, 0xEF2F118Bu, 0x5A0A6D1Fu, 0x6D367ECFu, 0x27CB09B7u,
+    0x4F463F66u, 0x9E5FEA2Du, 0x7527BAC7u, 0xEBE5F17Bu, 0x3D0739F7u, 0x8A5292EAu, 0x6BFB5FB1u,
+    0x1F8D5D08u, 0x56033046u, 0xFC7B6BABu, 0xF0CFBC20u, 0x9AF4361Du);
+
+// The 32 bits of the 288-bit little-endian acc from bit `pos`.
+uint wide_bits_at(uint acc[9], int pos) {
+  const int word = pos >> 5, off = pos & 31;
+  const uint lo = acc[word];
+  const uint hi = word + 1 < 9 ? acc[word + 1] : 0u;
+  return off == 0 ? lo : (lo >> off) | (hi << (32 - off));
+}
+
+// Payne-Hanek for large finite ax: the 53-bit mantissa times 224 bits of 2/pi in 32-bit
+// limbs, 126 fraction bits kept: enough for the f64 argument closest to a multiple of
+// pi/2 (6381956970095103 2^797, remainder ~2^-61). Returns r with
+// ax = quadrant pi/2 + r, |r| <= pi/4.
+double reduce_large_f64(double ax, out uint quadrant) {
+  const uvec2 w = unpackDouble2x32(ax);  // (low, high)
+  const uint ml = w.x, mh = (w.y & 0xfffffu) | 0x100000u;
+  const int j = int((w.y >> 20) & 0x7ffu) - 1075;  // ax = m 2^j
+  const int k0 = max(0, (j - 2) >> 5);  // earlier words only add whole turns
+  uint acc[9] = uint[](0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+  for (int a = 0; a < 2; ++a) {
+    const uint ma = a == 0 ? ml : mh;
+    uint64_t carry = 0ul;
+    for (int t = 0; t < 7; ++t) {
+      const uint64_t prod =
+          uint64_t(ma) * uint64_t(TWO_OVER_PI_WIDE[k0 + 6 - t]) + uint64_t(acc[a + t]) + carry;
+      acc[a + t] = uint(prod);
+      carry = prod >> 32;
+    }
+    for (int idx = a + 7; idx < 9; ++idx) {
+      const uint64_t s = uint64_t(acc[idx]) + carry;
+      acc[idx] = uint(s);
+      carry = s >> 32;
+    }
+  }
+  const int z = 32 * (k0 + 7) - j;  // bit of acc with weight 2^0
+  const uint top = wide_bits_at(acc, z - 30);
+  uint f1 = wide_bits_at(acc, z - 62), f2 = wide_bits_at(acc, z - 94),
+       f3 = wide_bits_at(acc, z - 126);
+  quadrant = top >> 30;
+  uint hi = top & 0x3fffffffu;
+  double sign = 1.0LF;
+  if (hi >= 0x20000000u) {  // fraction >= 1/2: next quadrant, negative remainder
+    quadrant += 1u;
+    f3 = ~f3 + 1u;
+    f2 = ~f2 + (f3 == 0u ? 1u : 0u);
+    f1 = ~f1 + ((f3 == 0u && f2 == 0u) ? 1u : 0u);
+    hi = ((~hi) & 0x3fffffffu) + ((f3 == 0u && f2 == 0u && f1 == 0u) ? 1u : 0u);
+    sign = -1.0LF;
+  }
+  // Smallest parts first: a remainder near 0 (hi, f1 zero) keeps every bit.
+  const double tail = double(f2) * 5.42101086242752217003726e-20LF +
+                      double(f3) * 1.26217744835361888865876e-29LF;
+  const double f = ((double(hi) + double(f1) * 2.3283064365386962890625e-10LF) + tail) *
+                   9.31322574615478515625e-10LF;
+  precise double r = f * 1.57079632679489655800LF + f * 6.12323399573676603587e-17LF;
+  return sign * r;
+}
+
+// sin and cos: three-part Cody-Waite by pi/2 (fdlibm's 33-bit splits) below 2^20,
+// Payne-Hanek above, then Taylor polynomials on |r| <= pi/4.
+void sincos_f64(double x, out double s, out double c) {
+  if (isinf(x) || isnan(x)) {
+    s = d_nan();
+    c = d_nan();
+    return;
+  }
+  const double ax = abs(x);
+  uint quadrant;
+  precise double r;
+  if (ax < 1048576.0LF) {
+    const double n = round(ax * 0.63661977236758134308LF);
+    quadrant = uint(n);
+    r = ((ax - n * 1.57079632673412561417LF) - n * 6.07710050630396597660e-11LF) -
+        n * 2.02226624879595063154e-21LF;
+  } else {
+    r = reduce_large_f64(ax, quadrant);
+  }
+  precise double z = r * r;
+  // Taylor coefficients (-1)^k / (2k+1)! and (-1)^k / (2k)!, highest first.
+  precise double ps = -3.868170170630684e-23LF;
+  ps = ps * z + 1.9572941063391263e-20LF;
+  ps = ps * z + -8.22063524662433e-18LF;
+  ps = ps * z + 2.8114572543455206e-15LF;
+  ps = ps * z + -7.647163731819816e-13LF;
+  ps = ps * z + 1.6059043836821613e-10LF;
+  ps = ps * z + -2.505210838544172e-08LF;
+  ps = ps * z + 2.7557319223985893e-06LF;
+  ps = ps * z + -0.0001984126984126984LF;
+  ps = ps * z + 0.008333333333333333LF;
+  ps = ps * z + -0.16666666666666666LF;
+  precise double pc = 1.6117375710961184e-24LF;
+  pc = pc * z + -8.896791392450574e-22LF;
+  pc = pc * z + 4.110317623312165e-19LF;
+  pc = pc * z + -1.5619206968586225e-16LF;
+  pc = pc * z + 4.779477332387385e-14LF;
+  pc = pc * z + -1.1470745597729725e-11LF;
+  pc = pc * z + 2.08767569878681e-09LF;
+  pc = pc * z + -2.755731922398589e-07LF;
+  pc = pc * z + 2.48015873015873e-05LF;
+  pc = pc * z + -0.001388888888888889LF;
+  pc = pc * z + 0.041666666666666664LF;
+  // ps = -1/3! + z/5! - ..., pc = 1/4! - z/6! + ...
+  precise double sv0 = r + r * z * ps;
+  precise double cv0 = (1.0LF - 0.5LF * z) + z * z * pc;
+  quadrant &= 3u;
+  const double sv = quadrant == 0u ? sv0 : quadrant == 1u ? cv0 : quadrant == 2u ? -sv0 : -cv0;
+  c = quadrant == 0u ? cv0 : quadrant == 1u ? -sv0 : quadrant == 2u ? -cv0 : sv0;
+  s = x < 0.0LF ? -sv : sv;
+}

@@ -3,7 +3,7 @@
 // or u8 for is_nan / is_infinity. OP is the op's index in VKT_UNARY_OPS (DYNAMIC: read from
 // the push constants, for one pipeline per dtype where pipeline compiles are slow). Float
 // functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
-// compute in f32 and round once. f64 runs the exact ops and the exp/log family in f64
+// compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
 // tensor in a grid-stride loop.
 #include "common.glsl"
@@ -184,6 +184,13 @@ double double_function(uint op, double x) {
     case OP_ATANH: return atanh_f64(x);
     case OP_CBRT: return cbrt_f64(x);
     case OP_ATAN: return atan_f64(x);
+    case OP_SIN:
+    case OP_COS:
+    case OP_TAN: {
+      double sv, cv;
+      sincos_f64(x, sv, cv);
+      return op == OP_SIN ? sv : op == OP_COS ? cv : sv / cv;
+    }
     case OP_ASIN: return asin_f64(x);
     case OP_ACOS: return acos_f64(x);
     case OP_SQRT: return sqrt(x);
