@@ -133,6 +133,10 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return movement_supported(*this, call);
     case OpFamily::indexing:
       return index_supported(*this, call);
+    case OpFamily::unary:
+      return shader_ops_ok(call) && unary_supported(*this, call);
+    case OpFamily::binary:
+      return shader_ops_ok(call) && binary_supported(*this, call);
     default:
       return false;
   }
@@ -149,6 +153,10 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_movement(*this, call);
     case OpFamily::indexing:
       return run_index(*this, call);
+    case OpFamily::unary:
+      return run_unary(*this, call);
+    case OpFamily::binary:
+      return run_binary(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

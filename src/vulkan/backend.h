@@ -82,6 +82,10 @@ bool creation_supported(const VulkanBackend& b, const OpCall& call);
 bool conversion_supported(const VulkanBackend& b, const OpCall& call);
 bool movement_supported(const VulkanBackend& b, const OpCall& call);
 bool index_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_unary(VulkanBackend& b, const OpCall& call);
+Tensor run_binary(VulkanBackend& b, const OpCall& call);
+bool unary_supported(const VulkanBackend& b, const OpCall& call);
+bool binary_supported(const VulkanBackend& b, const OpCall& call);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,

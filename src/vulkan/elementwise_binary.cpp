@@ -1,0 +1,161 @@
+// Elementwise binary ops on the device (shaders/elementwise_binary.comp). The core has cast
+// both inputs to one dtype; shapes broadcast to out_shape. Same-shape and scalar operands
+// take index-free paths; other broadcasts run through per-axis strides after the host has
+// dropped size-1 axes and merged axes both inputs lay out alike.
+#include <array>
+#include <cstdlib>
+#include <string>
+
+#include "vulkan/backend.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr std::size_t kMaxRank = 8;  // what the push constants hold
+
+struct BinaryPush {
+  std::uint32_t n, rank, op, mode;
+  std::array<std::uint32_t, kMaxRank> dims, a_strides, b_strides;
+};
+static_assert(sizeof(BinaryPush) <= Pipelines::kPushBytes);
+
+enum class Mode : std::uint32_t { same_shape = 0, a_scalar = 1, b_scalar = 2, strided = 3 };
+
+struct Plan {
+  Mode mode = Mode::same_shape;
+  std::vector<std::int64_t> dims, a_strides, b_strides;
+};
+
+// The iteration plan; dims stays empty unless mode is strided.
+Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
+  const std::int64_t n = numel(out), na = numel(a), nb = numel(b);
+  Plan plan;
+  // An input with as many elements as the output has its (size-1-padded) shape: same layout.
+  if (na == n && nb == n) return plan;
+  if (na == 1 && nb == n) {
+    plan.mode = Mode::a_scalar;
+    return plan;
+  }
+  if (nb == 1 && na == n) {
+    plan.mode = Mode::b_scalar;
+    return plan;
+  }
+  plan.mode = Mode::strided;
+  const std::size_t rank = out.size();
+  auto strides_for = [&](const Shape& s) {
+    std::vector<std::int64_t> st(rank, 0);
+    std::int64_t stride = 1;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t axis = s.size() - 1 - k;
+      if (s[axis] != 1) st[rank - 1 - k] = stride;
+      stride *= s[axis];
+    }
+    return st;
+  };
+  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    if (!plan.dims.empty() && plan.a_strides.back() == sa[d] * out[d] &&
+        plan.b_strides.back() == sb[d] * out[d]) {
+      plan.dims.back() *= out[d];  // contiguous with the previous axis in both inputs
+      plan.a_strides.back() = sa[d];
+      plan.b_strides.back() = sb[d];
+      continue;
+    }
+    plan.dims.push_back(out[d]);
+    plan.a_strides.push_back(sa[d]);
+    plan.b_strides.push_back(sb[d]);
+  }
+  return plan;
+}
+
+// The shader's op codes are positions in VKT_BINARY_OPS; comparisons and logical ops, the
+// u8-writing ones, come last from OP_EQUAL = 15.
+std::uint32_t op_code(Op op) {
+  return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::add);
+}
+static_assert(static_cast<int>(Op::equal) - static_cast<int>(Op::add) == 15);
+static_assert(static_cast<int>(Op::logical_xor) - static_cast<int>(Op::add) == 23);
+
+// The shaders' "read it from the push constants" value of a specialization constant.
+constexpr std::uint32_t kDynamic = 0xffffffffu;
+
+// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms, which
+// would dwarf the work: there one pipeline per dtype takes the op and mode at run time.
+// GPUs get pipelines specialised per op and indexing mode.
+// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
+bool specialise(const VulkanBackend& b) {
+  static const bool forced = [] {
+    const char* v = std::getenv("VKT_VK_SPECIALISE");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+// The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
+// and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
+bool op_dtype_ok(Op op, DType d) {
+  switch (op) {
+    case Op::quotient:
+    case Op::bitwise_and:
+    case Op::bitwise_or:
+    case Op::bitwise_xor:
+    case Op::left_shift:
+    case Op::right_shift:
+      return is_integer(d);
+    case Op::divide:
+    case Op::atan2:
+      return is_float(d);
+    case Op::pow:
+      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
+      return d != DType::f64;
+    default:
+      return true;
+  }
+}
+
+bool writes_u8(Op op) {
+  return static_cast<std::uint32_t>(op) >= static_cast<std::uint32_t>(Op::equal);
+}
+
+}  // namespace
+
+bool binary_supported(const VulkanBackend& b, const OpCall& call) {
+  if (call.inputs.size() != 2) return false;
+  const DType d = call.inputs[0].dtype();
+  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !op_dtype_ok(call.op, d)) {
+    return false;
+  }
+  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
+  return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
+         kMaxRank;
+}
+
+Tensor run_binary(VulkanBackend& b, const OpCall& call) {
+  const Tensor& x = call.inputs.at(0);
+  const Tensor& y = call.inputs.at(1);
+  Tensor out = b.make_output(call);
+  const std::uint64_t n = static_cast<std::uint64_t>(out.size());
+  if (n == 0) return out;
+  const Plan plan = plan_for(x.shape(), y.shape(), call.out_shape);
+  BinaryPush push{};
+  push.n = static_cast<std::uint32_t>(n);
+  push.op = op_code(call.op);
+  push.mode = static_cast<std::uint32_t>(plan.mode);
+  push.rank = static_cast<std::uint32_t>(plan.dims.size());
+  for (std::size_t k = 0; k < plan.dims.size(); ++k) {
+    push.dims[k] = static_cast<std::uint32_t>(plan.dims[k]);
+    push.a_strides[k] = static_cast<std::uint32_t>(plan.a_strides[k]);
+    push.b_strides[k] = static_cast<std::uint32_t>(plan.b_strides[k]);
+  }
+  const bool fixed = specialise(b);
+  const Pipeline p =
+      b.pipelines().get(b.variant("elementwise_binary", {x.dtype()}), 3,
+                        {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
+                         fixed ? push.mode : kDynamic});
+  // Four elements per invocation (grid-stride loop in the shader).
+  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
+  return out;
+}
+
+}  // namespace vkt::vk

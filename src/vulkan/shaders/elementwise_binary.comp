@@ -1,0 +1,273 @@
+#version 450
+// Elementwise binary ops. Both inputs have one dtype (DTYPE); the output has DTYPE, or u8
+// for comparisons and logical ops. OP is the op's index in VKT_BINARY_OPS. MODE picks the
+// indexing: 0 same shape (plain index), 1 `a` is one element, 2 `b` is one element,
+// 3 broadcast through collapsed per-axis strides (the host merges axes, rank <= 8).
+// OP or MODE equal to DYNAMIC are read from the push constants instead (one pipeline per
+// dtype where pipeline compiles are slow, e.g. lavapipe).
+// Each invocation walks the output in a grid-stride loop, so a launch of n / 4 invocations
+// does several coalesced elements each.
+#include "common.glsl"
+#include "dtype_value.glsl"
+#include "elementwise_math.glsl"
+#ifdef VKT_F64
+#include "elementwise_math_f64.glsl"
+#endif
+
+layout(constant_id = 1) const uint OP_CONSTANT = 0;
+layout(constant_id = 2) const uint DTYPE = 10;
+layout(constant_id = 3) const uint MODE_CONSTANT = 0;
+const uint DYNAMIC = 0xffffffffu;
+
+const uint OP_ADD = 0, OP_SUBTRACT = 1, OP_MULTIPLY = 2, OP_DIVIDE = 3, OP_POW = 4,
+           OP_REMAINDER = 5, OP_ATAN2 = 6, OP_MIN = 7, OP_MAX = 8, OP_QUOTIENT = 9,
+           OP_BITWISE_AND = 10, OP_BITWISE_OR = 11, OP_BITWISE_XOR = 12, OP_LEFT_SHIFT = 13,
+           OP_RIGHT_SHIFT = 14, OP_EQUAL = 15, OP_NOT_EQUAL = 16, OP_LESS = 17,
+           OP_LESS_EQUAL = 18, OP_GREATER = 19, OP_GREATER_EQUAL = 20, OP_LOGICAL_AND = 21,
+           OP_LOGICAL_OR = 22, OP_LOGICAL_XOR = 23;
+
+float float_binary(uint op, float a, float b) {
+  switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUBTRACT: return a - b;
+    case OP_MULTIPLY: return a * b;
+    case OP_DIVIDE: return a / b;
+    case OP_POW: return pow_f32(a, b);
+    case OP_REMAINDER: return fmod_f32(a, b);
+    case OP_ATAN2: return atan2_f32(a, b);
+    // NaN propagates: a NaN `a` is taken as is; a NaN `b` fails the comparison.
+    case OP_MIN: return (a < b || isnan(a)) ? a : b;
+    default: return (a > b || isnan(a)) ? a : b;  // OP_MAX
+  }
+}
+// IEEE comparisons (ordered: false with a NaN, except not_equal); nonzero is true.
+bool float_predicate(uint op, float a, float b) {
+  switch (op) {
+    case OP_EQUAL: return a == b;
+    case OP_NOT_EQUAL: return !(a == b);
+    case OP_LESS: return a < b;
+    case OP_LESS_EQUAL: return a <= b;
+    case OP_GREATER: return a > b;
+    case OP_GREATER_EQUAL: return a >= b;
+    case OP_LOGICAL_AND: return !(a == 0.0) && !(b == 0.0);
+    case OP_LOGICAL_OR: return !(a == 0.0) || !(b == 0.0);
+    default: return !(a == 0.0) != !(b == 0.0);  // OP_LOGICAL_XOR
+  }
+}
+#ifdef VKT_F64
+// f64 has no pow here (supports() sends it to the cpu): GLSL.std.450 has no f64
+// transcendentals; atan2 is written out in elementwise_math_f64.glsl.
+double double_binary(uint op, double a, double b) {
+  switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUBTRACT: return a - b;
+    case OP_MULTIPLY: return a * b;
+    case OP_DIVIDE: return a / b;
+    case OP_REMAINDER: return fmod_f64(a, b);
+    case OP_ATAN2: return atan2_f64(a, b);
+    case OP_MIN: return (a < b || isnan(a)) ? a : b;
+    default: return (a > b || isnan(a)) ? a : b;  // OP_MAX
+  }
+}
+bool double_predicate(uint op, double a, double b) {
+  switch (op) {
+    case OP_EQUAL: return a == b;
+    case OP_NOT_EQUAL: return !(a == b);
+    case OP_LESS: return a < b;
+    case OP_LESS_EQUAL: return a <= b;
+    case OP_GREATER: return a > b;
+    case OP_GREATER_EQUAL: return a >= b;
+    case OP_LOGICAL_AND: return !(a == 0.0LF) && !(b == 0.0LF);
+    case OP_LOGICAL_OR: return !(a == 0.0LF) || !(b == 0.0LF);
+    default: return !(a == 0.0LF) != !(b == 0.0LF);  // OP_LOGICAL_XOR
+  }
+}
+#endif
+
+#define T int
+#define U uint
+#define SIGNED_T 1
+#define SUF s32
+#include "elementwise_int.glsl"
+#undef T
+#undef U
+#undef SIGNED_T
+#undef SUF
+#define T uint
+#define U uint
+#define SIGNED_T 0
+#define SUF u32
+#include "elementwise_int.glsl"
+#undef T
+#undef U
+#undef SIGNED_T
+#undef SUF
+#ifdef VKT_I64
+#define T int64_t
+#define U uint64_t
+#define SIGNED_T 1
+#define SUF s64
+#include "elementwise_int.glsl"
+#undef T
+#undef U
+#undef SIGNED_T
+#undef SUF
+#define T uint64_t
+#define U uint64_t
+#define SIGNED_T 0
+#define SUF u64
+#include "elementwise_int.glsl"
+#undef T
+#undef U
+#undef SIGNED_T
+#undef SUF
+#endif
+
+layout(binding = 0) readonly buffer AU8 { uint8_t v[]; } a_u8;
+layout(binding = 0) readonly buffer AS8 { int8_t v[]; } a_s8;
+layout(binding = 0) readonly buffer AU16 { uint16_t v[]; } a_u16;
+layout(binding = 0) readonly buffer AS16 { int16_t v[]; } a_s16;
+layout(binding = 0) readonly buffer AU32 { uint v[]; } a_u32;
+layout(binding = 0) readonly buffer AS32 { int v[]; } a_s32;
+layout(binding = 0) readonly buffer AF32 { float v[]; } a_f32;
+layout(binding = 1) readonly buffer BU8 { uint8_t v[]; } b_u8;
+layout(binding = 1) readonly buffer BS8 { int8_t v[]; } b_s8;
+layout(binding = 1) readonly buffer BU16 { uint16_t v[]; } b_u16;
+layout(binding = 1) readonly buffer BS16 { int16_t v[]; } b_s16;
+layout(binding = 1) readonly buffer BU32 { uint v[]; } b_u32;
+layout(binding = 1) readonly buffer BS32 { int v[]; } b_s32;
+layout(binding = 1) readonly buffer BF32 { float v[]; } b_f32;
+#ifdef VKT_I64
+layout(binding = 0) readonly buffer AU64 { uint64_t v[]; } a_u64;
+layout(binding = 0) readonly buffer AS64 { int64_t v[]; } a_s64;
+layout(binding = 1) readonly buffer BU64 { uint64_t v[]; } b_u64;
+layout(binding = 1) readonly buffer BS64 { int64_t v[]; } b_s64;
+#endif
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer AF64 { double v[]; } a_f64;
+layout(binding = 1) readonly buffer BF64 { double v[]; } b_f64;
+#endif
+
+#define DST_BINDING 2
+#include "dtype_store.glsl"
+
+// n: output elements; rank, dims and per-input strides (0 on broadcast axes) for MODE 3.
+layout(push_constant) uniform Push {
+  uint n, rank, op, mode;
+  uint dims[8], a_strides[8], b_strides[8];
+} p;
+
+// Specialization constants fold these where they are fixed.
+uint op_code() { return OP_CONSTANT == DYNAMIC ? p.op : OP_CONSTANT; }
+uint mode() { return MODE_CONSTANT == DYNAMIC ? p.mode : MODE_CONSTANT; }
+
+uint dtype_bits() {
+  if (DTYPE == DT_U8 || DTYPE == DT_S8) return 8u;
+  if (DTYPE == DT_U16 || DTYPE == DT_S16) return 16u;
+  if (DTYPE == DT_U64 || DTYPE == DT_S64) return 64u;
+  return 32u;
+}
+
+float a_float(uint i) {
+  if (DTYPE == DT_F16) return unpackHalf2x16(uint(a_u16.v[i])).x;
+  if (DTYPE == DT_BF16) return uintBitsToFloat(uint(a_u16.v[i]) << 16);
+  return a_f32.v[i];
+}
+float b_float(uint i) {
+  if (DTYPE == DT_F16) return unpackHalf2x16(uint(b_u16.v[i])).x;
+  if (DTYPE == DT_BF16) return uintBitsToFloat(uint(b_u16.v[i]) << 16);
+  return b_f32.v[i];
+}
+int a_signed(uint i) {
+  if (DTYPE == DT_S8) return int(a_s8.v[i]);
+  if (DTYPE == DT_S16) return int(a_s16.v[i]);
+  return a_s32.v[i];
+}
+int b_signed(uint i) {
+  if (DTYPE == DT_S8) return int(b_s8.v[i]);
+  if (DTYPE == DT_S16) return int(b_s16.v[i]);
+  return b_s32.v[i];
+}
+uint a_unsigned(uint i) {
+  if (DTYPE == DT_U8) return uint(a_u8.v[i]);
+  if (DTYPE == DT_U16) return uint(a_u16.v[i]);
+  return a_u32.v[i];
+}
+uint b_unsigned(uint i) {
+  if (DTYPE == DT_U8) return uint(b_u8.v[i]);
+  if (DTYPE == DT_U16) return uint(b_u16.v[i]);
+  return b_u32.v[i];
+}
+
+void store_float(uint i, float r) {
+  if (DTYPE == DT_F16) dst_u16.v[i] = uint16_t(f32_to_f16_bits(r));
+  else if (DTYPE == DT_BF16) dst_u16.v[i] = uint16_t(f32_to_bf16_bits(r));
+  else dst_f32.v[i] = r;
+}
+// Integer results truncate to the dtype's width (the wrapping the cpu's casts do).
+void store_int(uint i, uint bits) {
+  if (DTYPE == DT_U8) dst_u8.v[i] = uint8_t(bits);
+  else if (DTYPE == DT_S8) dst_s8.v[i] = int8_t(int(bits));
+  else if (DTYPE == DT_U16) dst_u16.v[i] = uint16_t(bits);
+  else if (DTYPE == DT_S16) dst_s16.v[i] = int16_t(int(bits));
+  else dst_u32.v[i] = bits;
+}
+void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
+
+void element(uint i, uint ia, uint ib) {
+  const uint op = op_code();
+  const bool PREDICATE = op >= OP_EQUAL;
+  if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
+    const float a = a_float(ia), b = b_float(ib);
+    if (PREDICATE) store_bool(i, float_predicate(op, a, b));
+    else store_float(i, float_binary(op, a, b));
+  } else if (DTYPE == DT_S8 || DTYPE == DT_S16 || DTYPE == DT_S32) {
+    const int a = a_signed(ia), b = b_signed(ib);
+    if (PREDICATE) store_bool(i, int_predicate_s32(op, a, b));
+    else store_int(i, uint(int_binary_s32(op, a, b, dtype_bits())));
+  } else if (DTYPE == DT_U8 || DTYPE == DT_U16 || DTYPE == DT_U32) {
+    const uint a = a_unsigned(ia), b = b_unsigned(ib);
+    if (PREDICATE) store_bool(i, int_predicate_u32(op, a, b));
+    else store_int(i, int_binary_u32(op, a, b, dtype_bits()));
+#ifdef VKT_I64
+  } else if (DTYPE == DT_S64) {
+    const int64_t a = a_s64.v[ia], b = b_s64.v[ib];
+    if (PREDICATE) store_bool(i, int_predicate_s64(op, a, b));
+    else dst_u64.v[i] = uint64_t(int_binary_s64(op, a, b, 64u));
+  } else if (DTYPE == DT_U64) {
+    const uint64_t a = a_u64.v[ia], b = b_u64.v[ib];
+    if (PREDICATE) store_bool(i, int_predicate_u64(op, a, b));
+    else dst_u64.v[i] = int_binary_u64(op, a, b, 64u);
+#endif
+#ifdef VKT_F64
+  } else if (DTYPE == DT_F64) {
+    const double a = a_f64.v[ia], b = b_f64.v[ib];
+    if (PREDICATE) store_bool(i, double_predicate(op, a, b));
+    else dst_f64.v[i] = double_binary(op, a, b);
+#endif
+  }
+}
+
+void main() {
+  const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  const uint MODE = mode();
+  for (uint i = global_index(); i < p.n; i += stride) {
+    if (MODE == 0u) {
+      element(i, i, i);
+    } else if (MODE == 1u) {
+      element(i, 0, i);
+    } else if (MODE == 2u) {
+      element(i, i, 0);
+    } else {
+      uint rest = i, ia = 0, ib = 0;
+      for (uint k = p.rank; k-- > 0u;) {
+        const uint q = rest / p.dims[k];
+        const uint c = rest - q * p.dims[k];
+        ia += c * p.a_strides[k];
+        ib += c * p.b_strides[k];
+        rest = q;
+      }
+      element(i, ia, ib);
+    }
+  }
+}

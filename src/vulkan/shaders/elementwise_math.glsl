@@ -1,0 +1,414 @@
+// f32 (and a little f64) math for the elementwise shaders, written out instead of taken from
+// GLSL.std.450: Vulkan allows its exp/log/sin/atan several to thousands of ulp, while these
+// follow the cpu kernels (exp_f32/log_f32 are ports of src/cpu/elementwise_math.h) or
+// Cephes' single-precision algorithms. `precise` keeps compilers from contracting or
+// reassociating the steps whose rounding the algorithms rely on.
+#define EW_INF uintBitsToFloat(0x7f800000u)
+#define EW_NAN uintBitsToFloat(0x7fc00000u)
+const float EW_PI = 3.14159265358979323846;
+const float EW_PI_2 = 1.57079632679489661923;
+const float EW_PI_4 = 0.785398163397448309616;
+
+bool sign_bit(float x) { return (floatBitsToUint(x) & 0x80000000u) != 0u; }
+float copy_sign(float magnitude, float s) {
+  return uintBitsToFloat((floatBitsToUint(magnitude) & 0x7fffffffu) |
+                         (floatBitsToUint(s) & 0x80000000u));
+}
+
+// Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial; 2^n in two halves so
+// subnormal results round once. <= 2 ulp; inf -> inf, -inf -> 0, NaN -> NaN.
+float exp_f32(float x) {
+  const float shifter = 12582912.0;
+  precise float t = x * 1.44269504088896341 + shifter;
+  precise float n = t - shifter;
+  const uint nu = floatBitsToUint(t) - 0x4b400000u;
+  const int ni = int(nu);
+  precise float r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  precise float r2 = r * r;
+  precise float q = 1.9875691500e-4;
+  q = q * r + 1.3981999507e-3;
+  q = q * r + 8.3334519073e-3;
+  q = q * r + 4.1665795894e-2;
+  q = q * r + 1.6666665459e-1;
+  q = q * r + 5.0000001201e-1;
+  precise float er = q * r2 + r + 1.0;
+  const int n1 = ni >> 1;
+  const uint n2 = nu - uint(n1);
+  const float s1 = uintBitsToFloat((uint(n1) + 127u) << 23);
+  const float s2 = uintBitsToFloat((n2 + 127u) << 23);
+  precise float result = er * s1 * s2;
+  if (isnan(x)) return x;
+  if (x > 89.0) return EW_INF;
+  if (x < -104.0) return 0.0;
+  return result;
+}
+
+// x = m 2^e, m in [sqrt(1/2), sqrt(2)), Cephes' degree-9 polynomial in m - 1. <= 2 ulp.
+float log_f32(float x) {
+  if (isnan(x)) return x;
+  if (x < 0.0) return EW_NAN;
+  if (x == 0.0) return -EW_INF;
+  if (isinf(x)) return x;
+  const bool subnormal = x < 1.17549435e-38;
+  const float xs = subnormal ? x * 8388608.0 : x;
+  const uint bits = floatBitsToUint(xs);
+  int e = int((bits >> 23) & 0xffu) - 126 - (subnormal ? 23 : 0);
+  precise float m = uintBitsToFloat((bits & 0x007fffffu) | 0x3f000000u);
+  if (m < 0.707106781186547524) {
+    e -= 1;
+    m = m * 2.0;
+  }
+  m = m - 1.0;
+  const float fe = float(e);
+  precise float z = m * m;
+  precise float y = 7.0376836292e-2;
+  y = y * m - 1.1514610310e-1;
+  y = y * m + 1.1676998740e-1;
+  y = y * m - 1.2420140846e-1;
+  y = y * m + 1.4249322787e-1;
+  y = y * m - 1.6668057665e-1;
+  y = y * m + 2.0000714765e-1;
+  y = y * m - 2.4999993993e-1;
+  y = y * m + 3.3333331174e-1;
+  y = y * m * z;
+  y += -2.12194440e-4 * fe;
+  y += -0.5 * z;
+  precise float result = m + y + 0.693359375 * fe;
+  return result;
+}
+
+// exp(x) - 1 and log(1 + x) by Kahan's corrections: exact near 0, a few ulp elsewhere.
+float expm1_f32(float x) {
+  const float u = exp_f32(x);
+  if (u == 1.0 || isnan(x)) return x;
+  if (abs(x) > 0.5) return u - 1.0;  // no cancellation left to correct
+  precise float um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  if (isinf(u)) return u;
+  precise float result = um1 * (x / log_f32(u));
+  return result;
+}
+float log1p_f32(float x) {
+  precise float u = 1.0 + x;
+  if (u == 1.0 || isnan(x)) return x;
+  if (isinf(u)) return log_f32(u);
+  precise float result = log_f32(u) * (x / (u - 1.0));  // the ratio is ~1: no overflow
+  return result;
+}
+
+// Exact fmod: subtract y scaled by powers of two (each subtraction is exact by Sterbenz).
+float fmod_f32(float x, float y) {
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0) return EW_NAN;
+  precise float ax = abs(x);
+  const float ay = abs(y);
+  if (isinf(y) || ax < ay) return x;
+  int ey;
+  frexp(ay, ey);
+  for (int guard = 0; ax >= ay && guard < 300; ++guard) {
+    int ex;
+    frexp(ax, ex);
+    float t = ldexp(ay, ex - ey);
+    if (t > ax) t = ldexp(ay, ex - ey - 1);
+    ax = ax - t;
+  }
+  return copy_sign(ax, x);
+}
+#ifdef VKT_F64
+double fmod_f64(double x, double y) {
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0LF) return double(EW_NAN);
+  precise double ax = abs(x);
+  const double ay = abs(y);
+  if (isinf(y) || ax < ay) return x;
+  int ey;
+  frexp(ay, ey);
+  for (int guard = 0; ax >= ay && guard < 2200; ++guard) {
+    int ex;
+    frexp(ax, ex);
+    double t = ldexp(ay, ex - ey);
+    if (t > ax) t = ldexp(ay, ex - ey - 1);
+    ax = ax - t;
+  }
+  return sign_bit(float(x)) ? -ax : ax;
+}
+#endif
+
+// Veltkamp split and Dekker's exact product error: a * b = p + two_prod_error(a, b, p).
+float two_prod_error(float a, float b, float p) {
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return err;
+}
+
+// ln(ax) for finite ax > 0 as hi + lo (~2^-40 relative): ax = m 2^e, m in [sqrt(1/2),
+// sqrt(2)), ln m = 2 atanh(s) with s = f / (2 + f), f = m - 1, s carried in two floats.
+void log_parts(float ax, out float hi, out float lo) {
+  int e;
+  float m = frexp(ax, e);
+  if (m < 0.707106781186547524) {
+    m *= 2.0;
+    e -= 1;
+  }
+  precise float f = m - 1.0;  // exact
+  precise float dh = 2.0 + f;
+  precise float dl = (2.0 - dh) + f;  // 2 + f = dh + dl exactly
+  precise float sh = f / dh;
+  precise float p = sh * dh;
+  precise float r = ((f - p) - two_prod_error(sh, dh, p)) - sh * dl;
+  precise float sl = r / dh;
+  precise float z = sh * sh;
+  precise float tail =
+      2.0 * sh * z *
+      (0.333333333333 + z * (0.2 + z * (0.142857142857 + z * (0.111111111111 +
+                                                            z * (0.0909090909091 + z * 0.0769230769231)))));
+  const float fe = float(e);
+  precise float a = fe * 0.693359375;  // exact: 9 significant bits times |e| <= 150
+  precise float b = 2.0 * sh;
+  precise float sum = a + b;
+  precise float bv = sum - a;
+  precise float err = (a - (sum - bv)) + (b - bv);  // two_sum
+  hi = sum;
+  lo = err + (2.0 * sl + tail + fe * -2.12194440e-4);
+}
+
+// pow with C's special cases; exp(y ln|x|) with ln|x| and the product carried in two floats
+// so large results keep their digits (a few ulp).
+float pow_f32(float x, float y) {
+  if (y == 0.0 || x == 1.0) return 1.0;
+  if (isnan(x) || isnan(y)) return EW_NAN;
+  const float ax = abs(x), ay = abs(y);
+  if (isinf(y)) {
+    if (ax == 1.0) return 1.0;
+    return (ax > 1.0) == (y > 0.0) ? EW_INF : 0.0;
+  }
+  const bool y_int = floor(y) == y;
+  const bool y_odd = y_int && ay < 16777216.0 && fract(ay * 0.5) != 0.0;
+  const bool negate = sign_bit(x) && y_odd;
+  float r;
+  if (x == 0.0 || isinf(x)) {
+    r = (x == 0.0) == (y < 0.0) ? EW_INF : 0.0;
+  } else {
+    if (x < 0.0 && !y_int) return EW_NAN;
+    float lhi, llo;
+    log_parts(ax, lhi, llo);
+    precise float phi = y * lhi;
+    if (abs(phi) > 300.0) {
+      r = exp_f32(phi);  // far out of range: inf or 0 (and the split below would overflow)
+    } else {
+      // lhi == 0 (x == +-1) would split a possibly huge y: skip it.
+      precise float plo = (lhi == 0.0 ? 0.0 : two_prod_error(y, lhi, phi)) + y * llo;
+      precise float s = phi + plo;
+      precise float c = (phi - s) + plo;
+      precise float er = exp_f32(s);
+      r = isinf(er) ? er : er + er * c;
+    }
+  }
+  return negate ? -r : r;
+}
+
+// Cephes atanf: reduce to |x| <= tan(pi/8), then a degree-9 odd polynomial. ~1 ulp.
+float atan_f32(float x) {
+  if (isnan(x)) return x;
+  float ax = abs(x), y0 = 0.0;
+  if (ax > 2.414213562373095) {
+    y0 = EW_PI_2;
+    ax = -1.0 / ax;
+  } else if (ax > 0.4142135623730950) {
+    y0 = EW_PI_4;
+    ax = (ax - 1.0) / (ax + 1.0);
+  }
+  precise float z = ax * ax;
+  precise float y =
+      (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z -
+       3.33329491539e-1) * z * ax + ax;
+  precise float result = y0 + y;
+  return copy_sign(result, x);
+}
+
+// atan2 with C's special cases for zeros and infinities.
+float atan2_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return EW_NAN;
+  if (y == 0.0) return (x > 0.0 || (x == 0.0 && !sign_bit(x))) ? y : copy_sign(EW_PI, y);
+  if (isinf(x)) {
+    if (isinf(y)) return copy_sign(x > 0.0 ? EW_PI_4 : 3.0 * EW_PI_4, y);
+    return x > 0.0 ? copy_sign(0.0, y) : copy_sign(EW_PI, y);
+  }
+  if (x == 0.0 || isinf(y)) return copy_sign(EW_PI_2, y);
+  const float t = atan_f32(abs(y / x));
+  // y / x may underflow or overflow; atan_f32 handles 0 and inf.
+  const float r = x > 0.0 ? t : EW_PI - t;
+  return copy_sign(r, y);
+}
+
+// Bits of 2/pi (fdlibm's table), 32 per word, most significant first.
+const uint TWO_OVER_PI[12] = uint[](0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u,
+                                    0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u,
+                                    0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu, 0x09D1921Cu);
+
+// The 32 bits of the 160-bit q (q[0] most significant) from bit `pos` (0 = lsb of q[4]).
+uint bits_at(uint q[5], int pos) {
+  const int word = pos >> 5, off = pos & 31;
+  const uint lo = q[4 - word];
+  const uint hi = word < 4 ? q[3 - word] : 0u;
+  return off == 0 ? lo : (lo >> off) | (hi << (32 - off));
+}
+
+// Payne-Hanek reduction for large finite ax: ax = (quadrant + f) pi/2 with |f| <= 1/2,
+// from the 24-bit mantissa times 128 bits of 2/pi (integer arithmetic, ~90 bits kept).
+float reduce_large(float ax, out uint quadrant) {
+  const uint xb = floatBitsToUint(ax);
+  const uint m = (xb & 0x7fffffu) | 0x800000u;
+  const int j = int(xb >> 23) - 150;  // ax = m 2^j
+  // Words before k0 only contribute multiples of 4 (whole turns).
+  const int k0 = max(0, (j - 2) >> 5);
+  uint q[5];
+  uint carry = 0u;
+  for (int t = 3; t >= 0; --t) {
+    uint hi, lo;
+    umulExtended(m, TWO_OVER_PI[k0 + t], hi, lo);
+    const uint sum = lo + carry;
+    q[t + 1] = sum;
+    carry = hi + (sum < lo ? 1u : 0u);
+  }
+  q[0] = carry;
+  const int z = 128 + 32 * k0 - j;  // bit of q with weight 2^0
+  const uint top = bits_at(q, z - 30);  // weights 2^1 .. 2^-30
+  uint lo = bits_at(q, z - 62);         // weights 2^-31 .. 2^-62
+  quadrant = top >> 30;
+  uint hi = top & 0x3fffffffu;
+  float sign = 1.0;
+  if (hi >= 0x20000000u) {  // fraction >= 1/2: take the next quadrant, negative remainder
+    quadrant += 1u;
+    lo = ~lo + 1u;
+    hi = ((~hi) & 0x3fffffffu) + (lo == 0u ? 1u : 0u);
+    sign = -1.0;
+  }
+  const float f = float(hi) * 9.31322574615478515625e-10 + float(lo) * 2.16840434497100886801e-19;
+  return sign * f * EW_PI_2;
+}
+
+// sin and cos: reduce to r in [-pi/4, pi/4] and a quadrant (Cephes' three-part Cody-Waite
+// below 4096, Payne-Hanek above), then Cephes' sinf/cosf polynomials.
+void sincos_f32(float x, out float s, out float c) {
+  if (isinf(x) || isnan(x)) {
+    s = EW_NAN;
+    c = EW_NAN;
+    return;
+  }
+  const float ax = abs(x);
+  uint quadrant;
+  precise float r;
+  if (ax < 4096.0) {
+    uint j = uint(1.27323954473516 * ax);
+    j += j & 1u;  // even octant: r = ax - j pi/4 in [-pi/4, pi/4]
+    const float yj = float(j);
+    quadrant = j >> 1;
+    r = ((ax - yj * 0.78515625) - yj * 2.4187564849853515625e-4) - yj * 3.77489497744594108e-8;
+  } else {
+    r = reduce_large(ax, quadrant);
+  }
+  precise float z = r * r;
+  precise float ps = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r;
+  precise float pc = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z +
+                      4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
+  quadrant &= 3u;
+  const float sv = quadrant == 0u ? ps : quadrant == 1u ? pc : quadrant == 2u ? -ps : -pc;
+  c = quadrant == 0u ? pc : quadrant == 1u ? -ps : quadrant == 2u ? -pc : ps;
+  s = sign_bit(x) ? -sv : sv;
+}
+
+// 2/sqrt(pi) (x - x^3/3 + x^5/10 - ...) for |x| < 0.5; nine terms reach f32 precision.
+float erf_series(float x) {
+  const float z = x * x;
+  float term = x, sum = x;
+  for (int k = 1; k <= 9; ++k) {
+    term *= -z / float(k);
+    sum += term / float(2 * k + 1);
+  }
+  return 1.12837916709551257 * sum;
+}
+// erfc for x >= 0 (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7), with
+// exp(-x^2) split so the rounding of x^2 does not cost digits for large x.
+float erfc_positive(float x) {
+  precise float t = 1.0 / (1.0 + 0.5 * x);
+  precise float poly =
+      -1.26551223 +
+      t * (1.00002368 +
+           t * (0.37409196 +
+                t * (0.09678418 +
+                     t * (-0.18628806 +
+                          t * (0.27886807 +
+                               t * (-1.13520398 +
+                                    t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  precise float x2 = x * x;
+  precise float x2_err = two_prod_error(x, x, x2);
+  // Two exps: rounding poly - x2 (up to ~100) would cost ~1e-6 relative.
+  precise float result = (t * exp_f32(poly)) * exp_f32(-x2) * (1.0 - x2_err);
+  return result;
+}
+float erf_f32(float x) {
+  if (isnan(x)) return x;
+  const float ax = abs(x);
+  if (ax < 0.5) return erf_series(x);
+  if (ax > 10.0) return copy_sign(1.0, x);
+  return copy_sign(1.0 - erfc_positive(ax), x);
+}
+float erfc_f32(float x) {
+  if (isnan(x)) return x;
+  if (abs(x) < 0.5) return 1.0 - erf_series(x);
+  if (x > 0.0) return x > 11.0 ? 0.0 : erfc_positive(x);
+  return x < -10.0 ? 2.0 : 2.0 - erfc_positive(-x);
+}
+
+// Giles' single-precision erfinv ("Approximating the erfinv function", 2011), the cpu's
+// starting point, plus one Newton step on erf (through erfc near +-1).
+float erf_inv_f32(float x) {
+  if (isnan(x) || x < -1.0 || x > 1.0) return EW_NAN;
+  if (x == 1.0) return EW_INF;
+  if (x == -1.0) return -EW_INF;
+  if (x == 0.0) return x;
+  const float ax = abs(x);
+  float w = -log_f32((1.0 - ax) * (1.0 + ax));
+  float q;
+  if (w < 5.0) {
+    w -= 2.5;
+    q = 2.81022636e-08;
+    q = 3.43273939e-07 + q * w;
+    q = -3.5233877e-06 + q * w;
+    q = -4.39150654e-06 + q * w;
+    q = 0.00021858087 + q * w;
+    q = -0.00125372503 + q * w;
+    q = -0.00417768164 + q * w;
+    q = 0.246640727 + q * w;
+    q = 1.50140941 + q * w;
+  } else {
+    w = sqrt(w) - 3.0;
+    q = -0.000200214257;
+    q = 0.000100950558 + q * w;
+    q = 0.00134934322 + q * w;
+    q = -0.00367342844 + q * w;
+    q = 0.00573950773 + q * w;
+    q = -0.0076224613 + q * w;
+    q = 0.00943887047 + q * w;
+    q = 1.00167406 + q * w;
+    q = 2.83297682 + q * w;
+  }
+  float y = q * ax;
+  const float slope = 1.12837916709551257 * exp_f32(-y * y);
+  if (slope > 0.0) {
+    // erf(y) - ax, through erfc where 1 - ax is exact and erf has no digits left.
+    const float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
+    y -= residual / slope;
+  }
+  return copy_sign(y, x);
+}
+
+// Half away from zero: x - trunc(x) is exact.
+float round_away_f32(float x) {
+  const float t = trunc(x);
+  return abs(x - t) >= 0.5 ? t + copy_sign(1.0, x) : t;
+}

@@ -1,0 +1,314 @@
+#version 450
+// Elementwise unary ops: out[i] = f(in[i]). DTYPE is the input dtype; the output has DTYPE,
+// or u8 for is_nan / is_infinity. OP is the op's index in VKT_UNARY_OPS (DYNAMIC: read from
+// the push constants, for one pipeline per dtype where pipeline compiles are slow). Float
+// functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
+// compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
+// (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
+// tensor in a grid-stride loop.
+#include "common.glsl"
+#include "dtype_value.glsl"
+#include "elementwise_math.glsl"
+#ifdef VKT_F64
+#include "elementwise_math_f64.glsl"
+#endif
+
+layout(constant_id = 1) const uint OP_CONSTANT = 0;
+layout(constant_id = 2) const uint DTYPE = 10;
+
+const uint OP_EXP = 0, OP_EXPM1 = 1, OP_LOG = 2, OP_LOG1P = 3, OP_SIGMOID = 4, OP_COS = 5,
+           OP_SIN = 6, OP_TAN = 7, OP_COSH = 8, OP_SINH = 9, OP_TANH = 10, OP_ACOS = 11,
+           OP_ASIN = 12, OP_ATAN = 13, OP_ACOSH = 14, OP_ASINH = 15, OP_ATANH = 16,
+           OP_SQRT = 17, OP_RSQRT = 18, OP_CBRT = 19, OP_ERF = 20, OP_ERFC = 21,
+           OP_ERF_INV = 22, OP_ABS = 23, OP_BITWISE_NOT = 24, OP_CEIL = 25, OP_FLOOR = 26,
+           OP_ROUND = 27, OP_NEGATE = 28, OP_SIGN = 29, OP_COUNT_LEADING_ZEROS = 30,
+           OP_POPULATION_COUNT = 31, OP_IS_NAN = 32, OP_IS_INFINITY = 33, OP_CONJUGATE = 34,
+           OP_REAL = 35, OP_IMAG = 36;
+const uint DYNAMIC = 0xffffffffu;
+const float LN2 = 0.693147180559945309;
+
+layout(binding = 0) readonly buffer InU8 { uint8_t v[]; } in_u8;
+layout(binding = 0) readonly buffer InS8 { int8_t v[]; } in_s8;
+layout(binding = 0) readonly buffer InU16 { uint16_t v[]; } in_u16;
+layout(binding = 0) readonly buffer InS16 { int16_t v[]; } in_s16;
+layout(binding = 0) readonly buffer InU32 { uint v[]; } in_u32;
+layout(binding = 0) readonly buffer InS32 { int v[]; } in_s32;
+layout(binding = 0) readonly buffer InF32 { float v[]; } in_f32;
+#ifdef VKT_I64
+layout(binding = 0) readonly buffer InU64 { uint64_t v[]; } in_u64;
+layout(binding = 0) readonly buffer InS64 { int64_t v[]; } in_s64;
+#endif
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer InF64 { double v[]; } in_f64;
+#endif
+
+#define DST_BINDING 1
+#include "dtype_store.glsl"
+
+layout(push_constant) uniform Push { uint n, op; } p;
+
+uint op_code() { return OP_CONSTANT == DYNAMIC ? p.op : OP_CONSTANT; }
+
+// sinh through expm1 (no cancellation near 0); past 88 exp overflows before sinh does.
+float sinh_f32(float x) {
+  const float ax = abs(x);
+  float r;
+  if (ax > 88.0) {
+    const float t = exp_f32(0.5 * ax);
+    r = (0.5 * t) * t;
+  } else {
+    const float em1 = expm1_f32(ax);
+    r = 0.5 * (em1 + em1 / (em1 + 1.0));
+  }
+  return copy_sign(r, x);
+}
+float cosh_f32(float x) {
+  const float ax = abs(x);
+  if (ax > 88.0) {
+    const float t = exp_f32(0.5 * ax);
+    return (0.5 * t) * t;
+  }
+  const float e = exp_f32(ax);
+  return 0.5 * (e + 1.0 / e);
+}
+float tanh_f32(float x) {
+  const float ax = abs(x);
+  if (ax > 10.0) return copy_sign(1.0, x);  // tanh(10) rounds to 1 in f32
+  const float em1 = expm1_f32(2.0 * ax);
+  return copy_sign(em1 / (em1 + 2.0), x);
+}
+float asin_f32(float x) {
+  if (!(abs(x) <= 1.0)) return EW_NAN;
+  return atan_f32(x / sqrt((1.0 - x) * (1.0 + x)));
+}
+float acos_f32(float x) {
+  if (!(abs(x) <= 1.0)) return EW_NAN;
+  return 2.0 * atan_f32(sqrt((1.0 - x) / (1.0 + x)));
+}
+// acosh(1 + t) = log1p(t + sqrt(2t + t^2)): exact near 1; log(2x) where x^2 would overflow.
+float acosh_f32(float x) {
+  if (!(x >= 1.0)) return EW_NAN;
+  if (x > 268435456.0) return log_f32(x) + LN2;
+  const float t = x - 1.0;
+  return log1p_f32(t + sqrt(2.0 * t + t * t));
+}
+float asinh_f32(float x) {
+  const float ax = abs(x);
+  if (isnan(x) || isinf(x)) return x;
+  float r;
+  if (ax > 268435456.0) {
+    r = log_f32(ax) + LN2;
+  } else {
+    const float a2 = ax * ax;
+    r = log1p_f32(ax + a2 / (1.0 + sqrt(1.0 + a2)));
+  }
+  return copy_sign(r, x);
+}
+float atanh_f32(float x) {
+  const float ax = abs(x);
+  if (!(ax <= 1.0)) return EW_NAN;
+  return copy_sign(0.5 * log1p_f32(2.0 * ax / (1.0 - ax)), x);
+}
+// cbrt: exp2(log2|x| / 3) then two Newton steps.
+float cbrt_f32(float x) {
+  if (x == 0.0 || isnan(x) || isinf(x)) return x;
+  const float ax = abs(x);
+  float y = exp2(log2(ax) / 3.0);
+  y = y - (y - ax / (y * y)) / 3.0;
+  y = y - (y - ax / (y * y)) / 3.0;
+  return copy_sign(y, x);
+}
+
+float float_function(uint op, float x) {
+  switch (op) {
+    case OP_EXP: return exp_f32(x);
+    case OP_EXPM1: return expm1_f32(x);
+    case OP_LOG: return log_f32(x);
+    case OP_LOG1P: return log1p_f32(x);
+    case OP_SIGMOID: return 1.0 / (1.0 + exp_f32(-x));
+    case OP_COS: {
+      float s, c;
+      sincos_f32(x, s, c);
+      return c;
+    }
+    case OP_SIN: {
+      float s, c;
+      sincos_f32(x, s, c);
+      return s;
+    }
+    case OP_TAN: {
+      float s, c;
+      sincos_f32(x, s, c);
+      return s / c;
+    }
+    case OP_COSH: return cosh_f32(x);
+    case OP_SINH: return sinh_f32(x);
+    case OP_TANH: return tanh_f32(x);
+    case OP_ACOS: return acos_f32(x);
+    case OP_ASIN: return asin_f32(x);
+    case OP_ATAN: return atan_f32(x);
+    case OP_ACOSH: return acosh_f32(x);
+    case OP_ASINH: return asinh_f32(x);
+    case OP_ATANH: return atanh_f32(x);
+    case OP_SQRT: return sqrt(x);
+    case OP_RSQRT: return 1.0 / sqrt(x);
+    case OP_CBRT: return cbrt_f32(x);
+    case OP_ERF: return erf_f32(x);
+    case OP_ERFC: return erfc_f32(x);
+    case OP_ERF_INV: return erf_inv_f32(x);
+    case OP_ABS: return abs(x);
+    case OP_CEIL: return ceil(x);
+    case OP_FLOOR: return floor(x);
+    case OP_ROUND: return round_away_f32(x);
+    case OP_NEGATE: return -x;
+    // NaN stays NaN and zeros keep their sign.
+    case OP_SIGN: return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : x);
+    case OP_IMAG: return 0.0;
+    default: return x;  // conjugate, real
+  }
+}
+
+#ifdef VKT_F64
+double double_function(uint op, double x) {
+  switch (op) {
+    case OP_EXP: return exp_f64(x);
+    case OP_EXPM1: return expm1_f64(x);
+    case OP_LOG: return log_f64(x);
+    case OP_LOG1P: return log1p_f64(x);
+    case OP_SIGMOID: return 1.0LF / (1.0LF + exp_f64(-x));
+    case OP_COSH: return cosh_f64(x);
+    case OP_SINH: return sinh_f64(x);
+    case OP_TANH: return tanh_f64(x);
+    case OP_ACOSH: return acosh_f64(x);
+    case OP_ASINH: return asinh_f64(x);
+    case OP_ATANH: return atanh_f64(x);
+    case OP_CBRT: return cbrt_f64(x);
+    case OP_ATAN: return atan_f64(x);
+    case OP_SIN:
+    case OP_COS:
+    case OP_TAN: {
+      double sv, cv;
+      sincos_f64(x, sv, cv);
+      return op == OP_SIN ? sv : op == OP_COS ? cv : sv / cv;
+    }
+    case OP_ASIN: return asin_f64(x);
+    case OP_ACOS: return acos_f64(x);
+    case OP_SQRT: return sqrt(x);
+    case OP_RSQRT: return 1.0LF / sqrt(x);
+    case OP_ABS: return abs(x);
+    case OP_CEIL: return ceil(x);
+    case OP_FLOOR: return floor(x);
+    case OP_ROUND: {
+      const double t = trunc(x);
+      return abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t;
+    }
+    case OP_NEGATE: return -x;
+    case OP_SIGN: return x > 0.0LF ? 1.0LF : (x < 0.0LF ? -1.0LF : x);
+    case OP_IMAG: return 0.0LF;
+    default: return x;  // conjugate, real
+  }
+}
+#endif
+
+// Integer ops on the value sign- or zero-extended to 32 bits (8/16/32-bit dtypes);
+// `mask` keeps the dtype's bits for the bit counts.
+int signed_function(uint op, int x, uint bits) {
+  const uint mask = bits == 32u ? 0xffffffffu : (1u << bits) - 1u;
+  switch (op) {
+    case OP_ABS: return x < 0 ? -x : x;  // abs(MIN) wraps to MIN at the store
+    case OP_NEGATE: return -x;
+    case OP_SIGN: return x > 0 ? 1 : (x < 0 ? -1 : 0);
+    case OP_BITWISE_NOT: return ~x;
+    case OP_COUNT_LEADING_ZEROS: return int(bits) - 1 - findMSB(uint(x) & mask);
+    case OP_POPULATION_COUNT: return bitCount(uint(x) & mask);
+    case OP_IMAG: return 0;
+    default: return x;  // ceil, floor, round, conjugate, real
+  }
+}
+uint unsigned_function(uint op, uint x, uint bits) {
+  switch (op) {
+    case OP_NEGATE: return -x;
+    case OP_SIGN: return x > 0u ? 1u : 0u;
+    case OP_BITWISE_NOT: return ~x;
+    case OP_COUNT_LEADING_ZEROS: return uint(int(bits) - 1 - findMSB(x));
+    case OP_POPULATION_COUNT: return uint(bitCount(x));
+    case OP_IMAG: return 0u;
+    default: return x;  // abs, ceil, floor, round, conjugate, real
+  }
+}
+#ifdef VKT_I64
+uint64_t bits64_function(uint op, uint64_t x, bool is_signed) {
+  const uvec2 w = unpackUint2x32(x);  // (low, high)
+  switch (op) {
+    case OP_ABS: return (is_signed && int64_t(x) < 0l) ? -x : x;
+    case OP_NEGATE: return -x;
+    case OP_SIGN:
+      if (is_signed) return uint64_t(int64_t(x) > 0l ? 1l : (int64_t(x) < 0l ? -1l : 0l));
+      return x > 0ul ? 1ul : 0ul;
+    case OP_BITWISE_NOT: return ~x;
+    case OP_COUNT_LEADING_ZEROS:
+      return uint64_t(w.y != 0u ? 31 - findMSB(w.y) : 63 - findMSB(w.x));
+    case OP_POPULATION_COUNT: return uint64_t(bitCount(w.x) + bitCount(w.y));
+    case OP_IMAG: return 0ul;
+    default: return x;
+  }
+}
+#endif
+
+bool is_float_dtype() { return DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16; }
+
+float in_float(uint i) {
+  if (DTYPE == DT_F16) return unpackHalf2x16(uint(in_u16.v[i])).x;
+  if (DTYPE == DT_BF16) return uintBitsToFloat(uint(in_u16.v[i]) << 16);
+  return in_f32.v[i];
+}
+
+void element(uint i) {
+  const uint op = op_code();
+  const bool PREDICATE = op == OP_IS_NAN || op == OP_IS_INFINITY;
+  if (PREDICATE) {
+    bool r = false;  // integers are finite
+    if (is_float_dtype()) {
+      const float x = in_float(i);
+      r = op == OP_IS_NAN ? isnan(x) : isinf(x);
+#ifdef VKT_F64
+    } else if (DTYPE == DT_F64) {
+      const double x = in_f64.v[i];
+      r = op == OP_IS_NAN ? isnan(x) : isinf(x);
+#endif
+    }
+    dst_u8.v[i] = uint8_t(r ? 1u : 0u);
+    return;
+  }
+  if (is_float_dtype()) {
+    const float r = float_function(op, in_float(i));
+    if (DTYPE == DT_F16) dst_u16.v[i] = uint16_t(f32_to_f16_bits(r));
+    else if (DTYPE == DT_BF16) dst_u16.v[i] = uint16_t(f32_to_bf16_bits(r));
+    else dst_f32.v[i] = r;
+  } else if (DTYPE == DT_S8) {
+    dst_s8.v[i] = int8_t(signed_function(op, int(in_s8.v[i]), 8u));
+  } else if (DTYPE == DT_S16) {
+    dst_s16.v[i] = int16_t(signed_function(op, int(in_s16.v[i]), 16u));
+  } else if (DTYPE == DT_S32) {
+    dst_s32.v[i] = signed_function(op, in_s32.v[i], 32u);
+  } else if (DTYPE == DT_U8) {
+    dst_u8.v[i] = uint8_t(unsigned_function(op, uint(in_u8.v[i]), 8u));
+  } else if (DTYPE == DT_U16) {
+    dst_u16.v[i] = uint16_t(unsigned_function(op, uint(in_u16.v[i]), 16u));
+  } else if (DTYPE == DT_U32) {
+    dst_u32.v[i] = unsigned_function(op, in_u32.v[i], 32u);
+#ifdef VKT_I64
+  } else if (DTYPE == DT_S64 || DTYPE == DT_U64) {
+    dst_u64.v[i] = bits64_function(op, in_u64.v[i], DTYPE == DT_S64);
+#endif
+#ifdef VKT_F64
+  } else if (DTYPE == DT_F64) {
+    dst_f64.v[i] = double_function(op, in_f64.v[i]);
+#endif
+  }
+}
+
+void main() {
+  const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  for (uint i = global_index(); i < p.n; i += stride) element(i);
+}
