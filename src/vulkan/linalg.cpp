@@ -1,0 +1,161 @@
+// dot on the device (shaders/linalg_dot.comp): a tiled GEMM over [batch, M, K] x [batch,
+// K, N]. Each operand is read in place through one stride per axis group (batch, rows,
+// columns), so row-major, transposed and batch-in-the-middle layouts need no copy; an axis
+// arrangement no single stride describes (interleaved groups) is not supported and the
+// core falls back to the cpu. f32, f64 (shaderFloat64) and f16/bf16 (f32 accumulation) are
+// native; integer dots fall back.
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "vulkan/backend.h"
+
+namespace vkt::vk {
+namespace {
+
+struct DotPush {
+  std::uint32_t m, n, k, batch;
+  std::uint32_t sab, sam, sak;
+  std::uint32_t sbb, sbk, sbn;
+};
+
+// Tile shape: each invocation of the 16 x 16 workgroup computes a tm x tn micro-tile; K
+// advances bk at a time through shared memory.
+struct TileConfig {
+  std::uint32_t tm, tn, bk;
+};
+
+Axes free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
+  std::vector<bool> used(static_cast<std::size_t>(rank), false);
+  for (std::int64_t ax : contract) used[static_cast<std::size_t>(ax)] = true;
+  for (std::int64_t ax : batch) used[static_cast<std::size_t>(ax)] = true;
+  Axes out;
+  for (std::int64_t i = 0; i < rank; ++i) {
+    if (!used[static_cast<std::size_t>(i)]) out.push_back(i);
+  }
+  return out;
+}
+
+std::int64_t product(const Shape& shape, const Axes& axes) {
+  std::int64_t n = 1;
+  for (std::int64_t ax : axes) n *= shape[static_cast<std::size_t>(ax)];
+  return n;
+}
+
+// The stride of the combined (row-major, in `axes` order) index over `axes` in a contiguous
+// tensor, when one exists: the non-unit axes must be adjacent in that order. Unit axes
+// never move the index, and a group of none has stride 0.
+std::optional<std::int64_t> group_stride(const Shape& shape, const Axes& axes) {
+  const std::vector<std::int64_t> strides = contiguous_strides(shape);
+  Axes moving;
+  for (std::int64_t ax : axes) {
+    if (shape[static_cast<std::size_t>(ax)] != 1) moving.push_back(ax);
+  }
+  if (moving.empty()) return 0;
+  for (std::size_t i = 0; i + 1 < moving.size(); ++i) {
+    const auto outer = static_cast<std::size_t>(moving[i]);
+    const auto inner = static_cast<std::size_t>(moving[i + 1]);
+    if (strides[outer] != strides[inner] * shape[inner]) return std::nullopt;
+  }
+  return strides[static_cast<std::size_t>(moving.back())];
+}
+
+// The GEMM view of one call: sizes and each operand's (batch, row, column) strides.
+struct GemmView {
+  std::int64_t batch = 0, m = 0, n = 0, k = 0;
+  std::array<std::int64_t, 3> a{}, b{};  // a: (batch, m, k); b: (batch, k, n)
+};
+
+std::optional<GemmView> gemm_view(const OpCall& call) {
+  const DotParams& p = call.get<DotParams>();
+  const Tensor& a = call.inputs.at(0);
+  const Tensor& b = call.inputs.at(1);
+  const Axes free_a = free_axes(a.rank(), p.contract_a, p.batch_a);
+  const Axes free_b = free_axes(b.rank(), p.contract_b, p.batch_b);
+  GemmView v;
+  v.batch = product(a.shape(), p.batch_a);
+  v.m = product(a.shape(), free_a);
+  v.n = product(b.shape(), free_b);
+  v.k = product(a.shape(), p.contract_a);
+  // An empty operand is never read (the output is empty or all zeros): any strides do.
+  if (a.size() == 0 || b.size() == 0) return v;
+  const auto ab = group_stride(a.shape(), p.batch_a), am = group_stride(a.shape(), free_a),
+             ak = group_stride(a.shape(), p.contract_a);
+  const auto bb = group_stride(b.shape(), p.batch_b), bk = group_stride(b.shape(), p.contract_b),
+             bn = group_stride(b.shape(), free_b);
+  if (!ab || !am || !ak || !bb || !bk || !bn) return std::nullopt;
+  v.a = {*ab, *am, *ak};
+  v.b = {*bb, *bk, *bn};
+  return v;
+}
+
+bool native_dtype(const VulkanBackend& b, DType d) {
+  return (d == DType::f32 || d == DType::f16 || d == DType::bf16 || d == DType::f64) &&
+         b.dtype_supported(d);
+}
+
+std::uint32_t tiles(std::int64_t extent, std::uint32_t tile) {
+  return static_cast<std::uint32_t>((extent + tile - 1) / tile);
+}
+
+// 128 x 128 tiles (8 x 8 per invocation: 4 FMAs per shared-memory load) where there are
+// enough of them to fill a large GPU; 64 x 64 otherwise; thin 128 x 16 / 16 x 128 tiles
+// for matrix-vector shapes, where a square tile would leave most invocations idle. f64
+// steps K by 8 to keep 128 x 128 tiles within 16 KiB of shared memory.
+TileConfig choose_tiles(const GemmView& v, DType d) {
+  const std::uint32_t deep = d == DType::f64 ? 8 : 16;
+  if (v.n <= 16 && v.m > 16) return {8, 1, 16};
+  if (v.m <= 16 && v.n > 16) return {1, 8, 16};
+  const std::uint64_t big_tiles =
+      static_cast<std::uint64_t>(v.batch) * tiles(v.m, 128) * tiles(v.n, 128);
+  if (big_tiles >= 256) return {8, 8, deep};
+  return {4, 4, 16};
+}
+
+}  // namespace
+
+bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
+  if (call.op != Op::dot || !native_dtype(b, call.out_dtype)) return false;
+  return gemm_view(call).has_value();
+}
+
+Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
+  if (call.op != Op::dot) {
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a linalg op");
+  }
+  const std::optional<GemmView> view = gemm_view(call);
+  if (!view) throw Unsupported("[dot] operand layout has no native " + b.name() + " kernel");
+  const GemmView& v = *view;
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;  // K == 0 still runs: the kernel writes the zeros
+
+  const DType d = call.out_dtype;
+  TileConfig t = choose_tiles(v, d);
+  if (const char* e = std::getenv("VKT_DOT_TILES")) {  // EXPERIMENT
+    std::sscanf(e, "%u,%u,%u", &t.tm, &t.tn, &t.bk);
+  }
+  // Tile loads run along k unless the other axis is the unit-stride one (a transposed
+  // operand); a group of unit axes has stride 0 and never counts as unit-stride.
+  const bool a_k_contig = !(v.a[1] == 1 && v.a[2] != 1);
+  const bool b_k_contig = v.b[1] == 1 && v.b[2] != 1;
+  const Pipeline p = b.pipelines().get(
+      b.variant("linalg_dot", {d}), 3,
+      {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
+       static_cast<std::uint32_t>(b_k_contig)});
+  auto u32 = [](std::int64_t x) { return static_cast<std::uint32_t>(x); };
+  const DotPush push{u32(v.m),    u32(v.n),    u32(v.k),    u32(v.batch), u32(v.a[0]),
+                     u32(v.a[1]), u32(v.a[2]), u32(v.b[0]), u32(v.b[1]),  u32(v.b[2])};
+  // Tiles and batches past the device's grid limits are looped over inside the kernel.
+  const auto& limit = b.context().limits().max_group_count;
+  const std::array<std::uint32_t, 3> groups{std::min(tiles(v.n, 16 * t.tn), limit[0]),
+                                            std::min(tiles(v.m, 16 * t.tm), limit[1]),
+                                            std::min(u32(v.batch), limit[2])};
+  const Tensor& a = call.inputs[0];
+  const Tensor& bt = call.inputs[1];
+  b.dispatch_groups(p, {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push), groups);
+  return out;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,185 @@
+#version 450
+// dot as a tiled GEMM over a batch: C[z](m, n) = sum_k A[z](m, k) * B[z](k, n), with
+//   A[z](m, k) = a[z * sab + m * sam + k * sak],  B[z](k, n) = b[z * sbb + k * sbk + n * sbn]
+// and C contiguous [batch, M, N]. Strided reads let transposed operands (and batch axes in
+// any single-stride position) go without a copy.
+//
+// Tiling (the specialization constants TM, TN, BK; the host picks them per call):
+// - a workgroup of 256 invocations (16 x 16) computes a BM x BN = 16*TM x 16*TN tile of C;
+// - each invocation keeps a TM x TN micro-tile of accumulators in registers, for rows
+//   ty + 16*i and columns tx + 16*j: neighbouring invocations write neighbouring columns
+//   (coalesced stores) and read neighbouring shared-memory words (no bank conflicts);
+// - K advances BK at a time through shared memory (As[k][m], Bs[k][n], rows padded by one
+//   word against bank conflicts when a tile is written along k); the next step's global
+//   values are loaded into registers while the current step computes (one barrier pair per
+//   step, global latency hidden behind the FMAs);
+// - each tile element is loaded by consecutive invocations along the operand's unit-stride
+//   axis (A_K_CONTIG / B_K_CONTIG), so global reads are coalesced for both orientations;
+// - edges are bounds-checked (zeros enter the sums, stores are masked): any M, N, K >= 0;
+// - tiles and batches past the launched grid are looped over (grid-stride in x, y, z), so
+//   any size fits maxComputeWorkGroupCount.
+// f16/bf16 load to f32, accumulate in f32 and round once on store; f32 in f32; f64 in f64.
+#include "common.glsl"
+#extension GL_EXT_control_flow_attributes : enable
+#include "dtype_value.glsl"
+
+layout(constant_id = 1) const uint DTYPE = DT_F32;
+layout(constant_id = 2) const uint TM = 4;
+layout(constant_id = 3) const uint TN = 4;
+layout(constant_id = 4) const uint BK = 16;
+layout(constant_id = 5) const bool A_K_CONTIG = true;
+layout(constant_id = 6) const bool B_K_CONTIG = false;
+
+// The workgroup is 16 x 16 invocations (the host's workgroup size is 256).
+const uint SIDE = 16;
+const uint THREADS = SIDE * SIDE;
+const uint BM = SIDE * TM;
+const uint BN = SIDE * TN;
+const uint LDA = BM + 1;  // shared row pitches
+const uint LDB = BN + 1;
+// Elements of the A and B tiles each invocation moves per step (BM*BK and BN*BK are
+// multiples of 256 for the host's choices).
+const uint LOADS_A = BM * BK / THREADS;
+const uint LOADS_B = BN * BK / THREADS;
+
+#ifdef VKT_F64
+#define ACC double
+#else
+#define ACC float
+#endif
+
+layout(binding = 0) readonly buffer AF32 { float v[]; } a_f32;
+layout(binding = 0) readonly buffer AU16 { uint16_t v[]; } a_u16;
+layout(binding = 1) readonly buffer BF32 { float v[]; } b_f32;
+layout(binding = 1) readonly buffer BU16 { uint16_t v[]; } b_u16;
+layout(binding = 2) writeonly buffer CF32 { float v[]; } c_f32;
+layout(binding = 2) writeonly buffer CU16 { uint16_t v[]; } c_u16;
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer AF64 { double v[]; } a_f64;
+layout(binding = 1) readonly buffer BF64 { double v[]; } b_f64;
+layout(binding = 2) writeonly buffer CF64 { double v[]; } c_f64;
+#endif
+
+layout(push_constant) uniform Push {
+  uint m, n, k, batch;
+  uint sab, sam, sak;
+  uint sbb, sbk, sbn;
+} p;
+
+shared ACC As[BK * LDA];
+shared ACC Bs[BK * LDB];
+
+ACC half_to_acc(uint bits) {
+  if (DTYPE == DT_BF16) return ACC(uintBitsToFloat(bits << 16));
+  return ACC(unpackHalf2x16(bits).x);
+}
+
+ACC load_a(uint i) {
+#ifdef VKT_F64
+  if (DTYPE == DT_F64) return a_f64.v[i];
+#endif
+  if (DTYPE == DT_F16 || DTYPE == DT_BF16) return half_to_acc(uint(a_u16.v[i]));
+  return ACC(a_f32.v[i]);
+}
+
+ACC load_b(uint i) {
+#ifdef VKT_F64
+  if (DTYPE == DT_F64) return b_f64.v[i];
+#endif
+  if (DTYPE == DT_F16 || DTYPE == DT_BF16) return half_to_acc(uint(b_u16.v[i]));
+  return ACC(b_f32.v[i]);
+}
+
+void store_c(uint i, ACC x) {
+#ifdef VKT_F64
+  if (DTYPE == DT_F64) {
+    c_f64.v[i] = x;
+    return;
+  }
+#endif
+  if (DTYPE == DT_F16) {
+    c_u16.v[i] = uint16_t(f32_to_f16_bits(float(x)));
+  } else if (DTYPE == DT_BF16) {
+    c_u16.v[i] = uint16_t(f32_to_bf16_bits(float(x)));
+  } else {
+    c_f32.v[i] = float(x);
+  }
+}
+
+// Tile coordinates (row in the tile, k in the step) of the e-th element an invocation moves;
+// consecutive e run along the operand's unit-stride axis.
+uvec2 a_slot(uint e) { return A_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BM, e / BM); }
+uvec2 b_slot(uint e) { return B_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BN, e / BN); }
+
+void compute_tile(uint z, uint m0, uint n0, uint tid) {
+  const uint tx = tid % SIDE, ty = tid / SIDE;
+  const uint a_base = z * p.sab, b_base = z * p.sbb;
+  ACC acc[TM * TN];
+  [[unroll]] for (uint i = 0; i < TM * TN; ++i) acc[i] = ACC(0);
+  ACC next_a[LOADS_A];
+  ACC next_b[LOADS_B];
+
+  // Global values of the step at k0 into registers (zeros outside the matrices).
+  #define FETCH(k0)                                                          \
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                     \
+      const uvec2 s = a_slot(tid + r * THREADS);                             \
+      const uint gm = m0 + s.x, gk = (k0) + s.y;                             \
+      next_a[r] = (gm < p.m && gk < p.k) ? load_a(a_base + gm * p.sam + gk * p.sak) : ACC(0); \
+    }                                                                        \
+    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                     \
+      const uvec2 s = b_slot(tid + r * THREADS);                             \
+      const uint gn = n0 + s.x, gk = (k0) + s.y;                             \
+      next_b[r] = (gn < p.n && gk < p.k) ? load_b(b_base + gk * p.sbk + gn * p.sbn) : ACC(0); \
+    }
+
+  FETCH(0u)
+  for (uint k0 = 0; k0 < p.k; k0 += BK) {
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {
+      const uvec2 s = a_slot(tid + r * THREADS);
+      As[s.y * LDA + s.x] = next_a[r];
+    }
+    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {
+      const uvec2 s = b_slot(tid + r * THREADS);
+      Bs[s.y * LDB + s.x] = next_b[r];
+    }
+    barrier();
+    if (k0 + BK < p.k) {
+      FETCH(k0 + BK)
+    }
+    [[unroll]] for (uint kk = 0; kk < BK; ++kk) {
+      ACC ar[TM];
+      ACC br[TN];
+      [[unroll]] for (uint i = 0; i < TM; ++i) ar[i] = As[kk * LDA + ty + SIDE * i];
+      [[unroll]] for (uint j = 0; j < TN; ++j) br[j] = Bs[kk * LDB + tx + SIDE * j];
+      [[unroll]] for (uint i = 0; i < TM; ++i) {
+        [[unroll]] for (uint j = 0; j < TN; ++j) acc[i * TN + j] += ar[i] * br[j];
+      }
+    }
+    barrier();
+  }
+  #undef FETCH
+
+  const uint c_base = z * p.m * p.n;
+  [[unroll]] for (uint i = 0; i < TM; ++i) {
+    const uint gm = m0 + ty + SIDE * i;
+    if (gm >= p.m) break;
+    [[unroll]] for (uint j = 0; j < TN; ++j) {
+      const uint gn = n0 + tx + SIDE * j;
+      if (gn < p.n) store_c(c_base + gm * p.n + gn, acc[i * TN + j]);
+    }
+  }
+}
+
+void main() {
+  const uint tid = gl_LocalInvocationID.x;
+  const uint tiles_m = (p.m + BM - 1) / BM;
+  const uint tiles_n = (p.n + BN - 1) / BN;
+  // Loop bounds are uniform across the workgroup, so the barriers inside stay uniform.
+  for (uint z = gl_WorkGroupID.z; z < p.batch; z += gl_NumWorkGroups.z) {
+    for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
+      for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
+        compute_tile(z, tm * BM, tn * BN, tid);
+      }
+    }
+  }
+}

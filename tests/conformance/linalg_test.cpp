@@ -1,0 +1,275 @@
+// dot and matmul on the device against the cpu backend (OpenBLAS): shapes 1x1x1, empty M/N/K,
+// odd and many-tile sizes, batches, transposed and batch-in-the-middle layouts, rank-1 and
+// rank-0 operands, matmul; every float dtype the device has. Floats are compared with a
+// tolerance that grows with K and with sum |a||b| (summation orders differ); poisoned
+// outputs (VKT_POISON=1) read as NaN where an element was not written.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "conformance/fixture.h"
+#include "support/compare.h"
+#include "vulkan/backend.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+// One dot call: operand shapes and Nx.dot/6 axes.
+struct DotCase {
+  std::string name;
+  Shape a, b;
+  Axes contract_a, batch_a, contract_b, batch_b;
+};
+
+const std::vector<DotCase>& dot_cases() {
+  static const std::vector<DotCase> cases = {
+      {"1x1x1", {1, 1}, {1, 1}, {1}, {}, {0}, {}},
+      {"M=0", {0, 5}, {5, 3}, {1}, {}, {0}, {}},
+      {"N=0", {4, 5}, {5, 0}, {1}, {}, {0}, {}},
+      {"K=0 gives zeros", {4, 0}, {0, 3}, {1}, {}, {0}, {}},
+      {"K=0 batched", {2, 3, 0}, {2, 0, 5}, {2}, {0}, {1}, {0}},
+      {"33x65x17", {33, 17}, {17, 65}, {1}, {}, {0}, {}},
+      {"257x129x300", {257, 300}, {300, 129}, {1}, {}, {0}, {}},
+      {"3 batches", {3, 33, 17}, {3, 17, 20}, {2}, {0}, {1}, {0}},
+      {"a transposed (contract a's axis 0)", {17, 33}, {17, 65}, {0}, {}, {0}, {}},
+      {"b transposed (contract b's axis 1)", {33, 17}, {65, 17}, {1}, {}, {1}, {}},
+      {"both transposed", {300, 70}, {130, 300}, {0}, {}, {1}, {}},
+      {"batched, both transposed", {3, 19, 40}, {3, 50, 19}, {1}, {0}, {2}, {0}},
+      {"batch axis in the middle", {40, 3, 19}, {19, 3, 50}, {2}, {1}, {0}, {1}},
+      {"batch axis last", {40, 19, 3}, {19, 50, 3}, {1}, {2}, {0}, {2}},
+      {"two contracting axes", {2, 3, 4, 5}, {4, 5, 6}, {2, 3}, {}, {0, 1}, {}},
+      {"two batch axes", {2, 3, 9, 7}, {2, 3, 7, 11}, {3}, {0, 1}, {2}, {0, 1}},
+      {"rank 6 output", {2, 3, 1, 4, 2, 5}, {2, 5, 3}, {5}, {0}, {1}, {0}},
+      {"unit axes between", {5, 1, 7}, {7, 1, 6}, {2}, {}, {0}, {}},
+      {"matrix-vector", {300, 70}, {70}, {1}, {}, {0}, {}},
+      {"vector-matrix", {70}, {70, 300}, {0}, {}, {0}, {}},
+      {"vector dot", {5000}, {5000}, {0}, {}, {0}, {}},
+      {"outer product", {37}, {41}, {}, {}, {}, {}},
+      {"scalar times matrix", {}, {5, 7}, {}, {}, {}, {}},
+      {"many tiles, 2 batches, thin", {2, 1000, 40}, {2, 40, 3}, {2}, {0}, {1}, {0}},
+  };
+  return cases;
+}
+
+// Cases whose axis groups interleave: no single stride describes K (or N).
+const std::vector<DotCase>& fallback_cases() {
+  static const std::vector<DotCase> cases = {
+      {"contracting axes 0 and 2", {4, 3, 5}, {4, 5, 6}, {0, 2}, {}, {0, 1}, {}},
+      {"contracting axes reversed", {3, 4}, {4, 3}, {1, 0}, {}, {0, 1}, {}},
+      // matmul({50}, {2, 50, 60}): b's free axes 0 and 2 lie on both sides of K.
+      {"free axes around K", {50}, {2, 50, 60}, {0}, {}, {1}, {}},
+  };
+  return cases;
+}
+
+std::vector<DType> float_dtypes() {
+  std::vector<DType> out = {DType::f32, DType::f16, DType::bf16};
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  if (vb.dtype_supported(DType::f64)) out.push_back(DType::f64);
+  return out;
+}
+
+// Deterministic values in [-1, 1) (a little generator so the cases need no randomness).
+std::vector<double> values(std::int64_t n, std::uint32_t seed) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  std::uint32_t s = seed * 2654435761u + 12345u;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
+  }
+  return v;
+}
+
+Tensor make(const Shape& shape, DType d, std::uint32_t seed) {
+  const std::vector<double> v = values(numel(shape), seed);
+  return as_type(from_vector(v, shape), d);
+}
+
+// |t| in f64 (exact for every float dtype).
+Tensor magnitudes(const Tensor& t) {
+  std::vector<double> v = as_doubles(t);
+  for (double& x : v) x = std::fabs(x);
+  return from_vector(v, t.shape());
+}
+
+// How far apart the device and cpu results may be: a relative part growing with sqrt(K)
+// (both sum in different orders) plus an absolute part relative to sum_k |a||b| (where
+// cancellation leaves a small result).
+struct DotTolerance {
+  double rtol, atol;
+};
+DotTolerance tolerance_for(DType d, std::int64_t k) {
+  const double root = std::sqrt(static_cast<double>(std::max<std::int64_t>(k, 1)));
+  switch (d) {
+    case DType::f64:
+      return {1e-13 * root, 1e-15 * root};
+    case DType::f16:
+      return {2e-3, 1e-5 * root};  // one f16 rounding of an f32 sum
+    case DType::bf16:
+      return {1.6e-2, 1e-5 * root};
+    default:
+      return {1e-5 * root, 1e-6 * root};
+  }
+}
+
+::testing::AssertionResult dot_close(const Tensor& got, const Tensor& want, const Tensor& mag,
+                                     DotTolerance tol) {
+  if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
+    return ::testing::AssertionFailure()
+           << "got " << dtype_name(got.dtype()) << shape_str(got.shape()) << ", want "
+           << dtype_name(want.dtype()) << shape_str(want.shape());
+  }
+  const std::vector<double> g = as_doubles(got), w = as_doubles(want), m = as_doubles(mag);
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const double bound = tol.rtol * std::fabs(w[i]) + tol.atol * m[i];
+    if (!(std::fabs(g[i] - w[i]) <= bound)) {
+      return ::testing::AssertionFailure()
+             << "element " << i << ": " << g[i] << " vs cpu " << w[i] << " (bound " << bound << ")";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class Linalg : public VulkanTest {
+ protected:
+  // Runs `c` on the device and the cpu; `fallbacks` is how many the ledger must show.
+  void check(const DotCase& c, DType d, std::uint64_t fallbacks) {
+    const std::string what = c.name + " " + std::string(dtype_name(d));
+    const Tensor a = make(c.a, d, 1), b = make(c.b, d, 2);
+    const Tensor want = dot(a, c.contract_a, c.batch_a, b, c.contract_b, c.batch_b);
+    const Tensor mag =
+        dot(magnitudes(a), c.contract_a, c.batch_a, magnitudes(b), c.contract_b, c.batch_b);
+    const Tensor ga = transfer(a, gpu()), gb = transfer(b, gpu());
+    LedgerScope scope;
+    const Tensor got = dot(ga, c.contract_a, c.batch_a, gb, c.contract_b, c.batch_b);
+    EXPECT_EQ(scope.delta().fallbacks, fallbacks) << what << ": " << scope.delta().to_string();
+    if (fallbacks == 0) {
+      EXPECT_EQ(&got.backend(), &gpu()) << what;
+    }
+    std::int64_t k = 1;
+    for (std::int64_t ax : c.contract_a) k *= c.a[static_cast<std::size_t>(ax)];
+    EXPECT_TRUE(dot_close(got, want, mag, tolerance_for(d, k))) << what;
+  }
+};
+
+TEST_F(Linalg, DotEveryFloatDtypeAndShape) {
+  for (DType d : float_dtypes()) {
+    for (const DotCase& c : dot_cases()) check(c, d, 0);
+  }
+}
+
+TEST_F(Linalg, InterleavedAxesFallBack) {
+  for (DType d : float_dtypes()) {
+    for (const DotCase& c : fallback_cases()) check(c, d, 1);
+  }
+}
+
+TEST_F(Linalg, IntegerDotsFallBackExactly) {
+  for (DType d : {DType::s32, DType::u8, DType::s64}) {
+    const Tensor a = as_type(iota({7, 5}, DType::s32), d), b = as_type(iota({5, 3}, DType::s32), d);
+    LedgerScope scope;
+    const Tensor got = dot(transfer(a, gpu()), transfer(b, gpu()));
+    EXPECT_EQ(scope.delta().fallbacks, 1u) << dtype_name(d);
+    EXPECT_TRUE(tensors_close(got, dot(a, b), Tolerance{0, 0})) << dtype_name(d);
+  }
+}
+
+TEST_F(Linalg, MatmulIsNative) {
+  struct MatmulCase {
+    Shape a, b;
+  };
+  const std::vector<MatmulCase> cases = {{{2, 3, 40, 50}, {2, 3, 50, 60}},
+                                         {{1, 40, 50}, {1, 50, 60}},
+                                         {{3, 40, 50}, {50, 60}},
+                                         {{40, 50}, {50}},
+                                         {{7}, {7}}};
+  for (DType d : float_dtypes()) {
+    for (const MatmulCase& c : cases) {
+      const std::string what =
+          shape_str(c.a) + " @ " + shape_str(c.b) + " " + std::string(dtype_name(d));
+      const Tensor a = make(c.a, d, 3), b = make(c.b, d, 4);
+      const Tensor want = matmul(a, b);
+      const Tensor mag = matmul(magnitudes(a), magnitudes(b));
+      LedgerScope scope;
+      const Tensor got = matmul(transfer(a, gpu()), transfer(b, gpu()));
+      EXPECT_EQ(scope.delta().fallbacks, 0u) << what;
+      EXPECT_EQ(&got.backend(), &gpu()) << what;
+      EXPECT_TRUE(dot_close(got, want, mag, tolerance_for(d, c.a.back()))) << what;
+    }
+  }
+}
+
+TEST_F(Linalg, ValuesAreExactWhereRoundingCannotDiffer) {
+  // Small integers in floats: every partial sum is exact, so any order gives the cpu's bits.
+  for (DType d : float_dtypes()) {
+    const Tensor a = as_type(iota({37, 35}, DType::s32), d);
+    const Tensor b = as_type(iota({35, 9}, DType::s32), d);
+    const Tensor sa = as_type(iota({67, 35}, DType::s32, 1), d);
+    const Tensor sb = as_type(iota({35, 9}, DType::s32, 0), d);
+    EXPECT_TRUE(
+        tensors_close(dot(transfer(sa, gpu()), transfer(sb, gpu())), dot(sa, sb), Tolerance{0, 0}))
+        << dtype_name(d);
+    if (d == DType::f32 || d == DType::f64) {  // sums stay below 2^24
+      EXPECT_TRUE(
+          tensors_close(dot(transfer(a, gpu()), transfer(b, gpu())), dot(a, b), Tolerance{0, 0}))
+          << dtype_name(d);
+    }
+  }
+}
+
+TEST_F(Linalg, NanAndInfinityPropagate) {
+  for (DType d : float_dtypes()) {
+    std::vector<double> av(6 * 4, 1.0), bv(4 * 5, 0.5);
+    av[1] = std::nan("");                                 // row 0 of the result: all NaN
+    av[4 * 2] = std::numeric_limits<double>::infinity();  // row 2: +inf
+    const Tensor a = as_type(from_vector(av, {6, 4}), d);
+    const Tensor b = as_type(from_vector(bv, {4, 5}), d);
+    EXPECT_TRUE(tensors_close(dot(transfer(a, gpu()), transfer(b, gpu())), dot(a, b)))
+        << dtype_name(d);
+  }
+}
+
+TEST_F(Linalg, GridSmallerThanTheWorkLoopsInsideTheKernel) {
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  vb.synchronize();
+  const auto saved = vb.context().limits().max_group_count;
+  vb.mutable_limits().max_group_count = {2, 2, 2};
+  for (const DotCase& c :
+       {DotCase{"5 batches, 3x5 tiles", {5, 130, 20}, {5, 20, 300}, {2}, {0}, {1}, {0}},
+        DotCase{"thin", {1000, 20}, {20}, {1}, {}, {0}, {}}}) {
+    check(c, DType::f32, 0);
+  }
+  vb.synchronize();
+  vb.mutable_limits().max_group_count = saved;
+}
+
+TEST_F(Linalg, NativeOffFallsBackWithTheSameResults) {
+  vk::testing::set_native_disabled(Op::dot, true);
+  for (const DotCase& c : dot_cases()) check(c, DType::f32, 1);
+  vk::testing::set_native_disabled(Op::dot, false);
+}
+
+TEST_F(Linalg, ThroughputOf512CubedF32IsReported) {
+  const std::int64_t n = 512;
+  const Tensor a = transfer(make({n, n}, DType::f32, 5), gpu());
+  const Tensor b = transfer(make({n, n}, DType::f32, 6), gpu());
+  gpu().synchronize();
+  (void)dot(a, b);  // pipeline creation and warm-up
+  gpu().synchronize();
+  const int reps = 3;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) (void)dot(a, b);
+  gpu().synchronize();
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
+  std::printf("[linalg] %s: dot f32 512x512x512 %.3f ms, %.2f GFLOP/s\n", gpu().name().c_str(),
+              s * 1e3, 2.0 * n * n * n / s * 1e-9);
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace vkt::testing
