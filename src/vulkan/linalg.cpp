@@ -6,8 +6,6 @@
 // native; integer dots fall back.
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <optional>
 
 #include "vulkan/backend.h"
@@ -100,18 +98,32 @@ std::uint32_t tiles(std::int64_t extent, std::uint32_t tile) {
   return static_cast<std::uint32_t>((extent + tile - 1) / tile);
 }
 
+// Shared memory a configuration needs: the shader's As and Bs tiles, rows padded by one.
+std::uint64_t shared_bytes(const TileConfig& t, DType d) {
+  const std::uint64_t word = d == DType::f64 ? 8 : 4;  // f16/bf16 are held as f32
+  return std::uint64_t{t.bk} * ((16 * t.tm + 1) + (16 * t.tn + 1)) * word;
+}
+
 // 128 x 128 tiles (8 x 8 per invocation: 4 FMAs per shared-memory load) where there are
 // enough of them to fill a large GPU; 64 x 64 otherwise; thin 128 x 16 / 16 x 128 tiles
 // for matrix-vector shapes, where a square tile would leave most invocations idle. f64
-// steps K by 8 to keep 128 x 128 tiles within 16 KiB of shared memory.
-TileConfig choose_tiles(const GemmView& v, DType d) {
+// steps K by 8 to keep 128 x 128 tiles near 16 KiB of shared memory. A configuration past
+// the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, which fits the 16 KiB
+// every device has.
+TileConfig choose_tiles(const GemmView& v, DType d, std::uint64_t shared_limit) {
   const std::uint32_t deep = d == DType::f64 ? 8 : 16;
-  if (v.n <= 16 && v.m > 16) return {8, 1, 16};
-  if (v.m <= 16 && v.n > 16) return {1, 8, 16};
+  const TileConfig square{4, 4, deep};
+  TileConfig t = square;
   const std::uint64_t big_tiles =
       static_cast<std::uint64_t>(v.batch) * tiles(v.m, 128) * tiles(v.n, 128);
-  if (big_tiles >= 256) return {8, 8, deep};
-  return {4, 4, 16};
+  if (v.n <= 16 && v.m > 16) {
+    t = {8, 1, 16};  // BN * BK must be a multiple of the 256 invocations
+  } else if (v.m <= 16 && v.n > 16) {
+    t = {1, 8, 16};
+  } else if (big_tiles >= 256) {
+    t = {8, 8, deep};
+  }
+  return shared_bytes(t, d) <= shared_limit ? t : square;
 }
 
 }  // namespace
@@ -132,10 +144,8 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   if (out.size() == 0) return out;  // K == 0 still runs: the kernel writes the zeros
 
   const DType d = call.out_dtype;
-  TileConfig t = choose_tiles(v, d);
-  if (const char* e = std::getenv("VKT_DOT_TILES")) {  // EXPERIMENT
-    std::sscanf(e, "%u,%u,%u", &t.tm, &t.tn, &t.bk);
-  }
+  const TileConfig t =
+      choose_tiles(v, d, b.context().properties().limits.maxComputeSharedMemorySize);
   // Tile loads run along k unless the other axis is the unit-stride one (a transposed
   // operand); a group of unit axes has stride 0 and never counts as unit-stride.
   const bool a_k_contig = !(v.a[1] == 1 && v.a[2] != 1);
