@@ -17,6 +17,7 @@ struct DotPush {
   std::uint32_t m, n, k, batch;
   std::uint32_t sab, sam, sak;
   std::uint32_t sbb, sbk, sbn;
+  std::uint32_t splits, k_chunk;
 };
 
 // Tile shape: each invocation of the 16 x 16 workgroup computes a tm x tn micro-tile; K
@@ -126,6 +127,28 @@ TileConfig choose_tiles(const GemmView& v, DType d, std::uint64_t shared_limit) 
   return shared_bytes(t, d) <= shared_limit ? t : square;
 }
 
+// K in `splits` chunks of `chunk` (a multiple of the tile's K step).
+struct KSplit {
+  std::uint64_t splits, chunk;
+};
+
+// Splits K when the output has too few tiles to keep a large GPU busy and K is long: about
+// 512 workgroups in all, chunks of at least 256, the scratch of partial sums at most 2^24
+// elements and within maxStorageBufferRange. Otherwise one chunk.
+KSplit choose_split(const GemmView& v, const TileConfig& t, std::uint64_t word,
+                    std::uint64_t max_range) {
+  const auto k = static_cast<std::uint64_t>(v.k);
+  const std::uint64_t out_elements = static_cast<std::uint64_t>(v.batch * v.m * v.n);
+  const std::uint64_t out_tiles =
+      static_cast<std::uint64_t>(v.batch) * tiles(v.m, 16 * t.tm) * tiles(v.n, 16 * t.tn);
+  std::uint64_t s = std::min<std::uint64_t>((512 + out_tiles - 1) / out_tiles, k / 256);
+  s = std::min(s, (std::uint64_t{1} << 24) / out_elements);
+  s = std::min(s, max_range / (out_elements * word));
+  if (s < 2) return {1, k};
+  const std::uint64_t chunk = ((k + s - 1) / s + t.bk - 1) / t.bk * t.bk;
+  return {(k + chunk - 1) / chunk, chunk};
+}
+
 }  // namespace
 
 bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
@@ -150,21 +173,38 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   // operand); a group of unit axes has stride 0 and never counts as unit-stride.
   const bool a_k_contig = !(v.a[1] == 1 && v.a[2] != 1);
   const bool b_k_contig = v.b[1] == 1 && v.b[2] != 1;
-  const Pipeline p = b.pipelines().get(
-      b.variant("linalg_dot", {d}), 3,
-      {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
-       static_cast<std::uint32_t>(b_k_contig)});
-  auto u32 = [](std::int64_t x) { return static_cast<std::uint32_t>(x); };
-  const DotPush push{u32(v.m),    u32(v.n),    u32(v.k),    u32(v.batch), u32(v.a[0]),
-                     u32(v.a[1]), u32(v.a[2]), u32(v.b[0]), u32(v.b[1]),  u32(v.b[2])};
+  const DType acc = d == DType::f64 ? DType::f64 : DType::f32;
+  const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
+  auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
+  auto pipeline = [&](std::uint32_t mode) {
+    return b.pipelines().get(
+        b.variant("linalg_dot", {d}), 3,
+        {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
+         static_cast<std::uint32_t>(b_k_contig), mode});
+  };
+  const DotPush push{u32(v.m),    u32(v.n),    u32(v.k),          u32(v.batch),
+                     u32(v.a[0]), u32(v.a[1]), u32(v.a[2]),       u32(v.b[0]),
+                     u32(v.b[1]), u32(v.b[2]), u32(split.splits), u32(split.chunk)};
   // Tiles and batches past the device's grid limits are looped over inside the kernel.
   const auto& limit = b.context().limits().max_group_count;
-  const std::array<std::uint32_t, 3> groups{std::min(tiles(v.n, 16 * t.tn), limit[0]),
-                                            std::min(tiles(v.m, 16 * t.tm), limit[1]),
-                                            std::min(u32(v.batch), limit[2])};
+  const std::array<std::uint32_t, 3> groups{
+      std::min(tiles(v.n, 16 * t.tn), limit[0]), std::min(tiles(v.m, 16 * t.tm), limit[1]),
+      u32(std::min<std::uint64_t>(static_cast<std::uint64_t>(v.batch) * split.splits, limit[2]))};
   const Tensor& a = call.inputs[0];
   const Tensor& bt = call.inputs[1];
-  b.dispatch_groups(p, {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push), groups);
+  if (split.splits == 1) {
+    b.dispatch_groups(pipeline(0), {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push),
+                      groups);
+    return out;
+  }
+  // Partial sums per chunk into pooled scratch, then one pass adding them in chunk order.
+  const OpCall scratch_call{
+      Op::dot, {}, NoParams{}, acc, Shape{static_cast<std::int64_t>(split.splits) * out.size()}};
+  const Tensor scratch = b.make_output(scratch_call);
+  b.dispatch_groups(pipeline(1), {{&a, false}, {&bt, false}, {&scratch, true}}, &push, sizeof(push),
+                    groups);
+  b.dispatch(pipeline(2), {{&scratch, false}, {&scratch, false}, {&out, true}}, &push, sizeof(push),
+             static_cast<std::uint64_t>(out.size()));
   return out;
 }
 

@@ -24,17 +24,18 @@ struct DotCase {
   std::string name;
   Shape a, b;
   Axes contract_a, batch_a, contract_b, batch_b;
+  int dispatches = -1;  // when >= 0, the device dispatches the call must take
 };
 
 const std::vector<DotCase>& dot_cases() {
   static const std::vector<DotCase> cases = {
-      {"1x1x1", {1, 1}, {1, 1}, {1}, {}, {0}, {}},
-      {"M=0", {0, 5}, {5, 3}, {1}, {}, {0}, {}},
+      {"1x1x1", {1, 1}, {1, 1}, {1}, {}, {0}, {}, 1},
+      {"M=0", {0, 5}, {5, 3}, {1}, {}, {0}, {}, 0},
       {"N=0", {4, 5}, {5, 0}, {1}, {}, {0}, {}},
-      {"K=0 gives zeros", {4, 0}, {0, 3}, {1}, {}, {0}, {}},
+      {"K=0 gives zeros", {4, 0}, {0, 3}, {1}, {}, {0}, {}, 1},
       {"K=0 batched", {2, 3, 0}, {2, 0, 5}, {2}, {0}, {1}, {0}},
       {"33x65x17", {33, 17}, {17, 65}, {1}, {}, {0}, {}},
-      {"257x129x300", {257, 300}, {300, 129}, {1}, {}, {0}, {}},
+      {"257x129x300", {257, 300}, {300, 129}, {1}, {}, {0}, {}, 1},
       {"3 batches", {3, 33, 17}, {3, 17, 20}, {2}, {0}, {1}, {0}},
       {"a transposed (contract a's axis 0)", {17, 33}, {17, 65}, {0}, {}, {0}, {}},
       {"b transposed (contract b's axis 1)", {33, 17}, {65, 17}, {1}, {}, {1}, {}},
@@ -48,7 +49,10 @@ const std::vector<DotCase>& dot_cases() {
       {"unit axes between", {5, 1, 7}, {7, 1, 6}, {2}, {}, {0}, {}},
       {"matrix-vector", {300, 70}, {70}, {1}, {}, {0}, {}},
       {"vector-matrix", {70}, {70, 300}, {0}, {}, {0}, {}},
-      {"vector dot", {5000}, {5000}, {0}, {}, {0}, {}},
+      // Long K with few output tiles: K split into chunks, partials added by a second pass.
+      {"vector dot", {5000}, {5000}, {0}, {}, {0}, {}, 2},
+      {"split K, batched", {2, 5, 3000}, {2, 3000, 7}, {2}, {0}, {1}, {0}, 2},
+      {"split K, transposed", {3001, 20}, {9, 3001}, {0}, {}, {1}, {}, 2},
       {"outer product", {37}, {41}, {}, {}, {}, {}},
       {"scalar times matrix", {}, {5, 7}, {}, {}, {}, {}},
       {"many tiles, 2 batches, thin", {2, 1000, 40}, {2, 40, 3}, {2}, {0}, {1}, {0}},
@@ -160,6 +164,9 @@ class Linalg : public VulkanTest {
     EXPECT_EQ(scope.delta().fallbacks, fallbacks) << what << ": " << scope.delta().to_string();
     if (fallbacks == 0) {
       EXPECT_EQ(&got.backend(), &gpu()) << what;
+      if (c.dispatches >= 0) {
+        EXPECT_EQ(scope.delta().dispatches, static_cast<std::uint64_t>(c.dispatches)) << what;
+      }
     }
     std::int64_t k = 1;
     for (std::int64_t ax : c.contract_a) k *= c.a[static_cast<std::size_t>(ax)];
@@ -258,7 +265,8 @@ TEST_F(Linalg, GridSmallerThanTheWorkLoopsInsideTheKernel) {
   vb.mutable_limits().max_group_count = {2, 2, 2};
   for (const DotCase& c :
        {DotCase{"5 batches, 3x5 tiles", {5, 130, 20}, {5, 20, 300}, {2}, {0}, {1}, {0}},
-        DotCase{"thin", {1000, 20}, {20}, {1}, {}, {0}, {}}}) {
+        DotCase{"thin", {1000, 20}, {20}, {1}, {}, {0}, {}},
+        DotCase{"split K", {3, 4, 2000}, {3, 2000, 5}, {2}, {0}, {1}, {0}}}) {
     check(c, DType::f32, 0);
   }
   vb.synchronize();

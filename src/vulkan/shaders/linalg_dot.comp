@@ -18,6 +18,10 @@
 // - edges are bounds-checked (zeros enter the sums, stores are masked): any M, N, K >= 0;
 // - tiles and batches past the launched grid are looped over (grid-stride in x, y, z), so
 //   any size fits maxComputeWorkGroupCount.
+// Split K (MODE): when the output has too few tiles to fill the device and K is long, the
+// host splits K into `splits` chunks of k_chunk; MODE 1 writes each chunk's sums, unrounded,
+// to scratch [batch, splits, M, N] (z runs over batch * splits), and MODE 2 (one invocation
+// per output element) adds a batch's partials in chunk order and stores them once.
 // f16/bf16 load to f32, accumulate in f32 and round once on store; f32 in f32; f64 in f64.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : enable
@@ -29,6 +33,7 @@ layout(constant_id = 3) const uint TN = 4;
 layout(constant_id = 4) const uint BK = 16;
 layout(constant_id = 5) const bool A_K_CONTIG = true;
 layout(constant_id = 6) const bool B_K_CONTIG = false;
+layout(constant_id = 7) const uint MODE = 0;  // 0: C = A B; 1: partial sums; 2: add partials
 
 // The workgroup is 16 x 16 invocations (the host's workgroup size is 256).
 const uint SIDE = 16;
@@ -64,6 +69,7 @@ layout(push_constant) uniform Push {
   uint m, n, k, batch;
   uint sab, sam, sak;
   uint sbb, sbk, sbn;
+  uint splits, k_chunk;
 } p;
 
 shared ACC As[BK * LDA];
@@ -106,14 +112,34 @@ void store_c(uint i, ACC x) {
   }
 }
 
+// Scratch of partial sums (MODE 1 writes it as C, MODE 2 reads it as A), in the
+// accumulator type.
+void store_partial(uint i, ACC x) {
+#ifdef VKT_F64
+  c_f64.v[i] = x;
+#else
+  c_f32.v[i] = x;
+#endif
+}
+ACC load_partial(uint i) {
+#ifdef VKT_F64
+  return a_f64.v[i];
+#else
+  return a_f32.v[i];
+#endif
+}
+
 // Tile coordinates (row in the tile, k in the step) of the e-th element an invocation moves;
 // consecutive e run along the operand's unit-stride axis.
 uvec2 a_slot(uint e) { return A_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BM, e / BM); }
 uvec2 b_slot(uint e) { return B_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BN, e / BN); }
 
-void compute_tile(uint z, uint m0, uint n0, uint tid) {
+// Sums over k in [k_begin, k_end) for the tile at (m0, n0) of batch bi, stored to C (or
+// the scratch) at out_base + m * N + n.
+void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint m0, uint n0,
+                  uint tid) {
   const uint tx = tid % SIDE, ty = tid / SIDE;
-  const uint a_base = z * p.sab, b_base = z * p.sbb;
+  const uint a_base = bi * p.sab, b_base = bi * p.sbb;
   ACC acc[TM * TN];
   [[unroll]] for (uint i = 0; i < TM * TN; ++i) acc[i] = ACC(0);
   ACC next_a[LOADS_A];
@@ -124,16 +150,16 @@ void compute_tile(uint z, uint m0, uint n0, uint tid) {
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                     \
       const uvec2 s = a_slot(tid + r * THREADS);                             \
       const uint gm = m0 + s.x, gk = (k0) + s.y;                             \
-      next_a[r] = (gm < p.m && gk < p.k) ? load_a(a_base + gm * p.sam + gk * p.sak) : ACC(0); \
+      next_a[r] = (gm < p.m && gk < k_end) ? load_a(a_base + gm * p.sam + gk * p.sak) : ACC(0); \
     }                                                                        \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                     \
       const uvec2 s = b_slot(tid + r * THREADS);                             \
       const uint gn = n0 + s.x, gk = (k0) + s.y;                             \
-      next_b[r] = (gn < p.n && gk < p.k) ? load_b(b_base + gk * p.sbk + gn * p.sbn) : ACC(0); \
+      next_b[r] = (gn < p.n && gk < k_end) ? load_b(b_base + gk * p.sbk + gn * p.sbn) : ACC(0); \
     }
 
-  FETCH(0u)
-  for (uint k0 = 0; k0 < p.k; k0 += BK) {
+  FETCH(k_begin)
+  for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {
       const uvec2 s = a_slot(tid + r * THREADS);
       As[s.y * LDA + s.x] = next_a[r];
@@ -143,7 +169,7 @@ void compute_tile(uint z, uint m0, uint n0, uint tid) {
       Bs[s.y * LDB + s.x] = next_b[r];
     }
     barrier();
-    if (k0 + BK < p.k) {
+    if (k0 + BK < k_end) {
       FETCH(k0 + BK)
     }
     [[unroll]] for (uint kk = 0; kk < BK; ++kk) {
@@ -159,26 +185,48 @@ void compute_tile(uint z, uint m0, uint n0, uint tid) {
   }
   #undef FETCH
 
-  const uint c_base = z * p.m * p.n;
   [[unroll]] for (uint i = 0; i < TM; ++i) {
     const uint gm = m0 + ty + SIDE * i;
     if (gm >= p.m) break;
     [[unroll]] for (uint j = 0; j < TN; ++j) {
       const uint gn = n0 + tx + SIDE * j;
-      if (gn < p.n) store_c(c_base + gm * p.n + gn, acc[i * TN + j]);
+      if (gn >= p.n) continue;
+      if (MODE == 1) {
+        store_partial(out_base + gm * p.n + gn, acc[i * TN + j]);
+      } else {
+        store_c(out_base + gm * p.n + gn, acc[i * TN + j]);
+      }
     }
   }
 }
 
+void add_partials() {
+  const uint i = global_index();
+  const uint mn = p.m * p.n;
+  if (i >= p.batch * mn) return;
+  const uint first = (i / mn) * p.splits * mn + i % mn;
+  ACC sum = ACC(0);
+  for (uint s = 0; s < p.splits; ++s) sum += load_partial(first + s * mn);
+  store_c(i, sum);
+}
+
 void main() {
+  if (MODE == 2) {
+    add_partials();
+    return;
+  }
   const uint tid = gl_LocalInvocationID.x;
   const uint tiles_m = (p.m + BM - 1) / BM;
   const uint tiles_n = (p.n + BN - 1) / BN;
-  // Loop bounds are uniform across the workgroup, so the barriers inside stay uniform.
-  for (uint z = gl_WorkGroupID.z; z < p.batch; z += gl_NumWorkGroups.z) {
+  const uint mn = p.m * p.n;
+  // z = batch * splits + split. Loop bounds are uniform across the workgroup, so the
+  // barriers inside stay uniform.
+  for (uint z = gl_WorkGroupID.z; z < p.batch * p.splits; z += gl_NumWorkGroups.z) {
+    const uint k_begin = (z % p.splits) * p.k_chunk;
+    const uint k_end = min(p.k, k_begin + p.k_chunk);
     for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
       for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
-        compute_tile(z, tm * BM, tn * BN, tid);
+        compute_tile(z / p.splits, k_begin, k_end, z * mn, tm * BM, tn * BN, tid);
       }
     }
   }
