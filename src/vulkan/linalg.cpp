@@ -2,11 +2,12 @@
 // K, N]. Each operand is read in place through one stride per axis group (batch, rows,
 // columns), so row-major, transposed and batch-in-the-middle layouts need no copy; an axis
 // arrangement no single stride describes (interleaved groups) is not supported and the
-// core falls back to the cpu. f32, f64 (shaderFloat64) and f16/bf16 (f32 accumulation) are
-// native; integer dots fall back.
+// core falls back to the cpu. Every dtype the device can store is native: f32, f64
+// (shaderFloat64), f16/bf16 (f32 accumulation), integers (wrapping, as the cpu kernel).
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <string>
 
 #include "vulkan/backend.h"
 
@@ -90,29 +91,38 @@ std::optional<GemmView> gemm_view(const OpCall& call) {
   return v;
 }
 
-bool native_dtype(const VulkanBackend& b, DType d) {
-  return (d == DType::f32 || d == DType::f16 || d == DType::bf16 || d == DType::f64) &&
-         b.dtype_supported(d);
+// The accumulator: f32 for f16/bf16/f32, f64 for f64; integers wrap in u32, or u64 for the
+// 64-bit dtypes (the cpu kernel's choices).
+DType accumulator(DType d) {
+  if (d == DType::f64) return DType::f64;
+  if (is_float(d)) return DType::f32;
+  return itemsize(d) == 8 ? DType::u64 : DType::u32;
+}
+
+// The shader module for dtype d (CMakeLists.txt builds the four).
+std::string module_for(const VulkanBackend& b, DType d) {
+  if (is_float(d)) return b.variant("linalg_dot", {d});
+  return itemsize(d) == 8 ? "linalg_dot_int_i64" : "linalg_dot_int";
 }
 
 std::uint32_t tiles(std::int64_t extent, std::uint32_t tile) {
   return static_cast<std::uint32_t>((extent + tile - 1) / tile);
 }
 
-// Shared memory a configuration needs: the shader's As and Bs tiles, rows padded by one.
-std::uint64_t shared_bytes(const TileConfig& t, DType d) {
-  const std::uint64_t word = d == DType::f64 ? 8 : 4;  // f16/bf16 are held as f32
+// Shared memory a configuration needs: the shader's As and Bs tiles of accumulator words,
+// rows padded by one.
+std::uint64_t shared_bytes(const TileConfig& t, std::uint64_t word) {
   return std::uint64_t{t.bk} * ((16 * t.tm + 1) + (16 * t.tn + 1)) * word;
 }
 
 // 128 x 128 tiles (8 x 8 per invocation: 4 FMAs per shared-memory load) where there are
 // enough of them to fill a large GPU; 64 x 64 otherwise; thin 128 x 16 / 16 x 128 tiles
-// for matrix-vector shapes, where a square tile would leave most invocations idle. f64
-// steps K by 8 to keep 128 x 128 tiles near 16 KiB of shared memory. A configuration past
-// the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, which fits the 16 KiB
+// for matrix-vector shapes, where a square tile would leave most invocations idle. 8-byte
+// accumulators step K by 8 to keep 128 x 128 tiles near 16 KiB of shared memory. A configuration
+// past the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, which fits the 16 KiB
 // every device has.
-TileConfig choose_tiles(const GemmView& v, DType d, std::uint64_t shared_limit) {
-  const std::uint32_t deep = d == DType::f64 ? 8 : 16;
+TileConfig choose_tiles(const GemmView& v, std::uint64_t word, std::uint64_t shared_limit) {
+  const std::uint32_t deep = word == 8 ? 8 : 16;
   const TileConfig square{4, 4, deep};
   TileConfig t = square;
   const std::uint64_t big_tiles =
@@ -124,7 +134,7 @@ TileConfig choose_tiles(const GemmView& v, DType d, std::uint64_t shared_limit) 
   } else if (big_tiles >= 256) {
     t = {8, 8, deep};
   }
-  return shared_bytes(t, d) <= shared_limit ? t : square;
+  return shared_bytes(t, word) <= shared_limit ? t : square;
 }
 
 // K in `splits` chunks of `chunk` (a multiple of the tile's K step).
@@ -152,7 +162,7 @@ KSplit choose_split(const GemmView& v, const TileConfig& t, std::uint64_t word,
 }  // namespace
 
 bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
-  if (call.op != Op::dot || !native_dtype(b, call.out_dtype)) return false;
+  if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
   return gemm_view(call).has_value();
 }
 
@@ -167,18 +177,18 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   if (out.size() == 0) return out;  // K == 0 still runs: the kernel writes the zeros
 
   const DType d = call.out_dtype;
+  const DType acc = accumulator(d);
   const TileConfig t =
-      choose_tiles(v, d, b.context().properties().limits.maxComputeSharedMemorySize);
+      choose_tiles(v, itemsize(acc), b.context().properties().limits.maxComputeSharedMemorySize);
   // Tile loads run along k unless the other axis is the unit-stride one (a transposed
   // operand); a group of unit axes has stride 0 and never counts as unit-stride.
   const bool a_k_contig = !(v.a[1] == 1 && v.a[2] != 1);
   const bool b_k_contig = v.b[1] == 1 && v.b[2] != 1;
-  const DType acc = d == DType::f64 ? DType::f64 : DType::f32;
   const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
   auto pipeline = [&](std::uint32_t mode) {
     return b.pipelines().get(
-        b.variant("linalg_dot", {d}), 3,
+        module_for(b, d), 3,
         {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
          static_cast<std::uint32_t>(b_k_contig), mode});
   };

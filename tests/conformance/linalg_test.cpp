@@ -3,6 +3,7 @@
 // rank-0 operands, matmul; every float dtype the device has. Floats are compared with a
 // tolerance that grows with K and with sum |a||b| (summation orders differ); poisoned
 // outputs (VKT_POISON=1) read as NaN where an element was not written.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +82,15 @@ const std::vector<DotCase>& fallback_cases() {
   return cases;
 }
 
+std::vector<DType> integer_dtypes() {
+  std::vector<DType> out;
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  for (DType d : kAllDTypes) {
+    if (is_integer(d) && vb.dtype_supported(d)) out.push_back(d);
+  }
+  return out;
+}
+
 std::vector<DType> float_dtypes() {
   std::vector<DType> out = {DType::f32, DType::f16, DType::bf16};
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
@@ -99,8 +109,17 @@ std::vector<double> values(std::int64_t n, std::uint32_t seed) {
   return v;
 }
 
+// Floats in [-1, 1); integers with random bits over the dtype's whole range (products and
+// sums wrap).
 Tensor make(const Shape& shape, DType d, std::uint32_t seed) {
   const std::vector<double> v = values(numel(shape), seed);
+  if (is_integer(d)) {
+    std::vector<std::int64_t> bits(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      bits[i] = static_cast<std::int64_t>(v[i] * 9.2e18) ^ static_cast<std::int64_t>(i * 40503);
+    }
+    return as_type(from_vector(bits, shape), d);
+  }
   return as_type(from_vector(v, shape), d);
 }
 
@@ -156,8 +175,10 @@ class Linalg : public VulkanTest {
     const std::string what = c.name + " " + std::string(dtype_name(d));
     const Tensor a = make(c.a, d, 1), b = make(c.b, d, 2);
     const Tensor want = dot(a, c.contract_a, c.batch_a, b, c.contract_b, c.batch_b);
+    const bool exact = is_integer(d);
     const Tensor mag =
-        dot(magnitudes(a), c.contract_a, c.batch_a, magnitudes(b), c.contract_b, c.batch_b);
+        exact ? want
+              : dot(magnitudes(a), c.contract_a, c.batch_a, magnitudes(b), c.contract_b, c.batch_b);
     const Tensor ga = transfer(a, gpu()), gb = transfer(b, gpu());
     LedgerScope scope;
     const Tensor got = dot(ga, c.contract_a, c.batch_a, gb, c.contract_b, c.batch_b);
@@ -170,7 +191,11 @@ class Linalg : public VulkanTest {
     }
     std::int64_t k = 1;
     for (std::int64_t ax : c.contract_a) k *= c.a[static_cast<std::size_t>(ax)];
-    EXPECT_TRUE(dot_close(got, want, mag, tolerance_for(d, k))) << what;
+    if (exact) {
+      EXPECT_TRUE(tensors_close(got, want, Tolerance{0, 0})) << what;
+    } else {
+      EXPECT_TRUE(dot_close(got, want, mag, tolerance_for(d, k))) << what;
+    }
   }
 };
 
@@ -193,14 +218,19 @@ TEST_F(Linalg, InterleavedAxesFallBack) {
   }
 }
 
-TEST_F(Linalg, IntegerDotsFallBackExactly) {
-  for (DType d : {DType::s32, DType::u8, DType::s64}) {
-    const Tensor a = as_type(iota({7, 5}, DType::s32), d), b = as_type(iota({5, 3}, DType::s32), d);
-    LedgerScope scope;
-    const Tensor got = dot(transfer(a, gpu()), transfer(b, gpu()));
-    EXPECT_EQ(scope.delta().fallbacks, 1u) << dtype_name(d);
-    EXPECT_TRUE(tensors_close(got, dot(a, b), Tolerance{0, 0})) << dtype_name(d);
+// Integers wrap exactly as on the cpu (any summation order gives the same bits), so a
+// subset of the shapes covers every tile configuration and the split-K pass.
+TEST_F(Linalg, IntegerDotsAreNativeAndExact) {
+  const std::vector<std::string> names = {
+      "1x1x1",           "K=0 gives zeros",          "33x65x17",      "3 batches",
+      "both transposed", "batch axis in the middle", "matrix-vector", "vector-matrix",
+      "vector dot",      "split K, transposed",      "outer product", "rank 6 output"};
+  for (DType d : integer_dtypes()) {
+    for (const DotCase& c : dot_cases()) {
+      if (std::find(names.begin(), names.end(), c.name) != names.end()) check(c, d, 0);
+    }
   }
+  for (const DotCase& c : large_tile_cases()) check(c, DType::s64, 0);
 }
 
 TEST_F(Linalg, MatmulIsNative) {

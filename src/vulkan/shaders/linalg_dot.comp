@@ -22,10 +22,11 @@
 // host splits K into `splits` chunks of k_chunk; MODE 1 writes each chunk's sums, unrounded,
 // to scratch [batch, splits, M, N] (z runs over batch * splits), and MODE 2 (one invocation
 // per output element) adds a batch's partials in chunk order and stores them once.
-// f16/bf16 load to f32, accumulate in f32 and round once on store; f32 in f32; f64 in f64.
+// Loads, stores and the accumulator type ACC per dtype: linalg_float_io.glsl (f16/bf16 load
+// to f32, accumulate in f32 and round once on store; f32 in f32; f64 in f64) and
+// linalg_int_io.glsl (VKT_INT: the cpu's wrapping unsigned accumulation).
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : enable
-#include "dtype_value.glsl"
 
 layout(constant_id = 1) const uint DTYPE = DT_F32;
 layout(constant_id = 2) const uint TM = 4;
@@ -47,22 +48,10 @@ const uint LDB = BN + 1;
 const uint LOADS_A = BM * BK / THREADS;
 const uint LOADS_B = BN * BK / THREADS;
 
-#ifdef VKT_F64
-#define ACC double
+#ifdef VKT_INT
+#include "linalg_int_io.glsl"
 #else
-#define ACC float
-#endif
-
-layout(binding = 0) readonly buffer AF32 { float v[]; } a_f32;
-layout(binding = 0) readonly buffer AU16 { uint16_t v[]; } a_u16;
-layout(binding = 1) readonly buffer BF32 { float v[]; } b_f32;
-layout(binding = 1) readonly buffer BU16 { uint16_t v[]; } b_u16;
-layout(binding = 2) writeonly buffer CF32 { float v[]; } c_f32;
-layout(binding = 2) writeonly buffer CU16 { uint16_t v[]; } c_u16;
-#ifdef VKT_F64
-layout(binding = 0) readonly buffer AF64 { double v[]; } a_f64;
-layout(binding = 1) readonly buffer BF64 { double v[]; } b_f64;
-layout(binding = 2) writeonly buffer CF64 { double v[]; } c_f64;
+#include "linalg_float_io.glsl"
 #endif
 
 layout(push_constant) uniform Push {
@@ -74,60 +63,6 @@ layout(push_constant) uniform Push {
 
 shared ACC As[BK * LDA];
 shared ACC Bs[BK * LDB];
-
-ACC half_to_acc(uint bits) {
-  if (DTYPE == DT_BF16) return ACC(uintBitsToFloat(bits << 16));
-  return ACC(unpackHalf2x16(bits).x);
-}
-
-ACC load_a(uint i) {
-#ifdef VKT_F64
-  if (DTYPE == DT_F64) return a_f64.v[i];
-#endif
-  if (DTYPE == DT_F16 || DTYPE == DT_BF16) return half_to_acc(uint(a_u16.v[i]));
-  return ACC(a_f32.v[i]);
-}
-
-ACC load_b(uint i) {
-#ifdef VKT_F64
-  if (DTYPE == DT_F64) return b_f64.v[i];
-#endif
-  if (DTYPE == DT_F16 || DTYPE == DT_BF16) return half_to_acc(uint(b_u16.v[i]));
-  return ACC(b_f32.v[i]);
-}
-
-void store_c(uint i, ACC x) {
-#ifdef VKT_F64
-  if (DTYPE == DT_F64) {
-    c_f64.v[i] = x;
-    return;
-  }
-#endif
-  if (DTYPE == DT_F16) {
-    c_u16.v[i] = uint16_t(f32_to_f16_bits(float(x)));
-  } else if (DTYPE == DT_BF16) {
-    c_u16.v[i] = uint16_t(f32_to_bf16_bits(float(x)));
-  } else {
-    c_f32.v[i] = float(x);
-  }
-}
-
-// Scratch of partial sums (MODE 1 writes it as C, MODE 2 reads it as A), in the
-// accumulator type.
-void store_partial(uint i, ACC x) {
-#ifdef VKT_F64
-  c_f64.v[i] = x;
-#else
-  c_f32.v[i] = x;
-#endif
-}
-ACC load_partial(uint i) {
-#ifdef VKT_F64
-  return a_f64.v[i];
-#else
-  return a_f32.v[i];
-#endif
-}
 
 // Tile coordinates (row in the tile, k in the step) of the e-th element an invocation moves;
 // consecutive e run along the operand's unit-stride axis.
