@@ -1,9 +1,10 @@
 // dot on the device (shaders/linalg_dot.comp): a tiled GEMM over [batch, M, K] x [batch,
 // K, N]. Each operand is read in place through one stride per axis group (batch, rows,
-// columns), so row-major, transposed and batch-in-the-middle layouts need no copy; an axis
-// arrangement no single stride describes (interleaved groups) is not supported and the
-// core falls back to the cpu. Every dtype the device can store is native: f32, f64
-// (shaderFloat64), f16/bf16 (f32 accumulation), integers (wrapping, as the cpu kernel).
+// columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
+// free axes on both sides of K without batch axes (dot(a, b) with b of rank >= 3); other
+// interleaved arrangements are not supported and the core falls back to the cpu. Every dtype the
+// device can store is native: f32, f64 (shaderFloat64), f16/bf16 (f32 accumulation), integers
+// (wrapping, as the cpu kernel).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -19,6 +20,7 @@ struct DotPush {
   std::uint32_t sab, sam, sak;
   std::uint32_t sbb, sbk, sbn;
   std::uint32_t splits, k_chunk;
+  std::uint32_t scb, scm;
 };
 
 // Tile shape: each invocation of the 16 x 16 workgroup computes a tm x tn micro-tile; K
@@ -66,7 +68,43 @@ std::optional<std::int64_t> group_stride(const Shape& shape, const Axes& axes) {
 struct GemmView {
   std::int64_t batch = 0, m = 0, n = 0, k = 0;
   std::array<std::int64_t, 3> a{}, b{};  // a: (batch, m, k); b: (batch, k, n)
+  std::array<std::int64_t, 2> c{};       // out: (batch, m); n has stride 1
 };
+
+Axes slice(const Axes& axes, std::size_t begin, std::size_t end) {
+  return Axes(axes.begin() + static_cast<std::ptrdiff_t>(begin),
+              axes.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+// With no batch axes, a free axis group that no single stride describes (b = [P, K, Q] in
+// dot(a, b) with a rank-3 b; a = [P, K, Q] contracting K) can still be read in place when
+// it splits into an outer part P and an inner part Q that each have one: P becomes the batch
+// (the other operand's batch stride 0) and Q the free dim. For a the output is then
+// [P, Q, N], the usual layout; for b it is [M, P, Q]: batch stride Q, row stride P * Q.
+std::optional<GemmView> split_free_group(const Tensor& t, const Axes& free, GemmView v, bool is_a) {
+  for (std::size_t i = 1; i < free.size(); ++i) {
+    const Axes outer = slice(free, 0, i), inner = slice(free, i, free.size());
+    const auto so = group_stride(t.shape(), outer), si = group_stride(t.shape(), inner);
+    if (!so || !si) continue;
+    const std::int64_t p = product(t.shape(), outer), q = product(t.shape(), inner);
+    v.batch = p;
+    if (is_a) {
+      v.m = q;
+      v.a[0] = *so;
+      v.a[1] = *si;
+      v.b[0] = 0;
+      v.c = {q * v.n, v.n};
+    } else {
+      v.n = q;
+      v.b[0] = *so;
+      v.b[2] = *si;
+      v.a[0] = 0;
+      v.c = {q, p * q};
+    }
+    return v;
+  }
+  return std::nullopt;
+}
 
 std::optional<GemmView> gemm_view(const OpCall& call) {
   const DotParams& p = call.get<DotParams>();
@@ -79,16 +117,21 @@ std::optional<GemmView> gemm_view(const OpCall& call) {
   v.m = product(a.shape(), free_a);
   v.n = product(b.shape(), free_b);
   v.k = product(a.shape(), p.contract_a);
+  v.c = {v.m * v.n, v.n};
   // An empty operand is never read (the output is empty or all zeros): any strides do.
   if (a.size() == 0 || b.size() == 0) return v;
   const auto ab = group_stride(a.shape(), p.batch_a), am = group_stride(a.shape(), free_a),
              ak = group_stride(a.shape(), p.contract_a);
   const auto bb = group_stride(b.shape(), p.batch_b), bk = group_stride(b.shape(), p.contract_b),
              bn = group_stride(b.shape(), free_b);
-  if (!ab || !am || !ak || !bb || !bk || !bn) return std::nullopt;
-  v.a = {*ab, *am, *ak};
-  v.b = {*bb, *bk, *bn};
-  return v;
+  if (!ak || !bk) return std::nullopt;
+  v.a = {ab.value_or(0), am.value_or(0), *ak};
+  v.b = {bb.value_or(0), *bk, bn.value_or(0)};
+  if (ab && am && bb && bn) return v;
+  if (v.batch != 1 || !ab || !bb) return std::nullopt;
+  if (!am && bn) return split_free_group(a, free_a, v, true);
+  if (am && !bn) return split_free_group(b, free_b, v, false);
+  return std::nullopt;
 }
 
 // The accumulator: f32 for f16/bf16/f32, f64 for f64; integers wrap in u32, or u64 for the
@@ -192,9 +235,9 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
         {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
          static_cast<std::uint32_t>(b_k_contig), mode});
   };
-  const DotPush push{u32(v.m),    u32(v.n),    u32(v.k),          u32(v.batch),
-                     u32(v.a[0]), u32(v.a[1]), u32(v.a[2]),       u32(v.b[0]),
-                     u32(v.b[1]), u32(v.b[2]), u32(split.splits), u32(split.chunk)};
+  const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
+                     u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),
+                     u32(split.splits), u32(split.chunk), u32(v.c[0]), u32(v.c[1])};
   // Tiles and batches past the device's grid limits are looped over inside the kernel.
   const auto& limit = b.context().limits().max_group_count;
   const std::array<std::uint32_t, 3> groups{

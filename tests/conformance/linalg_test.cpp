@@ -52,6 +52,11 @@ const std::vector<DotCase>& dot_cases() {
       {"vector-matrix", {70}, {70, 300}, {0}, {}, {0}, {}},
       // Long K with few output tiles: K split into chunks, partials added by a second pass.
       {"vector dot", {5000}, {5000}, {0}, {}, {0}, {}, 2},
+      // Free axes on both sides of K (no batch axes): the outer part becomes the batch.
+      {"b free axes around K (dot/2, rank-3 b)", {7, 50}, {2, 50, 60}, {1}, {}, {1}, {}, 1},
+      {"vector @ stacked matrices", {50}, {2, 50, 60}, {0}, {}, {1}, {}, 1},
+      {"b free axes around K, split K", {3000}, {3, 3000, 5}, {0}, {}, {1}, {}, 2},
+      {"a free axes around K", {4, 30, 2, 9}, {30, 11}, {1}, {}, {0}, {}, 1},
       {"split K, batched", {2, 5, 3000}, {2, 3000, 7}, {2}, {0}, {1}, {0}, 2},
       {"split K, transposed", {3001, 20}, {9, 3001}, {0}, {}, {1}, {}, 2},
       {"outer product", {37}, {41}, {}, {}, {}, {}},
@@ -76,8 +81,9 @@ const std::vector<DotCase>& fallback_cases() {
   static const std::vector<DotCase> cases = {
       {"contracting axes 0 and 2", {4, 3, 5}, {4, 5, 6}, {0, 2}, {}, {0, 1}, {}},
       {"contracting axes reversed", {3, 4}, {4, 3}, {1, 0}, {}, {0, 1}, {}},
-      // matmul({50}, {2, 50, 60}): b's free axes 0 and 2 lie on both sides of K.
-      {"free axes around K", {50}, {2, 50, 60}, {0}, {}, {1}, {}},
+      // Free axes on both sides of K in both operands, or beside batch axes.
+      {"a and b free axes around K", {2, 3, 4}, {5, 3, 6}, {1}, {}, {1}, {}},
+      {"b free axes around K, batched", {2, 3, 4}, {2, 5, 4, 6}, {2}, {0}, {2}, {0}},
   };
   return cases;
 }
@@ -224,8 +230,15 @@ TEST_F(Linalg, InterleavedAxesFallBack) {
 // split-K pass for every dtype.
 TEST_F(Linalg, IntegerDotsAreNativeAndExact) {
   const std::vector<std::string> names = {
-      "1x1x1",      "K=0 gives zeros",     "33x65x17",      "both transposed", "matrix-vector",
-      "vector dot", "split K, transposed", "outer product",
+      "1x1x1",
+      "K=0 gives zeros",
+      "33x65x17",
+      "both transposed",
+      "matrix-vector",
+      "vector dot",
+      "split K, transposed",
+      "outer product",
+      "b free axes around K, split K",
   };
   for (DType d : integer_dtypes()) {
     for (const DotCase& c : dot_cases()) {
@@ -246,6 +259,7 @@ TEST_F(Linalg, MatmulIsNative) {
                                          {{1, 40, 50}, {1, 50, 60}},
                                          {{3, 40, 50}, {50, 60}},
                                          {{40, 50}, {50}},
+                                         {{50}, {2, 50, 60}},
                                          {{7}, {7}}};
   for (DType d : float_dtypes()) {
     for (const MatmulCase& c : cases) {
@@ -301,7 +315,8 @@ TEST_F(Linalg, GridSmallerThanTheWorkLoopsInsideTheKernel) {
   for (const DotCase& c :
        {DotCase{"5 batches, 3x5 tiles", {5, 130, 20}, {5, 20, 300}, {2}, {0}, {1}, {0}},
         DotCase{"thin", {1000, 20}, {20}, {1}, {}, {0}, {}},
-        DotCase{"split K", {3, 4, 2000}, {3, 2000, 5}, {2}, {0}, {1}, {0}}}) {
+        DotCase{"split K", {3, 4, 2000}, {3, 2000, 5}, {2}, {0}, {1}, {0}},
+        DotCase{"b free axes around K", {7, 50}, {5, 50, 60}, {1}, {}, {1}, {}}}) {
     check(c, DType::f32, 0);
   }
   vb.synchronize();

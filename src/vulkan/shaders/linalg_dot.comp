@@ -1,8 +1,9 @@
 #version 450
 // dot as a tiled GEMM over a batch: C[z](m, n) = sum_k A[z](m, k) * B[z](k, n), with
 //   A[z](m, k) = a[z * sab + m * sam + k * sak],  B[z](k, n) = b[z * sbb + k * sbk + n * sbn]
-// and C contiguous [batch, M, N]. Strided reads let transposed operands (and batch axes in
-// any single-stride position) go without a copy.
+// and C(z, m, n) = c[z * scb + m * scm + n] (contiguous [batch, M, N] unless the host made
+// a free axis group of b the batch). Strided reads let transposed operands (and batch axes
+// in any single-stride position) go without a copy.
 //
 // Tiling (the specialization constants TM, TN, BK; the host picks them per call):
 // - a workgroup of 256 invocations (16 x 16) computes a BM x BN = 16*TM x 16*TN tile of C;
@@ -59,6 +60,7 @@ layout(push_constant) uniform Push {
   uint sab, sam, sak;
   uint sbb, sbk, sbn;
   uint splits, k_chunk;
+  uint scb, scm;
 } p;
 
 shared ACC As[BK * LDA];
@@ -70,9 +72,9 @@ uvec2 a_slot(uint e) { return A_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BM,
 uvec2 b_slot(uint e) { return B_K_CONTIG ? uvec2(e / BK, e % BK) : uvec2(e % BN, e / BN); }
 
 // Sums over k in [k_begin, k_end) for the tile at (m0, n0) of batch bi, stored to C (or
-// the scratch) at out_base + m * N + n.
-void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint m0, uint n0,
-                  uint tid) {
+// the scratch) at out_base + m * out_row + n.
+void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row, uint m0,
+                  uint n0, uint tid) {
   const uint tx = tid % SIDE, ty = tid / SIDE;
   const uint a_base = bi * p.sab, b_base = bi * p.sbb;
   ACC acc[TM * TN];
@@ -127,9 +129,9 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint m0, uin
       const uint gn = n0 + tx + SIDE * j;
       if (gn >= p.n) continue;
       if (MODE == 1) {
-        store_partial(out_base + gm * p.n + gn, acc[i * TN + j]);
+        store_partial(out_base + gm * out_row + gn, acc[i * TN + j]);
       } else {
-        store_c(out_base + gm * p.n + gn, acc[i * TN + j]);
+        store_c(out_base + gm * out_row + gn, acc[i * TN + j]);
       }
     }
   }
@@ -139,10 +141,11 @@ void add_partials() {
   const uint i = global_index();
   const uint mn = p.m * p.n;
   if (i >= p.batch * mn) return;
-  const uint first = (i / mn) * p.splits * mn + i % mn;
+  const uint bi = i / mn, r = i % mn;
+  const uint first = bi * p.splits * mn + r;
   ACC sum = ACC(0);
   for (uint s = 0; s < p.splits; ++s) sum += load_partial(first + s * mn);
-  store_c(i, sum);
+  store_c(bi * p.scb + (r / p.n) * p.scm + r % p.n, sum);
 }
 
 void main() {
@@ -161,7 +164,12 @@ void main() {
     const uint k_end = min(p.k, k_begin + p.k_chunk);
     for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
       for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
-        compute_tile(z / p.splits, k_begin, k_end, z * mn, tm * BM, tn * BN, tid);
+        const uint bi = z / p.splits;
+        if (MODE == 1) {  // the scratch: contiguous [batch, splits, M, N]
+          compute_tile(bi, k_begin, k_end, z * mn, p.n, tm * BM, tn * BN, tid);
+        } else {
+          compute_tile(bi, k_begin, k_end, bi * p.scb, p.scm, tm * BM, tn * BN, tid);
+        }
       }
     }
   }
