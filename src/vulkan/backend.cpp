@@ -137,6 +137,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && unary_supported(*this, call);
     case OpFamily::binary:
       return shader_ops_ok(call) && binary_supported(*this, call);
+    case OpFamily::linalg:
+      return shader_ops_ok(call) && linalg_supported(*this, call);
     default:
       return false;
   }
@@ -157,6 +159,8 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_unary(*this, call);
     case OpFamily::binary:
       return run_binary(*this, call);
+    case OpFamily::linalg:
+      return run_linalg(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }
@@ -185,6 +189,23 @@ void VulkanBackend::dispatch(const Pipeline& p,
                              const std::vector<std::pair<const Tensor*, bool>>& buffers,
                              const void* push, std::uint32_t push_bytes, std::uint64_t threads) {
   if (threads == 0) return;
+  // A 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
+  const std::uint64_t groups = (threads + p.workgroup_size - 1) / p.workgroup_size;
+  const std::uint64_t gx = std::min<std::uint64_t>(groups, ctx_.limits().max_group_count[0]);
+  const std::uint64_t gy = (groups + gx - 1) / gx;
+  if (gy > ctx_.limits().max_group_count[1]) {
+    throw Unsupported("[vulkan] a dispatch of " + std::to_string(threads) +
+                      " invocations exceeds maxComputeWorkGroupCount of " + ctx_.name());
+  }
+  dispatch_groups(p, buffers, push, push_bytes,
+                  {static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy), 1});
+}
+
+void VulkanBackend::dispatch_groups(const Pipeline& p,
+                                    const std::vector<std::pair<const Tensor*, bool>>& buffers,
+                                    const void* push, std::uint32_t push_bytes,
+                                    const std::array<std::uint32_t, 3>& groups) {
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
   std::vector<Access> accesses;
   std::vector<VkDescriptorBufferInfo> infos;
   for (const auto& [t, write] : buffers) {
@@ -213,15 +234,7 @@ void VulkanBackend::dispatch(const Pipeline& p,
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
   }
   vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
-  // A 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
-  const std::uint64_t groups = (threads + p.workgroup_size - 1) / p.workgroup_size;
-  const std::uint64_t gx = std::min<std::uint64_t>(groups, ctx_.limits().max_group_count[0]);
-  const std::uint64_t gy = (groups + gx - 1) / gx;
-  if (gy > ctx_.limits().max_group_count[1]) {
-    throw Unsupported("[vulkan] a dispatch of " + std::to_string(threads) +
-                      " invocations exceeds maxComputeWorkGroupCount of " + ctx_.name());
-  }
-  vkCmdDispatch(cmd, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy), 1);
+  vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
   recorder_.end_command();
   ledger::record_dispatch();
   for (const auto& [t, write] : buffers) recorder_.hold(t->storage());

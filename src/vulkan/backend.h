@@ -2,6 +2,7 @@
 // in files named like src/cpu/'s (creation.cpp, conversion.cpp, movement.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,10 @@ class VulkanBackend final : public Backend {
   // Records a dispatch of `threads` invocations (grid kept within maxComputeWorkGroupCount).
   void dispatch(const Pipeline& p, const std::vector<std::pair<const Tensor*, bool>>& buffers,
                 const void* push, std::uint32_t push_bytes, std::uint64_t threads);
+  // Records a dispatch of an explicit grid (each count within maxComputeWorkGroupCount).
+  void dispatch_groups(const Pipeline& p,
+                       const std::vector<std::pair<const Tensor*, bool>>& buffers, const void* push,
+                       std::uint32_t push_bytes, const std::array<std::uint32_t, 3>& groups);
 
   // Test hooks (testing.h).
   void set_native_disabled(Op op, bool disabled);
@@ -86,6 +91,8 @@ Tensor run_unary(VulkanBackend& b, const OpCall& call);
 Tensor run_binary(VulkanBackend& b, const OpCall& call);
 bool unary_supported(const VulkanBackend& b, const OpCall& call);
 bool binary_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_linalg(VulkanBackend& b, const OpCall& call);
+bool linalg_supported(const VulkanBackend& b, const OpCall& call);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
