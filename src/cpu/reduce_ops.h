@@ -1,0 +1,159 @@
+// Accumulation rules shared by the cpu reductions, windows and scans.
+//
+// Each rule works on element type T through its compute type C = compute_t<T>:
+//   Lane   the running value of one vector lane (cheap to step, vectorisable),
+//   Total  where lanes are gathered (double for float sums, so long sums stay exact).
+// step(Lane, C) adds one element; absorb(Total, Lane) and merge(Total, Total) combine
+// partial results; identities are the results of an empty reduction.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "vkt/dtype.h"
+
+namespace vkt::cpu_kernels {
+
+// x != x rather than std::isnan: GCC vectorises the comparison (an unordered compare).
+template <class C>
+inline bool is_nan_value(C x) {
+  if constexpr (std::is_floating_point_v<C>) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
+
+// Integers accumulate in uint64: wrapping is defined there (no signed-overflow UB), and
+// converting back to any integer width keeps the low bits, which is the wrapped result.
+template <class T>
+struct SumRule {
+  using C = compute_t<T>;
+  using Lane = std::conditional_t<std::is_integral_v<C>, std::uint64_t, C>;
+  using Total = std::conditional_t<std::is_integral_v<C>, std::uint64_t, double>;
+  static Lane lane_init() { return Lane(0); }
+  static Total total_init() { return Total(0); }
+  static Lane step(Lane a, C x) { return a + static_cast<Lane>(x); }
+  static Total absorb(Total t, Lane a) { return t + static_cast<Total>(a); }
+  static Total merge(Total a, Total b) { return a + b; }
+};
+
+// Float products stay in the compute type so overflow to inf happens where NumPy's does.
+template <class T>
+struct ProductRule {
+  using C = compute_t<T>;
+  using Lane = std::conditional_t<std::is_integral_v<C>, std::uint64_t, C>;
+  using Total = Lane;
+  static Lane lane_init() { return Lane(1); }
+  static Total total_init() { return Total(1); }
+  static Lane step(Lane a, C x) { return a * static_cast<Lane>(x); }
+  static Total absorb(Total t, Lane a) { return t * a; }
+  static Total merge(Total a, Total b) { return a * b; }
+};
+
+// max/min propagate NaN: once the running value is NaN no comparison replaces it. The
+// non-short-circuit `|` keeps the step a branch-free select the compiler vectorises.
+template <class T>
+struct MaxRule {
+  using C = compute_t<T>;
+  using Lane = C;
+  using Total = C;
+  static Lane lane_init() {
+    if constexpr (std::is_floating_point_v<C>) {
+      return -std::numeric_limits<C>::infinity();
+    } else {
+      return std::numeric_limits<C>::lowest();
+    }
+  }
+  static Total total_init() { return lane_init(); }
+  static Lane step(Lane a, C x) { return ((x > a) | is_nan_value(x)) ? x : a; }
+  static Total absorb(Total t, Lane a) { return step(t, a); }
+  static Total merge(Total a, Total b) { return step(a, b); }
+};
+
+template <class T>
+struct MinRule {
+  using C = compute_t<T>;
+  using Lane = C;
+  using Total = C;
+  static Lane lane_init() {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::numeric_limits<C>::infinity();
+    } else {
+      return std::numeric_limits<C>::max();
+    }
+  }
+  static Total total_init() { return lane_init(); }
+  static Lane step(Lane a, C x) { return ((x < a) | is_nan_value(x)) ? x : a; }
+  static Total absorb(Total t, Lane a) { return step(t, a); }
+  static Total merge(Total a, Total b) { return step(a, b); }
+};
+
+// all/any: an element is true when it is not zero (NaN is true).
+template <class T>
+struct AllRule {
+  using C = compute_t<T>;
+  using Lane = std::uint8_t;
+  using Total = std::uint8_t;
+  static Lane lane_init() { return 1; }
+  static Total total_init() { return 1; }
+  static Lane step(Lane a, C x) { return static_cast<Lane>(a & (x != C(0))); }
+  static Total absorb(Total t, Lane a) { return static_cast<Total>(t & a); }
+  static Total merge(Total a, Total b) { return static_cast<Total>(a & b); }
+};
+
+template <class T>
+struct AnyRule {
+  using C = compute_t<T>;
+  using Lane = std::uint8_t;
+  using Total = std::uint8_t;
+  static Lane lane_init() { return 0; }
+  static Total total_init() { return 0; }
+  static Lane step(Lane a, C x) { return static_cast<Lane>(a | (x != C(0))); }
+  static Total absorb(Total t, Lane a) { return static_cast<Total>(t | a); }
+  static Total merge(Total a, Total b) { return static_cast<Total>(a | b); }
+};
+
+// Converts an accumulated value to the output element type: integers keep their low bits
+// (wrapping), halves round through float.
+template <class Out, class V>
+inline Out to_output(V v) {
+  if constexpr (is_half_v<Out>) {
+    return Out(static_cast<float>(v));
+  } else {
+    return static_cast<Out>(v);
+  }
+}
+
+// Which rule an op uses; visit_rule calls f(RuleTag<Rule>{}) once per call, so the typed
+// loops below it carry no per-element switch.
+enum class RuleKind { sum, product, max, min, all, any };
+
+template <template <class> class Rule>
+struct RuleTag {
+  template <class T>
+  using type = Rule<T>;
+};
+
+template <class F>
+decltype(auto) visit_rule(RuleKind kind, F&& f) {
+  switch (kind) {
+    case RuleKind::sum:
+      return f(RuleTag<SumRule>{});
+    case RuleKind::product:
+      return f(RuleTag<ProductRule>{});
+    case RuleKind::max:
+      return f(RuleTag<MaxRule>{});
+    case RuleKind::min:
+      return f(RuleTag<MinRule>{});
+    case RuleKind::all:
+      return f(RuleTag<AllRule>{});
+    case RuleKind::any:
+      return f(RuleTag<AnyRule>{});
+  }
+  return f(RuleTag<SumRule>{});  // unreachable: every enumerator is handled
+}
+
+}  // namespace vkt::cpu_kernels
