@@ -110,6 +110,9 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return (call.op == Op::copy || shader_ops_ok(call)) && conversion_supported(*this, call);
     case OpFamily::movement:
       return movement_supported(*this, call);
+    case OpFamily::reduce:
+    case OpFamily::argreduce:
+      return shader_ops_ok(call) && reduce_supported(*this, call);
     default:
       return false;
   }
@@ -124,6 +127,9 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_conversion(*this, call);
     case OpFamily::movement:
       return run_movement(*this, call);
+    case OpFamily::reduce:
+    case OpFamily::argreduce:
+      return run_reduce(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }
