@@ -113,6 +113,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
     case OpFamily::reduce:
     case OpFamily::argreduce:
       return shader_ops_ok(call) && reduce_supported(*this, call);
+    case OpFamily::cumulative:
+      return shader_ops_ok(call) && cumulative_supported(*this, call);
     default:
       return false;
   }
@@ -130,6 +132,8 @@ Tensor VulkanBackend::execute(const OpCall& call) {
     case OpFamily::reduce:
     case OpFamily::argreduce:
       return run_reduce(*this, call);
+    case OpFamily::cumulative:
+      return run_cumulative(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

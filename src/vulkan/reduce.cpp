@@ -169,18 +169,15 @@ struct Reducer {
                           static_cast<std::uint32_t>(splits)};
     const std::uint64_t threads = mode == kRows ? pass.outer * splits * Pipelines::kWorkgroupSize
                                                 : pass.outer * splits * pass.inner;
-    // Unused bindings are bound to the source, read-only.
+    // Unused read bindings are bound to the source, unused write bindings to dst: the
+    // validation layer counts every binding the shader may write as written.
     const Tensor& index_in = src_index != nullptr ? *src_index : src;
     if (arg) {
-      const Tensor& values_out = partial_values != nullptr ? *partial_values : src;
-      b.dispatch(p,
-                 {{&src, false},
-                  {&index_in, false},
-                  {&values_out, partial_values != nullptr},
-                  {&dst, true}},
-                 &push, sizeof(push), threads);
+      const Tensor& values_out = partial_values != nullptr ? *partial_values : dst;
+      b.dispatch(p, {{&src, false}, {&index_in, false}, {&values_out, true}, {&dst, true}}, &push,
+                 sizeof(push), threads);
     } else {
-      b.dispatch(p, {{&src, false}, {&index_in, false}, {&dst, true}, {&src, false}}, &push,
+      b.dispatch(p, {{&src, false}, {&index_in, false}, {&dst, true}, {&dst, true}}, &push,
                  sizeof(push), threads);
     }
   }
@@ -189,12 +186,30 @@ struct Reducer {
 }  // namespace
 
 bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
-  const DType in = call.inputs.at(0).dtype();
-  if (!b.dtype_supported(in) || !b.dtype_supported(acc_dtype(call.op, in))) return false;
+  const Tensor& in = call.inputs.at(0);
+  const DType acc = acc_dtype(call.op, in.dtype());
+  if (!b.dtype_supported(in.dtype()) || !b.dtype_supported(acc)) return false;
   if (!is_arg(call.op) && !b.dtype_supported(call.out_dtype)) return false;
   // Rows-mode grids count workgroups x 256 invocations in 32 bits.
-  const std::uint64_t n = static_cast<std::uint64_t>(call.inputs.at(0).size());
-  return n < (std::uint64_t{1} << 31) / 2;
+  const auto n = static_cast<std::uint64_t>(in.size());
+  if (n >= (std::uint64_t{1} << 30)) return false;
+  if (is_arg(call.op)) return true;
+  // Non-adjacent reduced groups: the first pass's result (the largest temporary, in the
+  // accumulator's dtype) must fit one descriptor range. Partials are at most n/64 elements.
+  const std::vector<Group> groups = merge_groups(in.shape(), call.get<ReduceParams>().axes);
+  if (std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; }) < 2) {
+    return true;
+  }
+  std::uint64_t first = 1;
+  bool innermost_seen = false;
+  for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+    if (g->reduced && !innermost_seen) {
+      innermost_seen = true;
+    } else {
+      first *= static_cast<std::uint64_t>(g->size);
+    }
+  }
+  return first * itemsize(acc) <= b.context().limits().max_storage_range;
 }
 
 Tensor run_reduce(VulkanBackend& b, const OpCall& call) {

@@ -272,6 +272,27 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
   }
 }
 
+// One device tensor read by several reductions in a row, and a reduction of a reduction:
+// no hazards (the validation layer checks the barriers), results as on the cpu.
+TEST_F(NativeReduce, ChainedReductionsOfOneTensor) {
+  const Tensor h = make_input(DType::f32, {40, 3000}, Values::small_ints);
+  const Tensor dev = transfer(h, gpu());
+  LedgerScope scope;
+  const Tensor rows = sum(dev, {1});
+  const Tensor cols = reduce_max(dev, {0});
+  const Tensor arg = argmax(dev, 1);
+  const Tensor total = sum(rows);
+  const Tensor arg_of_cols = argmin(cols, std::nullopt, false, TieBreak::high);
+  EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+  EXPECT_TRUE(tensors_close(rows, sum(h, {1}), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(cols, reduce_max(h, {0}), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(arg, argmax(h, 1), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(total, sum(sum(h, {1})), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(arg_of_cols,
+                            argmin(reduce_max(h, {0}), std::nullopt, false, TieBreak::high),
+                            Tolerance{0, 0}));
+}
+
 TEST_F(NativeReduce, FallbackWhenNativeIsOff) {
   const std::vector<Op> ops = {Op::sum, Op::product, Op::reduce_max, Op::reduce_min,
                                Op::all, Op::any,     Op::argmax,     Op::argmin};
