@@ -73,7 +73,18 @@ void reduce_rows() {
   const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
   ACC acc = identity();
   uint best = NO_INDEX;
-  for (uint r = begin + lid; r < end; r += gl_WorkGroupSize.x) {
+  const uint stride = gl_WorkGroupSize.x;
+  uint r = begin + lid;
+  if (!IS_ARG) {
+    // Four independent loads in flight per invocation (memory-level parallelism).
+    for (; r + 3u * stride < end; r += 4u * stride) {
+      const uint e = row * p.len + r;
+      const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
+      const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
+      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+    }
+  }
+  for (; r < end; r += stride) {
     const uint e = row * p.len + r;
     const ACC x = load_acc(e);
     if (IS_ARG) {
@@ -116,7 +127,17 @@ void reduce_cols() {
   const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
   ACC acc = identity();
   uint best = NO_INDEX;
-  for (uint r = begin; r < end; ++r) {
+  uint r = begin;
+  if (!IS_ARG) {
+    const uint step = p.inner;
+    for (; r + 3u < end; r += 4u) {
+      const uint e = (o * p.len + r) * p.inner + col;
+      const ACC x0 = load_acc(e), x1 = load_acc(e + step);
+      const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
+      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+    }
+  }
+  for (; r < end; ++r) {
     const uint e = (o * p.len + r) * p.inner + col;
     const ACC x = load_acc(e);
     if (IS_ARG) {
