@@ -20,7 +20,7 @@ enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax,
 enum Mode : std::uint32_t { kRows, kCols };
 
 struct ReducePush {
-  std::uint32_t outer, len, inner, chunk, splits;
+  std::uint32_t outer, len, inner, chunk, splits, lanes;
 };
 
 ShaderOp shader_op(Op op) {
@@ -163,11 +163,20 @@ struct Reducer {
                           {static_cast<std::uint32_t>(src_dtype), static_cast<std::uint32_t>(store),
                            shader_op(call.op), mode, tie_high ? 1u : 0u,
                            src_index != nullptr ? 1u : 0u, partial ? 1u : 0u});
-    const ReducePush push{static_cast<std::uint32_t>(pass.outer),
-                          static_cast<std::uint32_t>(pass.len),
-                          static_cast<std::uint32_t>(pass.inner), static_cast<std::uint32_t>(chunk),
-                          static_cast<std::uint32_t>(splits)};
-    const std::uint64_t threads = mode == kRows ? pass.outer * splits * Pipelines::kWorkgroupSize
+    // Rows mode: invocations per row (a power of two dividing the workgroup): all 256 for
+    // long or split rows, else about 8 elements each but at least 32 (coalesced reads).
+    std::uint32_t lanes = Pipelines::kWorkgroupSize;
+    if (mode == kRows && splits == 1) {
+      lanes = 32;
+      while (lanes < Pipelines::kWorkgroupSize && lanes * 8 < pass.len) lanes *= 2;
+    }
+    const std::uint64_t per_group = Pipelines::kWorkgroupSize / lanes;
+    const ReducePush push{
+        static_cast<std::uint32_t>(pass.outer), static_cast<std::uint32_t>(pass.len),
+        static_cast<std::uint32_t>(pass.inner), static_cast<std::uint32_t>(chunk),
+        static_cast<std::uint32_t>(splits),     lanes};
+    const std::uint64_t threads = mode == kRows ? (pass.outer + per_group - 1) / per_group *
+                                                      splits * Pipelines::kWorkgroupSize
                                                 : pass.outer * splits * pass.inner;
     // Unused read bindings are bound to the source, unused write bindings to dst: the
     // validation layer counts every binding the shader may write as written.

@@ -33,7 +33,7 @@ layout(binding = 1) readonly buffer SrcIndex { uint v[]; } src_index;
 #include "dtype_store.glsl"
 layout(binding = 3) writeonly buffer DstIndex { uint v[]; } dst_index;
 
-layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits; } p;
+layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes; } p;
 
 // Does candidate (vb, ib) beat (va, ia)? NO_INDEX marks "nothing yet".
 bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
@@ -65,16 +65,20 @@ shared ACC shared_value[gl_WorkGroupSize.x];
 shared uint shared_index[gl_WorkGroupSize.x];
 
 void reduce_rows() {
+  // `lanes` invocations per row: the whole workgroup, or for short unsplit rows a slice of
+  // it (several rows per workgroup, so no invocation idles on a short row).
+  const uint lanes = p.lanes, per_group = gl_WorkGroupSize.x / lanes;
   const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  // A 2-D grid may hold more workgroups than outputs; whole workgroups leave (uniformly).
-  if (group >= p.outer * p.splits) return;
-  const uint lid = gl_LocalInvocationID.x;
-  const uint row = group / p.splits, split = group % p.splits;
-  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
+  // A 2-D grid may hold more workgroups than needed; whole workgroups leave (uniformly).
+  if (group >= (p.outer + per_group - 1u) / per_group * p.splits) return;
+  const uint lid = gl_LocalInvocationID.x, lane = lid % lanes;
+  const uint row = group / p.splits * per_group + lid / lanes, split = group % p.splits;
+  const bool valid = row < p.outer;
+  const uint begin = split * p.chunk, end = valid ? min(p.len, begin + p.chunk) : begin;
   ACC acc = identity();
   uint best = NO_INDEX;
-  const uint stride = gl_WorkGroupSize.x;
-  uint r = begin + lid;
+  const uint stride = lanes;
+  uint r = begin + lane;
   if (!IS_ARG) {
     // Four independent loads in flight per invocation (memory-level parallelism).
     for (; r + 3u * stride < end; r += 4u * stride) {
@@ -100,8 +104,8 @@ void reduce_rows() {
   shared_value[lid] = acc;
   shared_index[lid] = best;
   barrier();
-  for (uint half_ = gl_WorkGroupSize.x / 2u; half_ > 0u; half_ >>= 1u) {
-    if (lid < half_) {
+  for (uint half_ = lanes / 2u; half_ > 0u; half_ >>= 1u) {
+    if (lane < half_) {
       const ACC b = shared_value[lid + half_];
       if (IS_ARG) {
         const uint ib = shared_index[lid + half_];
@@ -115,7 +119,7 @@ void reduce_rows() {
     }
     barrier();
   }
-  if (lid == 0u) write_result(group, shared_value[0], shared_index[0]);
+  if (lane == 0u && valid) write_result(row * p.splits + split, shared_value[lid], shared_index[lid]);
 }
 
 void reduce_cols() {
