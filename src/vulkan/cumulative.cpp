@@ -15,7 +15,7 @@ enum Phase : std::uint32_t { kTotals, kCarries, kScan };
 enum Mode : std::uint32_t { kRows, kCols };
 
 struct ScanPush {
-  std::uint32_t outer, len, inner, chunk, splits;
+  std::uint32_t outer, len, inner, chunk, splits, lanes;
 };
 
 // Operation codes of shaders/reduce_acc.glsl.
@@ -88,11 +88,20 @@ Tensor run_cumulative(VulkanBackend& b, const OpCall& call) {
         {static_cast<std::uint32_t>(in.dtype()), static_cast<std::uint32_t>(out.dtype()),
          shader_op(call.op), mode, phase, params.reverse ? 1u : 0u, has_carry ? 1u : 0u});
   };
-  const ScanPush push{static_cast<std::uint32_t>(outer), static_cast<std::uint32_t>(len),
-                      static_cast<std::uint32_t>(inner), static_cast<std::uint32_t>(chunk),
-                      static_cast<std::uint32_t>(splits)};
+  // Rows mode: invocations per chunk (a power of two dividing the workgroup): 256 for
+  // split rows, else the row length rounded up to a power of two, at least 32.
+  std::uint32_t lanes = Pipelines::kWorkgroupSize;
+  if (rows && splits == 1) {
+    lanes = 32;
+    while (lanes < Pipelines::kWorkgroupSize && lanes < len) lanes *= 2;
+  }
+  const std::uint64_t per_group = Pipelines::kWorkgroupSize / lanes;
+  const ScanPush push{static_cast<std::uint32_t>(outer),  static_cast<std::uint32_t>(len),
+                      static_cast<std::uint32_t>(inner),  static_cast<std::uint32_t>(chunk),
+                      static_cast<std::uint32_t>(splits), lanes};
   const std::uint64_t threads =
-      rows ? outer * splits * Pipelines::kWorkgroupSize : outer * splits * inner;
+      rows ? (outer + per_group - 1) / per_group * splits * Pipelines::kWorkgroupSize
+           : outer * splits * inner;
   if (splits == 1) {
     b.dispatch(pipeline(kScan, false), {{&in, false}, {&in, false}, {&out, true}, {&out, true}},
                &push, sizeof(push), threads);

@@ -93,7 +93,7 @@ std::string scan_label(const NamedScan& op, DType d, const Shape& s, std::int64_
 
 TEST_F(NativeCumulative, EveryOpDtypeAxisAndDirection) {
   const std::vector<Shape> shapes = {
-      {0}, {1}, {7}, {3, 5}, {2, 0, 3}, {4, 3, 5}, {2, 3, 1, 4, 5}, {3, 130}, {130, 3}};
+      {0}, {1}, {7}, {3, 5}, {2, 0, 3}, {4, 3, 5}, {2, 3, 1, 4, 5}, {3, 130}, {130, 3}, {9, 70}};
   for (DType d : kScanDTypes) {
     if (!scan_device_has(d)) continue;
     for (const NamedScan& op : kScans) {

@@ -6,8 +6,8 @@
 //   PHASE_CARRIES: per (o, col), the combination of the chunks before each chunk in scan
 //     order -> carries (binding 3), reading the partials (binding 1)
 //   PHASE_SCAN: each chunk scanned from its carry (binding 1 when HAS_CARRY) -> out
-// With one chunk only PHASE_SCAN runs. MODE_ROWS (inner == 1): a workgroup per chunk scans
-// 256-element tiles in shared memory; MODE_COLS: an invocation per (o, chunk, col) walks
+// With one chunk only PHASE_SCAN runs. MODE_ROWS (inner == 1): a workgroup (or a slice of
+// one, for short rows) per chunk scans tiles in shared memory; MODE_COLS: an invocation per (o, chunk, col) walks
 // its chunk (adjacent invocations read adjacent columns).
 #include "common.glsl"
 #include "dtype_value.glsl"
@@ -27,7 +27,7 @@ layout(binding = 1) readonly buffer AccIn { ACC v[]; } acc_in;
 #include "dtype_store.glsl"
 layout(binding = 3) writeonly buffer AccOut { ACC v[]; } acc_out;
 
-layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits; } p;
+layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes; } p;
 
 void store_acc(uint i, ACC v) {
 #ifdef ACC_IS_FLOAT
@@ -42,14 +42,15 @@ uint position(uint begin, uint end, uint k) { return REVERSE ? end - 1u - k : be
 
 shared ACC shared_value[gl_WorkGroupSize.x];
 
-// Inclusive scan of x across the workgroup (invocation order = scan order).
-ACC workgroup_scan(ACC x) {
+// Inclusive scan of x across each slice of `lanes` invocations (invocation order = scan
+// order); the slice's total is then in shared_value[slice base + lanes - 1].
+ACC slice_scan(ACC x, uint lane, uint lanes) {
   const uint lid = gl_LocalInvocationID.x;
   shared_value[lid] = x;
   barrier();
-  for (uint offset = 1u; offset < gl_WorkGroupSize.x; offset <<= 1u) {
+  for (uint offset = 1u; offset < lanes; offset <<= 1u) {
     ACC y = shared_value[lid];
-    if (lid >= offset) y = combine(shared_value[lid - offset], y);
+    if (lane >= offset) y = combine(shared_value[lid - offset], y);
     barrier();
     shared_value[lid] = y;
     barrier();
@@ -58,22 +59,29 @@ ACC workgroup_scan(ACC x) {
 }
 
 void scan_rows() {
+  // `lanes` invocations per chunk: the whole workgroup, or for short unsplit rows a slice
+  // of it (several rows per workgroup).
+  const uint lanes = p.lanes, per_group = gl_WorkGroupSize.x / lanes;
   const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  if (group >= p.outer * p.splits) return;  // whole workgroups past the grid leave
-  const uint lid = gl_LocalInvocationID.x;
-  const uint row = group / p.splits, split = group % p.splits;
-  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
-  ACC carry = HAS_CARRY ? acc_in.v[group] : identity();
-  for (uint k0 = 0u; k0 < end - begin; k0 += gl_WorkGroupSize.x) {
-    const uint k = k0 + lid;
+  // Whole workgroups past the grid leave (uniformly).
+  if (group >= (p.outer + per_group - 1u) / per_group * p.splits) return;
+  const uint lid = gl_LocalInvocationID.x, lane = lid % lanes, last = lid - lane + lanes - 1u;
+  const uint row = group / p.splits * per_group + lid / lanes, split = group % p.splits;
+  const bool valid = row < p.outer;
+  const uint slot = row * p.splits + split;
+  const uint begin = split * p.chunk, end = valid ? min(p.len, begin + p.chunk) : begin;
+  ACC carry = HAS_CARRY && valid ? acc_in.v[slot] : identity();
+  // Tiles up to the chunk length (the same in every slice: barriers stay uniform).
+  for (uint k0 = 0u; k0 < p.chunk; k0 += lanes) {
+    const uint k = k0 + lane;
     const bool inside = k < end - begin;
     const uint e = row * p.len + (inside ? position(begin, end, k) : 0u);
-    const ACC scanned = workgroup_scan(inside ? load_acc(e) : identity());
+    const ACC scanned = slice_scan(inside ? load_acc(e) : identity(), lane, lanes);
     if (PHASE == PHASE_SCAN && inside) store_acc(e, combine(carry, scanned));
-    carry = combine(carry, shared_value[gl_WorkGroupSize.x - 1u]);
+    carry = combine(carry, shared_value[last]);
     barrier();  // the next tile overwrites shared_value
   }
-  if (PHASE == PHASE_TOTALS && lid == 0u) acc_out.v[group] = carry;
+  if (PHASE == PHASE_TOTALS && lane == 0u && valid) acc_out.v[slot] = carry;
 }
 
 void scan_cols() {
