@@ -139,6 +139,11 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && binary_supported(*this, call);
     case OpFamily::linalg:
       return shader_ops_ok(call) && linalg_supported(*this, call);
+    case OpFamily::reduce:
+    case OpFamily::argreduce:
+      return shader_ops_ok(call) && reduce_supported(*this, call);
+    case OpFamily::cumulative:
+      return shader_ops_ok(call) && cumulative_supported(*this, call);
     default:
       return false;
   }
@@ -161,6 +166,11 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_binary(*this, call);
     case OpFamily::linalg:
       return run_linalg(*this, call);
+    case OpFamily::reduce:
+    case OpFamily::argreduce:
+      return run_reduce(*this, call);
+    case OpFamily::cumulative:
+      return run_cumulative(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

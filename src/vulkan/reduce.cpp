@@ -1,0 +1,279 @@
+// Reductions (sum, product, reduce_max, reduce_min, all, any) and arg-reductions (argmax,
+// argmin) on the device (shaders/reduce.comp), transpose-free.
+//
+// The input's axes are merged into groups of adjacent axes that are all reduced or all
+// kept (size-1 axes dropped). Each reduced group is one logical pass over a [outer, R,
+// inner] view; non-adjacent reduced groups take one pass each, innermost first, through a
+// pooled temporary in the accumulator's dtype (f16/bf16 sums stay f32 between passes, so
+// nothing rounds early). A pass is one dispatch, or two when R is split across workgroups
+// (rows mode) or invocations (columns mode) to fill the device: the first writes partials
+// [outer, splits, inner], the second reduces them.
+#include <algorithm>
+#include <vector>
+
+#include "vulkan/backend.h"
+
+namespace vkt::vk {
+namespace {
+
+enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
+enum Mode : std::uint32_t { kRows, kCols };
+
+struct ReducePush {
+  std::uint32_t outer, len, inner, chunk, splits, lanes;
+};
+
+ShaderOp shader_op(Op op) {
+  switch (op) {
+    case Op::sum:
+      return kSum;
+    case Op::product:
+      return kProduct;
+    case Op::reduce_max:
+      return kMax;
+    case Op::reduce_min:
+      return kMin;
+    case Op::all:
+      return kAll;
+    case Op::any:
+      return kAny;
+    case Op::argmax:
+      return kArgmax;
+    default:
+      return kArgmin;
+  }
+}
+
+bool is_arg(Op op) {
+  return op == Op::argmax || op == Op::argmin;
+}
+
+// The accumulator's dtype: what partials and intermediate passes hold.
+DType acc_dtype(Op op, DType in) {
+  if (op == Op::all || op == Op::any) return DType::u32;
+  if (is_float(in)) return in == DType::f64 ? DType::f64 : DType::f32;
+  if (op == Op::sum || op == Op::product) return DType::u64;  // wraps like the cpu's uint64
+  if (itemsize(in) == 8) return in;
+  return is_signed_integer(in) ? DType::s32 : DType::u32;
+}
+
+std::string acc_name(DType acc) {
+  return "reduce_" + std::string(dtype_name(acc));
+}
+
+struct Group {
+  std::int64_t size;
+  bool reduced;
+};
+
+// Adjacent reduced / kept axes merged, size-1 axes dropped.
+std::vector<Group> merge_groups(const Shape& shape, const Axes& axes) {
+  std::vector<Group> groups;
+  std::size_t next = 0;
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    const bool reduced = next < axes.size() && axes[next] == static_cast<std::int64_t>(a);
+    if (reduced) ++next;
+    if (shape[a] == 1) continue;
+    if (!groups.empty() && groups.back().reduced == reduced) {
+      groups.back().size *= shape[a];
+    } else {
+      groups.push_back({shape[a], reduced});
+    }
+  }
+  return groups;
+}
+
+// Invocations worth of parallel work to aim for (a large GPU holds ~250k resident).
+constexpr std::uint64_t kTargetThreads = 1u << 17;
+constexpr std::uint64_t kTargetGroups = 2048;
+constexpr std::uint64_t kMinRowsChunk = 4096;  // elements per workgroup, at least
+constexpr std::uint64_t kMinColsChunk = 64;    // elements per invocation, at least
+constexpr std::int64_t kRowsFrom = 64;         // shorter rows: one invocation per output
+
+struct Pass {
+  std::uint64_t outer, len, inner;
+};
+
+// Plans and records the dispatches of one call. src_dtype: what the current source holds
+// (the input's dtype, then the accumulator's); store_dtype: what a non-arg pass stores
+// (the output's dtype on the last pass, else the accumulator's).
+struct Reducer {
+  VulkanBackend& b;
+  const OpCall& call;
+  DType src_dtype;
+  DType store_dtype;
+  bool tie_high = false;
+
+  Tensor temporary(DType d, std::int64_t n) const {
+    OpCall c = call;
+    c.out_dtype = d;
+    c.out_shape = {n};
+    return b.make_output(c);
+  }
+
+  // Reduces `src` viewed as `pass` into `dst` (values, or for arg ops s64 indices);
+  // `src_index`: the indices that go with arg partials (null on a first pass).
+  void run(const Pass& pass, const Tensor& src, const Tensor* src_index, const Tensor& dst) {
+    const bool rows = pass.inner == 1 && pass.len >= static_cast<std::uint64_t>(kRowsFrom);
+    std::uint64_t splits = 1;
+    if (rows) {
+      const std::uint64_t want = (kTargetGroups + pass.outer - 1) / pass.outer;
+      splits = std::min(want, (pass.len + kMinRowsChunk - 1) / kMinRowsChunk);
+    } else if (pass.len > 0) {
+      const std::uint64_t columns = pass.outer * pass.inner;
+      const std::uint64_t want = (kTargetThreads + columns - 1) / columns;
+      splits = std::min(want, (pass.len + kMinColsChunk - 1) / kMinColsChunk);
+    }
+    splits = std::max<std::uint64_t>(splits, 1);
+    const std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+    if (pass.len > 0) splits = (pass.len + chunk - 1) / chunk;  // no empty split
+    const Mode mode = rows ? kRows : kCols;
+    if (splits == 1) {
+      dispatch(mode, pass, 1, pass.len, src, src_index, dst, nullptr);
+      return;
+    }
+    // Partials [outer, splits, inner] in the accumulator's dtype, then one more pass.
+    const DType acc = acc_dtype(call.op, src_dtype);
+    const auto n = static_cast<std::int64_t>(pass.outer * splits * pass.inner);
+    const Tensor values = temporary(acc, n);
+    if (is_arg(call.op)) {
+      const Tensor indices = temporary(DType::u32, 2 * n);
+      dispatch(mode, pass, splits, chunk, src, src_index, indices, &values);
+      src_dtype = acc;
+      run({pass.outer, splits, pass.inner}, values, &indices, dst);
+    } else {
+      dispatch(mode, pass, splits, chunk, src, src_index, values, nullptr);
+      src_dtype = acc;
+      run({pass.outer, splits, pass.inner}, values, nullptr, dst);
+    }
+  }
+
+  // Non-arg ops store values into dst. Arg ops store indices into dst and, for partials,
+  // values into *partial_values.
+  void dispatch(Mode mode, const Pass& pass, std::uint64_t splits, std::uint64_t chunk,
+                const Tensor& src, const Tensor* src_index, const Tensor& dst,
+                const Tensor* partial_values) const {
+    const bool arg = is_arg(call.op);
+    const bool partial = splits > 1;
+    const DType acc = acc_dtype(call.op, src_dtype);
+    const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
+    const DType in = call.inputs.at(0).dtype();
+    const Pipeline p =
+        b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}), 4,
+                          {static_cast<std::uint32_t>(src_dtype), static_cast<std::uint32_t>(store),
+                           shader_op(call.op), mode, tie_high ? 1u : 0u,
+                           src_index != nullptr ? 1u : 0u, partial ? 1u : 0u});
+    // Rows mode: invocations per row (a power of two dividing the workgroup): all 256 for
+    // long or split rows, else about 8 elements each but at least 32 (coalesced reads).
+    std::uint32_t lanes = Pipelines::kWorkgroupSize;
+    if (mode == kRows && splits == 1) {
+      lanes = 32;
+      while (lanes < Pipelines::kWorkgroupSize && lanes * 8 < pass.len) lanes *= 2;
+    }
+    const std::uint64_t per_group = Pipelines::kWorkgroupSize / lanes;
+    const ReducePush push{
+        static_cast<std::uint32_t>(pass.outer), static_cast<std::uint32_t>(pass.len),
+        static_cast<std::uint32_t>(pass.inner), static_cast<std::uint32_t>(chunk),
+        static_cast<std::uint32_t>(splits),     lanes};
+    const std::uint64_t threads = mode == kRows ? (pass.outer + per_group - 1) / per_group *
+                                                      splits * Pipelines::kWorkgroupSize
+                                                : pass.outer * splits * pass.inner;
+    // Unused read bindings are bound to the source, unused write bindings to dst: the
+    // validation layer counts every binding the shader may write as written.
+    const Tensor& index_in = src_index != nullptr ? *src_index : src;
+    if (arg) {
+      const Tensor& values_out = partial_values != nullptr ? *partial_values : dst;
+      b.dispatch(p, {{&src, false}, {&index_in, false}, {&values_out, true}, {&dst, true}}, &push,
+                 sizeof(push), threads);
+    } else {
+      b.dispatch(p, {{&src, false}, {&index_in, false}, {&dst, true}, {&dst, true}}, &push,
+                 sizeof(push), threads);
+    }
+  }
+};
+
+}  // namespace
+
+bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  const DType acc = acc_dtype(call.op, in.dtype());
+  if (!b.dtype_supported(in.dtype()) || !b.dtype_supported(acc)) return false;
+  if (!is_arg(call.op) && !b.dtype_supported(call.out_dtype)) return false;
+  // Rows-mode grids count workgroups x 256 invocations in 32 bits.
+  const auto n = static_cast<std::uint64_t>(in.size());
+  if (n >= (std::uint64_t{1} << 30)) return false;
+  if (is_arg(call.op)) return true;
+  // Non-adjacent reduced groups: the first pass's result (the largest temporary, in the
+  // accumulator's dtype) must fit one descriptor range. Partials are at most n/64 elements.
+  const std::vector<Group> groups = merge_groups(in.shape(), call.get<ReduceParams>().axes);
+  if (std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; }) < 2) {
+    return true;
+  }
+  std::uint64_t first = 1;
+  bool innermost_seen = false;
+  for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+    if (g->reduced && !innermost_seen) {
+      innermost_seen = true;
+    } else {
+      first *= static_cast<std::uint64_t>(g->size);
+    }
+  }
+  return first * itemsize(acc) <= b.context().limits().max_storage_range;
+}
+
+Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;
+  const DType acc = acc_dtype(call.op, in.dtype());
+  Reducer r{b, call, in.dtype(), call.out_dtype};
+  if (is_arg(call.op)) {
+    const ArgReduceParams& p = call.get<ArgReduceParams>();
+    r.tie_high = p.tie_high;
+    std::uint64_t outer = 1, len = static_cast<std::uint64_t>(in.size()), inner = 1;
+    if (p.axis >= 0) {
+      const auto a = static_cast<std::size_t>(p.axis);
+      len = static_cast<std::uint64_t>(in.shape()[a]);
+      for (std::size_t i = 0; i < a; ++i) outer *= static_cast<std::uint64_t>(in.shape()[i]);
+      for (std::size_t i = a + 1; i < in.shape().size(); ++i) {
+        inner *= static_cast<std::uint64_t>(in.shape()[i]);
+      }
+    }
+    r.run({outer, len, inner}, in, nullptr, out);
+    return out;
+  }
+  if (in.size() == 0) {  // every output reduces nothing: the identity
+    r.run({static_cast<std::uint64_t>(out.size()), 0, 1}, in, nullptr, out);
+    return out;
+  }
+  std::vector<Group> groups = merge_groups(in.shape(), call.get<ReduceParams>().axes);
+  auto reduced_count = [&] {
+    return std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; });
+  };
+  if (reduced_count() == 0) {  // only size-1 axes reduced: each output reduces one element
+    r.run({static_cast<std::uint64_t>(out.size()), 1, 1}, in, nullptr, out);
+    return out;
+  }
+  Tensor current = in;
+  while (reduced_count() > 0) {
+    // The innermost reduced group.
+    std::size_t g = groups.size() - 1;
+    while (!groups[g].reduced) --g;
+    Pass pass{1, static_cast<std::uint64_t>(groups[g].size), 1};
+    for (std::size_t i = 0; i < g; ++i) pass.outer *= static_cast<std::uint64_t>(groups[i].size);
+    for (std::size_t i = g + 1; i < groups.size(); ++i) {
+      pass.inner *= static_cast<std::uint64_t>(groups[i].size);
+    }
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
+    const bool last = reduced_count() == 0;
+    r.store_dtype = last ? call.out_dtype : acc;
+    const Tensor next =
+        last ? out : r.temporary(acc, static_cast<std::int64_t>(pass.outer * pass.inner));
+    r.run(pass, current, nullptr, next);
+    current = next;
+    r.src_dtype = acc;
+  }
+  return out;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,321 @@
+// Native reductions and arg-reductions against the cpu backend: every op x dtype x axis
+// pattern (all, last, first, middle, non-adjacent sets) on ranks 0..5, keep_axes, empty
+// inputs, lengths that split across workgroups, NaN and ties; then the fallback path.
+//
+// Tolerance: integers, all/any, max/min and arg indices must match exactly (the same
+// kernels and passes, so an element dropped or read twice fails there). Float sums and
+// products reduce in chunks and trees on the device and blockwise with double totals on
+// the cpu, so they compare with the output dtype's default tolerance plus, relative,
+// 8 * eps * sqrt(length) (eps of the accumulator: f32, or f64), and for sums, absolute,
+// 8 * eps * sqrt(length) * 4 * sqrt(length): rounding errors grow like sqrt(length) and
+// the partial sums of values in [-4, 4] like 4 * sqrt(length).
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "conformance/fixture.h"
+#include "support/compare.h"
+#include "vkt/op_call.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+const DType kDTypes[] = {DType::u8,  DType::s8,  DType::u16,  DType::s32, DType::u32, DType::s64,
+                         DType::u64, DType::f16, DType::bf16, DType::f32, DType::f64};
+
+enum class Values { mixed, near_one, small_ints };
+
+// Deterministic values of dtype d: `mixed` spans signs (for sums and truth tests, with
+// zeros), `near_one` keeps long float products finite, `small_ints` makes ties.
+Tensor make_input(DType d, const Shape& s, Values kind, std::uint32_t seed = 1) {
+  const std::int64_t n = numel(s);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  std::uint32_t x = seed * 2654435761u + 12345u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    x = x * 1664525u + 1013904223u;
+    const double u = static_cast<double>(x >> 8) / static_cast<double>(1u << 24);  // [0,1)
+    double val = 0;
+    switch (kind) {
+      case Values::mixed:
+        val =
+            is_float(d) ? (u * 2 - 1) * 4 : std::floor(u * 200) - (is_signed_integer(d) ? 100 : 0);
+        if ((x >> 4) % 5 == 0) val = 0;
+        break;
+      case Values::near_one:
+        val =
+            is_float(d) ? 1 + (u - 0.5) * 0.02 : std::floor(u * 7) - (is_signed_integer(d) ? 3 : 0);
+        break;
+      case Values::small_ints:
+        val = std::floor(u * 5) - (is_signed_integer(d) || is_float(d) ? 2 : 0);
+        break;
+    }
+    v[static_cast<std::size_t>(i)] = val;
+  }
+  return as_type(from_vector(v, s), d);
+}
+
+bool device_has(DType d) {
+  const vk::DeviceCaps& caps = dynamic_cast<vk::VulkanBackend&>(vulkan()).context().caps();
+  if (d == DType::f64) return caps.float64 && caps.int64;
+  if (itemsize(d) == 8) return caps.int64;
+  return true;
+}
+
+double eps_of(DType d) {
+  return d == DType::f64 ? 2.2e-16 : 1.2e-7;
+}
+
+using ReduceFn = std::function<Tensor(const Tensor&, const Axes&, bool)>;
+struct NamedOp {
+  const char* name;
+  ReduceFn fn;
+  Values values;
+};
+
+const std::vector<NamedOp>& reduce_ops() {
+  static const std::vector<NamedOp> ops = {
+      {"sum", [](const Tensor& t, const Axes& a, bool k) { return sum(t, a, k); }, Values::mixed},
+      {"product", [](const Tensor& t, const Axes& a, bool k) { return product(t, a, k); },
+       Values::near_one},
+      {"reduce_max", [](const Tensor& t, const Axes& a, bool k) { return reduce_max(t, a, k); },
+       Values::mixed},
+      {"reduce_min", [](const Tensor& t, const Axes& a, bool k) { return reduce_min(t, a, k); },
+       Values::mixed},
+      {"all", [](const Tensor& t, const Axes& a, bool k) { return all(t, a, k); }, Values::mixed},
+      {"any", [](const Tensor& t, const Axes& a, bool k) { return any(t, a, k); }, Values::mixed},
+  };
+  return ops;
+}
+
+class NativeReduce : public VulkanTest {
+ protected:
+  // The op on the device (asserting it ran natively) and on the cpu, compared.
+  void check(const NamedOp& op, const Tensor& host, const Axes& axes, bool keep,
+             const std::string& what) {
+    const Tensor dev = transfer(host, gpu());
+    LedgerScope scope;
+    const Tensor g = op.fn(dev, axes, keep);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << what << ": " << scope.delta().to_string();
+    EXPECT_EQ(&g.backend(), &gpu()) << what;
+    const Tensor c = op.fn(host, axes, keep);
+    Tolerance tol{0, 0};
+    const std::string name = op.name;
+    if (is_float(c.dtype()) && (name == "sum" || name == "product")) {
+      const std::int64_t len = c.size() == 0 ? 0 : host.size() / c.size();
+      const double root = std::sqrt(static_cast<double>(len));
+      tol = default_tolerance(c.dtype());
+      tol.rtol += 8 * eps_of(c.dtype()) * root;
+      if (name == "sum") tol.atol += 8 * eps_of(c.dtype()) * root * 4 * root;
+    }
+    EXPECT_TRUE(tensors_close(g, c, tol)) << what;
+  }
+
+  void check_arg(bool is_max, const Tensor& host, std::optional<std::int64_t> axis, bool keep,
+                 TieBreak tie, const std::string& what) {
+    const Tensor dev = transfer(host, gpu());
+    auto f = [&](const Tensor& t) {
+      return is_max ? argmax(t, axis, keep, tie) : argmin(t, axis, keep, tie);
+    };
+    LedgerScope scope;
+    const Tensor g = f(dev);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << what << ": " << scope.delta().to_string();
+    EXPECT_EQ(&g.backend(), &gpu()) << what;
+    EXPECT_TRUE(tensors_close(g, f(host), Tolerance{0, 0})) << what;
+  }
+};
+
+struct Case {
+  Shape shape;
+  Axes axes;
+};
+
+// All axes ({}), last, first, middle, non-adjacent sets, size-1 and size-0 axes.
+const std::vector<Case> kCases = {
+    {{}, {}},
+    {{0}, {}},
+    {{7}, {}},
+    {{7}, {0}},
+    {{3, 5}, {}},
+    {{3, 5}, {1}},
+    {{3, 5}, {0}},
+    {{2, 0, 3}, {1}},
+    {{2, 0, 3}, {0}},
+    {{4, 3, 5}, {1}},
+    {{4, 3, 5}, {0, 2}},
+    {{4, 3, 5}, {1, 2}},
+    {{1, 3, 1}, {0, 2}},
+    {{2, 3, 1, 4, 5}, {0, 2, 4}},
+    {{2, 3, 1, 4, 5}, {1, 3}},
+    {{2, 3, 1, 4, 5}, {3, 4}},
+    {{2, 3, 1, 4, 5}, {}},
+    {{67, 130}, {1}},
+    {{130, 67}, {0}},
+};
+
+std::string describe(const char* op, DType d, const Case& c, bool keep) {
+  std::string s =
+      std::string(op) + " " + std::string(dtype_name(d)) + " " + shape_str(c.shape) + " axes {";
+  for (std::int64_t a : c.axes) s += std::to_string(a) + ",";
+  return s + "}" + (keep ? " keep" : "");
+}
+
+TEST_F(NativeReduce, EveryOpDtypeAndAxisPattern) {
+  for (DType d : kDTypes) {
+    if (!device_has(d)) continue;
+    for (const NamedOp& op : reduce_ops()) {
+      for (const Case& c : kCases) {
+        const Tensor h = make_input(d, c.shape, op.values);
+        check(op, h, c.axes, false, describe(op.name, d, c, false));
+      }
+      const Case k{{2, 3, 4}, {0, 2}};
+      check(op, make_input(d, k.shape, op.values), k.axes, true, describe(op.name, d, k, true));
+    }
+  }
+}
+
+TEST_F(NativeReduce, LongReductionsSplitAcrossWorkgroups) {
+  // Rows split across workgroups, columns split across invocations (two or three passes),
+  // and several passes for non-adjacent axes.
+  const std::vector<Case> cases = {
+      {{3, 20001}, {1}}, {{20001, 3}, {0}}, {{2, 9000, 2}, {1}}, {{5, 300, 7, 40}, {1, 3}}};
+  for (DType d :
+       {DType::u8, DType::s32, DType::s64, DType::f16, DType::bf16, DType::f32, DType::f64}) {
+    if (!device_has(d)) continue;
+    for (const NamedOp& op : reduce_ops()) {
+      for (const Case& c : cases) {
+        check(op, make_input(d, c.shape, op.values), c.axes, false, describe(op.name, d, c, false));
+      }
+    }
+  }
+}
+
+TEST_F(NativeReduce, MillionElementReductions) {
+  const std::vector<Case> cases = {{{1 << 20}, {}}, {{1000, 1001}, {0}}, {{1000, 1001}, {1}}};
+  for (DType d : {DType::s32, DType::f16, DType::f32}) {
+    for (const NamedOp& op : reduce_ops()) {
+      if (std::string(op.name) == "all" || std::string(op.name) == "reduce_min") continue;
+      for (const Case& c : cases) {
+        check(op, make_input(d, c.shape, op.values), c.axes, false, describe(op.name, d, c, false));
+      }
+    }
+  }
+}
+
+Tensor with_nans(DType d, const Shape& s, const std::vector<std::int64_t>& at) {
+  const Tensor h = as_type(make_input(DType::f64, s, Values::small_ints), DType::f64);
+  std::vector<double> v(static_cast<std::size_t>(h.size()));
+  std::memcpy(v.data(), h.to_bytes().data(), v.size() * sizeof(double));
+  for (std::int64_t i : at) v[static_cast<std::size_t>(i)] = std::nan("");
+  return as_type(from_vector(v, s), d);
+}
+
+TEST_F(NativeReduce, NanPropagatesAndInfinities) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (DType d : {DType::f16, DType::bf16, DType::f32, DType::f64}) {
+    if (!device_has(d)) continue;
+    for (const NamedOp& op : reduce_ops()) {
+      const Tensor h = with_nans(d, {4, 5000}, {7, 5003, 9999, 12000, 12001});
+      check(op, h, {}, false, std::string(op.name) + " nan all");
+      check(op, h, {1}, false, std::string(op.name) + " nan rows");
+      check(op, h, {0}, false, std::string(op.name) + " nan cols");
+      const Tensor infs = as_type(from_vector(std::vector<double>{inf, -inf, 1, inf, 2, -inf}), d);
+      check(op, infs, {}, false, std::string(op.name) + " inf");
+    }
+  }
+}
+
+TEST_F(NativeReduce, ArgEveryDtypeAxisAndTieRule) {
+  const std::vector<Shape> shapes = {{}, {1}, {7}, {3, 5}, {4, 3, 5}, {2, 3, 1, 4, 5}};
+  for (DType d : kDTypes) {
+    if (!device_has(d)) continue;
+    for (const Shape& s : shapes) {
+      const Tensor h = make_input(d, s, Values::small_ints);
+      for (bool is_max : {true, false}) {
+        for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+          const std::string what = std::string(is_max ? "argmax " : "argmin ") +
+                                   std::string(dtype_name(d)) + " " + shape_str(s) +
+                                   (tie == TieBreak::high ? " high" : " low");
+          check_arg(is_max, h, std::nullopt, false, tie, what + " flat");
+          for (std::int64_t a = 0; a < static_cast<std::int64_t>(s.size()); ++a) {
+            check_arg(is_max, h, a, a == 1, tie, what + " axis " + std::to_string(a));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_F(NativeReduce, ArgLongTiesAndNans) {
+  for (DType d : {DType::u8, DType::s32, DType::f16, DType::f32, DType::f64}) {
+    if (!device_has(d)) continue;
+    for (const Case& c : {Case{{100000}, {}}, Case{{3, 20001}, {1}}, Case{{20001, 3}, {0}},
+                          Case{{300, 301}, {0}}, Case{{300, 301}, {1}}, Case{{2, 9000, 2}, {1}}}) {
+      const Tensor h = make_input(d, c.shape, Values::small_ints);
+      for (bool is_max : {true, false}) {
+        for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+          const std::optional<std::int64_t> axis =
+              c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
+          check_arg(is_max, h, axis, false, tie,
+                    describe(is_max ? "argmax" : "argmin", d, c, false));
+        }
+      }
+    }
+    if (!is_float(d)) continue;
+    const Tensor h = with_nans(d, {3, 20001}, {5, 15000, 20001 + 9, 20001 + 19999, 40010});
+    for (bool is_max : {true, false}) {
+      for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+        check_arg(is_max, h, std::nullopt, false, tie, "nan flat");
+        check_arg(is_max, h, 1, false, tie, "nan rows");
+        check_arg(is_max, h, 0, false, tie, "nan cols");
+      }
+    }
+  }
+}
+
+// One device tensor read by several reductions in a row, and a reduction of a reduction:
+// no hazards (the validation layer checks the barriers), results as on the cpu.
+TEST_F(NativeReduce, ChainedReductionsOfOneTensor) {
+  const Tensor h = make_input(DType::f32, {40, 3000}, Values::small_ints);
+  const Tensor dev = transfer(h, gpu());
+  LedgerScope scope;
+  const Tensor rows = sum(dev, {1});
+  const Tensor cols = reduce_max(dev, {0});
+  const Tensor arg = argmax(dev, 1);
+  const Tensor total = sum(rows);
+  const Tensor arg_of_cols = argmin(cols, std::nullopt, false, TieBreak::high);
+  EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+  EXPECT_TRUE(tensors_close(rows, sum(h, {1}), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(cols, reduce_max(h, {0}), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(arg, argmax(h, 1), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(total, sum(sum(h, {1})), Tolerance{0, 0}));
+  EXPECT_TRUE(tensors_close(arg_of_cols,
+                            argmin(reduce_max(h, {0}), std::nullopt, false, TieBreak::high),
+                            Tolerance{0, 0}));
+}
+
+TEST_F(NativeReduce, FallbackWhenNativeIsOff) {
+  const std::vector<Op> ops = {Op::sum, Op::product, Op::reduce_max, Op::reduce_min,
+                               Op::all, Op::any,     Op::argmax,     Op::argmin};
+  for (Op op : ops) vk::testing::set_native_disabled(op, true);
+  for (DType d : {DType::s32, DType::f32}) {
+    const Tensor h = make_input(d, {4, 3, 5}, Values::small_ints);
+    const Tensor dev = transfer(h, gpu());
+    for (const NamedOp& op : reduce_ops()) {
+      LedgerScope scope;
+      const Tensor g = op.fn(dev, {0, 2}, false);
+      EXPECT_GT(scope.delta().fallbacks, 0u) << op.name;
+      EXPECT_TRUE(tensors_close(g, op.fn(h, {0, 2}, false), Tolerance{1e-6, 1e-6})) << op.name;
+    }
+    LedgerScope scope;
+    const Tensor g = argmax(dev, 1, false, TieBreak::high);
+    EXPECT_GT(scope.delta().fallbacks, 0u);
+    EXPECT_TRUE(tensors_close(g, argmax(h, 1, false, TieBreak::high), Tolerance{0, 0}));
+  }
+  for (Op op : ops) vk::testing::set_native_disabled(op, false);
+}
+
+}  // namespace
+}  // namespace vkt::testing
