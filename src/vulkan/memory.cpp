@@ -112,7 +112,10 @@ void MemoryPool::ensure_room(VkDeviceSize bytes) {
                       std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
   }
   if (allocated_ + bytes > cap_) {
-    // Free blocks nothing lives in, then retry.
+    // Free idle dedicated buffers and blocks nothing lives in, then retry.
+    for (std::uint32_t slot : idle_dedicated_) free_dedicated(slot);
+    idle_dedicated_.clear();
+    idle_bytes_ = 0;
     for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
       if (blocks_[b] && blocks_[b]->live == 0 && b != current_) {
         allocated_ -= blocks_[b]->storage.size;
@@ -185,31 +188,57 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
     blocks_[r.owner]->live += 1;
     return r;
   }
-  // Dedicated: rounded to 256 B so shaders may touch the last word.
-  const VkDeviceSize size = (want + kMinClass - 1) / kMinClass * kMinClass;
+  // Dedicated: rounded up to an eighth of the next power of two (at most 12.5% slack) so a
+  // released buffer fits the next tensor of about the same size and is reused as is.
+  const VkDeviceSize granule = std::max(std::bit_ceil(want) / 8, kMinClass);
+  VkDeviceSize size = (want + granule - 1) / granule * granule;
+  if (size > ctx_.limits().max_allocation) size = (want + kMinClass - 1) / kMinClass * kMinClass;
+  for (auto it = idle_dedicated_.begin(); it != idle_dedicated_.end(); ++it) {
+    if (dedicated_[*it]->size != size) continue;
+    const std::uint32_t slot = *it;
+    idle_dedicated_.erase(it);
+    idle_bytes_ -= size;
+    return dedicated_range(slot);
+  }
   ensure_room(size);
   auto owned = std::make_unique<OwnedBuffer>(create_working(size));
   allocated_ += size;
-  BufferRange r;
-  r.buffer = owned->buffer.get();
-  r.size = size;
-  r.mapped = owned->mapped;
-  r.dedicated = true;
   std::uint32_t slot = static_cast<std::uint32_t>(dedicated_.size());
   for (std::uint32_t i = 0; i < dedicated_.size(); ++i) {
     if (!dedicated_[i]) slot = i;
   }
   if (slot == dedicated_.size()) dedicated_.push_back(nullptr);
   dedicated_[slot] = std::move(owned);
+  return dedicated_range(slot);
+}
+
+BufferRange MemoryPool::dedicated_range(std::uint32_t slot) const {
+  const OwnedBuffer& owned = *dedicated_[slot];
+  BufferRange r;
+  r.buffer = owned.buffer.get();
+  r.size = owned.size;
+  r.mapped = owned.mapped;
+  r.dedicated = true;
   r.owner = slot;
   return r;
+}
+
+void MemoryPool::free_dedicated(std::uint32_t slot) {
+  allocated_ -= dedicated_[slot]->size;
+  dedicated_[slot].reset();
 }
 
 void MemoryPool::release(const BufferRange& r) {
   std::lock_guard lock(mutex_);
   if (r.dedicated) {
-    allocated_ -= dedicated_[r.owner]->size;
-    dedicated_[r.owner].reset();
+    // Kept for reuse (no vkAllocateMemory per op); the oldest idle ones go past the cap.
+    idle_dedicated_.push_back(r.owner);
+    idle_bytes_ += dedicated_[r.owner]->size;
+    while (idle_bytes_ > kIdleDedicatedCap && !idle_dedicated_.empty()) {
+      idle_bytes_ -= dedicated_[idle_dedicated_.front()]->size;
+      free_dedicated(idle_dedicated_.front());
+      idle_dedicated_.erase(idle_dedicated_.begin());
+    }
     return;
   }
   blocks_[r.owner]->live -= 1;
@@ -218,6 +247,9 @@ void MemoryPool::release(const BufferRange& r) {
 
 void MemoryPool::trim() {
   std::lock_guard lock(mutex_);
+  for (std::uint32_t slot : idle_dedicated_) free_dedicated(slot);
+  idle_dedicated_.clear();
+  idle_bytes_ = 0;
   for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
     if (blocks_[b] && blocks_[b]->live == 0) {
       allocated_ -= blocks_[b]->storage.size;

@@ -52,6 +52,8 @@ class MemoryPool {
  public:
   static constexpr VkDeviceSize kMinClass = 256;
   static constexpr VkDeviceSize kBlockSize = VkDeviceSize{64} << 20;
+  // Released dedicated buffers kept for reuse, at most this many bytes.
+  static constexpr VkDeviceSize kIdleDedicatedCap = VkDeviceSize{2} << 30;
 
   explicit MemoryPool(const Context& ctx);
   MemoryPool(const MemoryPool&) = delete;
@@ -85,6 +87,8 @@ class MemoryPool {
   OwnedBuffer create_working(VkDeviceSize size);
   BufferRange carve(std::uint8_t size_class);
   void ensure_room(VkDeviceSize bytes);
+  BufferRange dedicated_range(std::uint32_t slot) const;
+  void free_dedicated(std::uint32_t slot);
 
   const Context& ctx_;
   bool host_mapped_ = false;
@@ -96,6 +100,8 @@ class MemoryPool {
   std::uint32_t current_ = UINT32_MAX;                   // the block being carved
   std::vector<std::vector<FreeRange>> free_;             // per size class
   std::vector<std::unique_ptr<OwnedBuffer>> dedicated_;  // null where released
+  std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
+  VkDeviceSize idle_bytes_ = 0;
 };
 
 }  // namespace vkt::vk

@@ -34,6 +34,21 @@ TEST_F(Memory, FreedRangesAreReusedWithoutNewAllocations) {
   EXPECT_EQ(scope.delta().allocations, 0u) << scope.delta().to_string();
 }
 
+TEST_F(Memory, DedicatedBuffersAreReusedAndTrimmed) {
+  const std::int64_t n = 5 << 20;  // 20 MiB of f32: past the block size class, dedicated
+  { full({n}, 1.0f, DType::f32, &gpu()).to_vector<float>(); }  // warm
+  LedgerScope scope;
+  for (int i = 0; i < 5; ++i) {
+    const Tensor t = full({n - i * 1000}, 2.0f, DType::f32, &gpu());  // sizes within a granule
+    EXPECT_EQ(t.to_vector<float>().back(), 2.0f);
+  }
+  EXPECT_EQ(scope.delta().allocations, 0u) << scope.delta().to_string();
+  gpu().synchronize();
+  const std::uint64_t before_trim = vk::testing::pool_bytes();
+  vk::testing::trim_pool();
+  EXPECT_LT(vk::testing::pool_bytes(), before_trim);
+}
+
 TEST_F(Memory, TrimReturnsUnusedBlocks) {
   {
     const Tensor big = full({5 << 20}, 1, DType::f32, &gpu());
