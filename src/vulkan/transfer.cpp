@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "vulkan/check.h"
+#include "vulkan/host_copy.h"
 
 namespace vkt::vk {
 
@@ -47,7 +48,7 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
   if (dst.mapped != nullptr) {
     // Host-coherent memory no device work uses yet: a plain memcpy;
     // the next submit makes it visible to the device.
-    std::memcpy(dst.mapped, src, nbytes);
+    host_copy(dst.mapped, src, nbytes);
     return;
   }
   const auto* bytes = static_cast<const std::byte*>(src);
@@ -58,7 +59,7 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
     recorder_.wait(s.busy_until);
     const VkDeviceSize off = k * kChunk;
     const VkDeviceSize n = std::min<VkDeviceSize>(kChunk, nbytes - off);
-    std::memcpy(s.buffer.mapped, bytes + off, n);
+    host_copy(s.buffer.mapped, bytes + off, n);
     VkCommandBuffer cmd = recorder_.begin_command({{dst.buffer, dst.offset + off, n, true}});
     VkBufferCopy region{0, dst.offset + off, n};
     vkCmdCopyBuffer(cmd, s.buffer.buffer.get(), dst.buffer, 1, &region);
@@ -72,7 +73,7 @@ void Transfers::download(const BufferRange& src, std::size_t offset, void* dst,
   if (nbytes == 0) return;
   if (src.mapped != nullptr) {
     recorder_.finish();
-    std::memcpy(dst, src.mapped + offset, nbytes);
+    host_copy(dst, src.mapped + offset, nbytes);
     return;
   }
   auto* out = static_cast<std::byte*>(dst);
@@ -97,7 +98,7 @@ void Transfers::download(const BufferRange& src, std::size_t offset, void* dst,
     const VkDeviceSize off = k * kChunk;
     const VkDeviceSize n = std::min<VkDeviceSize>(kChunk, nbytes - off);
     invalidate(s.buffer, 0, n);
-    std::memcpy(out + off, s.buffer.mapped, n);
+    host_copy(out + off, s.buffer.mapped, n);
     if (k + kSlots < chunks) issue(k + kSlots);
   }
 }
