@@ -1,5 +1,5 @@
 // Host memory storage: what the cpu backend keeps tensors in, and where host fallbacks
-// land. 64-byte aligned, uninitialised on allocation.
+// land. 64-byte aligned, uninitialised on allocation; large buffers are recycled.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +19,7 @@ class HostStorage final : public Storage {
 
  private:
   void* data_ = nullptr;
+  std::size_t capacity_ = 0;  // bytes allocated (>= nbytes)
 };
 
 }  // namespace vkt
