@@ -52,6 +52,17 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
     return;
   }
   const auto* bytes = static_cast<const std::byte*>(src);
+  if (nbytes <= kInlineBytes) {
+    // Small data (scalar operands, index lists) rides inside the command buffer: no
+    // staging slot, so no submit or wait. Padded to whole words within the range.
+    const VkDeviceSize padded = (nbytes + 3) / 4 * 4;
+    std::array<std::byte, kInlineBytes> words{};
+    std::memcpy(words.data(), bytes, nbytes);
+    VkCommandBuffer cmd = recorder_.begin_command({{dst.buffer, dst.offset, padded, true}});
+    vkCmdUpdateBuffer(cmd, dst.buffer, dst.offset, padded, words.data());
+    recorder_.end_command();
+    return;
+  }
   const std::size_t chunks = (nbytes + kChunk - 1) / kChunk;
   for (std::size_t k = 0; k < chunks; ++k) {
     Slot& s = slot(upload_, k, false);

@@ -16,6 +16,9 @@ class Transfers {
  public:
   static constexpr VkDeviceSize kChunk = VkDeviceSize{16} << 20;
   static constexpr std::size_t kSlots = 3;
+  // Uploads up to this size go inline (vkCmdUpdateBuffer; the limit is 65536, kept small
+  // because the bytes are copied into the command buffer).
+  static constexpr std::size_t kInlineBytes = 4096;
 
   Transfers(const Context& ctx, MemoryPool& pool, Recorder& recorder);
   // Writes bytes into a range no device work uses yet (a fresh allocation).

@@ -107,6 +107,22 @@ TEST_F(Ledger, HundredSmallOpsThenOneReadIsOneSubmit) {
   EXPECT_EQ(d.downloads, 1u) << d.to_string();
 }
 
+TEST_F(Ledger, ScalarOperandsRideInTheBatch) {
+  // Each literal is a tiny upload; on the staging path it goes inline, so a chain of ops
+  // with literals still costs one submit (run under VKT_VK_STAGING=1 by ctest too).
+  Tensor x = iota({4096}, DType::f32, std::nullopt, &gpu());
+  gpu().synchronize();
+  LedgerScope scope;
+  for (int i = 0; i < 20; ++i) x = i % 2 ? add(x, 0.5) : multiply(x, 1.5);
+  const std::vector<float> v = x.to_vector<float>();
+  EXPECT_EQ(scope.delta().submits, 1u) << scope.delta().to_string();
+  EXPECT_EQ(scope.delta().uploads, 20u);
+  EXPECT_EQ(scope.delta().fallbacks, 0u);
+  float expected = 4095.0f;
+  for (int i = 0; i < 20; ++i) expected = i % 2 ? expected + 0.5f : expected * 1.5f;
+  EXPECT_FLOAT_EQ(v.back(), expected);
+}
+
 TEST_F(Ledger, LongBatchesAreSubmittedAtTheBound) {
   const Tensor x = resident();
   LedgerScope scope;
