@@ -10,7 +10,9 @@ using Run = std::function<Tensor(const std::vector<Tensor>&)>;
 using Maker = std::function<OpCase(std::int64_t n)>;
 
 Tensor f32_data(std::int64_t n, const Shape& shape, double scale = 1.0, double offset = 0.01) {
-  Tensor t = add(multiply(divide(iota({n}, DType::f32, std::nullopt, &cpu()), static_cast<double>(n)), scale), offset);
+  Tensor t = add(
+      multiply(divide(iota({n}, DType::f32, std::nullopt, &cpu()), static_cast<double>(n)), scale),
+      offset);
   return reshape(t, shape);
 }
 
@@ -19,10 +21,14 @@ Tensor s32_data(std::int64_t n, const Shape& shape) {
 }
 
 OpCase unary_case(Op op, std::int64_t n) {
-  const bool integer_only = op == Op::bitwise_not || op == Op::count_leading_zeros || op == Op::population_count;
+  const bool integer_only =
+      op == Op::bitwise_not || op == Op::count_leading_zeros || op == Op::population_count;
   // Domains: acosh needs x >= 1; the others take (0, 1].
-  Tensor x = integer_only ? s32_data(n, {n}) : (op == Op::acosh ? f32_data(n, {n}, 1.0, 1.01) : seed_data(n, {n}));
-  return {std::string(op_name(op)), x.dtype(), {n}, {{x}}, [op](const std::vector<Tensor>& in) { return unary(op, in[0]); }};
+  Tensor x = integer_only ? s32_data(n, {n})
+                          : (op == Op::acosh ? f32_data(n, {n}, 1.0, 1.01) : seed_data(n, {n}));
+  return {std::string(op_name(op)), x.dtype(), {n}, {{x}}, [op](const std::vector<Tensor>& in) {
+            return unary(op, in[0]);
+          }};
 }
 
 OpCase binary_case(Op op, std::int64_t n) {
@@ -30,24 +36,29 @@ OpCase binary_case(Op op, std::int64_t n) {
                             op == Op::bitwise_xor || op == Op::left_shift || op == Op::right_shift;
   Tensor a = integer_only ? s32_data(n, {n}) : seed_data(n, {n});
   Tensor b = integer_only ? remainder(s32_data(n, {n}), 7) : f32_data(n, {n}, 0.5, 0.25);
-  return {std::string(op_name(op)), a.dtype(), {n}, {{a}, {b}},
-          [op](const std::vector<Tensor>& in) { return binary(op, in[0], in[1]); }};
+  return {
+      std::string(op_name(op)), a.dtype(), {n}, {{a}, {b}}, [op](const std::vector<Tensor>& in) {
+        return binary(op, in[0], in[1]);
+      }};
 }
 
 // Shapes of the 2-D families: {n/8, 8} like the seed's pad/put_slice/take.
 Shape rows8(std::int64_t n) {
-  if (n % 16 != 0) throw std::invalid_argument("size " + std::to_string(n) + " must be a multiple of 16");
+  if (n % 16 != 0)
+    throw std::invalid_argument("size " + std::to_string(n) + " must be a multiple of 16");
   return {n / 8, 8};
 }
 
 Shape square_ish(std::int64_t n) {
   std::int64_t r = 1;
   while ((r * 2) * (r * 2) <= n) r *= 2;
-  if (n % r != 0) throw std::invalid_argument("size " + std::to_string(n) + " must be a power of two");
+  if (n % r != 0)
+    throw std::invalid_argument("size " + std::to_string(n) + " must be a power of two");
   return {r, n / r};
 }
 
-OpCase simple(const std::string& name, const Shape& shape, std::vector<BenchInput> inputs, Run run) {
+OpCase simple(const std::string& name, const Shape& shape, std::vector<BenchInput> inputs,
+              Run run) {
   return {name, inputs.at(0).value.dtype(), shape, std::move(inputs), std::move(run)};
 }
 
@@ -63,7 +74,9 @@ const std::map<std::string, Maker>& makers() {
     // ---- the seed's seven, with the seed's shapes ----
     r["concatenate"] = [](std::int64_t n) {
       return simple("concatenate", {n}, {{seed_data(n, {n})}, {seed_data(n, {n})}},
-                    [](const std::vector<Tensor>& in) { return concatenate({in[0], in[1]}, 0); });
+                    [](const std::vector<Tensor>& in) {
+                      return concatenate({in[0], in[1]}, 0);
+                    });
     };
     r["pad"] = [](std::int64_t n) {
       const Shape s = rows8(n);
@@ -74,7 +87,9 @@ const std::map<std::string, Maker>& makers() {
     r["put_slice"] = [](std::int64_t n) {
       const Shape s = rows8(n);
       return simple("put_slice", s, {{seed_data(n, s)}, {full({1, 8}, 5.0f, DType::f32, &cpu())}},
-                    [mid = s[0] / 2](const std::vector<Tensor>& in) { return put_slice(in[0], {mid, 0}, in[1]); });
+                    [mid = s[0] / 2](const std::vector<Tensor>& in) {
+                      return put_slice(in[0], {mid, 0}, in[1]);
+                    });
     };
     r["indexed_put"] = [](std::int64_t n) {
       Tensor idx = from_vector<std::int64_t>({0, n / 2, n - 1}, Shape{3, 1}, &cpu());
@@ -87,7 +102,8 @@ const std::map<std::string, Maker>& makers() {
                     [n](const std::vector<Tensor>& in) { return broadcast(in[0], {n}); });
     };
     r["gather"] = [](std::int64_t n) {
-      Tensor idx = reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
+      Tensor idx =
+          reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
       return simple("gather", {n}, {{seed_data(n, {n})}, {idx, true}},
                     [](const std::vector<Tensor>& in) { return gather(in[0], in[1]); });
     };
@@ -99,24 +115,32 @@ const std::map<std::string, Maker>& makers() {
     };
     // ---- the rest of the surface ----
     r["as_type"] = [](std::int64_t n) {
-      return simple("as_type", {n}, {{seed_data(n, {n})}}, [](const std::vector<Tensor>& in) { return as_type(in[0], DType::f16); });
+      return simple("as_type", {n}, {{seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return as_type(in[0], DType::f16); });
     };
     r["iota"] = [](std::int64_t n) {
-      return OpCase{"iota", DType::f32, {n}, {}, [n](const std::vector<Tensor>&) { return iota({n}, DType::f32); }};
+      return OpCase{"iota", DType::f32, {n}, {}, [n](const std::vector<Tensor>&) {
+                      return iota({n}, DType::f32);
+                    }};
     };
     r["full"] = [](std::int64_t n) {
-      return OpCase{"full", DType::f32, {n}, {}, [n](const std::vector<Tensor>&) { return full({n}, 1.5f, DType::f32); }};
+      return OpCase{"full", DType::f32, {n}, {}, [n](const std::vector<Tensor>&) {
+                      return full({n}, 1.5f, DType::f32);
+                    }};
     };
     r["eye"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return OpCase{"eye", DType::f32, s, {}, [s](const std::vector<Tensor>&) { return eye(s, DType::f32); }};
+      return OpCase{
+          "eye", DType::f32, s, {}, [s](const std::vector<Tensor>&) { return eye(s, DType::f32); }};
     };
     r["transpose"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("transpose", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { return transpose(in[0]); });
+      return simple("transpose", s, {{seed_data(n, s)}},
+                    [](const std::vector<Tensor>& in) { return transpose(in[0]); });
     };
     r["reverse"] = [](std::int64_t n) {
-      return simple("reverse", {n}, {{seed_data(n, {n})}}, [](const std::vector<Tensor>& in) { return reverse(in[0]); });
+      return simple("reverse", {n}, {{seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return reverse(in[0]); });
     };
     r["slice"] = [](std::int64_t n) {
       const Shape s = rows8(n);
@@ -127,11 +151,15 @@ const std::map<std::string, Maker>& makers() {
     r["concatenate_inner"] = [](std::int64_t n) {
       const Shape s = rows8(n);
       return simple("concatenate_inner", s, {{seed_data(n, s)}, {seed_data(n, s)}},
-                    [](const std::vector<Tensor>& in) { return concatenate({in[0], in[1]}, 1); });
+                    [](const std::vector<Tensor>& in) {
+                      return concatenate({in[0], in[1]}, 1);
+                    });
     };
     r["stack"] = [](std::int64_t n) {
       return simple("stack", {n}, {{seed_data(n, {n})}, {seed_data(n, {n})}},
-                    [](const std::vector<Tensor>& in) { return stack({in[0], in[1]}, 0); });
+                    [](const std::vector<Tensor>& in) {
+                      return stack({in[0], in[1]}, 0);
+                    });
     };
     r["take_along_axis"] = [](std::int64_t n) {
       const Shape s = rows8(n);
@@ -145,22 +173,25 @@ const std::map<std::string, Maker>& makers() {
                     [](const std::vector<Tensor>& in) { return select(in[0], in[1], in[2]); });
     };
     r["clip"] = [](std::int64_t n) {
-      return simple("clip", {n}, {{seed_data(n, {n})}}, [](const std::vector<Tensor>& in) { return clip(in[0], 0.25, 0.75); });
+      return simple("clip", {n}, {{seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return clip(in[0], 0.25, 0.75); });
     };
     r["indexed_add"] = [](std::int64_t n) {
-      Tensor idx = reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
+      Tensor idx =
+          reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
       return simple("indexed_add", {n}, {{seed_data(n, {n})}, {idx}, {seed_data(n / 4, {n / 4})}},
                     [](const std::vector<Tensor>& in) { return indexed_add(in[0], in[1], in[2]); });
     };
-#define VKT_REDUCE_MAKER(name)                                                                       \
-  r[#name] = [](std::int64_t n) {                                                                    \
-    const Shape s = square_ish(n);                                                                   \
-    return simple(#name, s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { return name(in[0]); }); \
-  };                                                                                                 \
-  r[#name "_axis1"] = [](std::int64_t n) {                                                           \
-    const Shape s = square_ish(n);                                                                   \
-    return simple(#name "_axis1", s, {{seed_data(n, s)}},                                           \
-                  [](const std::vector<Tensor>& in) { return name(in[0], {1}); });                  \
+#define VKT_REDUCE_MAKER(name)                                                     \
+  r[#name] = [](std::int64_t n) {                                                  \
+    const Shape s = square_ish(n);                                                 \
+    return simple(#name, s, {{seed_data(n, s)}},                                   \
+                  [](const std::vector<Tensor>& in) { return name(in[0]); });      \
+  };                                                                               \
+  r[#name "_axis1"] = [](std::int64_t n) {                                         \
+    const Shape s = square_ish(n);                                                 \
+    return simple(#name "_axis1", s, {{seed_data(n, s)}},                          \
+                  [](const std::vector<Tensor>& in) { return name(in[0], {1}); }); \
   };
     VKT_REDUCE_MAKER(sum)
     VKT_REDUCE_MAKER(product)
@@ -171,30 +202,31 @@ const std::map<std::string, Maker>& makers() {
 #undef VKT_REDUCE_MAKER
     r["argmax"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argmax", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { return argmax(in[0], 1); });
+      return simple("argmax", s, {{seed_data(n, s)}},
+                    [](const std::vector<Tensor>& in) { return argmax(in[0], 1); });
     };
     r["argmin"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argmin", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { return argmin(in[0], 1); });
+      return simple("argmin", s, {{seed_data(n, s)}},
+                    [](const std::vector<Tensor>& in) { return argmin(in[0], 1); });
     };
-#define VKT_WINDOW_MAKER(name)                                                             \
-  r[#name] = [](std::int64_t n) {                                                          \
-    const Shape s = square_ish(n);                                                         \
-    return simple(#name, s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {       \
-      return name(in[0], {2, 2}, WindowOptions{{2, 2}, {}, {}});                           \
-    });                                                                                    \
+#define VKT_WINDOW_MAKER(name)                                                       \
+  r[#name] = [](std::int64_t n) {                                                    \
+    const Shape s = square_ish(n);                                                   \
+    return simple(#name, s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { \
+      return name(in[0], {2, 2}, WindowOptions{{2, 2}, {}, {}});                     \
+    });                                                                              \
   };
     VKT_WINDOW_MAKER(window_sum)
     VKT_WINDOW_MAKER(window_product)
     VKT_WINDOW_MAKER(window_max)
     VKT_WINDOW_MAKER(window_min)
 #undef VKT_WINDOW_MAKER
-#define VKT_CUMULATIVE_MAKER(name)                                                         \
-  r[#name] = [](std::int64_t n) {                                                          \
-    const Shape s = square_ish(n);                                                         \
-    return simple(#name, s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {       \
-      return name(in[0], 1);                                                               \
-    });                                                                                    \
+#define VKT_CUMULATIVE_MAKER(name)                                               \
+  r[#name] = [](std::int64_t n) {                                                \
+    const Shape s = square_ish(n);                                               \
+    return simple(#name, s, {{seed_data(n, s)}},                                 \
+                  [](const std::vector<Tensor>& in) { return name(in[0], 1); }); \
   };
     VKT_CUMULATIVE_MAKER(cumulative_sum)
     VKT_CUMULATIVE_MAKER(cumulative_product)
@@ -203,15 +235,18 @@ const std::map<std::string, Maker>& makers() {
 #undef VKT_CUMULATIVE_MAKER
     r["sort"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("sort", s, {{reverse(seed_data(n, s), {1})}}, [](const std::vector<Tensor>& in) { return sort(in[0], 1); });
+      return simple("sort", s, {{reverse(seed_data(n, s), {1})}},
+                    [](const std::vector<Tensor>& in) { return sort(in[0], 1); });
     };
     r["argsort"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argsort", s, {{reverse(seed_data(n, s), {1})}}, [](const std::vector<Tensor>& in) { return argsort(in[0], 1); });
+      return simple("argsort", s, {{reverse(seed_data(n, s), {1})}},
+                    [](const std::vector<Tensor>& in) { return argsort(in[0], 1); });
     };
     r["top_k"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("top_k", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) { return top_k(in[0], 4).first; });
+      return simple("top_k", s, {{seed_data(n, s)}},
+                    [](const std::vector<Tensor>& in) { return top_k(in[0], 4).first; });
     };
     r["dot"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
@@ -225,10 +260,13 @@ const std::map<std::string, Maker>& makers() {
 
 }  // namespace
 
-Tensor seed_data(std::int64_t n, const Shape& shape) { return f32_data(n, shape); }
+Tensor seed_data(std::int64_t n, const Shape& shape) {
+  return f32_data(n, shape);
+}
 
 const std::vector<std::string>& seed_ops() {
-  static const std::vector<std::string> ops = {"concatenate", "pad", "put_slice", "indexed_put", "broadcast", "gather", "take"};
+  static const std::vector<std::string> ops = {"concatenate", "pad",    "put_slice", "indexed_put",
+                                               "broadcast",   "gather", "take"};
   return ops;
 }
 
@@ -247,7 +285,8 @@ OpCase make_case(const std::string& op, std::int64_t n) {
 
 std::vector<Tensor> place_inputs(const OpCase& c, Backend& b) {
   std::vector<Tensor> out;
-  for (const BenchInput& in : c.inputs) out.push_back(in.stays_on_cpu ? in.value : transfer(in.value, b));
+  for (const BenchInput& in : c.inputs)
+    out.push_back(in.stays_on_cpu ? in.value : transfer(in.value, b));
   return out;
 }
 

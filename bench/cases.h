@@ -12,7 +12,7 @@
 namespace vkt::bench {
 
 struct BenchInput {
-  Tensor value;              // on the cpu
+  Tensor value;               // on the cpu
   bool stays_on_cpu = false;  // the seed keeps index tensors on the host
 };
 

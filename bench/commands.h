@@ -11,6 +11,7 @@ void run_info(int device);
 void run_coverage(int device, const std::string& out);
 // Joins CSVs on (op, dtype, size) and prints `column` side by side as markdown (each file
 // labelled by its host/device/library); writes the table to `out` when given.
-void run_compare(const std::vector<std::string>& files, const std::string& column, const std::string& out);
+void run_compare(const std::vector<std::string>& files, const std::string& column,
+                 const std::string& out);
 
 }  // namespace vkt::bench

@@ -1,6 +1,5 @@
 #include "consumer.h"
 
-
 #include <cstdio>
 
 #include "cases.h"
@@ -24,7 +23,9 @@ void add_ledger(Row& row, const std::string& prefix, const Column& c) {
 }
 
 std::string ratio(const Column& x, const Column& y) {
-  return x.measured && y.measured && y.stats.median_us > 0 ? fmt_num(x.stats.median_us / y.stats.median_us, 4) : "";
+  return x.measured && y.measured && y.stats.median_us > 0
+             ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
+             : "";
 }
 
 }  // namespace
@@ -40,11 +41,13 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
   plan.min_reps = opts.min_reps;
 
   std::vector<Row> rows;
-  Table table({"op", "size", "path", "A_us", "B_us", "C_us", "D_us", "E_us", "D/B", "D/E", "D/floor"});
+  Table table(
+      {"op", "size", "path", "A_us", "B_us", "C_us", "D_us", "E_us", "D/B", "D/E", "D/floor"});
   const std::size_t total = opts.ops.size() * opts.sizes.size();
   for (const std::string& op : opts.ops) {
     for (const std::int64_t n : opts.sizes) {
-      std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(), static_cast<long long>(n));
+      std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(),
+                   static_cast<long long>(n));
       const OpCase c = make_case(op, n);
       const Column a = measure(c, cpu(), false, plan);
       const Column b = measure(c, cpu(), true, plan);
@@ -59,29 +62,41 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
         set_legacy_policy(saved);
       }
       const bool fallback = d.measured && d.ledger.fallbacks > 0;
-      const double floor_us = cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
+      const double floor_us =
+          cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
       Row row = host_fields(host);
       row.emplace_back("op", op);
       row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
       row.emplace_back("shape", shape_str(c.shape));
       row.emplace_back("size", std::to_string(n));
       row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
-      const std::pair<const char*, const Column*> cols[] = {{"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
-      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_us", col->measured ? fmt_num(col->stats.median_us) : "");
-      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_p95_us", col->measured ? fmt_num(col->stats.p95_us) : "");
-      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_min_us", col->measured ? fmt_num(col->stats.min_us) : "");
-      for (const auto& [name, col] : cols) row.emplace_back(std::string(name) + "_reps", col->measured ? std::to_string(col->stats.reps) : "");
+      const std::pair<const char*, const Column*> cols[] = {
+          {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
+      for (const auto& [name, col] : cols)
+        row.emplace_back(std::string(name) + "_us",
+                         col->measured ? fmt_num(col->stats.median_us) : "");
+      for (const auto& [name, col] : cols)
+        row.emplace_back(std::string(name) + "_p95_us",
+                         col->measured ? fmt_num(col->stats.p95_us) : "");
+      for (const auto& [name, col] : cols)
+        row.emplace_back(std::string(name) + "_min_us",
+                         col->measured ? fmt_num(col->stats.min_us) : "");
+      for (const auto& [name, col] : cols)
+        row.emplace_back(std::string(name) + "_reps",
+                         col->measured ? std::to_string(col->stats.reps) : "");
       row.emplace_back("D_over_B", ratio(d, b));
       row.emplace_back("D_over_E", ratio(d, e));
       row.emplace_back("C_over_A", ratio(cc, a));
       row.emplace_back("out_bytes", std::to_string(out_bytes));
       row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
       row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
-      row.emplace_back("D_over_floor", cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
+      row.emplace_back("D_over_floor",
+                       cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
       add_ledger(row, "D", d);
       add_ledger(row, "E", e);
-      table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"), field(row, "C_us"),
-                 field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"), field(row, "D_over_E"), field(row, "D_over_floor")});
+      table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"),
+                 field(row, "C_us"), field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"),
+                 field(row, "D_over_E"), field(row, "D_over_floor")});
       rows.push_back(std::move(row));
     }
   }

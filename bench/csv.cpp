@@ -1,12 +1,12 @@
 #include "csv.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <unistd.h>
 
 namespace vkt::bench {
 
@@ -43,7 +43,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
   {
     std::ofstream f(tmp);
     if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
-    for (std::size_t i = 0; i < rows[0].size(); ++i) f << (i ? "," : "") << csv_escape(rows[0][i].first);
+    for (std::size_t i = 0; i < rows[0].size(); ++i)
+      f << (i ? "," : "") << csv_escape(rows[0][i].first);
     f << "\n";
     for (const Row& r : rows) {
       for (std::size_t i = 0; i < r.size(); ++i) f << (i ? "," : "") << csv_escape(r[i].second);
@@ -95,7 +96,8 @@ std::vector<Row> read_csv(const std::string& path) {
     if (line.empty()) continue;
     const std::vector<std::string> cells = split_csv_line(line);
     Row r;
-    for (std::size_t i = 0; i < header.size(); ++i) r.emplace_back(header[i], i < cells.size() ? cells[i] : "");
+    for (std::size_t i = 0; i < header.size(); ++i)
+      r.emplace_back(header[i], i < cells.size() ? cells[i] : "");
     rows.push_back(std::move(r));
   }
   return rows;

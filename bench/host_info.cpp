@@ -64,12 +64,18 @@ HostInfo collect_host_info(const Backend* device) {
 }
 
 Row host_fields(const HostInfo& h) {
-  return {{"host", h.host},       {"os", h.os},
-          {"kernel", h.kernel},   {"cpu", h.cpu},
-          {"cores", h.cores},     {"device", h.device},
-          {"device_type", h.device_type}, {"driver", h.driver},
-          {"vk_api", h.vk_api},   {"commit", h.commit},
-          {"build_type", h.build_type}, {"date", h.date}};
+  return {{"host", h.host},
+          {"os", h.os},
+          {"kernel", h.kernel},
+          {"cpu", h.cpu},
+          {"cores", h.cores},
+          {"device", h.device},
+          {"device_type", h.device_type},
+          {"driver", h.driver},
+          {"vk_api", h.vk_api},
+          {"commit", h.commit},
+          {"build_type", h.build_type},
+          {"date", h.date}};
 }
 
 std::string default_csv_name(const HostInfo& h, const std::string& bench) {

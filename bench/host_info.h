@@ -9,8 +9,8 @@
 namespace vkt::bench {
 
 struct HostInfo {
-  std::string host, os, kernel, cpu, cores, device, device_type, driver, vk_api, commit,
-      build_type, date;
+  std::string host, os, kernel, cpu, cores, device, device_type, driver, vk_api, commit, build_type,
+      date;
 };
 
 // `device` may be null (no Vulkan device): its fields are then "none".

@@ -30,8 +30,10 @@ std::vector<std::int64_t> parse_sizes(const std::string& list, bool matmul_dims 
     }
     const bool ok = matmul_dims ? v >= 1 : (v >= 16 && v % 16 == 0);
     if (item.empty() || used != item.size() || !ok) {
-      throw CLI::ValidationError("--sizes", "bad size '" + item + "': " +
-                                 (matmul_dims ? "matmul sizes are integers >= 1" : "sizes are integers >= 16 and multiples of 16"));
+      throw CLI::ValidationError(
+          "--sizes", "bad size '" + item + "': " +
+                         (matmul_dims ? "matmul sizes are integers >= 1"
+                                      : "sizes are integers >= 16 and multiples of 16"));
     }
     sizes.push_back(v);
     pos = comma + 1;
@@ -39,7 +41,8 @@ std::vector<std::int64_t> parse_sizes(const std::string& list, bool matmul_dims 
   return sizes;
 }
 
-std::vector<std::string> parse_ops(const std::string& list, const std::vector<std::string>& fallback) {
+std::vector<std::string> parse_ops(const std::string& list,
+                                   const std::vector<std::string>& fallback) {
   if (list.empty()) return fallback;
   const std::vector<std::string> known = vkt::bench::case_ops();
   const std::set<std::string> known_set(known.begin(), known.end());
@@ -51,7 +54,8 @@ std::vector<std::string> parse_ops(const std::string& list, const std::vector<st
     if (op == "all") {
       ops.insert(ops.end(), known.begin(), known.end());
     } else if (known_set.count(op) == 0) {
-      throw CLI::ValidationError("--ops", "unknown op '" + op + "' (vkt-bench list-ops prints the known ones)");
+      throw CLI::ValidationError(
+          "--ops", "unknown op '" + op + "' (vkt-bench list-ops prints the known ones)");
     } else {
       ops.push_back(op);
     }
@@ -68,21 +72,32 @@ int main(int argc, char** argv) {
 
   std::string ops_list, sizes_list = "1024,16384,262144,1048576", out;
   int reps = 30, device = -1;
-  auto* consumer = app.add_subcommand("consumer", "columns A..E per (op, dtype, size): cpu, cpu+read, vulkan, vulkan+read, legacy path");
-  consumer->add_option("--ops", ops_list, "comma-separated ops (default: the seed's seven; 'all' for every op)");
+  auto* consumer = app.add_subcommand(
+      "consumer",
+      "columns A..E per (op, dtype, size): cpu, cpu+read, vulkan, vulkan+read, legacy path");
+  consumer->add_option("--ops", ops_list,
+                       "comma-separated ops (default: the seed's seven; 'all' for every op)");
   consumer->add_option("--sizes", sizes_list, "comma-separated sizes n")->capture_default_str();
-  consumer->add_option("--reps", reps, "minimum timed repetitions per column (after 2 warm-ups)")->check(CLI::Range(1, 100000))->capture_default_str();
+  consumer->add_option("--reps", reps, "minimum timed repetitions per column (after 2 warm-ups)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   consumer->add_option("--out", out, "CSV path (default bench_results/<host>_consumer_<date>.csv)");
-  consumer->add_option("--device", device, "Vulkan device index (default: VKT_DEVICE or the best device)");
-  consumer->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "columns A and B only");
+  consumer->add_option("--device", device,
+                       "Vulkan device index (default: VKT_DEVICE or the best device)");
+  consumer->add_flag_callback(
+      "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "columns A and B only");
 
   // ops, shapes, matmul, chain share their options.
   std::map<std::string, CLI::App*> suites;
   std::string suite_sizes;
   for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
            {"ops", "every op: op-only time on cpu and vulkan, speedup = cpu/vulkan, path"},
-           {"shapes", "speed-up vs size (256..16M) for compute, reduction and movement families, with crossover"},
-           {"matmul", "square matmul 16..4096, f32 and f64: ms and GFLOP/s, inputs resident, upload excluded"},
+           {"shapes",
+            "speed-up vs size (256..16M) for compute, reduction and movement families, with "
+            "crossover"},
+           {"matmul",
+            "square matmul 16..4096, f32 and f64: ms and GFLOP/s, inputs resident, upload "
+            "excluded"},
            {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
@@ -90,7 +105,8 @@ int main(int argc, char** argv) {
     s->add_option("--reps", reps, "minimum timed repetitions")->check(CLI::Range(1, 100000));
     s->add_option("--out", out, "CSV path (default bench_results/<host>_<bench>_<date>.csv)");
     s->add_option("--device", device, "Vulkan device index");
-    s->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "time the cpu backend only");
+    s->add_flag_callback(
+        "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "time the cpu backend only");
     suites[name] = s;
   }
 
@@ -98,16 +114,19 @@ int main(int argc, char** argv) {
   info->add_option("--device", device, "Vulkan device index");
 
   std::string coverage_out = "docs/coverage.md";
-  auto* coverage = app.add_subcommand("coverage", "op x dtype table: accepted on cpu, native or fallback on vulkan");
+  auto* coverage = app.add_subcommand(
+      "coverage", "op x dtype table: accepted on cpu, native or fallback on vulkan");
   coverage->add_option("--out", coverage_out, "markdown path")->capture_default_str();
   coverage->add_option("--device", device, "Vulkan device index");
-  coverage->add_flag_callback("--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "cpu column only");
+  coverage->add_flag_callback(
+      "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "cpu column only");
 
   auto* list_ops = app.add_subcommand("list-ops", "print the ops the benches know");
 
   std::vector<std::string> compare_files;
   std::string compare_column = "D_us";
-  auto* compare = app.add_subcommand("compare", "join several CSVs on (op, dtype, size); print a markdown table of one column");
+  auto* compare = app.add_subcommand(
+      "compare", "join several CSVs on (op, dtype, size); print a markdown table of one column");
   compare->add_option("files", compare_files, "CSV files")->required()->check(CLI::ExistingFile);
   compare->add_option("--column", compare_column, "column or ratio to show")->capture_default_str();
   compare->add_option("--out", out, "also write the table to this markdown file");
@@ -133,7 +152,8 @@ int main(int argc, char** argv) {
     } else {
       vkt::bench::SuiteOptions o;
       o.ops = parse_ops(ops_list, {});
-      o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{} : parse_sizes(suite_sizes, suites.at("matmul")->parsed());
+      o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{}
+                                    : parse_sizes(suite_sizes, suites.at("matmul")->parsed());
       o.min_reps = reps;
       o.device = device;
       o.out = out;

@@ -25,5 +25,4 @@ Column measure(const OpCase& c, Backend& b, bool read, const TimingPlan& plan) {
   return col;
 }
 
-
 }  // namespace vkt::bench

@@ -11,7 +11,8 @@ Stats summarize(std::vector<double> s) {
   std::sort(s.begin(), s.end());
   const std::size_t n = s.size();
   st.median_us = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  st.p95_us = s[std::min(n - 1, static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n))) - 1)];
+  st.p95_us =
+      s[std::min(n - 1, static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n))) - 1)];
   st.min_us = s.front();
   st.reps = static_cast<int>(n);
   return st;

@@ -58,7 +58,8 @@ void add_timing(Row& row, const OpTiming& t) {
   row.emplace_back("vulkan_p95_us", t.dev_col.measured ? fmt_num(t.dev_col.stats.p95_us) : "");
   row.emplace_back("vulkan_min_us", t.dev_col.measured ? fmt_num(t.dev_col.stats.min_us) : "");
   row.emplace_back("speedup", t.dev_col.measured ? fmt_num(t.speedup, 4) : "");
-  row.emplace_back("vulkan_submits", t.dev_col.measured ? std::to_string(t.dev_col.ledger.submits) : "");
+  row.emplace_back("vulkan_submits",
+                   t.dev_col.measured ? std::to_string(t.dev_col.ledger.submits) : "");
 }
 
 Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {
@@ -78,7 +79,8 @@ std::vector<Row> run_ops(const SuiteOptions& o) {
   const std::string path = out_path(o, h, "ops");
   check_writable(path);
   const std::vector<std::string> ops = o.ops.empty() ? case_ops() : o.ops;
-  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{4096, 1048576} : o.sizes;
+  const std::vector<std::int64_t> sizes =
+      o.sizes.empty() ? std::vector<std::int64_t>{4096, 1048576} : o.sizes;
   TimingPlan plan;
   plan.min_reps = o.min_reps;
   std::vector<Row> rows;
@@ -91,7 +93,8 @@ std::vector<Row> run_ops(const SuiteOptions& o) {
       const OpTiming t = time_both(c, dev, plan);
       Row row = case_row(h, c, n);
       add_timing(row, t);
-      table.add({op, std::to_string(n), t.path, field(row, "cpu_us"), field(row, "vulkan_us"), field(row, "speedup")});
+      table.add({op, std::to_string(n), t.path, field(row, "cpu_us"), field(row, "vulkan_us"),
+                 field(row, "speedup")});
       rows.push_back(std::move(row));
     }
   }
@@ -142,8 +145,8 @@ std::vector<Row> run_shapes(const SuiteOptions& o) {
       }
       for (Row& row : op_rows) {
         row.emplace_back("crossover_size", crossover);
-        table.add({family, op, field(row, "size"), field(row, "path"), field(row, "cpu_us"), field(row, "vulkan_us"),
-                   field(row, "speedup"), crossover});
+        table.add({family, op, field(row, "size"), field(row, "path"), field(row, "cpu_us"),
+                   field(row, "vulkan_us"), field(row, "speedup"), crossover});
         rows.push_back(std::move(row));
       }
     }
@@ -157,29 +160,41 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
   const HostInfo h = collect_host_info(dev);
   const std::string path = out_path(o, h, "matmul");
   check_writable(path);
-  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{16, 64, 256, 1024, 2048, 4096} : o.sizes;
+  const std::vector<std::int64_t> sizes =
+      o.sizes.empty() ? std::vector<std::int64_t>{16, 64, 256, 1024, 2048, 4096} : o.sizes;
   std::vector<Row> rows;
   Table table({"dtype", "n", "cpu_ms", "cpu_GFLOPs", "vulkan_ms", "vulkan_GFLOPs", "path"});
   std::size_t i = 0;
   for (DType dt : {DType::f32, DType::f64}) {
     for (std::int64_t n : sizes) {
       progress(++i, 2 * sizes.size(), std::string(dtype_name(dt)) + " " + std::to_string(n));
-      Tensor a = as_type(add(divide(reshape(iota({n * n}, DType::f32, std::nullopt, &cpu()), {n, n}), static_cast<double>(n * n)), 0.01), dt);
+      Tensor a =
+          as_type(add(divide(reshape(iota({n * n}, DType::f32, std::nullopt, &cpu()), {n, n}),
+                             static_cast<double>(n * n)),
+                      0.01),
+                  dt);
       Tensor b = transpose(a);
-      OpCase c{"matmul", dt, {n, n}, {{a}, {b}}, [](const std::vector<Tensor>& in) { return dot(in[0], in[1]); }};
+      OpCase c{"matmul", dt, {n, n}, {{a}, {b}}, [](const std::vector<Tensor>& in) {
+                 return dot(in[0], in[1]);
+               }};
       TimingPlan plan;
-      plan.min_reps = n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;  // seconds per rep on a small cpu
+      plan.min_reps =
+          n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;  // seconds per rep on a small cpu
       plan.min_total_us = n >= 2048 ? 0 : plan.min_total_us;
       const OpTiming t = time_both(c, dev, plan);
-      const double flop = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+      const double flop =
+          2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
       Row row = case_row(h, c, n * n);
       row.emplace_back("n", std::to_string(n));
       add_timing(row, t);
       row.emplace_back("cpu_GFLOPs", fmt_num(flop / t.cpu_col.stats.median_us / 1e3, 2));
-      row.emplace_back("vulkan_GFLOPs", t.dev_col.measured ? fmt_num(flop / t.dev_col.stats.median_us / 1e3, 2) : "");
+      row.emplace_back("vulkan_GFLOPs", t.dev_col.measured
+                                            ? fmt_num(flop / t.dev_col.stats.median_us / 1e3, 2)
+                                            : "");
       row.emplace_back("upload_included", "no");
-      table.add({std::string(dtype_name(dt)), std::to_string(n), fmt_num(t.cpu_col.stats.median_us / 1e3),
-                 field(row, "cpu_GFLOPs"), t.dev_col.measured ? fmt_num(t.dev_col.stats.median_us / 1e3) : "",
+      table.add({std::string(dtype_name(dt)), std::to_string(n),
+                 fmt_num(t.cpu_col.stats.median_us / 1e3), field(row, "cpu_GFLOPs"),
+                 t.dev_col.measured ? fmt_num(t.dev_col.stats.median_us / 1e3) : "",
                  field(row, "vulkan_GFLOPs"), t.path});
       rows.push_back(std::move(row));
     }
@@ -193,7 +208,8 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
   const HostInfo h = collect_host_info(dev);
   const std::string path = out_path(o, h, "chain");
   check_writable(path);
-  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{16384, 1048576, 16777216} : o.sizes;
+  const std::vector<std::int64_t> sizes =
+      o.sizes.empty() ? std::vector<std::int64_t>{16384, 1048576, 16777216} : o.sizes;
   TimingPlan plan;
   plan.min_reps = o.min_reps;
   std::vector<Row> rows;
@@ -203,7 +219,11 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
     for (std::int64_t n : sizes) {
       progress(++i, 3 * sizes.size(), "chain k=" + std::to_string(k) + " " + std::to_string(n));
       // k elementwise ops on resident data (alternating multiply and add), one read.
-      OpCase c{"chain" + std::to_string(k), DType::f32, {n}, {{seed_data(n, {n})}}, [k](const std::vector<Tensor>& in) {
+      OpCase c{"chain" + std::to_string(k),
+               DType::f32,
+               {n},
+               {{seed_data(n, {n})}},
+               [k](const std::vector<Tensor>& in) {
                  Tensor x = in[0];
                  for (int j = 0; j < k; ++j) x = j % 2 ? add(x, 0.5) : multiply(x, 1.0001);
                  return x;
@@ -217,12 +237,14 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
       row.emplace_back("B_p95_us", fmt_num(b.stats.p95_us));
       row.emplace_back("D_us", d.measured ? fmt_num(d.stats.median_us) : "");
       row.emplace_back("D_p95_us", d.measured ? fmt_num(d.stats.p95_us) : "");
-      row.emplace_back("D_over_B", d.measured ? fmt_num(d.stats.median_us / b.stats.median_us, 4) : "");
-      row.emplace_back("path", d.measured ? (d.ledger.fallbacks ? "fallback" : "native") : "cpu-only");
+      row.emplace_back("D_over_B",
+                       d.measured ? fmt_num(d.stats.median_us / b.stats.median_us, 4) : "");
+      row.emplace_back("path",
+                       d.measured ? (d.ledger.fallbacks ? "fallback" : "native") : "cpu-only");
       row.emplace_back("D_submits", d.measured ? std::to_string(d.ledger.submits) : "");
       row.emplace_back("D_downloads", d.measured ? std::to_string(d.ledger.downloads) : "");
-      table.add({std::to_string(k), std::to_string(n), field(row, "B_us"), field(row, "D_us"), field(row, "D_over_B"),
-                 field(row, "path"), field(row, "D_submits")});
+      table.add({std::to_string(k), std::to_string(n), field(row, "B_us"), field(row, "D_us"),
+                 field(row, "D_over_B"), field(row, "path"), field(row, "D_submits")});
       rows.push_back(std::move(row));
     }
   }

@@ -8,7 +8,8 @@ void Table::print(std::FILE* f) const {
   std::vector<std::size_t> width(header_.size());
   for (std::size_t i = 0; i < header_.size(); ++i) width[i] = header_[i].size();
   for (const auto& r : rows_) {
-    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], r[i].size());
+    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], r[i].size());
   }
   auto line = [&](const std::vector<std::string>& r) {
     for (std::size_t i = 0; i < width.size(); ++i) {

@@ -20,8 +20,10 @@ To convert(From v) {
     if (std::isnan(x)) return To(T(0));
     // Compare in long double so the bound 2^63 - 1 is not rounded into overflow.
     const long double lx = static_cast<long double>(x);
-    if (lx <= static_cast<long double>(std::numeric_limits<T>::min())) return To(std::numeric_limits<T>::min());
-    if (lx >= static_cast<long double>(std::numeric_limits<T>::max())) return To(std::numeric_limits<T>::max());
+    if (lx <= static_cast<long double>(std::numeric_limits<T>::min()))
+      return To(std::numeric_limits<T>::min());
+    if (lx >= static_cast<long double>(std::numeric_limits<T>::max()))
+      return To(std::numeric_limits<T>::max());
     return To(static_cast<T>(x));
   } else {
     return To(static_cast<T>(x));

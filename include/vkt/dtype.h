@@ -11,8 +11,8 @@ namespace vkt {
 
 enum class DType : std::uint8_t { u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32, f64 };
 
-inline constexpr DType kAllDTypes[] = {DType::u8,  DType::u16, DType::u32,  DType::u64,
-                                       DType::s8,  DType::s16, DType::s32,  DType::s64,
+inline constexpr DType kAllDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
+                                       DType::s8,  DType::s16,  DType::s32, DType::s64,
                                        DType::f16, DType::bf16, DType::f32, DType::f64};
 
 std::string_view dtype_name(DType d);
@@ -58,24 +58,64 @@ inline float bf16_bits_to_float(std::uint16_t h) {
 std::uint16_t float_to_bf16_bits(float f);
 
 inline f16::f16(float v) : bits(float_to_f16_bits(v)) {}
-inline f16::operator float() const { return f16_bits_to_float(bits); }
+inline f16::operator float() const {
+  return f16_bits_to_float(bits);
+}
 inline bf16::bf16(float v) : bits(float_to_bf16_bits(v)) {}
-inline bf16::operator float() const { return bf16_bits_to_float(bits); }
+inline bf16::operator float() const {
+  return bf16_bits_to_float(bits);
+}
 
 template <class T>
 struct dtype_of;
-template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::u8; };
-template <> struct dtype_of<std::uint16_t> { static constexpr DType value = DType::u16; };
-template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::u32; };
-template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::u64; };
-template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::s8; };
-template <> struct dtype_of<std::int16_t> { static constexpr DType value = DType::s16; };
-template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::s32; };
-template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::s64; };
-template <> struct dtype_of<f16> { static constexpr DType value = DType::f16; };
-template <> struct dtype_of<bf16> { static constexpr DType value = DType::bf16; };
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
+template <>
+struct dtype_of<std::uint8_t> {
+  static constexpr DType value = DType::u8;
+};
+template <>
+struct dtype_of<std::uint16_t> {
+  static constexpr DType value = DType::u16;
+};
+template <>
+struct dtype_of<std::uint32_t> {
+  static constexpr DType value = DType::u32;
+};
+template <>
+struct dtype_of<std::uint64_t> {
+  static constexpr DType value = DType::u64;
+};
+template <>
+struct dtype_of<std::int8_t> {
+  static constexpr DType value = DType::s8;
+};
+template <>
+struct dtype_of<std::int16_t> {
+  static constexpr DType value = DType::s16;
+};
+template <>
+struct dtype_of<std::int32_t> {
+  static constexpr DType value = DType::s32;
+};
+template <>
+struct dtype_of<std::int64_t> {
+  static constexpr DType value = DType::s64;
+};
+template <>
+struct dtype_of<f16> {
+  static constexpr DType value = DType::f16;
+};
+template <>
+struct dtype_of<bf16> {
+  static constexpr DType value = DType::bf16;
+};
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::f32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = DType::f64;
+};
 template <class T>
 inline constexpr DType dtype_of_v = dtype_of<T>::value;
 
@@ -92,18 +132,30 @@ using compute_t = std::conditional_t<is_half_v<T>, float, T>;
 template <class F>
 decltype(auto) visit_dtype(DType d, F&& f) {
   switch (d) {
-    case DType::u8: return f(std::type_identity<std::uint8_t>{});
-    case DType::u16: return f(std::type_identity<std::uint16_t>{});
-    case DType::u32: return f(std::type_identity<std::uint32_t>{});
-    case DType::u64: return f(std::type_identity<std::uint64_t>{});
-    case DType::s8: return f(std::type_identity<std::int8_t>{});
-    case DType::s16: return f(std::type_identity<std::int16_t>{});
-    case DType::s32: return f(std::type_identity<std::int32_t>{});
-    case DType::s64: return f(std::type_identity<std::int64_t>{});
-    case DType::f16: return f(std::type_identity<f16>{});
-    case DType::bf16: return f(std::type_identity<bf16>{});
-    case DType::f32: return f(std::type_identity<float>{});
-    case DType::f64: return f(std::type_identity<double>{});
+    case DType::u8:
+      return f(std::type_identity<std::uint8_t>{});
+    case DType::u16:
+      return f(std::type_identity<std::uint16_t>{});
+    case DType::u32:
+      return f(std::type_identity<std::uint32_t>{});
+    case DType::u64:
+      return f(std::type_identity<std::uint64_t>{});
+    case DType::s8:
+      return f(std::type_identity<std::int8_t>{});
+    case DType::s16:
+      return f(std::type_identity<std::int16_t>{});
+    case DType::s32:
+      return f(std::type_identity<std::int32_t>{});
+    case DType::s64:
+      return f(std::type_identity<std::int64_t>{});
+    case DType::f16:
+      return f(std::type_identity<f16>{});
+    case DType::bf16:
+      return f(std::type_identity<bf16>{});
+    case DType::f32:
+      return f(std::type_identity<float>{});
+    case DType::f64:
+      return f(std::type_identity<double>{});
   }
   return f(std::type_identity<float>{});  // unreachable: every enumerator is handled
 }

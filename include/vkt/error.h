@@ -11,10 +11,10 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-#define VKT_DEFINE_ERROR(Name)         \
-  class Name : public Error {          \
-   public:                             \
-    using Error::Error;                \
+#define VKT_DEFINE_ERROR(Name) \
+  class Name : public Error {  \
+   public:                     \
+    using Error::Error;        \
   };
 VKT_DEFINE_ERROR(ShapeError)
 VKT_DEFINE_ERROR(AxisError)

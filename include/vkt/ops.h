@@ -34,9 +34,9 @@ Tensor bitcast(const Tensor& t, DType dtype);
 #define VKT_DECLARE_UNARY(name) Tensor name(const Tensor& t);
 VKT_UNARY_OPS(VKT_DECLARE_UNARY)
 #undef VKT_DECLARE_UNARY
-#define VKT_DECLARE_BINARY(name)                     \
-  Tensor name(const Tensor& a, const Tensor& b);     \
-  Tensor name(const Tensor& a, Scalar b);            \
+#define VKT_DECLARE_BINARY(name)                 \
+  Tensor name(const Tensor& a, const Tensor& b); \
+  Tensor name(const Tensor& a, Scalar b);        \
   Tensor name(Scalar a, const Tensor& b);
 VKT_BINARY_OPS(VKT_DECLARE_BINARY)
 #undef VKT_DECLARE_BINARY
@@ -91,9 +91,9 @@ Tensor argmin(const Tensor& t, std::optional<std::int64_t> axis = std::nullopt,
 
 // ---- windows ----
 struct WindowOptions {
-  std::vector<std::int64_t> strides;    // default 1
+  std::vector<std::int64_t> strides;                           // default 1
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;  // default none (valid)
-  std::vector<std::int64_t> dilations;  // default 1
+  std::vector<std::int64_t> dilations;                         // default 1
 };
 Tensor window_sum(const Tensor& t, const Shape& window, const WindowOptions& opts = {});
 Tensor window_product(const Tensor& t, const Shape& window, const WindowOptions& opts = {});

@@ -26,8 +26,8 @@ class Scalar {
       u_ = static_cast<std::uint64_t>(v);
     }
   }
-  Scalar(f16 v) : kind_(Kind::floating), f_(static_cast<float>(v)) {}    // NOLINT
-  Scalar(bf16 v) : kind_(Kind::floating), f_(static_cast<float>(v)) {}   // NOLINT
+  Scalar(f16 v) : kind_(Kind::floating), f_(static_cast<float>(v)) {}   // NOLINT
+  Scalar(bf16 v) : kind_(Kind::floating), f_(static_cast<float>(v)) {}  // NOLINT
 
   Kind kind() const { return kind_; }
   bool is_float() const { return kind_ == Kind::floating; }
@@ -55,9 +55,12 @@ namespace vkt {
 template <class T>
 T Scalar::as() const {
   switch (kind_) {
-    case Kind::floating: return convert<T>(f_);
-    case Kind::signed_int: return convert<T>(i_);
-    case Kind::unsigned_int: return convert<T>(u_);
+    case Kind::floating:
+      return convert<T>(f_);
+    case Kind::signed_int:
+      return convert<T>(i_);
+    case Kind::unsigned_int:
+      return convert<T>(u_);
   }
   return T{};
 }

@@ -47,8 +47,7 @@ Backend& pick_backend(const OpCall& call) {
       chosen = &b;
     } else if (chosen != &b) {
       throw IncompatibleBackends("[" + std::string(op_name(call.op)) + "] inputs live on " +
-                                 chosen->name() + " and " + b.name() +
-                                 "; transfer one explicitly");
+                                 chosen->name() + " and " + b.name() + "; transfer one explicitly");
     }
   }
   if (chosen != nullptr) return *chosen;
@@ -86,8 +85,12 @@ Backend& default_backend() {
   return *from_env;
 }
 
-BackendScope::BackendScope(Backend& b) : previous_(scoped_default) { scoped_default = &b; }
-BackendScope::~BackendScope() { scoped_default = previous_; }
+BackendScope::BackendScope(Backend& b) : previous_(scoped_default) {
+  scoped_default = &b;
+}
+BackendScope::~BackendScope() {
+  scoped_default = previous_;
+}
 
 void set_fallback_policy(FallbackPolicy p) {
   std::lock_guard lock(policies().mutex);

@@ -8,18 +8,30 @@ namespace vkt {
 
 std::string_view dtype_name(DType d) {
   switch (d) {
-    case DType::u8: return "u8";
-    case DType::u16: return "u16";
-    case DType::u32: return "u32";
-    case DType::u64: return "u64";
-    case DType::s8: return "s8";
-    case DType::s16: return "s16";
-    case DType::s32: return "s32";
-    case DType::s64: return "s64";
-    case DType::f16: return "f16";
-    case DType::bf16: return "bf16";
-    case DType::f32: return "f32";
-    case DType::f64: return "f64";
+    case DType::u8:
+      return "u8";
+    case DType::u16:
+      return "u16";
+    case DType::u32:
+      return "u32";
+    case DType::u64:
+      return "u64";
+    case DType::s8:
+      return "s8";
+    case DType::s16:
+      return "s16";
+    case DType::s32:
+      return "s32";
+    case DType::s64:
+      return "s64";
+    case DType::f16:
+      return "f16";
+    case DType::bf16:
+      return "bf16";
+    case DType::f32:
+      return "f32";
+    case DType::f64:
+      return "f64";
   }
   return "?";
 }
@@ -31,22 +43,28 @@ DType dtype_from_name(std::string_view name) {
   throw TypeError("[dtype] unknown dtype name '" + std::string(name) + "'");
 }
 
-std::size_t itemsize(DType d) { return static_cast<std::size_t>(bit_width(d) / 8); }
+std::size_t itemsize(DType d) {
+  return static_cast<std::size_t>(bit_width(d) / 8);
+}
 
 int bit_width(DType d) {
   switch (d) {
     case DType::u8:
-    case DType::s8: return 8;
+    case DType::s8:
+      return 8;
     case DType::u16:
     case DType::s16:
     case DType::f16:
-    case DType::bf16: return 16;
+    case DType::bf16:
+      return 16;
     case DType::u32:
     case DType::s32:
-    case DType::f32: return 32;
+    case DType::f32:
+      return 32;
     case DType::u64:
     case DType::s64:
-    case DType::f64: return 64;
+    case DType::f64:
+      return 64;
   }
   return 0;
 }
@@ -60,15 +78,21 @@ bool is_signed_integer(DType d) {
 bool is_unsigned_integer(DType d) {
   return d == DType::u8 || d == DType::u16 || d == DType::u32 || d == DType::u64;
 }
-bool is_integer(DType d) { return !is_float(d); }
+bool is_integer(DType d) {
+  return !is_float(d);
+}
 
 namespace {
 DType signed_of_width(int bits) {
   switch (bits) {
-    case 8: return DType::s8;
-    case 16: return DType::s16;
-    case 32: return DType::s32;
-    default: return DType::s64;
+    case 8:
+      return DType::s8;
+    case 16:
+      return DType::s16;
+    case 32:
+      return DType::s32;
+    default:
+      return DType::s64;
   }
 }
 }  // namespace
@@ -92,7 +116,9 @@ DType promote(DType a, DType b) {
   return signed_of_width(std::max(signed_bits, std::min(unsigned_bits * 2, 64)));
 }
 
-DType to_float_type(DType d) { return is_float(d) ? d : DType::f32; }
+DType to_float_type(DType d) {
+  return is_float(d) ? d : DType::f32;
+}
 
 // ---- half-precision conversion (bit exact, round to nearest even) ----
 float f16_bits_to_float(std::uint16_t h) {

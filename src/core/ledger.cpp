@@ -76,9 +76,9 @@ LedgerCounts snapshot() {
 
 void reset() {
   Counters& c = counters();
-  for (auto* a : {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes,
-                  &c.device_copies, &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits,
-                  &c.allocations, &c.fallbacks}) {
+  for (auto* a :
+       {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes, &c.device_copies,
+        &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits, &c.allocations, &c.fallbacks}) {
     a->store(0);
   }
   std::lock_guard lock(c.by_op_mutex);
@@ -97,10 +97,18 @@ void record_device_copy(std::uint64_t bytes) {
   counters().device_copies += 1;
   counters().device_copy_bytes += bytes;
 }
-void record_dispatch(std::uint64_t n) { counters().dispatches += n; }
-void record_submit() { counters().submits += 1; }
-void record_wait() { counters().waits += 1; }
-void record_allocation() { counters().allocations += 1; }
+void record_dispatch(std::uint64_t n) {
+  counters().dispatches += n;
+}
+void record_submit() {
+  counters().submits += 1;
+}
+void record_wait() {
+  counters().waits += 1;
+}
+void record_allocation() {
+  counters().allocations += 1;
+}
 void record_fallback(const std::string& op) {
   Counters& c = counters();
   c.fallbacks += 1;

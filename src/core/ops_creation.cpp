@@ -10,7 +10,8 @@ namespace {
 
 void check_creation_shape(const char* op, const Shape& shape) {
   for (std::int64_t d : shape) {
-    if (d < 0) detail::fail<ShapeError>(op, "shape " + shape_str(shape) + " has a negative dimension");
+    if (d < 0)
+      detail::fail<ShapeError>(op, "shape " + shape_str(shape) + " has a negative dimension");
   }
 }
 
@@ -21,8 +22,7 @@ Tensor full(const Shape& shape, Scalar value, DType dtype, Backend* backend) {
   return detail::dispatch({Op::full, {}, FullParams{value}, dtype, shape, backend});
 }
 
-Tensor iota(const Shape& shape, DType dtype, std::optional<std::int64_t> axis,
-            Backend* backend) {
+Tensor iota(const Shape& shape, DType dtype, std::optional<std::int64_t> axis, Backend* backend) {
   check_creation_shape("iota", shape);
   std::int64_t a = -1;
   if (axis) a = normalize_axis("iota", *axis, static_cast<std::int64_t>(shape.size()));
@@ -37,7 +37,9 @@ Tensor eye(const Shape& shape, DType dtype, Backend* backend) {
   return detail::dispatch({Op::eye, {}, NoParams{}, dtype, shape, backend});
 }
 
-Tensor eye(std::int64_t n, DType dtype, Backend* backend) { return eye(Shape{n, n}, dtype, backend); }
+Tensor eye(std::int64_t n, DType dtype, Backend* backend) {
+  return eye(Shape{n, n}, dtype, backend);
+}
 
 Tensor scalar_tensor(Scalar value, std::optional<DType> dtype, Backend* backend) {
   return full({}, value, dtype.value_or(value.default_type()), backend);

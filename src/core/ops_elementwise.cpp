@@ -37,36 +37,6 @@ UnaryKind unary_kind(Op op) {
   }
 }
 
-enum class BinaryKind { arithmetic, to_float, integer_only, comparison, logical };
-
-BinaryKind binary_kind(Op op) {
-  switch (op) {
-    case Op::divide:
-    case Op::atan2:
-      return BinaryKind::to_float;
-    case Op::quotient:
-    case Op::bitwise_and:
-    case Op::bitwise_or:
-    case Op::bitwise_xor:
-    case Op::left_shift:
-    case Op::right_shift:
-      return BinaryKind::integer_only;
-    case Op::equal:
-    case Op::not_equal:
-    case Op::less:
-    case Op::less_equal:
-    case Op::greater:
-    case Op::greater_equal:
-      return BinaryKind::comparison;
-    case Op::logical_and:
-    case Op::logical_or:
-    case Op::logical_xor:
-      return BinaryKind::logical;
-    default:
-      return BinaryKind::arithmetic;
-  }
-}
-
 std::string dtype_str(DType d) {
   return std::string(dtype_name(d));
 }

@@ -4,9 +4,12 @@ namespace vkt {
 
 double Scalar::as_double() const {
   switch (kind_) {
-    case Kind::floating: return f_;
-    case Kind::signed_int: return static_cast<double>(i_);
-    case Kind::unsigned_int: return static_cast<double>(u_);
+    case Kind::floating:
+      return f_;
+    case Kind::signed_int:
+      return static_cast<double>(i_);
+    case Kind::unsigned_int:
+      return static_cast<double>(u_);
   }
   return 0.0;
 }
@@ -18,9 +21,12 @@ DType Scalar::weak_type_with(DType other) const {
 
 DType Scalar::default_type() const {
   switch (kind_) {
-    case Kind::floating: return DType::f32;
-    case Kind::signed_int: return DType::s64;
-    case Kind::unsigned_int: return DType::u64;
+    case Kind::floating:
+      return DType::f32;
+    case Kind::signed_int:
+      return DType::s64;
+    case Kind::unsigned_int:
+      return DType::u64;
   }
   return DType::f32;
 }

@@ -38,10 +38,9 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
     const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) {
-      throw ShapeError(std::string("[") + op + "] shapes " + shape_str(a) + " and " +
-                       shape_str(b) + " cannot be broadcast together (axis " +
-                       std::to_string(i) + ": " + std::to_string(da) + " vs " +
-                       std::to_string(db) + ")");
+      throw ShapeError(std::string("[") + op + "] shapes " + shape_str(a) + " and " + shape_str(b) +
+                       " cannot be broadcast together (axis " + std::to_string(i) + ": " +
+                       std::to_string(da) + " vs " + std::to_string(db) + ")");
     }
     out[i] = da == 1 ? db : da;
   }
@@ -63,8 +62,7 @@ Axes normalize_axes(const char* op, const Axes& axes, std::int64_t rank) {
   for (std::int64_t a : axes) out.push_back(normalize_axis(op, a, rank));
   std::sort(out.begin(), out.end());
   if (std::adjacent_find(out.begin(), out.end()) != out.end()) {
-    throw AxisError(std::string("[") + op + "] axes " + shape_str(axes) +
-                    " contain a duplicate");
+    throw AxisError(std::string("[") + op + "] axes " + shape_str(axes) + " contain a duplicate");
   }
   return out;
 }

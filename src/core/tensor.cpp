@@ -26,8 +26,7 @@ Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage)
     : dtype_(dtype), shape_(std::move(shape)), storage_(std::move(storage)) {
   check_shape("tensor", shape_);
   if (storage_ == nullptr || storage_->nbytes() < nbytes()) {
-    throw ShapeError("[tensor] storage of " +
-                     std::to_string(storage_ ? storage_->nbytes() : 0) +
+    throw ShapeError("[tensor] storage of " + std::to_string(storage_ ? storage_->nbytes() : 0) +
                      " bytes is too small for " + std::string(dtype_name(dtype_)) + " " +
                      shape_str(shape_));
   }
@@ -62,8 +61,7 @@ std::vector<std::byte> Tensor::to_bytes() const {
   return out;
 }
 
-Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape,
-                  Backend* backend) {
+Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape, Backend* backend) {
   check_shape("from_bytes", shape);
   const std::size_t expected = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
   if (bytes.size() != expected) {

@@ -1,9 +1,10 @@
 // The cpu backend: the reference every other backend is compared with, and the baseline
 // every speed-up divides by.
+#include "vkt/backend.h"
+
 #include <cstring>
 
 #include "cpu/kernels.h"
-#include "vkt/backend.h"
 
 namespace vkt {
 namespace {
@@ -18,27 +19,38 @@ class CpuBackend final : public Backend {
     if (nbytes != 0) std::memcpy(s->data(), data, nbytes);
     return s;
   }
-  void to_host(const Storage& storage, std::size_t offset, void* dst,
-               std::size_t nbytes) override {
-    if (nbytes != 0) std::memcpy(dst, static_cast<const char*>(storage.host_data()) + offset, nbytes);
+  void to_host(const Storage& storage, std::size_t offset, void* dst, std::size_t nbytes) override {
+    if (nbytes != 0)
+      std::memcpy(dst, static_cast<const char*>(storage.host_data()) + offset, nbytes);
   }
   bool supports(const OpCall&) const override { return true; }
 
   Tensor execute(const OpCall& call) override {
     using namespace cpu_kernels;
     switch (op_family(call.op)) {
-      case OpFamily::unary: return run_unary(call);
-      case OpFamily::binary: return run_binary(call);
+      case OpFamily::unary:
+        return run_unary(call);
+      case OpFamily::binary:
+        return run_binary(call);
       case OpFamily::reduce:
-      case OpFamily::argreduce: return run_reduce(call);
-      case OpFamily::window: return run_window(call);
-      case OpFamily::cumulative: return run_cumulative(call);
-      case OpFamily::creation: return run_creation(call);
-      case OpFamily::conversion: return run_conversion(call);
-      case OpFamily::movement: return run_movement(call);
-      case OpFamily::indexing: return run_indexing(call);
-      case OpFamily::sort: return run_sort(call);
-      case OpFamily::linalg: return run_linalg(call);
+      case OpFamily::argreduce:
+        return run_reduce(call);
+      case OpFamily::window:
+        return run_window(call);
+      case OpFamily::cumulative:
+        return run_cumulative(call);
+      case OpFamily::creation:
+        return run_creation(call);
+      case OpFamily::conversion:
+        return run_conversion(call);
+      case OpFamily::movement:
+        return run_movement(call);
+      case OpFamily::indexing:
+        return run_indexing(call);
+      case OpFamily::sort:
+        return run_sort(call);
+      case OpFamily::linalg:
+        return run_linalg(call);
     }
     throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
   }

@@ -12,7 +12,8 @@ Tensor run_creation(const OpCall& call) {
     switch (call.op) {
       case Op::full: {
         const T v = call.get<FullParams>().value.as<T>();
-        parallel_for(n, kGrain, [&](std::int64_t b, std::int64_t e) { std::fill(o + b, o + e, v); });
+        parallel_for(n, kGrain,
+                     [&](std::int64_t b, std::int64_t e) { std::fill(o + b, o + e, v); });
         break;
       }
       case Op::iota: {
@@ -21,7 +22,8 @@ Tensor run_creation(const OpCall& call) {
         std::int64_t inner = 1, dim = n > 0 ? n : 1;
         if (axis >= 0) {
           dim = call.out_shape[static_cast<std::size_t>(axis)];
-          for (std::size_t a = static_cast<std::size_t>(axis) + 1; a < call.out_shape.size(); ++a) inner *= call.out_shape[a];
+          for (std::size_t a = static_cast<std::size_t>(axis) + 1; a < call.out_shape.size(); ++a)
+            inner *= call.out_shape[a];
         }
         parallel_for(n, kGrain, [&](std::int64_t b, std::int64_t e) {
           for (std::int64_t i = b; i < e; ++i) o[i] = convert<T>((i / inner) % dim);

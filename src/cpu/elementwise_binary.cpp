@@ -112,23 +112,6 @@ bool predicate(Op op, Go go) {
   }
 }
 
-bool writes_u8(Op op) {
-  switch (op) {
-    case Op::equal:
-    case Op::not_equal:
-    case Op::less:
-    case Op::less_equal:
-    case Op::greater:
-    case Op::greater_equal:
-    case Op::logical_and:
-    case Op::logical_or:
-    case Op::logical_xor:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 Tensor run_binary(const OpCall& call) {
@@ -147,7 +130,7 @@ Tensor run_binary(const OpCall& call) {
     using C = compute_t<T>;
     const T* pa = data<T>(a);
     const T* pb = data<T>(b);
-    if (writes_u8(call.op)) {
+    if (binary_writes_u8(call.op)) {
       std::uint8_t* po = mutable_data<std::uint8_t>(out);
       return predicate<C>(call.op, [&](auto f) {
         map_binary(pa, pb, po, plan, n, kCheapGrain, f);

@@ -95,28 +95,15 @@ bool specialise(const VulkanBackend& b) {
 // The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
 // and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
 bool op_dtype_ok(Op op, DType d) {
-  switch (op) {
-    case Op::quotient:
-    case Op::bitwise_and:
-    case Op::bitwise_or:
-    case Op::bitwise_xor:
-    case Op::left_shift:
-    case Op::right_shift:
-      return is_integer(d);
-    case Op::divide:
-    case Op::atan2:
-      return is_float(d);
-    case Op::pow:
-      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
-      return d != DType::f64;
+  switch (binary_kind(op)) {
+    case BinaryKind::integer_only: return is_integer(d);
+    case BinaryKind::to_float: return is_float(d);
     default:
-      return true;
+      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
+      return op != Op::pow || d != DType::f64;
   }
 }
 
-bool writes_u8(Op op) {
-  return static_cast<std::uint32_t>(op) >= static_cast<std::uint32_t>(Op::equal);
-}
 
 }  // namespace
 
@@ -126,7 +113,7 @@ bool binary_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !op_dtype_ok(call.op, d)) {
     return false;
   }
-  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
+  if (call.out_dtype != (binary_writes_u8(call.op) ? DType::u8 : d)) return false;
   return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
          kMaxRank;
 }

@@ -12,7 +12,8 @@ namespace vkt::vk {
 
 inline void host_copy(void* dst, const void* src, std::size_t n) {
   constexpr std::size_t kPerThread = std::size_t{1} << 20;
-  const int threads = static_cast<int>(std::min<std::size_t>(omp_get_max_threads(), n / kPerThread));
+  const int threads =
+      static_cast<int>(std::min<std::size_t>(omp_get_max_threads(), n / kPerThread));
   if (threads <= 1) {
     std::memcpy(dst, src, n);
     return;

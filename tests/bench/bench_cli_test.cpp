@@ -67,20 +67,25 @@ TEST(BenchCli, UnknownSubcommandAndOptionExitWithTwo) {
   EXPECT_EQ(run("--help").code, 0);
 }
 
-double num(const vkt::bench::Row& row, const std::string& key) { return std::stod(vkt::bench::field(row, key)); }
+double num(const vkt::bench::Row& row, const std::string& key) {
+  return std::stod(vkt::bench::field(row, key));
+}
 
 TEST(BenchCli, ConsumerCsvHasTheSchemaAndLiteralRatios) {
   const fs::path out = temp_dir() / "consumer.csv";
-  const Result r = run("consumer --ops concatenate,pad --sizes 1024,16384 --reps 3 --out " + out.string());
+  const Result r =
+      run("consumer --ops concatenate,pad --sizes 1024,16384 --reps 3 --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("D/B"), std::string::npos) << r.output;  // the printed table
   const auto rows = vkt::bench::read_csv(out.string());
   ASSERT_EQ(rows.size(), 4u);
   const std::vector<std::string> required = {
-      "host", "os", "kernel", "cpu", "cores", "device", "device_type", "driver", "vk_api", "commit",
-      "build_type", "date", "op", "dtype", "shape", "size", "path", "A_us", "B_us", "C_us", "D_us",
-      "E_us", "A_p95_us", "D_min_us", "D_over_B", "D_over_E", "C_over_A", "floor_us", "D_over_floor",
-      "D_uploads", "D_downloads", "D_bytes_up", "D_bytes_down", "D_submits", "E_uploads", "E_submits"};
+      "host",        "os",         "kernel",       "cpu",       "cores",        "device",
+      "device_type", "driver",     "vk_api",       "commit",    "build_type",   "date",
+      "op",          "dtype",      "shape",        "size",      "path",         "A_us",
+      "B_us",        "C_us",       "D_us",         "E_us",      "A_p95_us",     "D_min_us",
+      "D_over_B",    "D_over_E",   "C_over_A",     "floor_us",  "D_over_floor", "D_uploads",
+      "D_downloads", "D_bytes_up", "D_bytes_down", "D_submits", "E_uploads",    "E_submits"};
   for (const auto& key : required) {
     bool found = false;
     for (const auto& [k, v] : rows[0]) found |= k == key;
@@ -91,9 +96,12 @@ TEST(BenchCli, ConsumerCsvHasTheSchemaAndLiteralRatios) {
     EXPECT_GE(num(row, "B_us"), num(row, "B_min_us"));
     if (vkt::bench::field(row, "path") == "cpu-only") continue;
     // Ratios are literal: D/B, D/E, C/A (the seed stored the inverse under these names).
-    EXPECT_NEAR(num(row, "D_over_B"), num(row, "D_us") / num(row, "B_us"), 1e-3 * num(row, "D_over_B") + 1e-4);
-    EXPECT_NEAR(num(row, "D_over_E"), num(row, "D_us") / num(row, "E_us"), 1e-3 * num(row, "D_over_E") + 1e-4);
-    EXPECT_NEAR(num(row, "C_over_A"), num(row, "C_us") / num(row, "A_us"), 1e-3 * num(row, "C_over_A") + 1e-4);
+    EXPECT_NEAR(num(row, "D_over_B"), num(row, "D_us") / num(row, "B_us"),
+                1e-3 * num(row, "D_over_B") + 1e-4);
+    EXPECT_NEAR(num(row, "D_over_E"), num(row, "D_us") / num(row, "E_us"),
+                1e-3 * num(row, "D_over_E") + 1e-4);
+    EXPECT_NEAR(num(row, "C_over_A"), num(row, "C_us") / num(row, "A_us"),
+                1e-3 * num(row, "C_over_A") + 1e-4);
     EXPECT_GE(num(row, "E_downloads"), 1);  // the legacy path reads its inputs back
   }
 }

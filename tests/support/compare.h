@@ -19,11 +19,16 @@ struct Tolerance {
 // Default tolerances: f16 ~ 2^-10, bf16 ~ 2^-7, f32 a few ulp, f64 tighter.
 inline Tolerance default_tolerance(DType d) {
   switch (d) {
-    case DType::f16: return {2e-3, 1e-3};
-    case DType::bf16: return {1.6e-2, 1e-2};
-    case DType::f32: return {2e-5, 1e-6};
-    case DType::f64: return {1e-12, 1e-14};
-    default: return {0, 0};
+    case DType::f16:
+      return {2e-3, 1e-3};
+    case DType::bf16:
+      return {1.6e-2, 1e-2};
+    case DType::f32:
+      return {2e-5, 1e-6};
+    case DType::f64:
+      return {1e-12, 1e-14};
+    default:
+      return {0, 0};
   }
 }
 
@@ -53,36 +58,34 @@ inline std::vector<std::uint64_t> as_bits(const Tensor& t) {
 }
 
 inline ::testing::AssertionResult tensors_close(const Tensor& actual, const Tensor& expected,
-                                               Tolerance tol) {
+                                                Tolerance tol) {
   if (actual.dtype() != expected.dtype()) {
     return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype())
                                          << " != expected " << dtype_name(expected.dtype());
   }
   if (actual.shape() != expected.shape()) {
-    return ::testing::AssertionFailure() << "shape " << shape_str(actual.shape())
-                                         << " != expected " << shape_str(expected.shape());
+    return ::testing::AssertionFailure() << "shape " << shape_str(actual.shape()) << " != expected "
+                                         << shape_str(expected.shape());
   }
   if (is_integer(actual.dtype())) {
     const auto a = as_bits(actual), e = as_bits(expected);
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (a[i] != e[i]) {
-        return ::testing::AssertionFailure()
-               << "element " << i << ": " << as_doubles(actual)[i] << " != expected "
-               << as_doubles(expected)[i];
+        return ::testing::AssertionFailure() << "element " << i << ": " << as_doubles(actual)[i]
+                                             << " != expected " << as_doubles(expected)[i];
       }
     }
     return ::testing::AssertionSuccess();
   }
   const auto a = as_doubles(actual), e = as_doubles(expected);
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const bool ok = (std::isnan(a[i]) && std::isnan(e[i])) ||
-                    (std::isinf(e[i]) && a[i] == e[i]) ||
+    const bool ok = (std::isnan(a[i]) && std::isnan(e[i])) || (std::isinf(e[i]) && a[i] == e[i]) ||
                     (std::isfinite(a[i]) && std::isfinite(e[i]) &&
                      std::fabs(a[i] - e[i]) <= tol.atol + tol.rtol * std::fabs(e[i]));
     if (!ok) {
-      return ::testing::AssertionFailure() << "element " << i << ": " << a[i]
-                                           << " != expected " << e[i] << " (rtol " << tol.rtol
-                                           << ", atol " << tol.atol << ")";
+      return ::testing::AssertionFailure()
+             << "element " << i << ": " << a[i] << " != expected " << e[i] << " (rtol " << tol.rtol
+             << ", atol " << tol.atol << ")";
     }
   }
   return ::testing::AssertionSuccess();

@@ -1,8 +1,9 @@
 // The dispatch core's rules, proven on a fake device backend: backend pick, native runs,
 // host fallback (result stays on the cpu), fallback policy, legacy policy, ledger counts.
+#include "core/dispatch.h"
+
 #include <gtest/gtest.h>
 
-#include "core/dispatch.h"
 #include "support/compare.h"
 #include "unit/fake_backend.h"
 #include "vkt/vkt.h"
@@ -138,7 +139,7 @@ TEST_F(Dispatch, StrictPolicyRaisesOnTheFirstFallback) {
     EXPECT_NE(msg.find("f32"), std::string::npos) << msg;
     EXPECT_NE(msg.find("{2}"), std::string::npos) << msg;
   }
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1, 2}));  // input intact
+  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1, 2}));                  // input intact
   Tensor n = detail::dispatch({Op::add, {t, t}, NoParams{}, DType::f32, {2}});  // native: fine
   EXPECT_EQ(n.to_vector<float>(), (std::vector<float>{2, 4}));
 }
@@ -195,7 +196,8 @@ TEST(Tensor, ErrorsNameTheOpAndValues) {
       f();
       ADD_FAILURE() << "no exception; expected " << parts[0];
     } catch (const Error& e) {
-      for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+      for (const auto& p : parts)
+        EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
     }
   };
   expect_msg([&] { (void)t.to_vector<double>(); }, {"[to_vector]", "f64", "f32"});
@@ -215,9 +217,11 @@ TEST(Tensor, AsTypeSaturatesAndWraps) {
   EXPECT_EQ(as_type(f, DType::s32).to_vector<std::int32_t>(),
             (std::vector<std::int32_t>{INT32_MIN, -1, 0, INT32_MAX, 0}));
   Tensor i = from_vector<std::int64_t>({-1, 256, 65537});
-  EXPECT_EQ(as_type(i, DType::u8).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{255, 0, 1}));
+  EXPECT_EQ(as_type(i, DType::u8).to_vector<std::uint8_t>(),
+            (std::vector<std::uint8_t>{255, 0, 1}));
   Tensor h = as_type(from_vector<float>({1.0f / 3, 65536.0f}), DType::f16);
-  EXPECT_TRUE(testing::tensors_close(as_type(h, DType::f32), from_vector<float>({0.33325195f, INFINITY})));
+  EXPECT_TRUE(
+      testing::tensors_close(as_type(h, DType::f32), from_vector<float>({0.33325195f, INFINITY})));
 }
 
 }  // namespace

@@ -44,9 +44,9 @@ TEST(DType, HalfRoundTripsEveryF16Value) {
   }
   EXPECT_EQ(float(f16(65504.0f)), 65504.0f);
   EXPECT_TRUE(std::isinf(float(f16(65520.0f))));
-  EXPECT_EQ(float(f16(1.0f / 33554432.0f)), 0.0f);  // half the smallest subnormal: ties to 0
+  EXPECT_EQ(float(f16(1.0f / 33554432.0f)), 0.0f);      // half the smallest subnormal: ties to 0
   EXPECT_EQ(float(f16(5.9604645e-8f)), 5.9604645e-8f);  // the smallest subnormal
-  EXPECT_EQ(float(bf16(1.0f + 1.0f / 256)), 1.0f);       // a tie rounds to even
+  EXPECT_EQ(float(bf16(1.0f + 1.0f / 256)), 1.0f);      // a tie rounds to even
   EXPECT_EQ(float(bf16(3.0f)), 3.0f);
 }
 

@@ -1,8 +1,9 @@
 // Large host buffers are recycled (a fresh mapping costs a page fault per page) and never
 // handed out while in use.
+#include "core/host_storage.h"
+
 #include <gtest/gtest.h>
 
-#include "core/host_storage.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
