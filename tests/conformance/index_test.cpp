@@ -251,8 +251,11 @@ TEST_F(VulkanIndex, IndexedAddFloatSpecialPairs) {
   const Tensor idx = s64_indices({0}, {1, 1});
   for (const auto& [t, u] : {pairs(f32, DType::f32), pairs(f16, DType::f16),
                              pairs(bf16, DType::bf16), pairs(f64, DType::f64)}) {
+    // Which NaN an add of two NaNs returns is left open by IEEE and differs between the
+    // cpu's optimised and sanitizer builds: NaNs match NaNs here, everything else bitwise.
     check(describe("indexed_add specials", t.dtype(), t.shape()),
-          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u});
+          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u},
+          /*any_nan=*/true);
   }
 }
 
