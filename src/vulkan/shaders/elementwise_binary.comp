@@ -31,7 +31,7 @@ float float_binary(uint op, float a, float b) {
     case OP_ADD: return a + b;
     case OP_SUBTRACT: return a - b;
     case OP_MULTIPLY: return a * b;
-    case OP_DIVIDE: return a / b;
+    case OP_DIVIDE: return div_f32(a, b);
     case OP_POW: return pow_f32(a, b);
     case OP_REMAINDER: return fmod_f32(a, b);
     case OP_ATAN2: return atan2_f32(a, b);

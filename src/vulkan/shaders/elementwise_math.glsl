@@ -15,6 +15,23 @@ float copy_sign(float magnitude, float s) {
                          (floatBitsToUint(s) & 0x80000000u));
 }
 
+// a / b within 1 ulp on any driver. NVIDIA lowers `/` to a * rcp(b), which is 2 ulp off and
+// 0 once rcp(b) is subnormal (|b| > 2^126): 1e10 / 3e38 gave 0 and inf / 3e38 NaN. Such b
+// are scaled by 2^-4 (exactly), and the quotient gets one fma refinement step.
+float div_f32(float a, float b) {
+  const float scale = abs(b) > 8.50705917e37 ? 0.0625 : 1.0;
+  precise float bs = b * scale;
+  precise float r = 1.0 / bs;
+  precise float q = a * r;
+  // Zero, infinite and NaN quotients are already exact (IEEE's special cases).
+  if (q != 0.0 && !isinf(q) && !isnan(q)) {
+    precise float residual = fma(-q, bs, a);
+    q = fma(residual, r, q);
+  }
+  precise float result = q * scale;
+  return result;
+}
+
 // Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial; 2^n in two halves so
 // subnormal results round once. <= 2 ulp; inf -> inf, -inf -> 0, NaN -> NaN.
 float exp_f32(float x) {
@@ -92,7 +109,7 @@ float log1p_f32(float x) {
   precise float u = 1.0 + x;
   if (u == 1.0 || isnan(x)) return x;
   if (isinf(u)) return log_f32(u);
-  precise float result = log_f32(u) * (x / (u - 1.0));  // the ratio is ~1: no overflow
+  precise float result = log_f32(u) * div_f32(x, u - 1.0);  // the ratio is ~1
   return result;
 }
 
@@ -238,7 +255,7 @@ float atan2_f32(float y, float x) {
     return x > 0.0 ? copy_sign(0.0, y) : copy_sign(EW_PI, y);
   }
   if (x == 0.0 || isinf(y)) return copy_sign(EW_PI_2, y);
-  const float t = atan_f32(abs(y / x));
+  const float t = atan_f32(abs(div_f32(y, x)));
   // y / x may underflow or overflow; atan_f32 handles 0 and inf.
   const float r = x > 0.0 ? t : EW_PI - t;
   return copy_sign(r, y);
