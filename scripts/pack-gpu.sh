@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Copies what the GPU machine runs (vkt-bench and the two test binaries) from a build
+# folder into a small one that fits the device tool's carry limit. Usage:
+#   scripts/pack-gpu.sh [build dir] [packed dir]   (defaults: build, build-gpu)
+set -euo pipefail
+build=${1:-build}
+packed=${2:-build-gpu}
+rm -rf "$packed"
+mkdir -p "$packed/tests"
+cp "$build/vkt-bench" "$packed/"
+cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" "$packed/tests/"
+du -sh "$packed"
