@@ -1,6 +1,7 @@
 #include "core/host_storage.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "vkt/error.h"
+#include "vkt/tensor.h"
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -72,6 +74,19 @@ LargeBufferCache& cache() {
 }
 
 }  // namespace
+
+void detail::advise_huge_pages(void* data, std::size_t bytes) noexcept {
+#ifdef MADV_HUGEPAGE
+  if (data == nullptr || bytes < 2 * kHugePage) return;
+  const auto first = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (first + kHugePage - 1) & ~(kHugePage - 1);
+  const std::uintptr_t end = (first + bytes) & ~(kHugePage - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nbytes) {
   if (nbytes == 0) return;

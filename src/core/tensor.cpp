@@ -56,7 +56,7 @@ void Tensor::read_into(std::span<std::byte> dst) const {
 }
 
 std::vector<std::byte> Tensor::to_bytes() const {
-  std::vector<std::byte> out(nbytes());
+  std::vector<std::byte> out = detail::fresh_vector<std::byte>(nbytes());
   read_into(out);
   return out;
 }
