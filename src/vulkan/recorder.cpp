@@ -1,5 +1,6 @@
 #include "vulkan/recorder.h"
 
+#include <cstdlib>
 #include <limits>
 
 #include "vkt/ledger.h"
@@ -18,9 +19,20 @@ bool overlaps(const Access& a, const Access& b) {
   return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
+// A blocking wait wakes the host some tens of us after the device signals, longer than a
+// small op takes on a GPU, so the host polls first. Not on cpu devices (lavapipe): there
+// polling takes a core from the driver's own threads. VKT_VK_SPIN_US overrides.
+std::chrono::microseconds spin_budget(const Context& ctx) {
+  if (const char* v = std::getenv("VKT_VK_SPIN_US"); v != nullptr && *v != '\0') {
+    return std::chrono::microseconds(std::strtol(v, nullptr, 10));
+  }
+  const bool cpu = ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return std::chrono::microseconds(cpu ? 0 : 200);
+}
+
 }  // namespace
 
-Recorder::Recorder(const Context& ctx) : ctx_(ctx) {
+Recorder::Recorder(const Context& ctx) : ctx_(ctx), spin_(spin_budget(ctx)) {
   VkDevice dev = ctx.device();
   VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -216,15 +228,26 @@ void Recorder::wait(std::uint64_t value) {
     return;
   }
   if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
-  VkSemaphore sem = timeline_.get();
-  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-  info.semaphoreCount = 1;
-  info.pSemaphores = &sem;
-  info.pValues = &value;
-  VKT_VK(vkWaitSemaphores, ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+  if (!poll_until(value)) {
+    VkSemaphore sem = timeline_.get();
+    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    info.semaphoreCount = 1;
+    info.pSemaphores = &sem;
+    info.pValues = &value;
+    VKT_VK(vkWaitSemaphores, ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+  }
   ledger::record_wait();
   waited_ = value;
   recycle_completed();
+}
+
+bool Recorder::poll_until(std::uint64_t value) {
+  if (spin_.count() <= 0) return false;
+  const auto deadline = std::chrono::steady_clock::now() + spin_;
+  do {
+    if (completed_value() >= value) return true;
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
 }
 
 void Recorder::finish() {

@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
@@ -73,6 +74,8 @@ class Recorder {
   };
   void open_batch();
   void recycle_completed();
+  // Polls the timeline for up to spin_ before a blocking wait; true if `value` was reached.
+  bool poll_until(std::uint64_t value);
   void barrier_if_hazard(const Access* begin, const Access* end);
 
   const Context& ctx_;
@@ -81,6 +84,7 @@ class Recorder {
   std::uint64_t next_value_ = 1;
   std::uint64_t hazard_barriers_ = 0;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
+  std::chrono::microseconds spin_;
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;
