@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cpu/extreme_simd.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_ops.h"
 
@@ -43,6 +44,28 @@ Best<compute_t<T>> scan(const T* x, std::int64_t step, std::int64_t r0, std::int
   return best;
 }
 
+// Scans x[r0, r1) of a contiguous row. Float rows go a block at a time through the
+// vectorised arg-extreme; blocks with NaN or inf, and other targets, take the exact scan.
+template <class T, bool kMax, bool kHigh>
+Best<compute_t<T>> scan_row(const T* x, std::int64_t r0, std::int64_t r1) {
+#ifdef VKT_EXTREME_SIMD
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    constexpr std::int64_t kBlock = 2048;
+    Best<T> best = scan<T, kMax, kHigh>(x, 1, r0, r0 + 1);
+    for (std::int64_t b = r0 + 1; b < r1; b += kBlock) {
+      const std::int64_t e = std::min(b + kBlock, r1);
+      bool special = false;
+      T extreme{};
+      const std::int64_t at = simd_arg_extreme<T, kMax, kHigh>(x + b, e - b, extreme, special);
+      const Best<T> block = special ? scan<T, kMax, kHigh>(x, 1, b, e) : Best<T>{extreme, b + at};
+      if (replaces<T, kMax, kHigh>(block.value, best.value)) best = block;
+    }
+    return best;
+  }
+#endif
+  return scan<T, kMax, kHigh>(x, 1, r0, r1);
+}
+
 template <class T, bool kMax, bool kHigh>
 void run(const T* in, std::int64_t* out, std::int64_t outer, std::int64_t axis_size,
          std::int64_t inner) {
@@ -56,8 +79,8 @@ void run(const T* in, std::int64_t* out, std::int64_t outer, std::int64_t axis_s
     parallel_for(outer * chunks, 1, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t task = b; task < e; ++task) {
         const std::int64_t o = task / chunks, c = task % chunks;
-        parts[static_cast<std::size_t>(task)] = scan<T, kMax, kHigh>(
-            in + o * axis_size, 1, axis_size * c / chunks, axis_size * (c + 1) / chunks);
+        parts[static_cast<std::size_t>(task)] = scan_row<T, kMax, kHigh>(
+            in + o * axis_size, axis_size * c / chunks, axis_size * (c + 1) / chunks);
       }
     });
     for (std::int64_t o = 0; o < outer; ++o) {
@@ -74,7 +97,7 @@ void run(const T* in, std::int64_t* out, std::int64_t outer, std::int64_t axis_s
     parallel_for(outer, std::max<std::int64_t>(1, kGrain / axis_size),
                  [&](std::int64_t b, std::int64_t e) {
                    for (std::int64_t o = b; o < e; ++o) {
-                     out[o] = scan<T, kMax, kHigh>(in + o * axis_size, 1, 0, axis_size).index;
+                     out[o] = scan_row<T, kMax, kHigh>(in + o * axis_size, 0, axis_size).index;
                    }
                  });
     return;

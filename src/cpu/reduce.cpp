@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/argreduce.h"
+#include "cpu/extreme_simd.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_ops.h"
 
@@ -85,6 +86,17 @@ typename Rule::Total reduce_contiguous(const T* x, std::int64_t n, typename Rule
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
     const T* p = x + b;
+#ifdef VKT_EXTREME_SIMD
+    if constexpr ((kIsMaxRule<Rule> || kIsMinRule<Rule>)&&(std::is_same_v<T, float> ||
+                                                           std::is_same_v<T, double>)) {
+      bool special = false;
+      const C extreme = simd_extreme<C, kIsMaxRule<Rule>>(p, m, special);
+      if (!special) {  // else the block holds NaN or inf: the exact loop below
+        t = Rule::absorb(t, extreme);
+        continue;
+      }
+    }
+#endif
     Lane acc[kLanes];
     for (Lane& a : acc) a = Rule::lane_init();
     std::int64_t i = 0;

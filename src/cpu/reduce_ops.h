@@ -92,6 +92,11 @@ struct MinRule {
   static Total merge(Total a, Total b) { return step(a, b); }
 };
 
+template <class Rule>
+inline constexpr bool kIsMaxRule = std::is_same_v<Rule, MaxRule<typename Rule::C>>;
+template <class Rule>
+inline constexpr bool kIsMinRule = std::is_same_v<Rule, MinRule<typename Rule::C>>;
+
 // all/any: an element is true when it is not zero (NaN is true).
 template <class T>
 struct AllRule {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -380,6 +381,65 @@ TEST(ArgReduce, LargeInputsAcrossThreadsKeepTieOrder) {
   const Tensor m = from_vector(v, Shape{n, 1}, &cpu());
   EXPECT_EQ(argmax(m, 0).item<std::int64_t>(), 1000);
   EXPECT_EQ(argmin(m, 0, false, TieBreak::high).item<std::int64_t>(), n - 10);
+}
+
+// The vectorised float paths (blocks of 2048, NaN-blind with an exact rescan of blocks
+// holding NaN or inf) against a sequential scan, on rows with few distinct values (many
+// ties), signed zeros, and NaN or infinities dropped into single blocks.
+template <class T>
+void check_extremes_against_sequential_scan(std::uint32_t seed) {
+  const std::int64_t n = 2048 * 5 + 37;
+  std::uint32_t state = seed;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  for (int pattern = 0; pattern < 6; ++pattern) {
+    std::vector<T> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = static_cast<T>(static_cast<int>(next() % 7) - 3);  // ties
+    if (pattern == 1) v[4100] = T(-0.0), v[9000] = T(0.0);
+    if (pattern == 2) v[3000] = std::numeric_limits<T>::quiet_NaN();
+    if (pattern == 3) v[7000] = std::numeric_limits<T>::infinity();
+    if (pattern == 4) v[50] = -std::numeric_limits<T>::infinity(), v[6000] = T(9);
+    if (pattern == 5) std::iota(v.begin(), v.end(), T(-5000));
+    const Tensor t = from_vector(v, Shape{n}, &cpu());
+    for (const bool want_max : {true, false}) {
+      for (const bool high : {false, true}) {
+        // Sequential reference: NaN is the extreme (first, or last with high).
+        std::int64_t at = 0;
+        for (std::int64_t i = 1; i < n; ++i) {
+          const T x = v[static_cast<std::size_t>(i)], b = v[static_cast<std::size_t>(at)];
+          bool take;
+          if (std::isnan(b)) {
+            take = high && std::isnan(x);
+          } else if (std::isnan(x)) {
+            take = true;
+          } else {
+            take = want_max ? (high ? x >= b : x > b) : (high ? x <= b : x < b);
+          }
+          if (take) at = i;
+        }
+        const TieBreak tie = high ? TieBreak::high : TieBreak::low;
+        const Tensor got = want_max ? argmax(t, 0, false, tie) : argmin(t, 0, false, tie);
+        EXPECT_EQ(got.item<std::int64_t>(), at)
+            << "pattern " << pattern << " max " << want_max << " high " << high;
+        if (!high) {
+          const T ref = v[static_cast<std::size_t>(at)];
+          const T value = (want_max ? reduce_max(t) : reduce_min(t)).template item<T>();
+          if (std::isnan(ref)) {
+            EXPECT_TRUE(std::isnan(value)) << "pattern " << pattern;
+          } else {
+            EXPECT_EQ(value, ref) << "pattern " << pattern << " max " << want_max;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ArgReduce, VectorisedFloatRowsMatchASequentialScan) {
+  check_extremes_against_sequential_scan<float>(7);
+  check_extremes_against_sequential_scan<double>(11);
 }
 
 TEST(ArgReduce, EmptyAxisIsShapeErrorAndBadAxisIsAxisError) {
