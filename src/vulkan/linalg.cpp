@@ -7,6 +7,7 @@
 // (wrapping, as the cpu kernel).
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -162,10 +163,14 @@ std::uint64_t shared_bytes(const TileConfig& t, std::uint64_t word) {
 // enough of them to fill a large GPU; 64 x 64 otherwise; thin 128 x 16 / 16 x 128 tiles
 // for matrix-vector shapes, where a square tile would leave most invocations idle. 8-byte
 // accumulators step K by 8 to keep 128 x 128 tiles near 16 KiB of shared memory. A configuration
-// past the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, which fits the 16 KiB
-// every device has.
+// past the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, or with K steps of 8,
+// which fits the 16 KiB every device has.
 TileConfig choose_tiles(const GemmView& v, std::uint64_t word, std::uint64_t shared_limit) {
-  const std::uint32_t deep = word == 8 ? 8 : 16;
+  std::uint32_t deep = word == 8 ? 8 : 16;
+  if (const char* bk = std::getenv("VKT_VK_DOT_BK"); bk != nullptr) {  // tuning: 8, 16 or 32
+    const unsigned long v = std::strtoul(bk, nullptr, 10);
+    if (v == 8 || v == 16 || v == 32) deep = static_cast<std::uint32_t>(v);
+  }
   const TileConfig square{4, 4, deep};
   TileConfig t = square;
   const std::uint64_t big_tiles =
@@ -177,7 +182,10 @@ TileConfig choose_tiles(const GemmView& v, std::uint64_t word, std::uint64_t sha
   } else if (big_tiles >= 256) {
     t = {8, 8, deep};
   }
-  return shared_bytes(t, word) <= shared_limit ? t : square;
+  for (const TileConfig& c : {t, square}) {
+    if (shared_bytes(c, word) <= shared_limit) return c;
+  }
+  return {4, 4, 8};  // 64 x 64 x 8: under 9 KiB for 8-byte words
 }
 
 // K in `splits` chunks of `chunk` (a multiple of the tile's K step).
@@ -229,11 +237,15 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   const bool b_k_contig = v.b[1] == 1 && v.b[2] != 1;
   const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
+  static const std::uint32_t group_m = [] {
+    const char* g = std::getenv("VKT_VK_DOT_GROUP_M");
+    return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
+  }();
   auto pipeline = [&](std::uint32_t mode) {
     return b.pipelines().get(
         module_for(b, d), 3,
         {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
-         static_cast<std::uint32_t>(b_k_contig), mode});
+         static_cast<std::uint32_t>(b_k_contig), mode, group_m});
   };
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
                      u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),

@@ -17,8 +17,8 @@
 // - each tile element is loaded by consecutive invocations along the operand's unit-stride
 //   axis (A_K_CONTIG / B_K_CONTIG), so global reads are coalesced for both orientations;
 // - edges are bounds-checked (zeros enter the sums, stores are masked): any M, N, K >= 0;
-// - tiles and batches past the launched grid are looped over (grid-stride in x, y, z), so
-//   any size fits maxComputeWorkGroupCount.
+// - tiles and batches past the launched grid are looped over (grid-stride over the linear
+//   tile index and z), so any size fits maxComputeWorkGroupCount.
 // Split K (MODE): when the output has too few tiles to fill the device and K is long, the
 // host splits K into `splits` chunks of k_chunk; MODE 1 writes each chunk's sums, unrounded,
 // to scratch [batch, splits, M, N] (z runs over batch * splits), and MODE 2 (one invocation
@@ -36,6 +36,9 @@ layout(constant_id = 4) const uint BK = 16;
 layout(constant_id = 5) const bool A_K_CONTIG = true;
 layout(constant_id = 6) const bool B_K_CONTIG = false;
 layout(constant_id = 7) const uint MODE = 0;  // 0: C = A B; 1: partial sums; 2: add partials
+// Tiles run in bands of GROUP_M tile rows, column by column inside a band, so workgroups
+// resident together share A and B panels in L2 (1: plain row-major order).
+layout(constant_id = 8) const uint GROUP_M = 8;
 
 // The workgroup is 16 x 16 invocations (the host's workgroup size is 256).
 const uint SIDE = 16;
@@ -162,8 +165,14 @@ void main() {
   for (uint z = gl_WorkGroupID.z; z < p.batch * p.splits; z += gl_NumWorkGroups.z) {
     const uint k_begin = (z % p.splits) * p.k_chunk;
     const uint k_end = min(p.k, k_begin + p.k_chunk);
-    for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
-      for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
+    const uint launched = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    const uint band = GROUP_M * tiles_n;
+    for (uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+         t < tiles_m * tiles_n; t += launched) {
+      {
+        const uint first_m = (t / band) * GROUP_M;
+        const uint rows = min(GROUP_M, tiles_m - first_m);
+        const uint tm = first_m + (t % band) % rows, tn = (t % band) / rows;
         const uint bi = z / p.splits;
         if (MODE == 1) {  // the scratch: contiguous [batch, splits, M, N]
           compute_tile(bi, k_begin, k_end, z * mn, p.n, tm * BM, tn * BN, tid);
