@@ -241,15 +241,11 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
     const char* g = std::getenv("VKT_VK_DOT_GROUP_M");
     return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
   }();
-  static const std::uint32_t rotate_k = [] {
-    const char* r = std::getenv("VKT_VK_DOT_ROTATE_K");
-    return r != nullptr && std::string(r) == "0" ? 0u : 1u;
-  }();
   auto pipeline = [&](std::uint32_t mode) {
     return b.pipelines().get(
         module_for(b, d), 3,
         {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
-         static_cast<std::uint32_t>(b_k_contig), mode, group_m, rotate_k});
+         static_cast<std::uint32_t>(b_k_contig), mode, group_m});
   };
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
                      u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),

@@ -39,10 +39,6 @@ layout(constant_id = 7) const uint MODE = 0;  // 0: C = A B; 1: partial sums; 2:
 // Tiles run in bands of GROUP_M tile rows, column by column inside a band, so workgroups
 // resident together share A and B panels in L2 (1: plain row-major order).
 layout(constant_id = 8) const uint GROUP_M = 8;
-// Each tile row starts its K walk at a different step and wraps around: tiles resident
-// together then read A at different column offsets, instead of all at one offset modulo a
-// power-of-two row pitch (which 4096-wide f32 rows made 4x slower on an H200). 0: in order.
-layout(constant_id = 9) const uint ROTATE_K = 1;
 
 // The workgroup is 16 x 16 invocations (the host's workgroup size is 256).
 const uint SIDE = 16;
@@ -102,10 +98,8 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       next_b[r] = (gn < p.n && gk < k_end) ? load_b(b_base + gk * p.sbk + gn * p.sbn) : ACC(0); \
     }
 
-  const uint steps = (k_end - k_begin + BK - 1) / BK;
-  uint step = (ROTATE_K != 0 && steps > 0) ? ((m0 / BM) * 37u) % steps : 0;
-  FETCH(k_begin + step * BK)
-  for (uint done = 0; done < steps; ++done) {
+  FETCH(k_begin)
+  for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {
       const uvec2 s = a_slot(tid + r * THREADS);
       As[s.y * LDA + s.x] = next_a[r];
@@ -115,9 +109,8 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       Bs[s.y * LDB + s.x] = next_b[r];
     }
     barrier();
-    if (done + 1 < steps) {
-      step = step + 1 == steps ? 0 : step + 1;
-      FETCH(k_begin + step * BK)
+    if (k0 + BK < k_end) {
+      FETCH(k0 + BK)
     }
     [[unroll]] for (uint kk = 0; kk < BK; ++kk) {
       ACC ar[TM];
