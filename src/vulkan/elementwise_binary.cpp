@@ -3,10 +3,10 @@
 // take index-free paths; other broadcasts run through per-axis strides after the host has
 // dropped size-1 axes and merged axes both inputs lay out alike.
 #include <array>
-#include <cstdlib>
 #include <string>
 
 #include "vulkan/backend.h"
+#include "vulkan/elementwise_specialise.h"
 
 namespace vkt::vk {
 namespace {
@@ -77,21 +77,6 @@ std::uint32_t op_code(Op op) {
 static_assert(static_cast<int>(Op::equal) - static_cast<int>(Op::add) == 15);
 static_assert(static_cast<int>(Op::logical_xor) - static_cast<int>(Op::add) == 23);
 
-// The shaders' "read it from the push constants" value of a specialization constant.
-constexpr std::uint32_t kDynamic = 0xffffffffu;
-
-// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms, which
-// would dwarf the work: there one pipeline per dtype takes the op and mode at run time.
-// GPUs get pipelines specialised per op and indexing mode.
-// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
-bool specialise(const VulkanBackend& b) {
-  static const bool forced = [] {
-    const char* v = std::getenv("VKT_VK_SPECIALISE");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
-
 // The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
 // and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
 bool op_dtype_ok(Op op, DType d) {
@@ -135,7 +120,7 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
     push.a_strides[k] = static_cast<std::uint32_t>(plan.a_strides[k]);
     push.b_strides[k] = static_cast<std::uint32_t>(plan.b_strides[k]);
   }
-  const bool fixed = specialise(b);
+  const bool fixed = specialise_elementwise(b);
   const Pipeline p =
       b.pipelines().get(b.variant("elementwise_binary", {x.dtype()}), 3,
                         {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),

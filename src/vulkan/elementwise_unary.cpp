@@ -1,9 +1,9 @@
 // Elementwise unary ops on the device (shaders/elementwise_unary.comp). Float functions
 // arrive with float inputs only (the core converts integers to f32 first).
-#include <cstdlib>
 #include <string>
 
 #include "vulkan/backend.h"
+#include "vulkan/elementwise_specialise.h"
 
 namespace vkt::vk {
 namespace {
@@ -14,20 +14,6 @@ std::uint32_t op_code(Op op) {
 }
 static_assert(static_cast<int>(Op::abs) - static_cast<int>(Op::exp) == 23);
 static_assert(static_cast<int>(Op::imag) - static_cast<int>(Op::exp) == 36);
-
-// The shaders' "read it from the push constants" value of a specialization constant.
-constexpr std::uint32_t kDynamic = 0xffffffffu;
-
-// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms: there
-// one pipeline per dtype takes the op at run time. GPUs get one pipeline per op.
-// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
-bool specialise(const VulkanBackend& b) {
-  static const bool forced = [] {
-    const char* v = std::getenv("VKT_VK_SPECIALISE");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
 
 // f64 ops the shader computes in f64 (exactly, or the exp/log family to a few ulp with
 // shaders/elementwise_math_f64.glsl); GLSL.std.450 has no f64 transcendentals, so the
@@ -97,7 +83,7 @@ Tensor run_unary(VulkanBackend& b, const OpCall& call) {
   const struct { std::uint32_t n, op; } push{static_cast<std::uint32_t>(n), op_code(call.op)};
   const Pipeline p = b.pipelines().get(
       b.variant("elementwise_unary", {in.dtype()}), 2,
-      {specialise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
+      {specialise_elementwise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
   // Four elements per invocation (grid-stride loop in the shader).
   b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
   return out;

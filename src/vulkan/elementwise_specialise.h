@@ -1,0 +1,28 @@
+// When the elementwise families specialise their pipelines per op (elementwise_unary.cpp,
+// elementwise_binary.cpp share this rule).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "vulkan/backend.h"
+
+namespace vkt::vk {
+
+// The shaders' "read it from the push constants" value of a specialization constant.
+inline constexpr std::uint32_t kDynamic = 0xffffffffu;
+
+// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms, which
+// would dwarf the work: there one pipeline per dtype takes the op (and binary indexing
+// mode) at run time. GPUs get pipelines specialised per op (and mode).
+// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
+inline bool specialise_elementwise(const VulkanBackend& b) {
+  static const bool forced = [] {
+    const char* v = std::getenv("VKT_VK_SPECIALISE");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+}  // namespace vkt::vk
