@@ -6,6 +6,7 @@
 
 #include "golden/golden.h"
 #include "support/compare.h"
+#include "support/run_op.h"
 
 namespace vkt {
 namespace {
@@ -17,21 +18,7 @@ Tensor run_golden(const testing::GoldenCase& c) {
   switch (op_family(op)) {
     case OpFamily::reduce: {
       const Axes axes = p.at("axes").get<Axes>();
-      const bool keep = p.at("keep_axes").get<bool>();
-      switch (op) {
-        case Op::all:
-          return all(t, axes, keep);
-        case Op::any:
-          return any(t, axes, keep);
-        case Op::sum:
-          return sum(t, axes, keep);
-        case Op::product:
-          return product(t, axes, keep);
-        case Op::reduce_max:
-          return reduce_max(t, axes, keep);
-        default:
-          return reduce_min(t, axes, keep);
-      }
+      return testing::run_reduce(op, t, axes, p.at("keep_axes").get<bool>());
     }
     case OpFamily::argreduce: {
       std::optional<std::int64_t> axis;
@@ -62,17 +49,7 @@ Tensor run_golden(const testing::GoldenCase& c) {
     }
     case OpFamily::cumulative: {
       const std::int64_t axis = p.at("axis").get<std::int64_t>();
-      const bool reverse = p.at("reverse").get<bool>();
-      switch (op) {
-        case Op::cumulative_sum:
-          return cumulative_sum(t, axis, reverse);
-        case Op::cumulative_product:
-          return cumulative_product(t, axis, reverse);
-        case Op::cumulative_max:
-          return cumulative_max(t, axis, reverse);
-        default:
-          return cumulative_min(t, axis, reverse);
-      }
+      return testing::run_scan(op, t, axis, p.at("reverse").get<bool>());
     }
     default:
       throw std::runtime_error("golden: " + c.op + " is not a reduce-family op");

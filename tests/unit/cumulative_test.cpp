@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "support/compare.h"
+#include "support/run_op.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
 namespace {
 
 using testing::as_doubles;
+using testing::run_scan;
 using testing::tensors_close;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -25,19 +27,6 @@ Tensor make_as(DType dtype, const std::vector<double>& values, const Shape& shap
     return as_type(from_vector(ints, shape, &cpu()), dtype);
   }
   return as_type(from_vector(values, shape, &cpu()), dtype);
-}
-
-Tensor run_scan(Op op, const Tensor& t, std::int64_t axis, bool reverse) {
-  switch (op) {
-    case Op::cumulative_sum:
-      return cumulative_sum(t, axis, reverse);
-    case Op::cumulative_product:
-      return cumulative_product(t, axis, reverse);
-    case Op::cumulative_max:
-      return cumulative_max(t, axis, reverse);
-    default:
-      return cumulative_min(t, axis, reverse);
-  }
 }
 
 // Naive reference in double (values small, so exact in every dtype).

@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "support/compare.h"
+#include "support/run_op.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
 namespace {
 
 using testing::as_doubles;
+using testing::run_reduce;
 using testing::tensors_close;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -137,23 +139,6 @@ Tensor reference_reduce(Op op, const Tensor& t, Axes axes, bool keep, DType out_
 }
 
 const DType kTestDTypes[] = {DType::u8, DType::s32, DType::s64, DType::f16, DType::f32, DType::f64};
-
-Tensor run_reduce(Op op, const Tensor& t, const Axes& axes, bool keep) {
-  switch (op) {
-    case Op::all:
-      return all(t, axes, keep);
-    case Op::any:
-      return any(t, axes, keep);
-    case Op::sum:
-      return sum(t, axes, keep);
-    case Op::product:
-      return product(t, axes, keep);
-    case Op::reduce_max:
-      return reduce_max(t, axes, keep);
-    default:
-      return reduce_min(t, axes, keep);
-  }
-}
 
 TEST(Reduce, EveryAxesSubsetOfRank4MatchesReference) {
   const Shape shape{3, 4, 5, 6};
