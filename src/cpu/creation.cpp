@@ -1,4 +1,8 @@
 // full, iota, eye on the cpu.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
@@ -25,8 +29,30 @@ Tensor run_creation(const OpCall& call) {
           for (std::size_t a = static_cast<std::size_t>(axis) + 1; a < call.out_shape.size(); ++a)
             inner *= call.out_shape[a];
         }
+        // Runs instead of a division per element: a ramp when inner == 1, else runs of
+        // `inner` equal values. int32 counts where they fit, since they convert in vectors.
         parallel_for(n, kGrain, [&](std::int64_t b, std::int64_t e) {
-          for (std::int64_t i = b; i < e; ++i) o[i] = convert<T>((i / inner) % dim);
+          std::int64_t count = (b / inner) % dim, within = b % inner;
+          for (std::int64_t i = b; i < e;) {
+            if (inner == 1) {
+              const std::int64_t len = std::min(dim - count, e - i);
+              if (count + len <= std::numeric_limits<std::int32_t>::max()) {
+                const auto first = static_cast<std::int32_t>(count);
+                const auto m = static_cast<std::int32_t>(len);
+                for (std::int32_t k = 0; k < m; ++k) o[i + k] = convert<T>(first + k);
+              } else {
+                for (std::int64_t k = 0; k < len; ++k) o[i + k] = convert<T>(count + k);
+              }
+              i += len;
+              count = 0;  // the ramp ended at dim (or at e, where nothing follows)
+            } else {
+              const std::int64_t len = std::min(inner - within, e - i);
+              std::fill(o + i, o + i + len, convert<T>(count));
+              i += len;
+              within = 0;
+              count = count + 1 == dim ? 0 : count + 1;
+            }
+          }
         });
         break;
       }

@@ -91,6 +91,9 @@ inline float log_f32(float x) {
 // Inverse error function in double: Giles' approximation ("Approximating the erfinv
 // function", GPU Computing Gems, 2011) refined by Newton steps on erf, or on erfc near
 // +-1 where 1 - |x| is exact and erf itself has no digits left. Exact to double precision.
+// kForFloat: the result is rounded to f32/f16/bf16, and one Newton step (error ~1e-14)
+// already settles that rounding, where a double result needs three.
+template <bool kForFloat = false>
 inline double erf_inv_f64(double x) {
   if (std::isnan(x) || x < -1.0 || x > 1.0) return std::numeric_limits<double>::quiet_NaN();
   if (x == 1.0) return std::numeric_limits<double>::infinity();
@@ -126,7 +129,7 @@ inline double erf_inv_f64(double x) {
   const double two_over_sqrt_pi = 1.12837916709551257390;
   if (ax <= 0.5) {
     // Newton on erf(y) = ax; Giles' start is good to ~1e-7, so 2 steps reach double.
-    for (int step = 0; step < 3; ++step) {
+    for (int step = 0; step < (kForFloat ? 1 : 3); ++step) {
       y -= (std::erf(y) - ax) / (two_over_sqrt_pi * std::exp(-y * y));
     }
   } else {
@@ -137,10 +140,75 @@ inline double erf_inv_f64(double x) {
       const double c = std::erfc(y);
       const double dy = (std::log(c) - log_tail) * c / (two_over_sqrt_pi * std::exp(-y * y));
       y += dy;
-      if (std::fabs(dy) <= 1e-17 * y) break;
+      if (std::fabs(dy) <= (kForFloat ? 1e-12 : 1e-17) * y) break;
     }
   }
   return x < 0 ? -y : y;
+}
+
+// floor, ceil and round (half away from zero) without libm, whose calls do not vectorise
+// on baseline x86-64 (no SSE4.1 roundps). (|x| + 2^p) - 2^p rounds |x| < 2^p to an integer
+// (p = 23 for float, 52 for double; default rounding mode), corrected to the truncation;
+// larger |x|, inf and NaN are already integral and come back as is. copysign gives zero
+// results the sign libm gives them (floor(-0.0) = -0, ceil(-0.5) = -0). The selects
+// vectorise where -fno-trapping-math is on (elementwise_unary.cpp).
+template <class C>
+struct Integral {
+  static constexpr C kFrom = sizeof(C) == 4 ? C(8388608.0) : C(4503599627370496.0);
+  // trunc(|x|) for |x| < kFrom.
+  static C trunc_magnitude(C ax) {
+    const C r = (ax + kFrom) - kFrom;
+    return r > ax ? r - C(1) : r;
+  }
+};
+template <class C>
+inline C floor_value(C x) {
+  const C ax = std::fabs(x);
+  const C t = std::copysign(Integral<C>::trunc_magnitude(ax), x);
+  const C f = std::copysign(t > x ? t - C(1) : t, x);
+  return ax < Integral<C>::kFrom ? f : x;
+}
+template <class C>
+inline C ceil_value(C x) {
+  const C ax = std::fabs(x);
+  const C t = std::copysign(Integral<C>::trunc_magnitude(ax), x);
+  const C c = std::copysign(t < x ? t + C(1) : t, x);
+  return ax < Integral<C>::kFrom ? c : x;
+}
+template <class C>
+inline C round_half_away(C x) {
+  const C ax = std::fabs(x);
+  const C t = Integral<C>::trunc_magnitude(ax);
+  const C r = std::copysign(ax - t >= C(0.5) ? t + C(1) : t, x);  // ax - t is exact
+  return ax < Integral<C>::kFrom ? r : x;
+}
+
+// Bit counts by shifts and masks (SWAR): std::popcount is a libgcc call without -mpopcnt,
+// and neither it nor countl_zero vectorises on baseline x86-64.
+template <class U>
+inline U population_count_bits(U v) {
+  using W = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;  // no int promotion
+  W x = v;
+  x = x - ((x >> 1) & static_cast<W>(0x5555555555555555ull));
+  x = (x & static_cast<W>(0x3333333333333333ull)) +
+      ((x >> 2) & static_cast<W>(0x3333333333333333ull));
+  x = (x + (x >> 4)) & static_cast<W>(0x0f0f0f0f0f0f0f0full);
+  x += x >> 8;
+  x += x >> 16;
+  if constexpr (sizeof(W) == 8) x += x >> 32;
+  return static_cast<U>(x & 0x7fu);
+}
+template <class U>
+inline U leading_zeros_bits(U v) {
+  using W = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
+  W x = v;
+  x |= x >> 1;  // smear the highest set bit down
+  x |= x >> 2;
+  x |= x >> 4;
+  if constexpr (sizeof(U) >= 2) x |= x >> 8;
+  if constexpr (sizeof(U) >= 4) x |= x >> 16;
+  if constexpr (sizeof(U) == 8) x |= x >> 32;
+  return static_cast<U>(sizeof(U) * 8 - population_count_bits(static_cast<U>(x)));
 }
 
 // x != x for floats (vectorises, unlike a libm call); false for integers.

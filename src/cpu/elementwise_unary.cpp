@@ -86,7 +86,11 @@ bool run_float_function(Op op, const T* in, Out* out, std::int64_t n) {
       return go([](C x) { return std::erfc(x); });
     case Op::erf_inv:
       // Computed in double and rounded once: exact to the dtype's precision.
-      return go([](C x) { return static_cast<C>(erf_inv_f64(static_cast<double>(x))); });
+      if constexpr (std::is_same_v<C, float>) {
+        return go([](C x) { return static_cast<C>(erf_inv_f64<true>(static_cast<double>(x))); });
+      } else {
+        return go([](C x) { return static_cast<C>(erf_inv_f64(static_cast<double>(x))); });
+      }
     default:
       return false;
   }
@@ -125,19 +129,19 @@ bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
       }
     case Op::ceil:
       if constexpr (is_fp) {
-        return go([](C x) { return std::ceil(x); });
+        return go([](C x) { return ceil_value(x); });
       } else {
         return go([](C x) { return x; });
       }
     case Op::floor:
       if constexpr (is_fp) {
-        return go([](C x) { return std::floor(x); });
+        return go([](C x) { return floor_value(x); });
       } else {
         return go([](C x) { return x; });
       }
     case Op::round:  // half away from zero
       if constexpr (is_fp) {
-        return go([](C x) { return std::round(x); });
+        return go([](C x) { return round_half_away(x); });
       } else {
         return go([](C x) { return x; });
       }
@@ -157,9 +161,9 @@ bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
       case Op::bitwise_not:
         return go([](C x) { return static_cast<C>(~x); });
       case Op::count_leading_zeros:
-        return go([](C x) { return static_cast<C>(std::countl_zero(static_cast<U>(x))); });
+        return go([](C x) { return static_cast<C>(leading_zeros_bits(static_cast<U>(x))); });
       case Op::population_count:
-        return go([](C x) { return static_cast<C>(std::popcount(static_cast<U>(x))); });
+        return go([](C x) { return static_cast<C>(population_count_bits(static_cast<U>(x))); });
       default:
         break;
     }

@@ -500,6 +500,104 @@ TEST(ElementwiseUnary, RoundingOps) {
   EXPECT_EQ(round(make<s32>({1})).dtype(), DType::s32);
 }
 
+// The vectorised floor/ceil/round against libm, bit for bit (zero signs included), over
+// halves, near-halves, both sides of 2^23 / 2^52, huge values, infinities and NaN.
+template <class F>
+void check_rounding_against_libm() {
+  std::vector<F> xs = {F(0.0),
+                       F(-0.0),
+                       std::numeric_limits<F>::infinity(),
+                       -std::numeric_limits<F>::infinity(),
+                       std::numeric_limits<F>::max(),
+                       -std::numeric_limits<F>::max(),
+                       std::numeric_limits<F>::denorm_min(),
+                       -std::numeric_limits<F>::denorm_min()};
+  const F big = sizeof(F) == 4 ? F(8388608.0) : F(4503599627370496.0);
+  for (F base : {F(0), F(1), F(2), F(1e3), big / 2, big, big * 2}) {
+    for (F offset : {F(0), F(0.25), F(0.5), F(0.75), std::nextafter(F(0.5), F(0)),
+                     std::nextafter(F(0.5), F(1)), std::nextafter(F(1), F(0))}) {
+      xs.push_back(base + offset);
+      xs.push_back(-(base + offset));
+    }
+  }
+  const Tensor t = make<F>(xs);
+  const std::vector<F> fl = values<F>(floor(t)), ce = values<F>(ceil(t)), ro = values<F>(round(t));
+  auto same = [](F a, F b) {
+    return std::memcmp(&a, &b, sizeof(F)) == 0 || (std::isnan(a) && std::isnan(b));
+  };
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_TRUE(same(fl[i], std::floor(xs[i]))) << "floor " << xs[i] << " gave " << fl[i];
+    EXPECT_TRUE(same(ce[i], std::ceil(xs[i]))) << "ceil " << xs[i] << " gave " << ce[i];
+    EXPECT_TRUE(same(ro[i], std::round(xs[i]))) << "round " << xs[i] << " gave " << ro[i];
+  }
+  const F nan = std::numeric_limits<F>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(values<F>(floor(make<F>({nan})))[0]));
+  EXPECT_TRUE(std::isnan(values<F>(round(make<F>({nan})))[0]));
+}
+
+TEST(ElementwiseUnary, RoundingMatchesLibmBitForBit) {
+  check_rounding_against_libm<float>();
+  check_rounding_against_libm<double>();
+}
+
+// The SWAR bit counts against std::popcount / std::countl_zero: every 8- and 16-bit value,
+// and 32/64-bit values with every single bit and pseudo-random patterns.
+template <class T>
+void check_bit_counts(const std::vector<T>& xs) {
+  using U = std::make_unsigned_t<T>;
+  const Tensor t = make<T>(xs);
+  const std::vector<T> pc = values<T>(population_count(t)), lz = values<T>(count_leading_zeros(t));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const auto u = static_cast<U>(xs[i]);
+    ASSERT_EQ(pc[i], static_cast<T>(std::popcount(u))) << "population_count of " << +xs[i];
+    ASSERT_EQ(lz[i], static_cast<T>(std::countl_zero(u))) << "count_leading_zeros of " << +xs[i];
+  }
+}
+
+TEST(ElementwiseUnary, BitCountsMatchTheStandardLibrary) {
+  std::vector<std::int8_t> s8s;
+  std::vector<std::uint16_t> u16s;
+  for (int v = -128; v < 128; ++v) s8s.push_back(static_cast<std::int8_t>(v));
+  for (int v = 0; v < 65536; ++v) u16s.push_back(static_cast<std::uint16_t>(v));
+  check_bit_counts(s8s);
+  check_bit_counts(u16s);
+  std::vector<s32> s32s = {0, -1, std::numeric_limits<s32>::min()};
+  std::vector<std::uint64_t> u64s = {0, ~std::uint64_t{0}};
+  for (int b = 0; b < 64; ++b) {
+    u64s.push_back(std::uint64_t{1} << b);
+    u64s.push_back((std::uint64_t{1} << b) - 1);
+    if (b < 32) s32s.push_back(static_cast<s32>(std::uint32_t{1} << b));
+  }
+  std::uint64_t state = 88172645463325252ull;
+  for (int i = 0; i < 4096; ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    u64s.push_back(state >> (i % 64));
+    s32s.push_back(static_cast<s32>(state));
+  }
+  check_bit_counts(s32s);
+  check_bit_counts(u64s);
+}
+
+// iota's runs (a ramp per row, or runs of equal values) across thread chunk boundaries.
+TEST(Creation, IotaAlongEveryAxisOfALargeShape) {
+  const Shape shape{3, 70001, 5};
+  for (std::int64_t axis = -1; axis < 3; ++axis) {
+    const Tensor t = axis < 0 ? iota(shape, DType::s64, std::nullopt, &cpu())
+                              : iota(shape, DType::s64, axis, &cpu());
+    const std::vector<s64> got = values<s64>(t);
+    const s64 inner = axis < 0 ? 1 : (axis == 0 ? 70001 * 5 : axis == 1 ? 5 : 1);
+    const s64 dim = axis < 0 ? 3 * 70001 * 5 : shape[static_cast<std::size_t>(axis)];
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], (static_cast<s64>(i) / inner) % dim) << "axis " << axis << " at " << i;
+    }
+  }
+  const std::vector<float> f = values<float>(iota({20000001}, DType::f32, std::nullopt, &cpu()));
+  for (std::size_t i = 0; i < f.size(); i += 9973) EXPECT_EQ(f[i], static_cast<float>(i));
+  EXPECT_EQ(f.back(), 20000000.0f);
+}
+
 TEST(ElementwiseUnary, BitOps) {
   EXPECT_EQ(values<u8>(bitwise_not(make<u8>({0, 0x0f}))), (std::vector<u8>{0xff, 0xf0}));
   EXPECT_EQ(values<s32>(bitwise_not(make<s32>({0, -1}))), (std::vector<s32>{-1, 0}));
