@@ -59,10 +59,14 @@ Tensor run_creation(const OpCall& call) {
       case Op::eye: {
         const std::int64_t rows = call.out_shape[call.out_shape.size() - 2];
         const std::int64_t cols = call.out_shape.back();
+        // Zeros, then the one diagonal element of each row the range touches (row g of
+        // the stacked matrices is row g % rows of its matrix).
+        const T zero = convert<T>(0), one = convert<T>(1);
         parallel_for(n, kGrain, [&](std::int64_t b, std::int64_t e) {
-          for (std::int64_t i = b; i < e; ++i) {
-            const std::int64_t c = i % cols, r = (i / cols) % rows;
-            o[i] = convert<T>(r == c ? 1 : 0);
+          std::fill(o + b, o + e, zero);
+          for (std::int64_t g = b / cols; g * cols < e; ++g) {
+            const std::int64_t r = g % rows, at = g * cols + r;
+            if (r < cols && at >= b && at < e) o[at] = one;
           }
         });
         break;

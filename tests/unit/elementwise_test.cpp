@@ -598,6 +598,18 @@ TEST(Creation, IotaAlongEveryAxisOfALargeShape) {
   EXPECT_EQ(f.back(), 20000000.0f);
 }
 
+// eye on tall, wide and stacked shapes large enough to split across threads.
+TEST(Creation, EyeOfTallWideAndStackedShapes) {
+  for (const Shape& shape : {Shape{3000, 700}, Shape{700, 3000}, Shape{4, 513, 257}, Shape{1, 1}}) {
+    const std::vector<float> got = values<float>(eye(shape, DType::f32, &cpu()));
+    const s64 cols = shape.back(), rows = shape[shape.size() - 2];
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const s64 c = static_cast<s64>(i) % cols, r = (static_cast<s64>(i) / cols) % rows;
+      ASSERT_EQ(got[i], r == c ? 1.0f : 0.0f) << "at " << i;
+    }
+  }
+}
+
 TEST(ElementwiseUnary, BitOps) {
   EXPECT_EQ(values<u8>(bitwise_not(make<u8>({0, 0x0f}))), (std::vector<u8>{0xff, 0xf0}));
   EXPECT_EQ(values<s32>(bitwise_not(make<s32>({0, -1}))), (std::vector<s32>{-1, 0}));
