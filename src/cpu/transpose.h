@@ -8,10 +8,45 @@
 
 #include "cpu/strided.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace vkt::cpu_kernels {
 
 // Elements per thread: below this one thread is faster than waking another (measured).
 inline constexpr std::int64_t kTransposeGrain = std::int64_t{1} << 20;
+
+// A full 8x8 micro tile of 4-byte words as four SSE2 4x4 transposes (the scalar loop
+// moves one word per load); false where it does not apply and the caller loops.
+// Element (i, j) is src[i + j * sp] and goes to dst[i * dq + j].
+template <class W>
+bool transpose_micro_simd(W* dst, const W* src, std::int64_t i0, std::int64_t j0, std::int64_t ni,
+                          std::int64_t nj, std::int64_t sp, std::int64_t dq) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(W) == 4) {
+    if (ni != 8 || nj != 8) return false;
+    for (std::int64_t bi = 0; bi < 8; bi += 4) {
+      for (std::int64_t bj = 0; bj < 8; bj += 4) {
+        const W* s = src + (j0 + bj) * sp + i0 + bi;
+        __m128 r0 = _mm_loadu_ps(reinterpret_cast<const float*>(s));
+        __m128 r1 = _mm_loadu_ps(reinterpret_cast<const float*>(s + sp));
+        __m128 r2 = _mm_loadu_ps(reinterpret_cast<const float*>(s + 2 * sp));
+        __m128 r3 = _mm_loadu_ps(reinterpret_cast<const float*>(s + 3 * sp));
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        W* d = dst + (i0 + bi) * dq + j0 + bj;
+        _mm_storeu_ps(reinterpret_cast<float*>(d), r0);
+        _mm_storeu_ps(reinterpret_cast<float*>(d + dq), r1);
+        _mm_storeu_ps(reinterpret_cast<float*>(d + 2 * dq), r2);
+        _mm_storeu_ps(reinterpret_cast<float*>(d + 3 * dq), r3);
+      }
+    }
+    return true;
+  }
+#endif
+  (void)dst, (void)src, (void)i0, (void)j0, (void)ni, (void)nj, (void)sp, (void)dq;
+  return false;
+}
 
 template <class W>
 void transpose_words(W* dst, const W* src, StridedCopy plan) {
@@ -60,6 +95,9 @@ void transpose_words(W* dst, const W* src, StridedCopy plan) {
                      const std::int64_t ie = std::min(i1, ii + kMicro);
                      for (std::int64_t jj = j0; jj < j1; jj += kMicro) {
                        const std::int64_t je = std::min(j1, jj + kMicro);
+                       if (transpose_micro_simd(d, s, ii, jj, ie - ii, je - jj, sp, dq)) {
+                         continue;
+                       }
                        for (std::int64_t i = ii; i < ie; ++i) {
                          W* drow = d + i * dq;
                          const W* scol = s + i;
