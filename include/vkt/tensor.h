@@ -76,6 +76,17 @@ std::vector<T> fresh_vector(std::size_t n) {
   out.resize(n);
   return out;
 }
+
+// A copy of host elements in one pass: inserting into reserved capacity skips the zero
+// fill that fresh_vector's resize pays before the data is copied in.
+template <class T>
+std::vector<T> copy_to_vector(const T* first, std::size_t n) {
+  std::vector<T> out;
+  out.reserve(n);
+  advise_huge_pages(out.data(), n * sizeof(T));
+  out.insert(out.end(), first, first + n);
+  return out;
+}
 }  // namespace detail
 
 template <class T>
@@ -84,7 +95,11 @@ std::vector<T> Tensor::to_vector() const {
     throw TypeError("[to_vector] requested " + std::string(dtype_name(dtype_of_v<T>)) +
                     " from a tensor of dtype " + std::string(dtype_name(dtype_)));
   }
-  std::vector<T> out = detail::fresh_vector<T>(static_cast<std::size_t>(size()));
+  const auto n = static_cast<std::size_t>(size());
+  if (const void* p = storage_ ? storage_->host_data() : nullptr; p != nullptr && n > 0) {
+    return detail::copy_to_vector(static_cast<const T*>(p), n);
+  }
+  std::vector<T> out = detail::fresh_vector<T>(n);
   read_into(std::as_writable_bytes(std::span<T>(out)));
   return out;
 }

@@ -42,6 +42,7 @@ Backend& Tensor::backend() const {
 }
 
 void Tensor::read_into(std::span<std::byte> dst) const {
+  if (!storage_) throw Error("[read_into] the tensor is empty (default-constructed)");
   if (dst.size() != nbytes()) {
     throw ShapeError("[read_into] destination holds " + std::to_string(dst.size()) +
                      " bytes, the tensor " + std::to_string(nbytes()));
@@ -56,6 +57,9 @@ void Tensor::read_into(std::span<std::byte> dst) const {
 }
 
 std::vector<std::byte> Tensor::to_bytes() const {
+  if (const void* p = storage_ ? storage_->host_data() : nullptr; p != nullptr && nbytes() > 0) {
+    return detail::copy_to_vector(static_cast<const std::byte*>(p), nbytes());
+  }
   std::vector<std::byte> out = detail::fresh_vector<std::byte>(nbytes());
   read_into(out);
   return out;

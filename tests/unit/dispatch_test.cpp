@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "support/compare.h"
 #include "unit/fake_backend.h"
 #include "vkt/vkt.h"
@@ -187,6 +189,14 @@ TEST(Tensor, CreationAndReads) {
   EXPECT_EQ(s.item<double>(), 2.5);
   Tensor b = bitcast(from_vector<float>({1.0f}), DType::u32);
   EXPECT_EQ(b.to_vector<std::uint32_t>()[0], 0x3f800000u);
+  // Large host reads take the one-pass copy (no zero fill first): contents must be intact.
+  const std::int64_t n = 3 << 20;
+  const std::vector<std::int32_t> big = iota({n}, DType::s32).to_vector<std::int32_t>();
+  ASSERT_EQ(big.size(), static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; k += 4099) EXPECT_EQ(big[static_cast<std::size_t>(k)], k);
+  EXPECT_EQ(big.back(), n - 1);
+  const std::vector<std::byte> bytes = iota({n}, DType::s32).to_bytes();
+  EXPECT_EQ(std::memcmp(bytes.data(), big.data(), bytes.size()), 0);
 }
 
 TEST(Tensor, ErrorsNameTheOpAndValues) {
@@ -208,6 +218,12 @@ TEST(Tensor, ErrorsNameTheOpAndValues) {
   expect_msg([&] { bitcast(t, DType::f64); }, {"[bitcast]", "f32", "f64"});
   expect_msg([&] { (void)t.item<float>(); }, {"[item]", "{3}"});
   EXPECT_THROW(as_type(Tensor(), DType::f32), Error);
+  // Reads of a default-constructed tensor throw instead of touching a null storage.
+  const Tensor empty;
+  expect_msg([&] { (void)empty.to_bytes(); }, {"[read_into]", "default-constructed"});
+  expect_msg([&] { (void)empty.item<float>(); }, {"[read_into]", "default-constructed"});
+  std::vector<std::byte> buffer(empty.nbytes());
+  expect_msg([&] { empty.read_into(buffer); }, {"[read_into]", "default-constructed"});
   EXPECT_THROW(vulkan(1000000), NoDevice);
   EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1, 2, 3}));
 }
