@@ -168,6 +168,26 @@ struct DotParams {
   Axes contract_a, batch_a, contract_b, batch_b;
 };
 
+// A dot operand's free axes: those neither contracted nor batch, in order (shared by the
+// core's shape rule and the backends' GEMM views).
+inline Axes dot_free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
+  std::vector<bool> used(static_cast<std::size_t>(rank), false);
+  for (std::int64_t ax : contract) used[static_cast<std::size_t>(ax)] = true;
+  for (std::int64_t ax : batch) used[static_cast<std::size_t>(ax)] = true;
+  Axes out;
+  for (std::int64_t i = 0; i < rank; ++i) {
+    if (!used[static_cast<std::size_t>(i)]) out.push_back(i);
+  }
+  return out;
+}
+
+// The product of shape's sizes along `axes` (1 for none).
+inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
+  std::int64_t n = 1;
+  for (std::int64_t ax : axes) n *= shape[static_cast<std::size_t>(ax)];
+  return n;
+}
+
 using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
                               PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
                               AxisParams, ReduceParams, ArgReduceParams, WindowParams,

@@ -56,11 +56,8 @@ void check_pairs(const char* kind, const Tensor& a, const Axes& axes_a, const Te
 }
 
 void append_free_dims(Shape& out, const Tensor& t, const Axes& contract, const Axes& batch) {
-  std::vector<bool> used(static_cast<std::size_t>(t.rank()), false);
-  for (std::int64_t ax : contract) used[static_cast<std::size_t>(ax)] = true;
-  for (std::int64_t ax : batch) used[static_cast<std::size_t>(ax)] = true;
-  for (std::size_t i = 0; i < used.size(); ++i) {
-    if (!used[i]) out.push_back(t.shape()[i]);
+  for (std::int64_t ax : dot_free_axes(t.rank(), contract, batch)) {
+    out.push_back(t.shape()[static_cast<std::size_t>(ax)]);
   }
 }
 

@@ -19,23 +19,6 @@ struct MatrixView {
   bool contiguous = true;  // perm is the identity: the input is already that view
 };
 
-std::int64_t product(const Shape& shape, const Axes& axes) {
-  std::int64_t n = 1;
-  for (std::int64_t ax : axes) n *= shape[static_cast<std::size_t>(ax)];
-  return n;
-}
-
-Axes free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
-  std::vector<bool> used(static_cast<std::size_t>(rank), false);
-  for (std::int64_t ax : contract) used[static_cast<std::size_t>(ax)] = true;
-  for (std::int64_t ax : batch) used[static_cast<std::size_t>(ax)] = true;
-  Axes out;
-  for (std::int64_t i = 0; i < rank; ++i) {
-    if (!used[static_cast<std::size_t>(i)]) out.push_back(i);
-  }
-  return out;
-}
-
 Axes concat(const Axes& x, const Axes& y, const Axes& z) {
   Axes out = x;
   out.insert(out.end(), y.begin(), y.end());
@@ -205,10 +188,10 @@ Tensor run_linalg(const OpCall& call) {
   const DotParams& p = call.get<DotParams>();
   const Tensor& a = call.inputs[0];
   const Tensor& b = call.inputs[1];
-  const Axes free_a = free_axes(a.rank(), p.contract_a, p.batch_a);
-  const Axes free_b = free_axes(b.rank(), p.contract_b, p.batch_b);
-  const GemmShape s{product(a.shape(), p.batch_a), product(a.shape(), free_a),
-                    product(b.shape(), free_b), product(a.shape(), p.contract_a)};
+  const Axes free_a = dot_free_axes(a.rank(), p.contract_a, p.batch_a);
+  const Axes free_b = dot_free_axes(b.rank(), p.contract_b, p.batch_b);
+  const GemmShape s{axes_product(a.shape(), p.batch_a), axes_product(a.shape(), free_a),
+                    axes_product(b.shape(), free_b), axes_product(a.shape(), p.contract_a)};
   if (out.size() == 0) return out;
   visit_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

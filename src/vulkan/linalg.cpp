@@ -30,23 +30,6 @@ struct TileConfig {
   std::uint32_t tm, tn, bk;
 };
 
-Axes free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
-  std::vector<bool> used(static_cast<std::size_t>(rank), false);
-  for (std::int64_t ax : contract) used[static_cast<std::size_t>(ax)] = true;
-  for (std::int64_t ax : batch) used[static_cast<std::size_t>(ax)] = true;
-  Axes out;
-  for (std::int64_t i = 0; i < rank; ++i) {
-    if (!used[static_cast<std::size_t>(i)]) out.push_back(i);
-  }
-  return out;
-}
-
-std::int64_t product(const Shape& shape, const Axes& axes) {
-  std::int64_t n = 1;
-  for (std::int64_t ax : axes) n *= shape[static_cast<std::size_t>(ax)];
-  return n;
-}
-
 // The stride of the combined (row-major, in `axes` order) index over `axes` in a contiguous
 // tensor, when one exists: the non-unit axes must be adjacent in that order. Unit axes
 // never move the index, and a group of none has stride 0.
@@ -87,7 +70,7 @@ std::optional<GemmView> split_free_group(const Tensor& t, const Axes& free, Gemm
     const Axes outer = slice(free, 0, i), inner = slice(free, i, free.size());
     const auto so = group_stride(t.shape(), outer), si = group_stride(t.shape(), inner);
     if (!so || !si) continue;
-    const std::int64_t p = product(t.shape(), outer), q = product(t.shape(), inner);
+    const std::int64_t p = axes_product(t.shape(), outer), q = axes_product(t.shape(), inner);
     v.batch = p;
     if (is_a) {
       v.m = q;
@@ -111,13 +94,13 @@ std::optional<GemmView> gemm_view(const OpCall& call) {
   const DotParams& p = call.get<DotParams>();
   const Tensor& a = call.inputs.at(0);
   const Tensor& b = call.inputs.at(1);
-  const Axes free_a = free_axes(a.rank(), p.contract_a, p.batch_a);
-  const Axes free_b = free_axes(b.rank(), p.contract_b, p.batch_b);
+  const Axes free_a = dot_free_axes(a.rank(), p.contract_a, p.batch_a);
+  const Axes free_b = dot_free_axes(b.rank(), p.contract_b, p.batch_b);
   GemmView v;
-  v.batch = product(a.shape(), p.batch_a);
-  v.m = product(a.shape(), free_a);
-  v.n = product(b.shape(), free_b);
-  v.k = product(a.shape(), p.contract_a);
+  v.batch = axes_product(a.shape(), p.batch_a);
+  v.m = axes_product(a.shape(), free_a);
+  v.n = axes_product(b.shape(), free_b);
+  v.k = axes_product(a.shape(), p.contract_a);
   v.c = {v.m * v.n, v.n};
   // An empty operand is never read (the output is empty or all zeros): any strides do.
   if (a.size() == 0 || b.size() == 0) return v;

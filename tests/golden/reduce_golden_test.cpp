@@ -36,16 +36,7 @@ Tensor run_golden(const testing::GoldenCase& c) {
       for (const auto& pad : p.at("padding")) {
         opts.padding.emplace_back(pad.at(0).get<std::int64_t>(), pad.at(1).get<std::int64_t>());
       }
-      switch (op) {
-        case Op::window_sum:
-          return window_sum(t, window, opts);
-        case Op::window_product:
-          return window_product(t, window, opts);
-        case Op::window_max:
-          return window_max(t, window, opts);
-        default:
-          return window_min(t, window, opts);
-      }
+      return testing::run_window(op, t, window, opts);
     }
     case OpFamily::cumulative: {
       const std::int64_t axis = p.at("axis").get<std::int64_t>();

@@ -1,4 +1,4 @@
-// Calls the public reduce or scan function an Op names, so tests can loop over op lists.
+// Calls the public reduce, window or scan function an Op names, so tests can loop over op lists.
 // Shared by unit and golden tests.
 #pragma once
 
@@ -24,6 +24,21 @@ inline Tensor run_reduce(Op op, const Tensor& t, const Axes& axes, bool keep) {
       return reduce_min(t, axes, keep);
     default:
       throw Error("[run_reduce] " + std::string(op_name(op)) + " is not a reduction");
+  }
+}
+
+inline Tensor run_window(Op op, const Tensor& t, const Shape& window, const WindowOptions& opts) {
+  switch (op) {
+    case Op::window_sum:
+      return window_sum(t, window, opts);
+    case Op::window_product:
+      return window_product(t, window, opts);
+    case Op::window_max:
+      return window_max(t, window, opts);
+    case Op::window_min:
+      return window_min(t, window, opts);
+    default:
+      throw Error("[run_window] " + std::string(op_name(op)) + " is not a window op");
   }
 }
 

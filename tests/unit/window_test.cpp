@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "support/compare.h"
+#include "support/run_op.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
 namespace {
 
 using testing::as_doubles;
+using testing::run_window;
 using testing::tensors_close;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -39,19 +41,6 @@ std::vector<double> values(std::int64_t n, bool non_negative) {
     v.push_back(non_negative ? x : x - 3);
   }
   return v;
-}
-
-Tensor run_window(Op op, const Tensor& t, const Shape& w, const WindowOptions& o) {
-  switch (op) {
-    case Op::window_sum:
-      return window_sum(t, w, o);
-    case Op::window_product:
-      return window_product(t, w, o);
-    case Op::window_max:
-      return window_max(t, w, o);
-    default:
-      return window_min(t, w, o);
-  }
 }
 
 // Naive reference in double: every window position, padding skipped (it holds the
