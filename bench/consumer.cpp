@@ -49,16 +49,18 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(),
                    static_cast<long long>(n));
       const OpCase c = make_case(op, n);
-      const Column a = measure(c, cpu(), false, plan);
-      const Column b = measure(c, cpu(), true, plan);
-      Column cc, d, e;
+      const Column a = measure(c, cpu(), Read::none, plan);
+      const Column b = measure(c, cpu(), Read::to_cpu, plan);
+      const Column b_vec = measure(c, cpu(), Read::to_vector, plan);
+      Column cc, d, e, d_vec;
       std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
       if (dev != nullptr) {
-        cc = measure(c, *dev, false, plan);
-        d = measure(c, *dev, true, plan);
+        cc = measure(c, *dev, Read::none, plan);
+        d = measure(c, *dev, Read::to_cpu, plan);
+        d_vec = measure(c, *dev, Read::to_vector, plan);
         const LegacyPolicy saved = legacy_policy();
         set_legacy_policy({false, true});
-        e = measure(c, *dev, true, plan);
+        e = measure(c, *dev, Read::to_cpu, plan);
         set_legacy_policy(saved);
       }
       const bool fallback = d.measured && d.ledger.fallbacks > 0;
@@ -94,6 +96,12 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
                        cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
       add_ledger(row, "D", d);
       add_ledger(row, "E", e);
+      // The same op read into a new std::vector (to_vector): fresh pages on both sides.
+      for (const auto& [name, col] : {std::pair<const char*, const Column*>{"B_vec", &b_vec}, {"D_vec", &d_vec}}) {
+        row.emplace_back(std::string(name) + "_us", col->measured ? fmt_num(col->stats.median_us) : "");
+        row.emplace_back(std::string(name) + "_min_us", col->measured ? fmt_num(col->stats.min_us) : "");
+      }
+      row.emplace_back("D_vec_over_B_vec", ratio(d_vec, b_vec));
       table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"),
                  field(row, "C_us"), field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"),
                  field(row, "D_over_E"), field(row, "D_over_floor")});

@@ -13,8 +13,15 @@ struct Column {
   bool measured = false;
 };
 
-// Places the inputs on `b` (outside the timing), then times the op until complete; with
-// `read`, each repetition also reads the whole result as a consumer would (to_bytes).
-Column measure(const OpCase& c, Backend& b, bool read, const TimingPlan& plan);
+// How a repetition ends once the op is issued.
+enum class Read {
+  none,       // wait until the op is complete (synchronize): the op alone
+  to_cpu,     // the consumer read: to_cpu(), then the elements in place (host_span), as a
+              // PyTorch user does .cpu() and .numpy(); a cpu result is used where it is
+  to_vector,  // a copy of the elements into a new std::vector (to_vector), fresh pages too
+};
+
+// Places the inputs on `b` (outside the timing), then times the op and `read`.
+Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
 
 }  // namespace vkt::bench

@@ -38,12 +38,12 @@ struct OpTiming {
 
 OpTiming time_both(const OpCase& c, Backend* dev, const TimingPlan& plan) {
   OpTiming t;
-  t.cpu_col = measure(c, cpu(), false, plan);
+  t.cpu_col = measure(c, cpu(), Read::none, plan);
   if (dev == nullptr) {
     t.path = "cpu-only";
     return t;
   }
-  t.dev_col = measure(c, *dev, false, plan);
+  t.dev_col = measure(c, *dev, Read::none, plan);
   t.path = t.dev_col.ledger.fallbacks > 0 ? "fallback" : "native";
   t.speedup = t.cpu_col.stats.median_us / t.dev_col.stats.median_us;
   return t;
@@ -228,9 +228,9 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
                  for (int j = 0; j < k; ++j) x = j % 2 ? add(x, 0.5) : multiply(x, 1.0001);
                  return x;
                }};
-      const Column b = measure(c, cpu(), true, plan);
+      const Column b = measure(c, cpu(), Read::to_cpu, plan);
       Column d;
-      if (dev != nullptr) d = measure(c, *dev, true, plan);
+      if (dev != nullptr) d = measure(c, *dev, Read::to_cpu, plan);
       Row row = case_row(h, c, n);
       row.emplace_back("k", std::to_string(k));
       row.emplace_back("B_us", fmt_num(b.stats.median_us));

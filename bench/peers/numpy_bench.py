@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """NumPy as a peer in vktensor's consumer-aware bench (DESIGN.md section 5).
 
-Columns A (op alone) and B (op + consumer read) only; C..E stay empty: numpy has no
+Columns A (op alone), B (op, then the consumer's use of the result: the array itself, as
+vktensor's to_cpu() + host_span() is no copy for a cpu result) and B_vec (op, then a copy
+into new host memory, tobytes(), as vktensor's to_vector); C..E stay empty: numpy has no
 device. Cases mirror bench/cases.cpp: same shapes, same f32 data (arange(n)/n + 0.01),
 the same indices, and a new result array per repetition (no in-place reuse), as a
 vktensor op returns a new tensor.
@@ -109,6 +111,12 @@ def sum_all(n):
     return s, lambda: x.sum()  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
 
 
+def argmax(n):
+    s = pc.square_ish(n)
+    x = seed_data(n, s)
+    return s, lambda: x.argmax(axis=1)  # int64 per row, like vktensor's argmax(x, 1)
+
+
 def sum_axis1(n):
     s = pc.square_ish(n)
     x = seed_data(n, s)
@@ -133,14 +141,23 @@ def dot(n):
     return s, lambda: a @ b
 
 
-SQUARE_ISH_OPS = {"sum", "sum_axis1", "transpose", "dot"}
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
 
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
-    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1,
+    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
+
+
+def blas_name():
+    """The BLAS numpy's dot runs on, from numpy's build config (best effort)."""
+    try:
+        cfg = np.show_config(mode="dicts")
+        return cfg["Build Dependencies"]["blas"]["name"]
+    except Exception:  # older numpy: show_config prints and has no dicts mode
+        return "unknown"
 
 
 def parse_args(argv):
@@ -164,7 +181,7 @@ def main(argv=None):
         for op, n in cases:  # shape errors before any timing (sizes are already multiples of 16)
             if op in SQUARE_ISH_OPS:
                 pc.square_ish(n)
-        meta = pc.host_metadata(f"numpy {np.__version__}")
+        meta = pc.host_metadata(f"numpy {np.__version__}, BLAS {blas_name()}")
         out = args.out or pc.default_csv_path(meta, "numpy-consumer")
         pc.check_writable(out)
     except (ValueError, OSError) as e:
@@ -176,12 +193,14 @@ def main(argv=None):
         print(f"\r[{i}/{len(cases)}] {op} {n}          ", end="", file=sys.stderr, flush=True)
         shape, run = make(n)
         a = pc.time_it(run, min_reps=args.reps)
-        # The consumer read: vktensor's to_bytes() copies the result into a new host
-        # buffer; tobytes() is numpy's copy into a new bytes object. (tolist() would time
-        # Python float boxing, which no C++ consumer pays.)
-        b = pc.time_it(lambda: run().tobytes(), min_reps=args.reps)
+        # B: the result array is what the consumer uses (np.asarray is a no-copy view).
+        # B_vec: tobytes(), numpy's copy into a new bytes object, as to_vector. (tolist()
+        # would time Python float boxing, which no C++ consumer pays.)
+        b = pc.time_it(lambda: np.asarray(run()), min_reps=args.reps)
+        b_vec = pc.time_it(lambda: run().tobytes(), min_reps=args.reps)
         out_bytes = run().nbytes
-        rows.append(pc.consumer_row(meta, "numpy", op, "f32", shape, n, "cpu-only", {"A": a, "B": b}, out_bytes))
+        rows.append(pc.consumer_row(meta, "numpy", op, "f32", shape, n, "cpu-only",
+                                    {"A": a, "B": b, "B_vec": b_vec}, out_bytes))
     print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     pc.print_table(rows, ["op", "size", "shape", "A_us", "B_us", "A_reps", "B_reps"])
     pc.write_csv(out, rows)

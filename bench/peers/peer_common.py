@@ -186,6 +186,7 @@ CONSUMER_COLUMNS = (
     + ["D_over_B", "D_over_E", "C_over_A", "out_bytes", "d2h_GBps", "floor_us", "D_over_floor"]
     + [f"D_{x}" for x in LEDGER]
     + [f"E_{x}" for x in LEDGER]
+    + ["B_vec_us", "B_vec_min_us", "D_vec_us", "D_vec_min_us", "D_vec_over_B_vec"]
 )
 # Appended last so every column before it sits where vkt-bench puts it.
 PEER_COLUMNS = CONSUMER_COLUMNS + ["library"]
@@ -202,8 +203,8 @@ def _ratio(x, y):
 
 def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes,
                  d2h_bytes_per_us=None):
-    """One CSV row. `columns` maps "A".."E" to Stats (absent or None: not measured, empty
-    cells). floor_us = C + out_bytes / the measured device-to-host rate, as vkt-bench's.
+    """One CSV row. `columns` maps "A".."E", "B_vec" and "D_vec" to Stats (absent or None:
+    not measured, empty cells). floor_us = C + out_bytes / the measured device-to-host rate, as vkt-bench's.
     The ledger columns stay empty: a peer library has no transfer ledger."""
     row = dict(meta)
     row.update(op=op, dtype=dtype, shape=shape_str(shape), size=str(size), path=path)
@@ -223,6 +224,11 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
     floor_us = col["C"].median_us + out_bytes / d2h_bytes_per_us if col["C"] and has_rate else 0.0
     row["floor_us"] = fmt_num(floor_us) if floor_us > 0 else ""
     row["D_over_floor"] = fmt_num(col["D"].median_us / floor_us, 4) if col["D"] and floor_us > 0 else ""
+    for x in ("B_vec", "D_vec"):
+        s = columns.get(x)
+        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
+        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
+    row["D_vec_over_B_vec"] = _ratio(columns.get("D_vec"), columns.get("B_vec"))
     row["library"] = library
     return row
 

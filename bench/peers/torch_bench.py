@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """PyTorch as a peer in vktensor's consumer-aware bench (DESIGN.md section 5).
 
-A (op) and B (op + consumer read) on torch cpu tensors; C (op, then
-torch.cuda.synchronize) and D (op, then .cpu(), then the same host copy as B) on CUDA
-with inputs resident; E empty (torch has no legacy path). Without CUDA, C and D stay
-empty. Cases mirror bench/cases.cpp: same shapes, same f32 data, indices the seed holds
+Timed exactly as vkt-bench times vktensor (bench/measure.h):
+  A  op on torch cpu tensors
+  B  op, then the consumer's view of the result: .numpy() (no copy), as vktensor's
+     to_cpu() + host_span() is no copy for a cpu result
+  C  op on CUDA with inputs resident, then torch.cuda.synchronize()
+  D  op on CUDA, then .cpu() (torch's read into new pageable host memory), then .numpy()
+  B_vec, D_vec  B and D with the result copied into new host memory (.numpy().tobytes()),
+     as vktensor's to_vector columns copy it into a new std::vector
+E stays empty (torch has no legacy path). Without CUDA, C and D stay empty. Cases mirror bench/cases.cpp: same shapes, same f32 data, indices the seed holds
 on the cpu are moved to the device inside the timed region, as vktensor must.
 
 Runs with the GPU machine's own python3 (no matplotlib; numpy optional).
@@ -30,10 +35,15 @@ except ImportError:
     HAVE_NUMPY = False
 
 
+def host_view(t):
+    """The consumer's use of a host tensor: its elements in place, as vktensor's
+    host_span(). Without numpy the tensor itself is that view."""
+    return t.numpy() if HAVE_NUMPY else t
+
+
 def host_copy(t):
-    """The consumer read of a host tensor: a copy of the result into new host memory,
-    like vktensor's to_bytes() and numpy_bench's tobytes(). Without numpy, clone() is
-    the same one copy into a new host buffer."""
+    """A copy of a host tensor's elements into new host memory, like vktensor's
+    to_vector(). Without numpy, clone() is the same one copy into a new host buffer."""
     return t.numpy().tobytes() if HAVE_NUMPY else t.clone()
 
 
@@ -121,6 +131,12 @@ def sum_all(n, dev):
     return s, lambda: x.sum()
 
 
+def argmax(n, dev):
+    s = pc.square_ish(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: x.argmax(dim=1)  # s64 per row, like vktensor's argmax(x, 1)
+
+
 def sum_axis1(n, dev):
     s = pc.square_ish(n)
     x = seed_data(n, s, dev)
@@ -145,12 +161,12 @@ def dot(n, dev):
     return s, lambda: a @ b  # torch's default: no TF32 for f32 matmul, full f32 like vktensor
 
 
-SQUARE_ISH_OPS = {"sum", "sum_axis1", "transpose", "dot"}
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
 
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
-    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1,
+    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
 
@@ -179,21 +195,23 @@ def cuda_device_fields():
 
 def measure_d2h_bytes_per_us():
     """Device-to-host rate, once per run, from a 256 MiB CUDA tensor, median of 5 after one
-    warm-up. The floor uses a copy into a host tensor allocated (and touched) beforehand,
-    as vkt-bench's measure_d2h_bytes_per_us reads into a ready std::vector: a fresh .cpu()
-    of 256 MiB also pays for faulting in new pages, which small results mostly do not, so
-    its rate would put the floor above D. Both rates are printed."""
+    warm-up: the bus rate, a copy into pinned host memory allocated beforehand, as
+    vkt-bench's measure_d2h_bytes_per_us times to_cpu() (a copy-engine transfer into pinned
+    memory). The rates into a ready pageable tensor and by a fresh .cpu() are printed too."""
     big = torch.full(((256 << 20) // 4,), 1.25, dtype=F32, device="cuda")
+    pinned = torch.empty(big.shape, dtype=F32, pin_memory=True)
     host = torch.zeros(big.shape, dtype=F32)  # pageable, like a consumer's buffer
     torch.cuda.synchronize()
     nbytes = big.numel() * big.element_size()
     plan = dict(min_reps=5, warmups=1, min_total_us=0, max_reps=5)
-    into = pc.time_it(lambda: host.copy_(big), **plan)  # synchronous: host is not pinned
+    bus = pc.time_it(lambda: pinned.copy_(big), **plan)  # synchronous (non_blocking=False)
+    into = pc.time_it(lambda: host.copy_(big), **plan)
     fresh = pc.time_it(lambda: big.cpu(), **plan)
-    for what, st in (("into a ready host tensor", into), ("by .cpu() (new host memory)", fresh)):
+    for what, st in (("into pinned memory (the floor's rate)", bus), ("into a ready pageable tensor", into),
+                     ("by .cpu() (new host memory)", fresh)):
         print(f"torch_bench: device-to-host read of {nbytes >> 20} MiB {what}: median {st.median_us:.0f} us = "
               f"{nbytes / st.median_us / 1000.0:.2f} GB/s", file=sys.stderr)
-    return nbytes / into.median_us
+    return nbytes / bus.median_us
 
 
 def parse_args(argv):
@@ -219,6 +237,8 @@ def main(argv=None):
                     pc.square_ish(n)
         has_cuda = torch.cuda.is_available()
         build = f"torch {torch.__version__}" + (f", CUDA {torch.version.cuda}" if has_cuda else "")
+        if HAVE_NUMPY:
+            build += f", numpy {numpy.__version__}"
         build += f", {torch.get_num_threads()} cpu threads"
         meta = pc.host_metadata(build, cuda_device_fields())
         out = args.out or pc.default_csv_path(meta, "torch-consumer")
@@ -229,7 +249,8 @@ def main(argv=None):
     if not has_cuda:
         print("torch_bench: no CUDA device; columns C and D stay empty", file=sys.stderr)
     if not HAVE_NUMPY:
-        print("torch_bench: no numpy; the consumer read is clone() instead of .numpy().tobytes()", file=sys.stderr)
+        print("torch_bench: no numpy; the consumer view is the tensor itself and the copy columns use clone()",
+              file=sys.stderr)
     d2h = measure_d2h_bytes_per_us() if has_cuda else None
 
     def sync_after(run):
@@ -245,15 +266,17 @@ def main(argv=None):
             print(f"\r[{len(rows) + 1}/{total}] {op} {n}          ", end="", file=sys.stderr, flush=True)
             shape, run_cpu = CASES[op](n, "cpu")
             cols = {"A": pc.time_it(run_cpu, min_reps=args.reps),
-                    "B": pc.time_it(lambda: host_copy(run_cpu()), min_reps=args.reps)}
+                    "B": pc.time_it(lambda: host_view(run_cpu()), min_reps=args.reps),
+                    "B_vec": pc.time_it(lambda: host_copy(run_cpu()), min_reps=args.reps)}
             r = run_cpu()
             out_bytes = r.numel() * r.element_size()
             if has_cuda:
                 _, run_gpu = CASES[op](n, "cuda")
                 torch.cuda.synchronize()
                 cols["C"] = pc.time_it(sync_after(run_gpu), min_reps=args.reps)
-                # .cpu() waits for the op, copies to pageable host memory; then B's read.
-                cols["D"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
+                # .cpu() waits for the op and copies into new pageable host memory; then B's view.
+                cols["D"] = pc.time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
+                cols["D_vec"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
                 del run_gpu
             rows.append(pc.consumer_row(meta, "torch", op, "f32", shape, n, "native" if has_cuda else "cpu-only",
                                         cols, out_bytes, d2h))

@@ -43,6 +43,15 @@ class Backend {
   // Copies `nbytes` from `offset` of storage into host memory (a download on a device).
   virtual void to_host(const Storage& storage, std::size_t offset, void* dst,
                        std::size_t nbytes) = 0;
+  // A host-readable copy of the first `nbytes` of `storage`, owned by `host` (the cpu
+  // backend), made the cheapest way this backend knows (a device can copy straight into
+  // pinned host memory); nullptr when it has none, and the core reads through to_host
+  // into a pooled host buffer.
+  virtual std::shared_ptr<Storage> to_host_storage(const Storage& storage, std::size_t nbytes,
+                                                   Backend& host) {
+    (void)storage, (void)nbytes, (void)host;
+    return nullptr;
+  }
   // True when this backend runs `call` itself for these dtypes and shapes.
   virtual bool supports(const OpCall& call) const = 0;
   // Runs `call`; every input is on this backend. Only called when supports(call).

@@ -29,6 +29,15 @@ class Tensor {
   Backend& backend() const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
 
+  // The tensor on the cpu: itself when it is there, else one read into host memory from a
+  // pool (from a discrete GPU: pinned memory its copy engine writes directly). With
+  // host_span, what a program does to use a result without another copy.
+  Tensor to_cpu() const;
+  // The elements of a tensor held in host memory, in place (no copy; valid while the
+  // tensor lives). TypeError for another T; Error for a tensor on a device (see to_cpu).
+  template <class T>
+  std::span<const T> host_span() const;
+
   // Consumer reads: copy the elements to the host (a download when on a device).
   template <class T>
   std::vector<T> to_vector() const;
@@ -88,6 +97,21 @@ std::vector<T> copy_to_vector(const T* first, std::size_t n) {
   return out;
 }
 }  // namespace detail
+
+template <class T>
+std::span<const T> Tensor::host_span() const {
+  if (dtype_of_v<T> != dtype_) {
+    throw TypeError("[host_span] requested " + std::string(dtype_name(dtype_of_v<T>)) +
+                    " from a tensor of dtype " + std::string(dtype_name(dtype_)));
+  }
+  const void* p = storage_ ? storage_->host_data() : nullptr;
+  if (p == nullptr && size() > 0) {
+    throw Error("[host_span] the tensor is not in host memory (on " +
+                (storage_ ? storage_->backend().name() : std::string("no backend")) +
+                "); read it with to_cpu() first");
+  }
+  return {static_cast<const T*>(p), static_cast<std::size_t>(size())};
+}
 
 template <class T>
 std::vector<T> Tensor::to_vector() const {

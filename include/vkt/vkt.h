@@ -4,6 +4,7 @@
 #include "vkt/backend.h"
 #include "vkt/dtype.h"
 #include "vkt/error.h"
+#include "vkt/host_pool.h"
 #include "vkt/ledger.h"
 #include "vkt/op_call.h"
 #include "vkt/ops.h"

@@ -1,60 +1,123 @@
 #include "core/host_storage.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <mutex>
 #include <new>
 #include <string>
-#include <vector>
 
 #include "vkt/error.h"
+#include "vkt/host_pool.h"
 #include "vkt/tensor.h"
 
 #ifdef __linux__
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace vkt {
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-// Freed large buffers kept for reuse, like the heap NumPy's outputs come from: a fresh
-// mapping costs a page fault per page, which for a memory-bound op is most of its time.
-constexpr std::size_t kCacheMin = std::size_t{1} << 20;
-constexpr std::size_t kCacheCap = std::size_t{512} << 20;
+// From glibc's default mmap threshold up: below it malloc recycles freed chunks itself;
+// at and above it each fresh buffer is a new mapping, a page fault per page on first touch.
+constexpr std::size_t kPoolMin = std::size_t{128} << 10;
+constexpr std::size_t kDefaultCapMax = std::size_t{4} << 30;
 
-// Capacity actually allocated for a request: large sizes round up to an eighth of their
-// power of two so buffers of about the same size share a class.
+// Capacity actually allocated for a request: pooled sizes round up to an eighth of their
+// power of two, so buffers of about the same size share a class (at most 12.5% unused).
 std::size_t capacity_for(std::size_t nbytes) {
-  if (nbytes < kCacheMin) return (nbytes + 63) / 64 * 64;
+  if (nbytes < kPoolMin) return (nbytes + 63) / 64 * 64;
   const std::size_t granule = std::bit_ceil(nbytes) / 8;
   return (nbytes + granule - 1) / granule * granule;
 }
 
-class LargeBufferCache {
- public:
-  void* take(std::size_t capacity) {
-    std::lock_guard lock(mutex_);
-    for (auto it = free_.begin(); it != free_.end(); ++it) {
-      if (it->capacity != capacity) continue;
-      void* p = it->data;
-      bytes_ -= capacity;
-      free_.erase(it);
-      return p;
-    }
-    return nullptr;
+std::size_t default_cap() {
+  if (const char* env = std::getenv("VKT_HOST_POOL_MB"); env && *env) {
+    return static_cast<std::size_t>(std::max(0LL, std::atoll(env))) << 20;
   }
-  // Keeps `p`, or frees it (or older ones) past the cap.
-  void give(void* p, std::size_t capacity) {
-    std::lock_guard lock(mutex_);
-    free_.push_back({p, capacity});
-    bytes_ += capacity;
-    while (bytes_ > kCacheCap && !free_.empty()) {
-      bytes_ -= free_.front().capacity;
-      std::free(free_.front().data);
-      free_.erase(free_.begin());
+#ifdef __linux__
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) {
+    return std::min(kDefaultCapMax, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8);
+  }
+#endif
+  return std::size_t{512} << 20;
+}
+
+bool default_poison() {
+  if (const char* env = std::getenv("VKT_POOL_POISON"); env && *env) return env[0] == '1';
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+void free_buffer(void* p) { std::free(p); }
+
+class HostPool {
+ public:
+  // A cached buffer of exactly `capacity`, or nullptr.
+  void* take(std::size_t capacity) {
+    void* p = nullptr;
+    bool poison = false;
+    {
+      std::lock_guard lock(mutex_);
+      // Newest first: its pages are the likeliest to be in cache.
+      for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+        if (it->capacity != capacity) continue;
+        p = it->data;
+        cached_ -= capacity;
+        free_.erase(std::next(it).base());
+        ++reuses_;
+        poison = poison_;
+        break;
+      }
+      if (p == nullptr) ++allocations_;
     }
+    if (p != nullptr && poison) std::memset(p, 0xFF, capacity);
+    return p;
+  }
+  // Keeps `p` for reuse, freeing the oldest buffers past the cap.
+  void give(void* p, std::size_t capacity) {
+    std::deque<Entry> evicted;
+    {
+      std::lock_guard lock(mutex_);
+      free_.push_back({p, capacity});
+      cached_ += capacity;
+      evict_to(cap_, evicted);
+    }
+    for (const Entry& e : evicted) free_buffer(e.data);
+  }
+  void set_cap(std::size_t cap) {
+    std::deque<Entry> evicted;
+    {
+      std::lock_guard lock(mutex_);
+      cap_ = cap;
+      evict_to(cap_, evicted);
+    }
+    for (const Entry& e : evicted) free_buffer(e.data);
+  }
+  void trim() {
+    std::deque<Entry> evicted;
+    {
+      std::lock_guard lock(mutex_);
+      evict_to(0, evicted);
+    }
+    for (const Entry& e : evicted) free_buffer(e.data);
+  }
+  void set_poison(bool on) {
+    std::lock_guard lock(mutex_);
+    poison_ = on;
+  }
+  HostPoolStats stats() {
+    std::lock_guard lock(mutex_);
+    return {cached_, cap_, reuses_, allocations_, poison_};
   }
 
  private:
@@ -62,18 +125,34 @@ class LargeBufferCache {
     void* data;
     std::size_t capacity;
   };
+  void evict_to(std::size_t limit, std::deque<Entry>& evicted) {
+    while (cached_ > limit && !free_.empty()) {
+      cached_ -= free_.front().capacity;
+      evicted.push_back(free_.front());
+      free_.pop_front();
+    }
+  }
+
   std::mutex mutex_;
-  std::vector<Entry> free_;
-  std::size_t bytes_ = 0;
+  std::deque<Entry> free_;  // oldest first
+  std::size_t cached_ = 0;
+  std::size_t cap_ = default_cap();
+  std::uint64_t reuses_ = 0, allocations_ = 0;
+  bool poison_ = default_poison();
 };
 
 // Never destroyed: storages may be released during static destruction.
-LargeBufferCache& cache() {
-  static auto* c = new LargeBufferCache;
-  return *c;
+HostPool& pool() {
+  static auto* p = new HostPool;
+  return *p;
 }
 
 }  // namespace
+
+HostPoolStats host_pool_stats() { return pool().stats(); }
+void host_pool_trim() { pool().trim(); }
+void set_host_pool_cap(std::size_t bytes) { pool().set_cap(bytes); }
+void set_host_pool_poison(bool on) { pool().set_poison(on); }
 
 void detail::advise_huge_pages(void* data, std::size_t bytes) noexcept {
 #ifdef MADV_HUGEPAGE
@@ -91,7 +170,7 @@ void detail::advise_huge_pages(void* data, std::size_t bytes) noexcept {
 HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nbytes) {
   if (nbytes == 0) return;
   capacity_ = capacity_for(nbytes);
-  if (capacity_ >= kCacheMin) data_ = cache().take(capacity_);
+  if (capacity_ >= kPoolMin) data_ = pool().take(capacity_);
   if (data_ != nullptr) return;
   // Large buffers: 2 MiB aligned and marked for transparent huge pages (as NumPy does), so
   // a fresh output costs a few hundred page faults instead of one per 4 KiB.
@@ -99,17 +178,20 @@ HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nb
   const std::size_t alignment = huge ? kHugePage : 64;
   const std::size_t rounded = (capacity_ + alignment - 1) / alignment * alignment;
   data_ = std::aligned_alloc(alignment, rounded);
-#ifdef MADV_HUGEPAGE
-  if (huge && data_ != nullptr) madvise(data_, rounded, MADV_HUGEPAGE);  // advice only
-#endif
+  if (data_ == nullptr) {
+    // Cached buffers may be what stands in the way: give them back and try once more.
+    host_pool_trim();
+    data_ = std::aligned_alloc(alignment, rounded);
+  }
   if (data_ == nullptr) {
     throw OutOfMemory("[allocate] host allocation of " + std::to_string(nbytes) + " bytes failed");
   }
+  if (huge) detail::advise_huge_pages(data_, rounded);
 }
 
 HostStorage::~HostStorage() {
-  if (data_ != nullptr && capacity_ >= kCacheMin) {
-    cache().give(data_, capacity_);
+  if (data_ != nullptr && capacity_ >= kPoolMin) {
+    pool().give(data_, capacity_);
   } else {
     std::free(data_);
   }

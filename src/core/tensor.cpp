@@ -88,6 +88,10 @@ Tensor transfer(const Tensor& t, Backend& b) {
   Backend& src = t.backend();
   if (&src == &b) return t;
   if (b.is_cpu()) {
+    if (auto direct = src.to_host_storage(*t.storage(), t.nbytes(), b)) {
+      ledger::record_download(t.nbytes());
+      return Tensor(t.dtype(), t.shape(), std::move(direct));
+    }
     auto storage = std::make_shared<HostStorage>(b, t.nbytes());
     t.read_into(std::span<std::byte>(static_cast<std::byte*>(storage->data()), t.nbytes()));
     return Tensor(t.dtype(), t.shape(), std::move(storage));
@@ -99,6 +103,11 @@ Tensor transfer(const Tensor& t, Backend& b) {
   }
   // Between two devices: through the host, both crossings counted.
   return transfer(transfer(t, cpu()), b);
+}
+
+Tensor Tensor::to_cpu() const {
+  if (!storage_) throw Error("[to_cpu] the tensor is empty (default-constructed)");
+  return transfer(*this, cpu());
 }
 
 Tensor copy(const Tensor& t, Backend& b) {

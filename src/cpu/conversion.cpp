@@ -1,7 +1,7 @@
 // as_type and copy on the cpu (bitcast is an alias made by the core).
 #include <cstring>
 
-#include "cpu/kernels.h"
+#include "cpu/strided.h"
 
 namespace vkt::cpu_kernels {
 
@@ -10,12 +10,8 @@ Tensor run_conversion(const OpCall& call) {
   Tensor out = make_output(call);
   const std::int64_t n = out.size();
   if (call.op == Op::copy) {
-    auto* dst = static_cast<char*>(static_cast<void*>(mutable_data<std::byte>(out)));
-    const auto* src = static_cast<const char*>(in.storage()->host_data());
-    const std::int64_t bytes = static_cast<std::int64_t>(out.nbytes());
-    parallel_for(bytes, kGrain * 4, [&](std::int64_t b, std::int64_t e) {
-      std::memcpy(dst + b, src + b, static_cast<std::size_t>(e - b));
-    });
+    parallel_memcpy(mutable_data<std::byte>(out), in.storage()->host_data(),
+                    static_cast<std::int64_t>(out.nbytes()));
     return out;
   }
   if (call.op != Op::as_type) {

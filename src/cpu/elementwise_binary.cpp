@@ -133,7 +133,7 @@ Tensor run_binary(const OpCall& call) {
     if (binary_writes_u8(call.op)) {
       std::uint8_t* po = mutable_data<std::uint8_t>(out);
       return predicate<C>(call.op, [&](auto f) {
-        map_binary(pa, pb, po, plan, n, kCheapGrain, f);
+        map_binary(pa, pb, po, plan, n, cheap_grain<std::uint8_t, T, T>(), f);
         return true;
       });
     }
@@ -143,7 +143,7 @@ Tensor run_binary(const OpCall& call) {
     // sooner than the one-instruction ops.
     const bool costly = call.op == Op::pow || call.op == Op::remainder || call.op == Op::atan2 ||
                         call.op == Op::divide || call.op == Op::quotient;
-    const std::int64_t grain = costly ? kGrain : kCheapGrain;
+    const std::int64_t grain = costly ? kGrain : cheap_grain<T, T, T>();
     return arithmetic<C>(call.op, [&](auto f) {
       map_binary(pa, pb, po, plan, n, grain, f);
       return true;

@@ -24,11 +24,13 @@ inline T store(R v) {
   }
 }
 
-// Elements per thread for cheap, memory-bound ops (add, compare, abs...): below ~1M
-// elements a second thread costs more in fork/join and cache traffic than it saves, and
-// on an oversubscribed machine the join can wait a whole scheduler slice. Transcendental
-// ops keep kGrain.
-inline constexpr std::int64_t kCheapGrain = kGrain * 32;
+// Items per thread for one-instruction ops (add, compare, abs...): memory bound, so the
+// measured streaming grain over the bytes each item reads and writes. Library-call and
+// transcendental ops use kGrain.
+template <class Out, class... In>
+std::int64_t cheap_grain() {
+  return stream_grain(static_cast<std::int64_t>((sizeof(In) + ... + sizeof(Out))));
+}
 
 // out[i] = f(in[i]) over n elements.
 template <class In, class Out, class F>

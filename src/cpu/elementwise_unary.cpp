@@ -101,7 +101,7 @@ template <class T>
 bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
   using C = compute_t<T>;
   auto go = [&](auto f) {
-    map_unary(in, out, n, kCheapGrain, f);
+    map_unary(in, out, n, cheap_grain<T, T>(), f);
     return true;
   };
   constexpr bool is_fp = std::is_floating_point_v<C>;
@@ -147,10 +147,10 @@ bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
       }
     case Op::conjugate:
     case Op::real:
-      if (n > 0) std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
+      host::parallel_memcpy(out, in, n * static_cast<std::int64_t>(sizeof(T)));
       return true;
     case Op::imag:
-      map_unary(in, out, n, kCheapGrain, [](C) { return C(0); });
+      map_unary(in, out, n, cheap_grain<T, T>(), [](C) { return C(0); });
       return true;
     default:
       break;
@@ -176,12 +176,12 @@ bool run_predicate(Op op, const T* in, std::uint8_t* out, std::int64_t n) {
   using C = compute_t<T>;
   if constexpr (std::is_floating_point_v<C>) {
     if (op == Op::is_nan) {
-      map_unary(in, out, n, kCheapGrain,
+      map_unary(in, out, n, cheap_grain<std::uint8_t, T>(),
                 [](C x) { return static_cast<std::uint8_t>(is_nan_value(x)); });
       return true;
     }
     if (op == Op::is_infinity) {
-      map_unary(in, out, n, kCheapGrain, [](C x) {
+      map_unary(in, out, n, cheap_grain<std::uint8_t, T>(), [](C x) {
         return static_cast<std::uint8_t>(x == std::numeric_limits<C>::infinity() ||
                                          x == -std::numeric_limits<C>::infinity());
       });

@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/host_parallel.h"
 #include "core/host_storage.h"
 #include "vkt/op_call.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace vkt::cpu_kernels {
 
@@ -29,35 +26,13 @@ T* mutable_data(const Tensor& t) {
   return static_cast<T*>(static_cast<HostStorage*>(t.storage().get())->data());
 }
 
-inline int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
+using host::max_threads;
+using host::parallel_for;
+using host::stream_grain;
 
-// Calls f(begin, end) over [0, n) split into contiguous ranges, in parallel when each
-// thread gets at least `grain` items.
-template <class F>
-void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
-  const int threads =
-      static_cast<int>(std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
-  if (threads <= 1) {
-    if (n > 0) f(std::int64_t{0}, n);
-    return;
-  }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t id = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t begin = n * id / nt, end = n * (id + 1) / nt;
-    if (begin < end) f(begin, end);
-  }
-#endif
-}
-
-// Elements per thread below which threading costs more than it gains.
+// Elements per thread for compute-bound loops (transcendentals, library calls, gathers):
+// each element costs tens of cycles, so 32K of them outweigh a fork/join anywhere.
+// Memory-bound loops use stream_grain(bytes per item) instead, which is measured.
 inline constexpr std::int64_t kGrain = 1 << 15;
 
 // The op families; each lives in the file of the same name.

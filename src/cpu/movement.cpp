@@ -41,7 +41,7 @@ void run_pad(const OpCall& call, const Tensor& in, W* out) {
     if constexpr (sizeof(T) == sizeof(W)) std::memcpy(&fill_word, &v, sizeof(W));
   });
   const std::int64_t n = numel(call.out_shape);
-  parallel_for(n, kGrain,
+  parallel_for(n, stream_grain(sizeof(W)),
                [&](std::int64_t b, std::int64_t e) { std::fill(out + b, out + e, fill_word); });
 
   // Input element i of an axis lands at lo + i * (interior + 1); keep those inside the output.
@@ -126,7 +126,7 @@ void run_concatenate(const OpCall& call, std::byte* out) {
   // Many short rows: rows across threads; few long rows: each memcpy split across threads.
   if (rows >= 2 * static_cast<std::int64_t>(max_threads()) && out_row <= (std::int64_t{1} << 20)) {
     const std::int64_t grain =
-        std::max<std::int64_t>(1, kCopyGrain / std::max<std::int64_t>(out_row, 1));
+        std::max<std::int64_t>(1, stream_grain(2 * std::max<std::int64_t>(out_row, 1)));
     parallel_for(rows, grain, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t r = b; r < e; ++r) {
         for (std::size_t i = 0; i < src.size(); ++i) {
@@ -143,7 +143,7 @@ void run_concatenate(const OpCall& call, std::byte* out) {
     for (std::size_t i = 0; i < src.size(); ++i) piece_start.push_back(r * out_row + offset[i]);
   }
   const std::int64_t total = rows * out_row;
-  parallel_for(total, kCopyGrain, [&](std::int64_t b, std::int64_t e) {
+  parallel_for(total, stream_grain(2), [&](std::int64_t b, std::int64_t e) {
     std::size_t p = static_cast<std::size_t>(
         std::upper_bound(piece_start.begin(), piece_start.end(), b) - piece_start.begin() - 1);
     for (std::int64_t pos = b; pos < e; ++p) {

@@ -25,16 +25,8 @@ decltype(auto) visit_width(DType dtype, F&& f) {
   }
 }
 
-// memcpy in pieces small enough that the C library keeps them in cache (it switches to
-// non-temporal stores for single large copies, which is slower when the data fits in L3).
-inline void copy_bytes(void* dst, const void* src, std::int64_t bytes) {
-  constexpr std::int64_t kPiece = std::int64_t{256} << 10;
-  auto* d = static_cast<char*>(dst);
-  const auto* s = static_cast<const char*>(src);
-  for (std::int64_t off = 0; off < bytes; off += kPiece) {
-    std::memcpy(d + off, s + off, static_cast<std::size_t>(std::min(kPiece, bytes - off)));
-  }
-}
+using host::copy_bytes;
+using host::parallel_memcpy;
 
 // A copy of `shape` elements: dst[sum i*dst_strides] = src[sum i*src_strides] (in elements,
 // strides may be 0 or negative on the source).
@@ -78,7 +70,8 @@ void copy_strided(W* dst, const W* src, StridedCopy plan) {
   const std::int64_t inner = plan.shape[r - 1];
   const std::int64_t ds = plan.dst_strides[r - 1], ss = plan.src_strides[r - 1];
   const std::int64_t rows = numel(plan.shape) / inner;
-  parallel_for(rows, std::max<std::int64_t>(1, kGrain / inner),
+  // A row moves inner words in and out.
+  parallel_for(rows, stream_grain(2 * inner * static_cast<std::int64_t>(sizeof(W))),
                [&](std::int64_t b, std::int64_t e) {
                  // Odometer over the outer axes, started at row b.
                  std::vector<std::int64_t> idx(r - 1, 0);
@@ -111,18 +104,6 @@ void copy_strided(W* dst, const W* src, StridedCopy plan) {
                    }
                  }
                });
-}
-
-// Bytes per thread below which one thread copies alone: a copy is bandwidth bound, so a
-// second thread gains little, while waking it on a busy machine can cost milliseconds.
-inline constexpr std::int64_t kCopyGrain = std::int64_t{16} << 20;
-
-// A parallel memcpy of `bytes` bytes.
-inline void parallel_memcpy(void* dst, const void* src, std::int64_t bytes) {
-  auto* d = static_cast<char*>(dst);
-  const auto* s = static_cast<const char*>(src);
-  parallel_for(bytes, kCopyGrain,
-               [&](std::int64_t b, std::int64_t e) { copy_bytes(d + b, s + b, e - b); });
 }
 
 }  // namespace vkt::cpu_kernels

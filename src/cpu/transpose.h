@@ -14,9 +14,6 @@
 
 namespace vkt::cpu_kernels {
 
-// Elements per thread: below this one thread is faster than waking another (measured).
-inline constexpr std::int64_t kTransposeGrain = std::int64_t{1} << 20;
-
 // A full 8x8 micro tile of 4-byte words as four SSE2 4x4 transposes (the scalar loop
 // moves one word per load); false where it does not apply and the caller loops.
 // Element (i, j) is src[i + j * sp] and goes to dst[i * dq + j].
@@ -74,7 +71,8 @@ void transpose_words(W* dst, const W* src, StridedCopy plan) {
     outer_src.push_back(plan.src_strides[a]);
   }
   const std::int64_t units = numel(outer_shape) * tq * tp;
-  parallel_for(units, std::max<std::int64_t>(1, kTransposeGrain / (tile * tile)),
+  // A tile moves tile * tile words in and out.
+  parallel_for(units, stream_grain(2 * tile * tile * static_cast<std::int64_t>(sizeof(W))),
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t u = b; u < e; ++u) {
                    std::int64_t rem = u / (tq * tp), doff = 0, soff = 0;

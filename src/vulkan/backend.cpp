@@ -35,6 +35,7 @@ VulkanBackend::VulkanBackend(int index)
       recorder_(ctx_),
       pipelines_(ctx_),
       transfers_(ctx_, pool_, recorder_),
+      pinned_(ctx_),
       copy_path_(copy_path_for(ctx_)),
       poison_(env_is("VKT_POISON", "1")) {}
 
@@ -52,6 +53,19 @@ void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* ds
                             std::size_t nbytes) {
   std::lock_guard lock(mutex_);
   transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes);
+}
+
+std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage,
+                                                        std::size_t nbytes, Backend& host) {
+  // Host-mapped working memory (lavapipe, integrated GPUs) is read with one memcpy by the
+  // core; small reads go through the staging ring (see PinnedPool::kMinBytes).
+  if (pool_.host_mapped() || !pinned_.available() || nbytes < PinnedPool::kMinBytes) return nullptr;
+  std::lock_guard lock(mutex_);
+  std::unique_ptr<OwnedBuffer> buffer = pinned_.take(nbytes);
+  if (buffer == nullptr) return nullptr;
+  auto out = std::make_shared<PinnedStorage>(host, nbytes, pinned_, std::move(buffer));
+  transfers_.download_to_buffer(vulkan_storage(storage).range(), out->buffer(), nbytes);
+  return out;
 }
 
 std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() const {
@@ -295,6 +309,7 @@ std::uint64_t pool_bytes() {
 void trim_pool() {
   backend_for(-1).synchronize();
   backend_for(-1).pool().trim();
+  backend_for(-1).pinned_pool().trim();
 }
 std::uint64_t hazard_barriers() {
   return backend_for(-1).recorder().hazard_barriers();

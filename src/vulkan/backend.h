@@ -14,6 +14,7 @@
 #include "vkt/op_call.h"
 #include "vulkan/context.h"
 #include "vulkan/memory.h"
+#include "vulkan/pinned_reads.h"
 #include "vulkan/pipelines.h"
 #include "vulkan/recorder.h"
 #include "vulkan/storage.h"
@@ -32,6 +33,8 @@ class VulkanBackend final : public Backend {
   std::string name() const override { return "vulkan:" + ctx_.name(); }
   std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) override;
   void to_host(const Storage& storage, std::size_t offset, void* dst, std::size_t nbytes) override;
+  std::shared_ptr<Storage> to_host_storage(const Storage& storage, std::size_t nbytes,
+                                           Backend& host) override;
   bool supports(const OpCall& call) const override;
   Tensor execute(const OpCall& call) override;
   void synchronize() override;
@@ -61,6 +64,7 @@ class VulkanBackend final : public Backend {
   void set_native_disabled(Op op, bool disabled);
   void set_copy_path(CopyPath path) { copy_path_ = path; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
+  PinnedPool& pinned_pool() { return pinned_; }
 
  private:
   bool shader_ops_ok(const OpCall& call) const;
@@ -72,6 +76,7 @@ class VulkanBackend final : public Backend {
   Recorder recorder_;
   Pipelines pipelines_;
   Transfers transfers_;
+  PinnedPool pinned_;
   CopyPath copy_path_;
   bool poison_ = false;
   mutable std::recursive_mutex mutex_;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "vulkan/check.h"
-#include "vulkan/host_copy.h"
+#include "core/host_parallel.h"
 
 namespace vkt::vk {
 
@@ -48,7 +48,7 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
   if (dst.mapped != nullptr) {
     // Host-coherent memory no device work uses yet: a plain memcpy;
     // the next submit makes it visible to the device.
-    host_copy(dst.mapped, src, nbytes);
+    host::parallel_memcpy(dst.mapped, src, static_cast<std::int64_t>(nbytes));
     return;
   }
   const auto* bytes = static_cast<const std::byte*>(src);
@@ -70,7 +70,7 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
     recorder_.wait(s.busy_until);
     const VkDeviceSize off = k * kChunk;
     const VkDeviceSize n = std::min<VkDeviceSize>(kChunk, nbytes - off);
-    host_copy(s.buffer.mapped, bytes + off, n);
+    host::parallel_memcpy(s.buffer.mapped, bytes + off, static_cast<std::int64_t>(n));
     VkCommandBuffer cmd = recorder_.begin_command({{dst.buffer, dst.offset + off, n, true}});
     VkBufferCopy region{0, dst.offset + off, n};
     vkCmdCopyBuffer(cmd, s.buffer.buffer.get(), dst.buffer, 1, &region);
@@ -84,7 +84,7 @@ void Transfers::download(const BufferRange& src, std::size_t offset, void* dst,
   if (nbytes == 0) return;
   if (src.mapped != nullptr) {
     recorder_.finish();
-    host_copy(dst, src.mapped + offset, nbytes);
+    host::parallel_memcpy(dst, src.mapped + offset, static_cast<std::int64_t>(nbytes));
     return;
   }
   auto* out = static_cast<std::byte*>(dst);
@@ -109,9 +109,20 @@ void Transfers::download(const BufferRange& src, std::size_t offset, void* dst,
     const VkDeviceSize off = k * kChunk;
     const VkDeviceSize n = std::min<VkDeviceSize>(kChunk, nbytes - off);
     invalidate(s.buffer, 0, n);
-    host_copy(out + off, s.buffer.mapped, n);
+    host::parallel_memcpy(out + off, s.buffer.mapped, static_cast<std::int64_t>(n));
     if (k + kSlots < chunks) issue(k + kSlots);
   }
+}
+
+void Transfers::download_to_buffer(const BufferRange& src, const OwnedBuffer& dst,
+                                   std::size_t nbytes) {
+  if (nbytes == 0) return;
+  VkCommandBuffer cmd = recorder_.begin_command({{src.buffer, src.offset, nbytes, false}});
+  VkBufferCopy region{src.offset, 0, nbytes};
+  vkCmdCopyBuffer(cmd, src.buffer, dst.buffer.get(), 1, &region);
+  recorder_.end_command();
+  recorder_.wait(recorder_.submit());
+  invalidate(dst, 0, nbytes);
 }
 
 }  // namespace vkt::vk

@@ -25,6 +25,9 @@ class Transfers {
   void upload(const BufferRange& dst, const void* src, std::size_t nbytes);
   // Reads bytes of a range once all recorded work is complete.
   void download(const BufferRange& src, std::size_t offset, void* dst, std::size_t nbytes);
+  // Copies bytes of a range into a host-visible buffer with one device copy, once all
+  // recorded work is complete; the buffer's bytes are then readable by the host.
+  void download_to_buffer(const BufferRange& src, const OwnedBuffer& dst, std::size_t nbytes);
 
  private:
   struct Slot {
