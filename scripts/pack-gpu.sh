@@ -9,4 +9,6 @@ rm -rf "$packed"
 mkdir -p "$packed/tests"
 cp "$build/vkt-bench" "$packed/"
 cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" "$packed/tests/"
+git rev-parse --short=12 HEAD > "$packed/COMMIT"
+git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench" >&2
 du -sh "$packed"

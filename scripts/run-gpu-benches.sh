@@ -1,28 +1,53 @@
 #!/usr/bin/env bash
-# Runs the GPU-machine benchmarks in one go and writes the CSVs into OUTDIR:
-# vkt-bench consumer (1024 .. 64M, x16 steps), ops, shapes, matmul, chain, and the PyTorch
-# peer from the same machine. Usage:
+# Runs the GPU-machine benchmarks in one go and writes the CSVs into OUTDIR. Source
+# scripts/gpu-env.sh first. Usage, from the repository root:
 #   scripts/run-gpu-benches.sh OUTDIR [build dir] [bench ...]   (default: all of them)
+# info      vkt-bench info (device, cpu threading as measured, BLAS)
+# consumer  the seed's seven ops, 1024 .. 64M; torch: the PyTorch peer, same cases
+# host      the host table: vktensor's cpu backend, NumPy and PyTorch CPU, seed ops and
+#           add, exp, sum, argmax, transpose, dot at 1M and 16M
+# blas      dot and add on the cpu under each OpenBLAS threading variant
+# ops, shapes, matmul, chain  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
 build=${2:-build}
 shift $(( $# >= 2 ? 2 : 1 ))
-benches=${*:-info consumer torch ops shapes matmul chain}
+benches=${*:-info consumer torch host ops shapes matmul chain}
 bench="$build/vkt-bench"
 mkdir -p "$out"
 host=$(hostname)
 day=$(date -u +%Y-%m-%d)
-sizes=1024,16384,262144,4194304,67108864
+sizes=1024,262144,1048576,16777216,67108864
+host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,sum,argmax,transpose,dot
+host_sizes=1048576,16777216
+if ! "$bench" info | grep -q "device .*H200"; then
+  echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
+fi
+have_torch() { python3 -c 'import torch' 2>/dev/null; }
 for b in $benches; do
   case $b in
-    info) "$bench" info ;;
+    info) "$bench" info | tee "$out/${host}_info_${day}.txt" | head -40 ;;
     consumer) "$bench" consumer --sizes $sizes --out "$out/${host}_consumer_${day}.csv" ;;
     torch)
-      if python3 -c 'import torch' 2>/dev/null; then
+      if have_torch; then
         python3 bench/peers/torch_bench.py --sizes $sizes --out "$out/${host}_torch-consumer_${day}.csv"
       else
         echo "run-gpu-benches: no PyTorch here; peer skipped" >&2
       fi ;;
+    host)
+      "$bench" consumer --cpu-only --ops $host_ops --sizes $host_sizes --out "$out/${host}_host-vktensor_${day}.csv"
+      python3 bench/peers/numpy_bench.py --ops $host_ops --sizes $host_sizes --out "$out/${host}_host-numpy_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_bench.py --cpu-only --ops $host_ops --sizes $host_sizes \
+          --out "$out/${host}_host-torch_${day}.csv"
+      fi ;;
+    blas)
+      g=/opt/gl/usr/lib/x86_64-linux-gnu
+      for v in pthread openmp; do
+        LD_LIBRARY_PATH=$g/openblas-$v:$LD_LIBRARY_PATH "$bench" info | grep blas
+        LD_LIBRARY_PATH=$g/openblas-$v:$LD_LIBRARY_PATH "$bench" consumer --cpu-only --ops dot,add \
+          --sizes 1048576,16777216 --reps 10 --out "$out/${host}_blas-${v}_${day}.csv"
+      done ;;
     ops|shapes|matmul|chain) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;

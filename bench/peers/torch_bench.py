@@ -220,6 +220,7 @@ def parse_args(argv):
                    help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
     p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
     p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    p.add_argument("--cpu-only", action="store_true", help="columns A, B and B_vec only (torch CPU)")
     p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_torch-consumer_<date>.csv)")
     return p.parse_args(argv)
 
@@ -235,12 +236,12 @@ def main(argv=None):
             for n in sizes:
                 if op in SQUARE_ISH_OPS:
                     pc.square_ish(n)
-        has_cuda = torch.cuda.is_available()
+        has_cuda = torch.cuda.is_available() and not args.cpu_only
         build = f"torch {torch.__version__}" + (f", CUDA {torch.version.cuda}" if has_cuda else "")
         if HAVE_NUMPY:
             build += f", numpy {numpy.__version__}"
         build += f", {torch.get_num_threads()} cpu threads"
-        meta = pc.host_metadata(build, cuda_device_fields())
+        meta = pc.host_metadata(build, cuda_device_fields() if has_cuda else None)
         out = args.out or pc.default_csv_path(meta, "torch-consumer")
         pc.check_writable(out)
     except (ValueError, OSError) as e:

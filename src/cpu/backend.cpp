@@ -2,6 +2,9 @@
 // every speed-up divides by.
 #include "vkt/backend.h"
 
+#include <cblas.h>
+
+#include <cstdio>
 #include <cstring>
 
 #include "cpu/kernels.h"
@@ -53,6 +56,27 @@ class CpuBackend final : public Backend {
         return run_linalg(call);
     }
     throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
+  }
+
+  // The threading this process measured (core/host_parallel.h) and the BLAS dot runs on.
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    const host::Tuning& t = host::tuning();
+    char buf[64];
+    auto num = [&](double v) {
+      std::snprintf(buf, sizeof(buf), "%.2f", v);
+      return std::string(buf);
+    };
+    static const char* const kBlasParallel[] = {"sequential", "pthreads", "openmp"};
+    const int parallel = openblas_get_parallel();
+    return {{"threads", std::to_string(t.threads)},
+            {"fork_join_us", num(t.fork_join_us)},
+            {"copy_GBps_one_thread", num(t.copy_bytes_per_us / 1000.0)},
+            {"min_bytes_per_thread", std::to_string(host::min_bytes_per_thread()) +
+                                         (t.from_environment ? " (VKT_CPU_MIN_BYTES_PER_THREAD)" : "")},
+            {"blas", openblas_get_config()},
+            {"blas_core", openblas_get_corename()},
+            {"blas_threads", std::to_string(openblas_get_num_threads())},
+            {"blas_threading", parallel >= 0 && parallel <= 2 ? kBlasParallel[parallel] : "unknown"}};
   }
 };
 
