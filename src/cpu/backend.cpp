@@ -2,11 +2,10 @@
 // every speed-up divides by.
 #include "vkt/backend.h"
 
-#include <cblas.h>
-
 #include <cstdio>
 #include <cstring>
 
+#include "cpu/blas.h"
 #include "cpu/kernels.h"
 
 namespace vkt {
@@ -66,17 +65,25 @@ class CpuBackend final : public Backend {
       std::snprintf(buf, sizeof(buf), "%.2f", v);
       return std::string(buf);
     };
-    static const char* const kBlasParallel[] = {"sequential", "pthreads", "openmp"};
-    const int parallel = openblas_get_parallel();
-    return {{"threads", std::to_string(t.threads)},
+    std::vector<std::pair<std::string, std::string>> blas_rows;
+    try {
+      const cpu_kernels::Blas& b = cpu_kernels::blas();
+      blas_rows = {{"blas", b.config},
+                   {"blas_library", b.library},
+                   {"blas_core", b.core},
+                   {"blas_threads", std::to_string(b.threads)},
+                   {"blas_threading", b.threading}};
+    } catch (const Error& e) {
+      blas_rows = {{"blas", e.what()}};
+    }
+    std::vector<std::pair<std::string, std::string>> rows = {
+            {"threads", std::to_string(t.threads)},
             {"fork_join_us", num(t.fork_join_us)},
             {"copy_GBps_one_thread", num(t.copy_bytes_per_us / 1000.0)},
             {"min_bytes_per_thread", std::to_string(host::min_bytes_per_thread()) +
-                                         (t.from_environment ? " (VKT_CPU_MIN_BYTES_PER_THREAD)" : "")},
-            {"blas", openblas_get_config()},
-            {"blas_core", openblas_get_corename()},
-            {"blas_threads", std::to_string(openblas_get_num_threads())},
-            {"blas_threading", parallel >= 0 && parallel <= 2 ? kBlasParallel[parallel] : "unknown"}};
+                                         (t.from_environment ? " (VKT_CPU_MIN_BYTES_PER_THREAD)" : "")}};
+    rows.insert(rows.end(), blas_rows.begin(), blas_rows.end());
+    return rows;
   }
 };
 

@@ -2,12 +2,12 @@
 // only when the axes are not already in a gemm-compatible order). f32/f64 run OpenBLAS
 // gemm per batch; f16/bf16 are widened to f32 and run sgemm (f32 accumulation); integers
 // accumulate in their own width with unsigned (wrapping) arithmetic.
-#include <cblas.h>
 
 #include <algorithm>
 #include <type_traits>
 #include <vector>
 
+#include "cpu/blas.h"
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
@@ -120,14 +120,15 @@ void blas_gemm(const Operand<F>& a, const Operand<F>& b, F* c, const GemmShape& 
   const auto ldb = static_cast<blasint>(b.transposed ? s.k : s.n);
   const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n);
   const auto k = static_cast<blasint>(s.k);
+  const Blas& lib = blas();
   for (std::int64_t i = 0; i < s.batch; ++i) {
     const F* pa = a.ptr + i * s.m * s.k;
     const F* pb = b.ptr + i * s.k * s.n;
     F* pc = c + i * s.m * s.n;
     if constexpr (std::is_same_v<F, float>) {
-      cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, pa, lda, pb, ldb, 0.0f, pc, n);
+      lib.sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, pa, lda, pb, ldb, 0.0f, pc, n);
     } else {
-      cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, n);
+      lib.dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, n);
     }
   }
 }
