@@ -8,8 +8,8 @@
 #include <string>
 #include <type_traits>
 
-#include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_math.h"
+#include "cpu/wide_loops.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -36,7 +36,7 @@ template <class T, class Out>
 bool run_float_function(Op op, const T* in, Out* out, std::int64_t n) {
   using C = compute_t<T>;
   auto go = [&](auto f) {
-    map_unary(in, out, n, kGrain, f);
+    map_unary_wide(in, out, n, kGrain, f);
     return true;
   };
   switch (op) {

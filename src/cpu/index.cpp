@@ -52,8 +52,8 @@ std::vector<Index> rest_offsets(const Shape& shape, const Axes& axes) {
 template <class W>
 void copy_rest(W* dst, const W* src, Index rest, const std::vector<Index>& offsets) {
   if (offsets.empty()) {
-    if (rest == 1) {
-      *dst = *src;
+    if (rest * static_cast<Index>(sizeof(W)) < 512) {
+      for (Index r = 0; r < rest; ++r) dst[r] = src[r];  // short rows: no memcpy call
     } else {
       std::memcpy(dst, src, static_cast<std::size_t>(rest) * sizeof(W));
     }
@@ -75,6 +75,16 @@ void run_gather(const OpCall& call, W* out) {
   const Index batch = numel(std::span<const std::int64_t>(ishape.data(), ishape.size() - 1));
   const Index rest = batch == 0 ? 0 : numel(call.out_shape) / batch;
   const auto offsets = rest_offsets(t.shape(), axes);
+  if (k == 1 && rest == 1 && offsets.empty()) {
+    // One element per index (gather of scattered elements): latency bound, a cache line
+    // read per item at worst, so threads pay from the streaming grain of a line per item.
+    const auto a = static_cast<std::size_t>(axes[0]);
+    const Index dim = t.shape()[a], stride = strides[a];
+    parallel_for(batch, stream_grain(64), [&](Index b, Index e) {
+      for (Index i = b; i < e; ++i) out[i] = src[clamp_index(idx[i], dim) * stride];
+    });
+    return;
+  }
   parallel_for(batch, std::max<Index>(1, kGrain / std::max<Index>(rest, 1)), [&](Index b, Index e) {
     for (Index i = b; i < e; ++i) {
       Index base = 0;

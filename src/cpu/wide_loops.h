@@ -1,0 +1,64 @@
+// Elementwise loops compiled for wider vector units than the x86-64 baseline (SSE2) the
+// library is built for, chosen at run time by what the cpu supports. The library builds
+// with -ffp-contract=off, so no multiply-add is fused: every ISA gives the same bits, only
+// the vector width differs (tests/unit/host_threading_test.cpp checks it). Used for the float functions (exp, log, ...), which are
+// compute bound: a 1M f32 exp on one Zen 5 core took 964 us with SSE2.
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/elementwise_loops.h"
+
+namespace vkt::cpu_kernels {
+
+enum class VectorIsa { baseline, avx2, avx512 };
+
+inline VectorIsa vector_isa() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const VectorIsa isa = [] {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      return VectorIsa::avx512;
+    }
+    return __builtin_cpu_supports("avx2") ? VectorIsa::avx2 : VectorIsa::baseline;
+  }();
+  return isa;
+#else
+  return VectorIsa::baseline;
+#endif
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <class In, class Out, class F>
+__attribute__((target("avx2"))) void map_range_avx2(const In* __restrict src, Out* __restrict dst,
+                                                    std::int64_t len, F f) {
+  for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
+}
+template <class In, class Out, class F>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,prefer-vector-width=512"))) void
+map_range_avx512(const In* __restrict src, Out* __restrict dst, std::int64_t len, F f) {
+  for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
+}
+#endif
+
+// map_unary with the loop body in the widest vector ISA the cpu has.
+template <class In, class Out, class F>
+void map_unary_wide(const In* in, Out* out, std::int64_t n, std::int64_t grain, F f) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  const VectorIsa isa = vector_isa();
+  if (isa != VectorIsa::baseline) {
+    parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
+      if (isa == VectorIsa::avx512) {
+        map_range_avx512(in + begin, out + begin, end - begin, f);
+      } else {
+        map_range_avx2(in + begin, out + begin, end - begin, f);
+      }
+    });
+    return;
+  }
+#endif
+  map_unary(in, out, n, grain, f);
+}
+
+}  // namespace vkt::cpu_kernels
