@@ -8,7 +8,7 @@ packages=(
   libopenblas-dev libopenblas0-openmp libcli11-dev
   glslc libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   python3 python3-numpy python3-matplotlib nlohmann-json3-dev
-  clang-format
+  clang-format clang libomp-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,8 @@
 // compute bound: a 1M f32 exp on one Zen 5 core took 964 us with SSE2.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #include "cpu/elementwise_loops.h"
@@ -13,9 +15,12 @@ namespace vkt::cpu_kernels {
 
 enum class VectorIsa { baseline, avx2, avx512 };
 
+// At most this ISA is used (tests compare each ISA's bits with the baseline's).
+inline std::atomic<VectorIsa> vector_isa_limit{VectorIsa::avx512};
+
 inline VectorIsa vector_isa() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const VectorIsa isa = [] {
+  static const VectorIsa detected = [] {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
@@ -23,7 +28,7 @@ inline VectorIsa vector_isa() {
     }
     return __builtin_cpu_supports("avx2") ? VectorIsa::avx2 : VectorIsa::baseline;
   }();
-  return isa;
+  return std::min(detected, vector_isa_limit.load(std::memory_order_relaxed));
 #else
   return VectorIsa::baseline;
 #endif
@@ -36,7 +41,7 @@ __attribute__((target("avx2"))) void map_range_avx2(const In* __restrict src, Ou
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 template <class In, class Out, class F>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,prefer-vector-width=512"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void
 map_range_avx512(const In* __restrict src, Out* __restrict dst, std::int64_t len, F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }

@@ -1,10 +1,13 @@
 // Host <-> device transfers: every dtype, 0 bytes, 1 element, odd sizes, several chunks.
 #include <cstdlib>
+#include <cstring>
+#include <span>
 #include <numeric>
 #include <vector>
 
 #include "conformance/fixture.h"
 #include "vulkan/context.h"
+#include "vulkan/pinned_reads.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -56,6 +59,72 @@ TEST_F(Transfer, TransferToCpuAndBack) {
   EXPECT_EQ(&g.backend(), &gpu());
   EXPECT_EQ(transfer(g, gpu()).storage().get(), g.storage().get());  // same backend: no copy
   EXPECT_EQ(transfer(g, cpu()).to_vector<float>(), v);
+}
+
+// Every consumer read lands the same bytes: to_cpu (pinned from a discrete device, or the
+// staging run here), read_into a caller's buffer, to_vector and to_bytes; sizes on both
+// sides of the pinned threshold and of the 16 MiB staging chunk, none a multiple of either.
+TEST_F(Transfer, EveryReadKindLandsTheSameBytes) {
+  const std::size_t pinned_min = vk::PinnedPool::kMinBytes;
+  for (std::size_t n : {std::size_t{1}, std::size_t{4093}, pinned_min - 4, pinned_min + 12,
+                        (std::size_t{16} << 20) + 36, (std::size_t{33} << 20) + 4}) {
+    const auto bytes = pattern(n, static_cast<unsigned>(n));
+    const auto count = static_cast<std::int64_t>(n / 4);
+    const std::span<const std::byte> used(bytes.data(), static_cast<std::size_t>(count) * 4);
+    const Tensor t = from_bytes(used, DType::f32, {count}, &gpu());
+    const std::vector<std::byte> expect(used.begin(), used.end());
+
+    LedgerScope scope;
+    const Tensor h = t.to_cpu();
+    EXPECT_EQ(scope.delta().downloads, count > 0 ? 1u : 0u) << n;
+    EXPECT_TRUE(h.backend().is_cpu());
+    const std::span<const float> view = h.host_span<float>();
+    ASSERT_EQ(view.size(), static_cast<std::size_t>(count));
+    EXPECT_EQ(std::memcmp(view.data(), expect.data(), expect.size()), 0) << "to_cpu " << n;
+
+    std::vector<std::byte> into(expect.size(), std::byte{0xEE});
+    t.read_into(into);
+    EXPECT_TRUE(into == expect) << "read_into " << n;
+    EXPECT_TRUE(t.to_bytes() == expect) << "to_bytes " << n;
+    const std::vector<float> vec = t.to_vector<float>();
+    EXPECT_EQ(std::memcmp(vec.data(), expect.data(), expect.size()), 0) << "to_vector " << n;
+  }
+}
+
+// A read's host memory is reused once its tensor is gone, and never while it lives.
+TEST_F(Transfer, ReadsReuseHostMemoryWithoutAliasing) {
+  const std::int64_t n = 1 << 18;  // 1 MiB: the pinned path on a discrete device
+  const Tensor a = full({n}, 1.5f, DType::f32, &gpu());
+  const Tensor b = full({n}, -2.0f, DType::f32, &gpu());
+  const void* first = nullptr;
+  {
+    const Tensor ha = a.to_cpu();
+    const Tensor hb = b.to_cpu();
+    EXPECT_NE(ha.host_span<float>().data(), hb.host_span<float>().data());
+    EXPECT_EQ(ha.host_span<float>()[n - 1], 1.5f);
+    EXPECT_EQ(hb.host_span<float>()[0], -2.0f);
+    first = ha.host_span<float>().data();
+  }
+  const Tensor again = b.to_cpu();
+  EXPECT_EQ(again.host_span<float>()[n / 2], -2.0f);
+  // Freed buffers of this size class come back (which one: the pool's order).
+  const Tensor more = a.to_cpu();
+  const void* p = again.host_span<float>().data();
+  const void* q = more.host_span<float>().data();
+  EXPECT_NE(p, q);
+  EXPECT_TRUE(p == first || q == first);
+}
+
+TEST_F(Transfer, HostSpanNeedsHostMemoryAndTheRightType) {
+  const Tensor g = full({4}, 2.0f, DType::f32, &gpu());
+  if (g.storage()->host_data() == nullptr) {
+    EXPECT_THROW((void)g.host_span<float>(), Error);
+  }
+  EXPECT_THROW((void)g.to_cpu().host_span<double>(), TypeError);
+  EXPECT_EQ(g.to_cpu().host_span<float>()[3], 2.0f);
+  EXPECT_THROW((void)Tensor().to_cpu(), Error);
+  const Tensor c = full({2}, 1.0f, DType::f32);
+  EXPECT_EQ(c.to_cpu().storage().get(), c.storage().get());  // already there: no copy
 }
 
 TEST_F(Transfer, ValidationIsOnWhenAsked) {

@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <vector>
+
 #include "vkt/vkt.h"
 
 namespace vkt {
@@ -30,6 +36,77 @@ TEST(HostStorage, RecycledBuffersCarryNoStaleMeaning) {
     EXPECT_EQ(v.front(), i);
     EXPECT_EQ(v.back(), i);
   }
+}
+
+TEST(HostPool, LiveBuffersAreNeverShared) {
+  std::vector<std::unique_ptr<HostStorage>> live;
+  std::set<const void*> seen;
+  for (int k = 0; k < 16; ++k) {
+    live.push_back(std::make_unique<HostStorage>(cpu(), std::size_t{1} << 20));
+    EXPECT_TRUE(seen.insert(live.back()->host_data()).second);
+  }
+  live.clear();  // all cached now; taking them again still gives distinct ones
+  seen.clear();
+  for (int k = 0; k < 16; ++k) {
+    live.push_back(std::make_unique<HostStorage>(cpu(), std::size_t{1} << 20));
+    EXPECT_TRUE(seen.insert(live.back()->host_data()).second);
+  }
+}
+
+TEST(HostPool, ReuseIsCountedAndTrimEmptiesIt) {
+  host_pool_trim();
+  const HostPoolStats before = host_pool_stats();
+  EXPECT_EQ(before.cached_bytes, 0u);
+  { HostStorage a(cpu(), 300000); }
+  EXPECT_GE(host_pool_stats().cached_bytes, 300000u);
+  { HostStorage b(cpu(), 299000); }  // the same size class
+  const HostPoolStats after = host_pool_stats();
+  EXPECT_EQ(after.reuses, before.reuses + 1);
+  EXPECT_EQ(after.allocations, before.allocations + 1);
+  host_pool_trim();
+  EXPECT_EQ(host_pool_stats().cached_bytes, 0u);
+}
+
+TEST(HostPool, CapBoundsWhatIsKept) {
+  const std::size_t saved = host_pool_stats().cap_bytes;
+  set_host_pool_cap(std::size_t{3} << 20);
+  {
+    HostStorage a(cpu(), std::size_t{2} << 20), b(cpu(), std::size_t{2} << 20);
+  }
+  EXPECT_LE(host_pool_stats().cached_bytes, std::size_t{3} << 20);
+  EXPECT_GT(host_pool_stats().cached_bytes, 0u);  // the newer one stays
+  set_host_pool_cap(0);
+  EXPECT_EQ(host_pool_stats().cached_bytes, 0u);
+  { HostStorage c(cpu(), std::size_t{2} << 20); }
+  EXPECT_EQ(host_pool_stats().cached_bytes, 0u);  // nothing kept at cap 0
+  set_host_pool_cap(saved);
+}
+
+TEST(HostPool, PoisonFillsReusedBuffers) {
+  const bool saved = host_pool_stats().poison;
+  set_host_pool_poison(true);
+  const std::size_t n = std::size_t{1} << 18;
+  void* first = nullptr;
+  {
+    HostStorage a(cpu(), n);
+    std::memset(a.data(), 0x11, n);
+    first = a.data();
+  }
+  HostStorage b(cpu(), n);
+  ASSERT_EQ(b.data(), first);  // the same buffer back, so the fill is what we see
+  const auto* bytes = static_cast<const unsigned char*>(b.host_data());
+  EXPECT_TRUE(std::all_of(bytes, bytes + n, [](unsigned char c) { return c == 0xFF; }));
+  set_host_pool_poison(saved);
+}
+
+TEST(HostPool, SteadyStateOpsReuseInsteadOfAllocating) {
+  const Tensor x = iota({1 << 20}, DType::f32);
+  (void)add(x, 1.0f);  // warm: the output class is in the pool from here on
+  const HostPoolStats before = host_pool_stats();
+  for (int k = 0; k < 10; ++k) (void)add(x, 1.0f);
+  const HostPoolStats after = host_pool_stats();
+  EXPECT_EQ(after.allocations, before.allocations);
+  EXPECT_EQ(after.reuses, before.reuses + 10);
 }
 
 }  // namespace

@@ -170,7 +170,7 @@ TEST(Dot, ZeroSizeContractionGivesZeros) {
   const Tensor got = dot(a, b);
   EXPECT_EQ(got.shape(), (Shape{2, 3}));
   EXPECT_EQ(got.to_vector<float>(), std::vector<float>(6, 0.0f));
-  EXPECT_EQ(dot(from_vector<std::int32_t>({}, {3, 0}), from_vector<std::int32_t>({}, {0}))
+  EXPECT_EQ(dot(from_vector<std::int32_t>({}, {3, 0}), from_vector<std::int32_t>({}, Shape{0}))
                 .to_vector<std::int32_t>(),
             std::vector<std::int32_t>(3, 0));
   const Tensor b42 = from_vector<float>(std::vector<float>(8, 1.0f), {4, 2});
