@@ -1,6 +1,6 @@
 // Vectorised max/min and arg-max/min of one block of contiguous floats or doubles (SSE2,
-// the x86-64 baseline), NaN-blind: per lane a running extreme (and its index), blended
-// with compare masks; GCC does not vectorise the NaN-aware scalar forms. A block holding
+// the x86-64 baseline), NaN-blind: per lane a running extreme (maxps/minps); GCC does not
+// vectorise the NaN-aware scalar forms. A block holding
 // NaN or an infinity is flagged (x - x is then NaN) and the caller rescans it exactly, as
 // do other targets.
 #pragma once
@@ -17,7 +17,7 @@ namespace vkt::cpu_kernels {
 
 #ifdef VKT_EXTREME_SIMD
 
-// The register types and ops for one element type; lanes hold indices of the same width.
+// The register types and ops for one element type.
 template <class C>
 struct Simd;
 
@@ -30,24 +30,10 @@ struct Simd<float> {
   static V zero() { return _mm_setzero_ps(); }
   static V add(V a, V b) { return _mm_add_ps(a, b); }
   static V sub(V a, V b) { return _mm_sub_ps(a, b); }
-  static V gt(V a, V b) { return _mm_cmpgt_ps(a, b); }
-  static V ge(V a, V b) { return _mm_cmpge_ps(a, b); }
-  static V lt(V a, V b) { return _mm_cmplt_ps(a, b); }
-  static V le(V a, V b) { return _mm_cmple_ps(a, b); }
-  static __m128i first_positions(int base) {
-    return _mm_setr_epi32(base, base + 1, base + 2, base + 3);
-  }
-  static __m128i add_index(__m128i a, std::int64_t n) {
-    return _mm_add_epi32(a, _mm_set1_epi32(static_cast<std::int32_t>(n)));
-  }
-  static void store_index(std::int64_t* out, __m128i v) {
-    alignas(16) std::int32_t tmp[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(tmp), v);
-    for (int j = 0; j < 4; ++j) out[j] = tmp[j];
-  }
+  static V max(V a, V b) { return _mm_max_ps(a, b); }
+  static V min(V a, V b) { return _mm_min_ps(a, b); }
   static void store(float* out, V v) { _mm_storeu_ps(out, v); }
-  static __m128i mask(V m) { return _mm_castps_si128(m); }
-  static V select(V m, V a, V b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+  static int eq_mask(V a, V b) { return _mm_movemask_ps(_mm_cmpeq_ps(a, b)); }
 };
 
 template <>
@@ -59,20 +45,10 @@ struct Simd<double> {
   static V zero() { return _mm_setzero_pd(); }
   static V add(V a, V b) { return _mm_add_pd(a, b); }
   static V sub(V a, V b) { return _mm_sub_pd(a, b); }
-  static V gt(V a, V b) { return _mm_cmpgt_pd(a, b); }
-  static V ge(V a, V b) { return _mm_cmpge_pd(a, b); }
-  static V lt(V a, V b) { return _mm_cmplt_pd(a, b); }
-  static V le(V a, V b) { return _mm_cmple_pd(a, b); }
-  static __m128i first_positions(int base) { return _mm_set_epi64x(base + 1, base); }
-  static __m128i add_index(__m128i a, std::int64_t n) {
-    return _mm_add_epi64(a, _mm_set1_epi64x(n));
-  }
-  static void store_index(std::int64_t* out, __m128i v) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
-  }
+  static V max(V a, V b) { return _mm_max_pd(a, b); }
+  static V min(V a, V b) { return _mm_min_pd(a, b); }
   static void store(double* out, V v) { _mm_storeu_pd(out, v); }
-  static __m128i mask(V m) { return _mm_castpd_si128(m); }
-  static V select(V m, V a, V b) { return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b)); }
+  static int eq_mask(V a, V b) { return _mm_movemask_pd(_mm_cmpeq_pd(a, b)); }
 };
 
 // The max (kMax) or min of p[0, n). 16 lanes whatever the width, combined in lane order
@@ -92,7 +68,8 @@ C simd_extreme(const C* p, std::int64_t n, bool& special) {
   for (; i + kLanes <= n; i += kLanes) {
     for (int k = 0; k < kVectors; ++k) {
       const V x = S::load(p + i + k * S::kWidth);
-      best[k] = S::select(kMax ? S::gt(x, best[k]) : S::lt(x, best[k]), x, best[k]);
+      // max(x, b) is x > b ? x : b, min(x, b) is x < b ? x : b: a tie or NaN keeps b.
+      best[k] = kMax ? S::max(x, best[k]) : S::min(x, best[k]);
       probe[k] = S::add(probe[k], S::sub(x, x));
     }
   }
@@ -117,67 +94,44 @@ C simd_extreme(const C* p, std::int64_t n, bool& special) {
 }
 
 // The extreme of p[0, n) and its index (first, or last with kHigh, among equals), with
-// `special` set when a NaN or infinity was met (x - x is then NaN; the caller rescans).
+// `special` set when a NaN or infinity was met (the caller rescans). Two passes, as NumPy
+// does: the extreme by simd_extreme, then the first (last) element equal to it, 16 at a
+// time. On a block in L1 that is ~2 vector ops an element against ~11 for a running
+// index per lane (a 1M-element argmax on 2 Zen 5 cores: 113 -> see BENCHMARKS.md).
 template <class C, bool kMax, bool kHigh>
 std::int64_t simd_arg_extreme(const C* p, std::int64_t n, C& extreme, bool& special) {
   using S = Simd<C>;
-  using V = typename S::V;
-  constexpr int kVectors = 4, kLanes = kVectors * S::kWidth;
-  const C start = kMax ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity();
-  V best[kVectors], probe[kVectors];
-  __m128i index[kVectors], position[kVectors];
-  for (int k = 0; k < kVectors; ++k) {
-    best[k] = S::splat(start);
-    probe[k] = S::zero();
-    index[k] = S::first_positions(k * S::kWidth);
-    position[k] = index[k];
-  }
-  std::int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
+  constexpr int kVectors = 16 / S::kWidth, kLanes = 16;
+  const C m = simd_extreme<C, kMax>(p, n, special);
+  if (special || n == 0) return 0;
+  const typename S::V target = S::splat(m);
+  // -0 == +0: the first (last) zero of either sign is the answer, as a running scan gives.
+  auto block_mask = [&](std::int64_t i) {
+    int mask = 0;
     for (int k = 0; k < kVectors; ++k) {
-      const V x = S::load(p + i + k * S::kWidth);
-      // Strict for the first of equals, inclusive for the last; NaN never takes (no NaN here).
-      const V take = kMax ? (kHigh ? S::ge(x, best[k]) : S::gt(x, best[k]))
-                          : (kHigh ? S::le(x, best[k]) : S::lt(x, best[k]));
-      const __m128i m = S::mask(take);
-      best[k] = S::select(take, x, best[k]);
-      index[k] = _mm_or_si128(_mm_and_si128(m, position[k]), _mm_andnot_si128(m, index[k]));
-      probe[k] = S::add(probe[k], S::sub(x, x));
-      position[k] = S::add_index(position[k], kLanes);
+      mask |= S::eq_mask(S::load(p + i + k * S::kWidth), target) << (k * S::kWidth);
     }
-  }
-  C values[kLanes], probes[kLanes];
-  std::int64_t indices[kLanes];
-  for (int k = 0; k < kVectors; ++k) {
-    S::store(values + k * S::kWidth, best[k]);
-    S::store(probes + k * S::kWidth, probe[k]);
-    S::store_index(indices + k * S::kWidth, index[k]);
-  }
-  // With no NaN or infinity every lane took its first element, so when the loop ran each
-  // lane holds a real candidate; lanes combine by value, ties by the tie-break's index.
-  C result = start, probe_sum = C(0);
+    return mask;
+  };
   std::int64_t at = -1;
-  for (int j = 0; j < kLanes; ++j) probe_sum += probes[j];
-  for (int j = 0; i > 0 && j < kLanes; ++j) {
-    const bool better = kMax ? values[j] > result : values[j] < result;
-    const bool tie = values[j] == result && (kHigh ? indices[j] > at : indices[j] < at);
-    if (at < 0 || better || tie) {
-      result = values[j];
-      at = indices[j];
+  if constexpr (kHigh) {
+    std::int64_t i = n;
+    for (; i % kLanes != 0 && at < 0; --i) {
+      if (p[i - 1] == m) at = i - 1;
+    }
+    for (; i >= kLanes && at < 0; i -= kLanes) {
+      if (const int mask = block_mask(i - kLanes)) at = i - kLanes + 31 - __builtin_clz(mask);
+    }
+  } else {
+    std::int64_t i = 0;
+    for (; i + kLanes <= n && at < 0; i += kLanes) {
+      if (const int mask = block_mask(i)) at = i + __builtin_ctz(mask);
+    }
+    for (; i < n && at < 0; ++i) {
+      if (p[i] == m) at = i;
     }
   }
-  for (; i < n; ++i) {
-    const C x = p[i];
-    probe_sum += x - x;
-    const bool take =
-        at < 0 || (kMax ? (kHigh ? x >= result : x > result) : (kHigh ? x <= result : x < result));
-    if (take) {
-      result = x;
-      at = i;
-    }
-  }
-  special = probe_sum != probe_sum;
-  extreme = result;
+  extreme = p[at];
   return at;
 }
 
