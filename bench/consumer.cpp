@@ -51,8 +51,9 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       const OpCase c = make_case(op, n);
       const Column a = measure(c, cpu(), Read::none, plan);
       const Column b = measure(c, cpu(), Read::to_cpu, plan);
-      const Column b_vec = measure(c, cpu(), Read::to_vector, plan);
-      Column cc, d, e, d_vec;
+      // Without a device (the host table) the to_vector columns are left out.
+      Column b_vec, cc, d, e, d_vec;
+      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, plan);
       std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
       if (dev != nullptr) {
         cc = measure(c, *dev, Read::none, plan);

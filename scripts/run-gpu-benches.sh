@@ -7,6 +7,8 @@
 # host      the host table: vktensor's cpu backend, NumPy and PyTorch CPU, seed ops and
 #           add, exp, sum, argmax, transpose, dot at 1M and 16M
 # blas      dot and add on the cpu under each OpenBLAS threading variant
+# tests     the unit suite, and the Vulkan suite's transfer, ledger and memory tests with
+#           validation on (the read paths this host's discrete device takes)
 # ops, shapes, matmul, chain  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -48,6 +50,13 @@ for b in $benches; do
         LD_LIBRARY_PATH=$g/openblas-$v:$LD_LIBRARY_PATH "$bench" consumer --cpu-only --ops dot,add \
           --sizes 1048576,16777216 --reps 10 --out "$out/${host}_blas-${v}_${day}.csv"
       done ;;
+    tests)
+      t=$(dirname "$bench")/tests
+      VKT_GOLDEN_DIR=$PWD/tests/golden/data VKT_POOL_POISON=1 "$t/vkt_unit_tests" > "$out/${host}_unit-tests_${day}.log" 2>&1 || true
+      VKT_VALIDATION=1 VKT_POISON=1 VKT_POOL_POISON=1 "$t/vkt_vulkan_tests" \
+        --gtest_filter='Transfer.*:Ledger.*:Memory.*:VulkanMovement.*' \
+        > "$out/${host}_vulkan-tests-reads_${day}.log" 2>&1 || true
+      tail -n 3 "$out/${host}_unit-tests_${day}.log" "$out/${host}_vulkan-tests-reads_${day}.log" ;;
     ops|shapes|matmul|chain) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;
