@@ -7,6 +7,7 @@
 
 #include "cpu/blas.h"
 #include "cpu/kernels.h"
+#include "cpu/wide_loops.h"
 
 namespace vkt {
 namespace {
@@ -76,8 +77,10 @@ class CpuBackend final : public Backend {
     } catch (const Error& e) {
       blas_rows = {{"blas", e.what()}};
     }
+    static const char* const kIsa[] = {"sse2", "avx2", "avx512"};
     std::vector<std::pair<std::string, std::string>> rows = {
             {"threads", std::to_string(t.threads)},
+            {"vector_isa", kIsa[static_cast<int>(cpu_kernels::vector_isa())]},
             {"fork_join_us", num(t.fork_join_us)},
             {"copy_GBps_one_thread", num(t.copy_bytes_per_us / 1000.0)},
             {"min_bytes_per_thread", std::to_string(host::min_bytes_per_thread()) +

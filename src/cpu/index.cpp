@@ -119,9 +119,12 @@ void run_take(const OpCall& call, W* out) {
   const W* src = data<W>(t);
   const std::vector<Index> contiguous;
   parallel_for(v.outer * n, std::max<Index>(1, kGrain / v.inner), [&](Index b, Index e) {
+    // Output row `row` is (o, k) = (row / n, row % n): divided once, then counted.
+    Index o = b / n, k = b % n;
     for (Index row = b; row < e; ++row) {
-      const Index o = row / n, j = clamp_index(idx[row % n], v.dim);
+      const Index j = clamp_index(idx[k], v.dim);
       copy_rest(out + row * v.inner, src + (o * v.dim + j) * v.inner, v.inner, contiguous);
+      if (++k == n) k = 0, ++o;
     }
   });
 }

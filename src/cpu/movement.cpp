@@ -30,39 +30,104 @@ void run_transpose(const OpCall& call, const Tensor& in, W* out) {
   transpose_words(out, data<W>(in), std::move(plan));
 }
 
+// pad in one parallel pass over the output rows (all axes but the last): each thread fills
+// its own rows, then copies the input elements that land in them. A fill of the whole
+// output followed by a copy over it splits the rows differently between threads, so on
+// the H200 host (16 cores, 2 MiB L2 each) the copy pulled every line from another core's
+// cache: a 1M pad took 155 to 243 us against PyTorch's 75.
 template <class W>
 void run_pad(const OpCall& call, const Tensor& in, W* out) {
   const PadParams& p = call.get<PadParams>();
-  W fill_word{};
+  W fill{};
   visit_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = p.value.as<T>();
     static_assert(sizeof(T) <= sizeof(std::uint64_t));
-    if constexpr (sizeof(T) == sizeof(W)) std::memcpy(&fill_word, &v, sizeof(W));
+    if constexpr (sizeof(T) == sizeof(W)) std::memcpy(&fill, &v, sizeof(W));
   });
-  const std::int64_t n = numel(call.out_shape);
-  parallel_for(n, stream_grain(sizeof(W)),
-               [&](std::int64_t b, std::int64_t e) { std::fill(out + b, out + e, fill_word); });
-
-  // Input element i of an axis lands at lo + i * (interior + 1); keep those inside the output.
+  const Shape& oshape = call.out_shape;
+  if (oshape.empty()) {  // rank 0: the value itself
+    *out = *data<W>(in);
+    return;
+  }
+  const std::size_t last = oshape.size() - 1;
+  const std::int64_t width = oshape[last];
+  const std::int64_t rows = width == 0 ? 0 : numel(oshape) / width;
   const auto in_strides = contiguous_strides(in.shape());
-  const auto out_strides = contiguous_strides(call.out_shape);
-  StridedCopy plan;
-  std::int64_t src_off = 0, dst_off = 0;
-  for (std::size_t a = 0; a < p.config.size(); ++a) {
+  // Per axis: step between input elements in the output, and input index range that lands
+  // inside it ([first, end)); an input element i sits at output lo + i * step.
+  struct AxisMap {
+    std::int64_t lo, step, first, end, in_stride;
+  };
+  std::vector<AxisMap> axes;
+  for (std::size_t a = 0; a < oshape.size(); ++a) {
     const PadAxis& c = p.config[a];
-    const std::int64_t step = c.interior + 1, d = in.shape()[a], od = call.out_shape[a];
+    const std::int64_t step = c.interior + 1, d = in.shape()[a], od = oshape[a];
     const std::int64_t first = c.lo < 0 ? (-c.lo + step - 1) / step : 0;
     const std::int64_t end = od - c.lo <= 0 ? 0 : std::min(d, (od - c.lo + step - 1) / step);
-    const std::int64_t count = std::max<std::int64_t>(0, end - first);
-    if (count == 0) return;
-    plan.shape.push_back(count);
-    plan.src_strides.push_back(in_strides[a]);
-    plan.dst_strides.push_back(out_strides[a] * step);
-    src_off += first * in_strides[a];
-    dst_off += (c.lo + first * step) * out_strides[a];
+    axes.push_back({c.lo, step, first, std::max(first, end), in_strides[a]});
   }
-  copy_strided(out + dst_off, data<W>(in) + src_off, std::move(plan));
+  const AxisMap inner = axes[last];
+  const W* src = data<W>(in);
+  // Each thread's rows go in blocks of about 32 KiB, filled then copied while in L1.
+  const std::int64_t block =
+      std::max<std::int64_t>(1, (std::int64_t{32} << 10) / (width * static_cast<std::int64_t>(sizeof(W))));
+  auto pad_block = [&, fill](std::int64_t b, std::int64_t e) {
+    W* __restrict chunk = out + b * width;
+    const std::int64_t words = (e - b) * width;
+    for (std::int64_t k = 0; k < words; ++k) chunk[k] = fill;
+    if (inner.end <= inner.first) return;
+    const std::int64_t first = inner.first, end = inner.end, step = inner.step;
+    auto copy_run = [=](W* __restrict d, const W* __restrict s) {
+      if (step == 1) {
+        for (std::int64_t i = first; i < end; ++i) d[i] = s[i];
+      } else {
+        for (std::int64_t i = first; i < end; ++i) d[i * step] = s[i];
+      }
+    };
+    if (last == 1) {  // a matrix: the row index alone says which input row lands there
+      const AxisMap m = axes[0];
+      if (m.step == 1) {  // the rows holding input are one range: no division per row
+        const std::int64_t r0 = std::max(b, m.lo + m.first), r1 = std::min(e, m.lo + m.end);
+        for (std::int64_t row = r0; row < r1; ++row) {
+          copy_run(out + row * width + inner.lo, src + (row - m.lo) * m.in_stride);
+        }
+        return;
+      }
+      for (std::int64_t row = b; row < e; ++row) {
+        const std::int64_t t = row - m.lo;
+        if (t < 0 || t % m.step != 0) continue;
+        const std::int64_t i = t / m.step;
+        if (i >= m.first && i < m.end) copy_run(out + row * width + inner.lo, src + i * m.in_stride);
+      }
+      return;
+    }
+    std::vector<std::int64_t> idx(last, 0);  // odometer over the outer output axes
+    for (std::int64_t rem = b, k = static_cast<std::int64_t>(last); k-- > 0;) {
+      idx[static_cast<std::size_t>(k)] = rem % oshape[static_cast<std::size_t>(k)];
+      rem /= oshape[static_cast<std::size_t>(k)];
+    }
+    for (std::int64_t row = b; row < e; ++row) {
+      std::int64_t soff = 0;
+      bool holds = true;
+      for (std::size_t a = 0; a < last && holds; ++a) {
+        const std::int64_t t = idx[a] - axes[a].lo;
+        const std::int64_t i = axes[a].step == 1 ? t : t / axes[a].step;
+        holds = t >= 0 && (axes[a].step == 1 || t % axes[a].step == 0) && i >= axes[a].first &&
+                i < axes[a].end;
+        soff += i * axes[a].in_stride;
+      }
+      if (holds) copy_run(out + row * width + inner.lo, src + soff);
+      for (std::size_t k = last; k-- > 0;) {
+        if (++idx[k] < oshape[k]) break;
+        idx[k] = 0;
+      }
+    }
+  };
+  parallel_for(rows, stream_grain(2 * width * static_cast<std::int64_t>(sizeof(W))),
+               [&](std::int64_t b, std::int64_t e) {
+                 for (std::int64_t r = b; r < e; r += block) pad_block(r, std::min(e, r + block));
+               });
 }
 
 template <class W>
