@@ -134,15 +134,21 @@ def _read_key(path, key, sep):
 
 def _git_commit():
     """The vktensor commit the harness ran from, as vkt-bench records it (12 hex digits).
-    A copy of the tree without .git (a remote machine) can pass it in VKT_GIT_COMMIT."""
+    VKT_GIT_COMMIT wins: on the GPU machine the tree's .git (if any) is not the build's
+    commit, and scripts/gpu-env.sh sets it from the packed build's COMMIT file."""
+    env = os.environ.get("VKT_GIT_COMMIT")
+    if env:
+        return env
     try:
         out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO_ROOT,
                              capture_output=True, text=True, timeout=10)
         if out.returncode == 0 and out.stdout.strip():
-            return out.stdout.strip()
+            dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=REPO_ROOT,
+                                   capture_output=True, timeout=10).returncode != 0
+            return out.stdout.strip() + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         pass
-    return os.environ.get("VKT_GIT_COMMIT", "unknown")
+    return "unknown"
 
 
 def host_metadata(build_type, device=None):
