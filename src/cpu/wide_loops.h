@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 #include "cpu/elementwise_loops.h"
 
@@ -18,17 +20,29 @@ enum class VectorIsa { baseline, avx2, avx512 };
 // At most this ISA is used (tests compare each ISA's bits with the baseline's).
 inline std::atomic<VectorIsa> vector_isa_limit{VectorIsa::avx512};
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// The widest ISA the cpu and the OS support.
+inline VectorIsa supported_vector_isa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+    return VectorIsa::avx512;
+  }
+  return __builtin_cpu_supports("avx2") ? VectorIsa::avx2 : VectorIsa::baseline;
+}
+#endif
+
+// VKT_CPU_ISA=sse2|avx2|avx512 caps the ISA (say, where AVX-512 lowers the clock).
+inline VectorIsa isa_from_environment() {
+  const char* env = std::getenv("VKT_CPU_ISA");
+  const std::string_view v = env != nullptr ? env : "";
+  return v == "sse2" ? VectorIsa::baseline : v == "avx2" ? VectorIsa::avx2 : VectorIsa::avx512;
+}
+
 inline VectorIsa vector_isa() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const VectorIsa detected = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
-      return VectorIsa::avx512;
-    }
-    return __builtin_cpu_supports("avx2") ? VectorIsa::avx2 : VectorIsa::baseline;
-  }();
-  return std::min(detected, vector_isa_limit.load(std::memory_order_relaxed));
+  static const VectorIsa isa = std::min(supported_vector_isa(), isa_from_environment());
+  return std::min(isa, vector_isa_limit.load(std::memory_order_relaxed));
 #else
   return VectorIsa::baseline;
 #endif
