@@ -2,8 +2,9 @@
 """Plots of vkt-bench (and peer) CSVs, as PNGs in bench_results/plots/ (or --outdir).
 
 Each CSV is recognised by its columns:
-  consumer (op, size, D_over_B)          -> consumer_D_over_B.png: D/B vs size, a panel per op,
-                                            a line per CSV (library, host, device)
+  consumer (op, size, D_over_B)          -> consumer_D_over_B.png and consumer_D_over_floor.png:
+                                            D/B and D/floor vs size, a panel per op, a line
+                                            per CSV (library, host, device)
   shapes   (family, op, size, speedup)   -> shapes_<csv name>.png: speed-up vs size, a panel
                                             per family, a line per op (crossover in its label)
   matmul   (dtype, n, cpu_GFLOPs, ...)   -> matmul_<csv name>.png: GFLOP/s vs n, cpu and vulkan
@@ -70,8 +71,18 @@ def series(rows, x_key, y_key):
     return sorted((x, y) for x, y in pts if x is not None and y is not None and y > 0)
 
 
-def plot_consumer(csvs, outdir):
-    """D/B vs size per op; one line per CSV. Below 1: the device path is faster for the consumer."""
+# The consumer plots: (column, y label, title). D/B below 1: the device path is faster for
+# the consumer. D/floor: how far a read sits above C + bytes / bus rate.
+CONSUMER_PLOTS = [
+    ("D_over_B", "D / B (below 1: device wins)",
+     "Consumer-aware: op + read on the device (D) over op + read on the host (B)"),
+    ("D_over_floor", "D / floor (1: at the bus rate)",
+     "Consumer-aware: op + read on the device (D) over its floor, C + bytes / bus rate"),
+]
+
+
+def plot_consumer(csvs, outdir, column, ylabel, title):
+    """`column` vs size per op; one line per CSV."""
     lines = []  # (label, {op: [(size, D/B)]}); a CSV keeps one colour in every panel
     for path, rows in csvs:
         first = rows[0]
@@ -79,15 +90,15 @@ def plot_consumer(csvs, outdir):
         by_op = defaultdict(list)
         for r in rows:
             by_op[r.get("op", "?")].append(r)
-        per_op = {op: series(rs, "size", "D_over_B") for op, rs in by_op.items()}
+        per_op = {op: series(rs, "size", column) for op, rs in by_op.items()}
         per_op = {op: pts for op, pts in per_op.items() if pts}
         if per_op:
             lines.append((label, per_op))
         else:
-            print(f"plot_bench: {path}: no D_over_B values (no device columns); left out", file=sys.stderr)
+            print(f"plot_bench: {path}: no {column} values (no device columns); left out", file=sys.stderr)
     ops = sorted({op for _, per_op in lines for op in per_op})
     if not ops:
-        print("plot_bench: no consumer data with D_over_B; consumer plot skipped", file=sys.stderr)
+        print(f"plot_bench: no consumer data with {column}; that plot skipped", file=sys.stderr)
         return
     nrows, ncols = grid(len(ops))
     fig, axes = plt.subplots(nrows, ncols, figsize=(5 * ncols, 3.6 * nrows), squeeze=False)
@@ -101,7 +112,7 @@ def plot_consumer(csvs, outdir):
         ax.set_yscale("log")
         ax.set_title(op)
         ax.set_xlabel("size (elements)")
-        ax.set_ylabel("D / B (below 1: device wins)")
+        ax.set_ylabel(ylabel)
     for ax in list(axes.flat)[len(ops):]:
         ax.set_visible(False)
     legend = {}  # one entry per CSV, from whichever panels it appears in
@@ -110,9 +121,9 @@ def plot_consumer(csvs, outdir):
             legend.setdefault(label, handle)
     fig.legend(list(legend.values()), list(legend), loc="lower center", ncol=min(len(legend), 3),
                fontsize="small", bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle("Consumer-aware: op + read on the device (D) over op + read on the host (B)")
+    fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.06, 1, 0.96))
-    out = os.path.join(outdir, "consumer_D_over_B.png")
+    out = os.path.join(outdir, f"consumer_{column}.png")
     fig.savefig(out, dpi=120)
     plt.close(fig)
     print(f"wrote {out}")
@@ -208,7 +219,8 @@ def main(argv=None):
         return 0
     os.makedirs(args.outdir, exist_ok=True)
     if by_kind["consumer"]:
-        plot_consumer(by_kind["consumer"], args.outdir)
+        for column, ylabel, title in CONSUMER_PLOTS:
+            plot_consumer(by_kind["consumer"], args.outdir, column, ylabel, title)
     for path, rows in by_kind["shapes"]:
         plot_shapes(path, rows, args.outdir)
     for path, rows in by_kind["matmul"]:
