@@ -98,9 +98,12 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       add_ledger(row, "D", d);
       add_ledger(row, "E", e);
       // The same op read into a new std::vector (to_vector): fresh pages on both sides.
-      for (const auto& [name, col] : {std::pair<const char*, const Column*>{"B_vec", &b_vec}, {"D_vec", &d_vec}}) {
-        row.emplace_back(std::string(name) + "_us", col->measured ? fmt_num(col->stats.median_us) : "");
-        row.emplace_back(std::string(name) + "_min_us", col->measured ? fmt_num(col->stats.min_us) : "");
+      for (const auto& [name, col] :
+           {std::pair<const char*, const Column*>{"B_vec", &b_vec}, {"D_vec", &d_vec}}) {
+        row.emplace_back(std::string(name) + "_us",
+                         col->measured ? fmt_num(col->stats.median_us) : "");
+        row.emplace_back(std::string(name) + "_min_us",
+                         col->measured ? fmt_num(col->stats.min_us) : "");
       }
       row.emplace_back("D_vec_over_B_vec", ratio(d_vec, b_vec));
       table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"),

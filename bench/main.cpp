@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
   consumer->add_option("--device", device,
                        "Vulkan device index (default: VKT_DEVICE or the best device)");
   consumer->add_flag_callback(
-      "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "columns A and B only (no device, no to_vector columns)");
+      "--cpu-only", [&] { device = vkt::bench::kNoDevice; },
+      "columns A and B only (no device, no to_vector columns)");
 
   // ops, shapes, matmul, chain share their options.
   std::map<std::string, CLI::App*> suites;

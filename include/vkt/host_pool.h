@@ -11,11 +11,11 @@
 namespace vkt {
 
 struct HostPoolStats {
-  std::size_t cached_bytes = 0;  // freed buffers held for reuse
-  std::size_t cap_bytes = 0;     // at most this much is held; older buffers go first
-  std::uint64_t reuses = 0;      // requests served from the pool
-  std::uint64_t allocations = 0; // requests that allocated (pool-sized ones only)
-  bool poison = false;           // reused buffers are filled with 0xFF bytes first
+  std::size_t cached_bytes = 0;   // freed buffers held for reuse
+  std::size_t cap_bytes = 0;      // at most this much is held; older buffers go first
+  std::uint64_t reuses = 0;       // requests served from the pool
+  std::uint64_t allocations = 0;  // requests that allocated (pool-sized ones only)
+  bool poison = false;            // reused buffers are filled with 0xFF bytes first
 };
 
 HostPoolStats host_pool_stats();

@@ -67,8 +67,7 @@ Tuning calibrate() {
   t.fork_join_us = median_us(41, region);
 #endif
   const double bytes = kWorkOverForkJoin * t.fork_join_us * t.copy_bytes_per_us;
-  t.min_bytes_per_thread =
-      std::clamp(static_cast<std::int64_t>(bytes), kFloorBytes, kCeilingBytes);
+  t.min_bytes_per_thread = std::clamp(static_cast<std::int64_t>(bytes), kFloorBytes, kCeilingBytes);
   return t;
 }
 

@@ -42,15 +42,16 @@ std::int64_t min_bytes_per_thread();
 
 // Items per thread for streaming work that moves `bytes_per_item` bytes per item.
 inline std::int64_t stream_grain(std::int64_t bytes_per_item) {
-  return std::max<std::int64_t>(1, min_bytes_per_thread() / std::max<std::int64_t>(bytes_per_item, 1));
+  return std::max<std::int64_t>(1,
+                                min_bytes_per_thread() / std::max<std::int64_t>(bytes_per_item, 1));
 }
 
 // Calls f(begin, end) over [0, n) split into contiguous ranges, in parallel when each
 // thread gets at least `grain` items.
 template <class F>
 void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
-  const int threads = static_cast<int>(
-      std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
+  const int threads =
+      static_cast<int>(std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
   if (threads <= 1) {
     if (n > 0) f(std::int64_t{0}, n);
     return;

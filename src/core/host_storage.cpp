@@ -43,7 +43,8 @@ std::size_t default_cap() {
 #ifdef __linux__
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) {
-    return std::min(kDefaultCapMax, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8);
+    return std::min(kDefaultCapMax,
+                    static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8);
   }
 #endif
   return std::size_t{512} << 20;
@@ -58,7 +59,9 @@ bool default_poison() {
 #endif
 }
 
-void free_buffer(void* p) { std::free(p); }
+void free_buffer(void* p) {
+  std::free(p);
+}
 
 class HostPool {
  public:
@@ -149,10 +152,18 @@ HostPool& pool() {
 
 }  // namespace
 
-HostPoolStats host_pool_stats() { return pool().stats(); }
-void host_pool_trim() { pool().trim(); }
-void set_host_pool_cap(std::size_t bytes) { pool().set_cap(bytes); }
-void set_host_pool_poison(bool on) { pool().set_poison(on); }
+HostPoolStats host_pool_stats() {
+  return pool().stats();
+}
+void host_pool_trim() {
+  pool().trim();
+}
+void set_host_pool_cap(std::size_t bytes) {
+  pool().set_cap(bytes);
+}
+void set_host_pool_poison(bool on) {
+  pool().set_poison(on);
+}
 
 void detail::advise_huge_pages(void* data, std::size_t bytes) noexcept {
 #ifdef MADV_HUGEPAGE

@@ -61,7 +61,11 @@ bool run_float_function(Op op, const T* in, Out* out, std::int64_t n) {
     case Op::sinh:
       return go([](C x) { return std::sinh(x); });
     case Op::tanh:
-      return go([](C x) { return std::tanh(x); });
+      if constexpr (std::is_same_v<C, float>) {
+        return go([](C x) { return tanh_f32(x); });
+      } else {
+        return go([](C x) { return std::tanh(x); });
+      }
     case Op::acos:
       return go([](C x) { return std::acos(x); });
     case Op::asin:

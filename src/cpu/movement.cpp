@@ -70,8 +70,8 @@ void run_pad(const OpCall& call, const Tensor& in, W* out) {
   const AxisMap inner = axes[last];
   const W* src = data<W>(in);
   // Each thread's rows go in blocks of about 32 KiB, filled then copied while in L1.
-  const std::int64_t block =
-      std::max<std::int64_t>(1, (std::int64_t{32} << 10) / (width * static_cast<std::int64_t>(sizeof(W))));
+  const std::int64_t block = std::max<std::int64_t>(
+      1, (std::int64_t{32} << 10) / (width * static_cast<std::int64_t>(sizeof(W))));
   auto pad_block = [&, fill](std::int64_t b, std::int64_t e) {
     W* __restrict chunk = out + b * width;
     const std::int64_t words = (e - b) * width;
@@ -98,7 +98,8 @@ void run_pad(const OpCall& call, const Tensor& in, W* out) {
         const std::int64_t t = row - m.lo;
         if (t < 0 || t % m.step != 0) continue;
         const std::int64_t i = t / m.step;
-        if (i >= m.first && i < m.end) copy_run(out + row * width + inner.lo, src + i * m.in_stride);
+        if (i >= m.first && i < m.end)
+          copy_run(out + row * width + inner.lo, src + i * m.in_stride);
       }
       return;
     }

@@ -1,8 +1,9 @@
 // Elementwise loops compiled for wider vector units than the x86-64 baseline (SSE2) the
 // library is built for, chosen at run time by what the cpu supports. The library builds
 // with -ffp-contract=off, so no multiply-add is fused: every ISA gives the same bits, only
-// the vector width differs (tests/unit/host_threading_test.cpp checks it). Used for the float functions (exp, log, ...), which are
-// compute bound: a 1M f32 exp on one Zen 5 core took 964 us with SSE2.
+// the vector width differs (tests/unit/host_threading_test.cpp checks it). Used for the float
+// functions (exp, log, ...), which are compute bound: a 1M f32 exp on one Zen 5 core took 964 us
+// with SSE2.
 #pragma once
 
 #include <algorithm>
@@ -55,8 +56,8 @@ __attribute__((target("avx2"))) void map_range_avx2(const In* __restrict src, Ou
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 template <class In, class Out, class F>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void
-map_range_avx512(const In* __restrict src, Out* __restrict dst, std::int64_t len, F f) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_range_avx512(
+    const In* __restrict src, Out* __restrict dst, std::int64_t len, F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 #endif

@@ -1,7 +1,6 @@
 #include "vulkan/backend.h"
 
 #include <cstdio>
-
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -55,8 +54,8 @@ void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* ds
   transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes);
 }
 
-std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage,
-                                                        std::size_t nbytes, Backend& host) {
+std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage, std::size_t nbytes,
+                                                        Backend& host) {
   // Host-mapped working memory (lavapipe, integrated GPUs) is read with one memcpy by the
   // core; small reads go through the staging ring (see PinnedPool::kMinBytes).
   if (pool_.host_mapped() || !pinned_.available() || nbytes < PinnedPool::kMinBytes) return nullptr;
@@ -74,17 +73,18 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
   vkGetPhysicalDeviceProperties2(ctx_.physical(), &p2);
   auto version = [](std::uint32_t v) {
-    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
-           std::to_string(VK_API_VERSION_PATCH(v));
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+           "." + std::to_string(VK_API_VERSION_PATCH(v));
   };
   char vendor[16];
   std::snprintf(vendor, sizeof(vendor), "0x%04x", p.vendorID);
-  return {{"device_name", p.deviceName},
-          {"device_type", device_type_name(p.deviceType)},
-          {"driver_version", std::string(driver.driverName) + " " + driver.driverInfo},
-          {"api_version", version(p.apiVersion)},
-          {"vendor_id", vendor},
-          {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"}};
+  return {
+      {"device_name", p.deviceName},
+      {"device_type", device_type_name(p.deviceType)},
+      {"driver_version", std::string(driver.driverName) + " " + driver.driverInfo},
+      {"api_version", version(p.apiVersion)},
+      {"vendor_id", vendor},
+      {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"}};
 }
 
 void VulkanBackend::synchronize() {
@@ -328,6 +328,8 @@ Backend& vulkan(int index) {
   return vk::backend_for(index);
 }
 
-std::string vulkan_info() { return vk::device_report(); }
+std::string vulkan_info() {
+  return vk::device_report();
+}
 
 }  // namespace vkt

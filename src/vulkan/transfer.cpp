@@ -4,8 +4,8 @@
 #include <cstring>
 #include <vector>
 
-#include "vulkan/check.h"
 #include "core/host_parallel.h"
+#include "vulkan/check.h"
 
 namespace vkt::vk {
 

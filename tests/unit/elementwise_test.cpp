@@ -454,6 +454,28 @@ TEST(ElementwiseUnary, VectorisedExpAndLogWithinTwoUlp) {
   for (std::size_t i = 0; i < xs.size(); ++i) ASSERT_EQ(ex[i], cpu_kernels::exp_f32(xs[i]));
 }
 
+TEST(ElementwiseUnary, VectorisedTanhWithinTwoUlp) {
+  double worst = 0;
+  for (std::uint64_t b = 0; b < 0x100000000ull; b += 4099) {
+    const float x = std::bit_cast<float>(static_cast<std::uint32_t>(b));
+    worst = std::max(worst, ulp_error(cpu_kernels::tanh_f32(x), std::tanh(double{x})));
+  }
+  EXPECT_LE(worst, 2.0);
+  // Around the switch between the polynomial and the exp form, every float.
+  for (float x = 0.5f; x < 0.75f; x = std::nextafter(x, 1.0f)) {
+    ASSERT_LE(ulp_error(cpu_kernels::tanh_f32(x), std::tanh(double{x})), 2.0) << x;
+  }
+  const auto t = values<float>(tanh(make<float>({0.0f, -0.0f, kInf, -kInf, kNaN, 1e-30f, -20.0f})));
+  EXPECT_EQ(t[0], 0.0f);
+  EXPECT_FALSE(std::signbit(t[0]));
+  EXPECT_TRUE(std::signbit(t[1]));
+  EXPECT_EQ(t[2], 1.0f);
+  EXPECT_EQ(t[3], -1.0f);
+  EXPECT_TRUE(std::isnan(t[4]));
+  EXPECT_EQ(t[5], 1e-30f);
+  EXPECT_EQ(t[6], -1.0f);
+}
+
 TEST(ElementwiseUnary, ErfInvInvertsErf) {
   for (double x = -0.999999; x < 1; x += 0.0123457) {
     const double y = cpu_kernels::erf_inv_f64(x);

@@ -70,9 +70,7 @@ TEST(HostPool, ReuseIsCountedAndTrimEmptiesIt) {
 TEST(HostPool, CapBoundsWhatIsKept) {
   const std::size_t saved = host_pool_stats().cap_bytes;
   set_host_pool_cap(std::size_t{3} << 20);
-  {
-    HostStorage a(cpu(), std::size_t{2} << 20), b(cpu(), std::size_t{2} << 20);
-  }
+  { HostStorage a(cpu(), std::size_t{2} << 20), b(cpu(), std::size_t{2} << 20); }
   EXPECT_LE(host_pool_stats().cached_bytes, std::size_t{3} << 20);
   EXPECT_GT(host_pool_stats().cached_bytes, 0u);  // the newer one stays
   set_host_pool_cap(0);

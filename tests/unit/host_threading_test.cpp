@@ -46,28 +46,61 @@ TEST(HostThreading, EveryThreadCountGivesTheSameBits) {
   const Tensor idx = as_type(multiply(iota({4099, 1}, DType::s64), 61), DType::s64);
   const std::vector<std::pair<std::string, std::function<Tensor()>>> cases = {
       {"add s32", [&] { return add(i, i); }},
-      {"add broadcast", [&] { return add(f, slice(f, {0, 0}, {1, 257})); }},
+      {"add broadcast",
+       [&] {
+         return add(f, slice(f, {0, 0}, {1, 257}));
+       }},
       {"multiply f32", [&] { return multiply(f, f); }},
       {"divide f32", [&] { return divide(f, 3.0); }},
       {"exp f32", [&] { return exp(f); }},
       {"tanh f32", [&] { return tanh(f); }},
       {"less", [&] { return less(f, 1.0); }},
       {"as_type", [&] { return as_type(f, DType::s16); }},
-      {"concatenate 0", [&] { return concatenate({f, f}, 0); }},
-      {"concatenate 1", [&] { return concatenate({i, i, i}, 1); }},
-      {"pad", [&] { return pad(f, 2.5, {{1, 2, 1}, {-3, 4, 0}}); }},
-      {"broadcast scalar", [&] { return broadcast(full({}, 3, DType::s32), {777, 1001}); }},
-      {"broadcast rows", [&] { return broadcast(slice(i, {0, 0}, {1, 257}), {2001, 257}); }},
-      {"transpose", [&] { return transpose(i, {1, 0}); }},
-      {"slice strided", [&] { return slice(f, {3, 1}, {300, 100}, {3, 2}); }},
-      {"put_slice", [&] { return put_slice(i, {500, 7}, slice(i, {0, 0}, {300, 200})); }},
-      {"reverse", [&] { return reverse(i, {0, 1}); }},
+      {"concatenate 0",
+       [&] {
+         return concatenate({f, f}, 0);
+       }},
+      {"concatenate 1",
+       [&] {
+         return concatenate({i, i, i}, 1);
+       }},
+      {"pad",
+       [&] {
+         return pad(f, 2.5, {{1, 2, 1}, {-3, 4, 0}});
+       }},
+      {"broadcast scalar",
+       [&] {
+         return broadcast(full({}, 3, DType::s32), {777, 1001});
+       }},
+      {"broadcast rows",
+       [&] {
+         return broadcast(slice(i, {0, 0}, {1, 257}), {2001, 257});
+       }},
+      {"transpose",
+       [&] {
+         return transpose(i, {1, 0});
+       }},
+      {"slice strided",
+       [&] {
+         return slice(f, {3, 1}, {300, 100}, {3, 2});
+       }},
+      {"put_slice",
+       [&] {
+         return put_slice(i, {500, 7}, slice(i, {0, 0}, {300, 200}));
+       }},
+      {"reverse",
+       [&] {
+         return reverse(i, {0, 1});
+       }},
       {"gather", [&] { return gather(reshape(f, {1001 * 257}), idx); }},
       {"take", [&] { return take(i, as_type(iota({700}, DType::s64), DType::s64), 0); }},
       {"sum s64", [&] { return sum(as_type(i, DType::s64), {1}); }},
       {"argmax", [&] { return argmax(f, 1); }},
       {"cumulative_sum s32", [&] { return cumulative_sum(i, 1); }},
-      {"iota", [&] { return iota({1001, 257}, DType::s32, 1); }},
+      {"iota",
+       [&] {
+         return iota({1001, 257}, DType::s32, 1);
+       }},
   };
   for (const auto& [name, f_op] : cases) {
     EXPECT_TRUE(with_grain(kOneThread, f_op) == with_grain(kEveryThread, f_op)) << name;
@@ -116,10 +149,18 @@ TEST(HostThreading, ParallelMemcpyCopiesEveryByte) {
 // Specials, subnormals, values near overflow, and a sweep of ordinary ones.
 template <class T>
 Tensor float_inputs(DType dtype) {
-  std::vector<T> v = {T(0), -T(0), std::numeric_limits<T>::infinity(),
-                      -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
-                      std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min(),
-                      std::numeric_limits<T>::max(), T(88.7), T(-103.9), T(709.7), T(-745.1)};
+  std::vector<T> v = {T(0),
+                      -T(0),
+                      std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity(),
+                      std::numeric_limits<T>::quiet_NaN(),
+                      std::numeric_limits<T>::denorm_min(),
+                      std::numeric_limits<T>::min(),
+                      std::numeric_limits<T>::max(),
+                      T(88.7),
+                      T(-103.9),
+                      T(709.7),
+                      T(-745.1)};
   for (int k = -3000; k <= 3000; ++k) v.push_back(static_cast<T>(k) * T(0.0137));
   (void)dtype;
   return from_vector(v, Shape{static_cast<std::int64_t>(v.size())}, &cpu());
@@ -127,11 +168,12 @@ Tensor float_inputs(DType dtype) {
 
 TEST(HostThreading, WideIsaLoopsGiveTheBaselineBits) {
   using cpu_kernels::VectorIsa;
-  const std::vector<Op> ops = {Op::exp,  Op::expm1, Op::log,  Op::log1p, Op::sigmoid,
-                               Op::sin,  Op::cos,   Op::tanh, Op::sqrt,  Op::rsqrt,
-                               Op::erf,  Op::atan,  Op::cbrt, Op::erf_inv};
+  const std::vector<Op> ops = {Op::exp, Op::expm1, Op::log,  Op::log1p,  Op::sigmoid,
+                               Op::sin, Op::cos,   Op::tanh, Op::sqrt,   Op::rsqrt,
+                               Op::erf, Op::atan,  Op::cbrt, Op::erf_inv};
   for (DType d : {DType::f32, DType::f64, DType::bf16}) {
-    const Tensor x = d == DType::f64 ? float_inputs<double>(d) : as_type(float_inputs<float>(DType::f32), d);
+    const Tensor x =
+        d == DType::f64 ? float_inputs<double>(d) : as_type(float_inputs<float>(DType::f32), d);
     for (Op op : ops) {
       cpu_kernels::vector_isa_limit = VectorIsa::baseline;
       const auto base = unary(op, x).to_bytes();
