@@ -20,7 +20,7 @@ mkdir -p "$out"
 host=$(hostname)
 day=$(date -u +%Y-%m-%d)
 sizes=1024,262144,1048576,16777216,67108864
-host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,sum,argmax,transpose,dot
+host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,tanh,sum,argmax,transpose,dot
 host_sizes=1048576,16777216
 if ! "$bench" info | grep -q "device .*H200"; then
   echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2

@@ -111,6 +111,11 @@ def sum_all(n):
     return s, lambda: x.sum()  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
 
 
+def tanh(n):
+    x = seed_data(n, (n,))
+    return (n,), lambda: np.tanh(x)
+
+
 def argmax(n):
     s = pc.square_ish(n)
     x = seed_data(n, s)
@@ -146,7 +151,7 @@ SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
-    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
+    "add": add, "multiply": multiply, "exp": exp, "tanh": tanh, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
 

@@ -131,6 +131,11 @@ def sum_all(n, dev):
     return s, lambda: x.sum()
 
 
+def tanh(n, dev):
+    x = seed_data(n, (n,), dev)
+    return (n,), lambda: torch.tanh(x)
+
+
 def argmax(n, dev):
     s = pc.square_ish(n)
     x = seed_data(n, s, dev)
@@ -166,7 +171,7 @@ SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
-    "add": add, "multiply": multiply, "exp": exp, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
+    "add": add, "multiply": multiply, "exp": exp, "tanh": tanh, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
 
