@@ -1,6 +1,8 @@
 // Error helpers for op validation: every message starts with "[op]".
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,6 +18,31 @@ template <class E>
 
 inline void check_defined(std::string_view op, const Tensor& t) {
   if (!t.defined()) fail<Error>(op, "got an empty (default-constructed) tensor");
+}
+
+// The most bytes one tensor may have: 256 TiB, more than any machine's memory and far from
+// the wrap-around of int64 and size_t arithmetic, so no size computed below it overflows.
+inline constexpr std::int64_t kMaxTensorBytes = std::int64_t{1} << 48;
+
+// Checks a shape once, in the core, before anything is sized from it: no negative
+// dimension, and an element count and byte count computed without overflow and within
+// kMaxTensorBytes. ShapeError naming the op, the dtype and the shape otherwise.
+inline void check_size(std::string_view op, std::span<const std::int64_t> shape, DType dtype) {
+  std::int64_t elements = 1;
+  bool overflow = false;
+  for (std::int64_t d : shape) {
+    if (d < 0) {
+      fail<ShapeError>(op, "shape " + shape_str(shape) + " has a negative dimension");
+    }
+    overflow = overflow || __builtin_mul_overflow(elements, d, &elements);
+  }
+  std::int64_t bytes = 0;
+  overflow = overflow ||
+             __builtin_mul_overflow(elements, static_cast<std::int64_t>(itemsize(dtype)), &bytes);
+  if (overflow || bytes > kMaxTensorBytes) {
+    fail<ShapeError>(op, std::string(dtype_name(dtype)) + " shape " + shape_str(shape) +
+                             " needs more than 2^48 bytes (the most one tensor may have)");
+  }
 }
 
 inline std::string describe(const Tensor& t) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/checks.h"
 #include "vkt/backend.h"
 #include "vkt/ledger.h"
 
@@ -128,18 +129,34 @@ std::string describe_inputs(const OpCall& call) {
   return "dtypes (" + dtypes + ") shapes (" + shapes + ")";
 }
 
+namespace {
+
+// Runs `call` on `b`; an allocation that fails names the op and its output.
+Tensor execute_on(Backend& b, const OpCall& call) {
+  try {
+    return b.execute(call);
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory("[" + std::string(op_name(call.op)) + "] output " +
+                      std::string(dtype_name(call.out_dtype)) + " " + shape_str(call.out_shape) +
+                      " on " + b.name() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 Tensor dispatch(OpCall call) {
+  check_size(op_name(call.op), call.out_shape, call.out_dtype);
   Backend& b = pick_backend(call);
-  if (b.is_cpu()) return b.execute(call);
+  if (b.is_cpu()) return execute_on(b, call);
   const LegacyPolicy legacy = legacy_policy();
   if (legacy.native && b.supports(call)) {
     for (Tensor& t : call.inputs) t = transfer(t, b);
-    return b.execute(call);
+    return execute_on(b, call);
   }
   apply_fallback_policy(call, b);
   ledger::record_fallback(std::string(op_name(call.op)));
   for (Tensor& t : call.inputs) t = transfer(t, cpu());
-  Tensor result = cpu().execute(call);
+  Tensor result = execute_on(cpu(), call);
   // Creation ops were asked for on b: placing them there is the caller's request.
   if (call.inputs.empty() || legacy.upload_fallback_result) result = transfer(result, b);
   return result;

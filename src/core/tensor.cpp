@@ -3,28 +3,18 @@
 #include <cstring>
 #include <string>
 
+#include "core/checks.h"
 #include "core/dispatch.h"
 #include "core/host_storage.h"
 #include "vkt/ledger.h"
 #include "vkt/op_call.h"
 
 namespace vkt {
-namespace {
-
-void check_shape(const char* op, const Shape& shape) {
-  for (std::int64_t d : shape) {
-    if (d < 0) {
-      throw ShapeError(std::string("[") + op + "] shape " + shape_str(shape) +
-                       " has a negative dimension");
-    }
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage)
     : dtype_(dtype), shape_(std::move(shape)), storage_(std::move(storage)) {
-  check_shape("tensor", shape_);
+  detail::check_size("tensor", shape_, dtype_);
   if (storage_ == nullptr || storage_->nbytes() < nbytes()) {
     throw ShapeError("[tensor] storage of " + std::to_string(storage_ ? storage_->nbytes() : 0) +
                      " bytes is too small for " + std::string(dtype_name(dtype_)) + " " +
@@ -66,7 +56,7 @@ std::vector<std::byte> Tensor::to_bytes() const {
 }
 
 Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape, Backend* backend) {
-  check_shape("from_bytes", shape);
+  detail::check_size("from_bytes", shape, dtype);
   const std::size_t expected = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
   if (bytes.size() != expected) {
     throw ShapeError("[from_bytes] " + std::to_string(bytes.size()) + " bytes given, " +
