@@ -12,6 +12,7 @@ namespace vkt {
 using Shape = std::vector<std::int64_t>;
 using Axes = std::vector<std::int64_t>;
 
+// The element count; ShapeError when it overflows int64.
 std::int64_t numel(std::span<const std::int64_t> shape);
 // Row-major element strides of a contiguous tensor of this shape.
 std::vector<std::int64_t> contiguous_strides(std::span<const std::int64_t> shape);

@@ -35,8 +35,9 @@ Tensor reshape(const Tensor& t, const Shape& shape) {
     } else if (out[i] < 0) {
       detail::fail<ShapeError>("reshape", "target shape " + shape_str(shape) +
                                               " has a negative dimension or more than one -1");
-    } else {
-      known *= out[i];
+    } else if (__builtin_mul_overflow(known, out[i], &known)) {
+      detail::fail<ShapeError>("reshape", "target shape " + shape_str(shape) +
+                                              " has more elements than int64 holds");
     }
   }
   if (inferred >= 0) {

@@ -8,7 +8,11 @@ namespace vkt {
 
 std::int64_t numel(std::span<const std::int64_t> shape) {
   std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  for (std::int64_t d : shape) {
+    if (__builtin_mul_overflow(n, d, &n)) {
+      throw ShapeError("[numel] shape " + shape_str(shape) + " has more elements than int64 holds");
+    }
+  }
   return n;
 }
 
