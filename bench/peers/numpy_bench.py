@@ -100,32 +100,28 @@ def multiply(n):
     return (n,), lambda: a * b
 
 
-def exp(n):
-    x = seed_data(n, (n,))
-    return (n,), lambda: np.exp(x)
+def elementwise(fn):
+    """A case of fn on one seed-data vector {n}."""
+    def make(n):
+        x = seed_data(n, (n,))
+        return (n,), lambda: fn(x)
+    return make
 
 
-def sum_all(n):
-    s = pc.square_ish(n)
-    x = seed_data(n, s)
-    return s, lambda: x.sum()  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
+def on_square(fn):
+    """A case of fn on seed data shaped square_ish(n) (reductions along rows)."""
+    def make(n):
+        s = pc.square_ish(n)
+        x = seed_data(n, s)
+        return s, lambda: fn(x)
+    return make
 
 
-def tanh(n):
-    x = seed_data(n, (n,))
-    return (n,), lambda: np.tanh(x)
-
-
-def argmax(n):
-    s = pc.square_ish(n)
-    x = seed_data(n, s)
-    return s, lambda: x.argmax(axis=1)  # int64 per row, like vktensor's argmax(x, 1)
-
-
-def sum_axis1(n):
-    s = pc.square_ish(n)
-    x = seed_data(n, s)
-    return s, lambda: x.sum(axis=1)
+exp = elementwise(np.exp)
+tanh = elementwise(np.tanh)
+sum_all = on_square(lambda x: x.sum())  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
+sum_axis1 = on_square(lambda x: x.sum(axis=1))
+argmax = on_square(lambda x: x.argmax(axis=1))  # int64 per row, like vktensor's argmax(x, 1)
 
 
 def transpose(n):

@@ -120,32 +120,28 @@ def multiply(n, dev):
     return (n,), lambda: a * b
 
 
-def exp(n, dev):
-    x = seed_data(n, (n,), dev)
-    return (n,), lambda: torch.exp(x)
+def elementwise(fn):
+    """A case of fn on one seed-data vector {n}."""
+    def make(n, dev):
+        x = seed_data(n, (n,), dev)
+        return (n,), lambda: fn(x)
+    return make
 
 
-def sum_all(n, dev):
-    s = pc.square_ish(n)
-    x = seed_data(n, s, dev)
-    return s, lambda: x.sum()
+def on_square(fn):
+    """A case of fn on seed data shaped square_ish(n) (reductions along rows)."""
+    def make(n, dev):
+        s = pc.square_ish(n)
+        x = seed_data(n, s, dev)
+        return s, lambda: fn(x)
+    return make
 
 
-def tanh(n, dev):
-    x = seed_data(n, (n,), dev)
-    return (n,), lambda: torch.tanh(x)
-
-
-def argmax(n, dev):
-    s = pc.square_ish(n)
-    x = seed_data(n, s, dev)
-    return s, lambda: x.argmax(dim=1)  # s64 per row, like vktensor's argmax(x, 1)
-
-
-def sum_axis1(n, dev):
-    s = pc.square_ish(n)
-    x = seed_data(n, s, dev)
-    return s, lambda: x.sum(dim=1)
+exp = elementwise(torch.exp)
+tanh = elementwise(torch.tanh)
+sum_all = on_square(lambda x: x.sum())
+sum_axis1 = on_square(lambda x: x.sum(dim=1))
+argmax = on_square(lambda x: x.argmax(dim=1))  # s64 per row, like vktensor's argmax(x, 1)
 
 
 def transpose(n, dev):
