@@ -1,10 +1,10 @@
 #include "core/host_parallel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
 namespace vkt::host {

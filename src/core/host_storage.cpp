@@ -1,7 +1,6 @@
 #include "core/host_storage.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/host_pool.h"
 #include "vkt/tensor.h"
@@ -28,12 +28,10 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 constexpr std::size_t kPoolMin = std::size_t{128} << 10;
 constexpr std::size_t kDefaultCapMax = std::size_t{4} << 30;
 
-// Capacity actually allocated for a request: pooled sizes round up to an eighth of their
-// power of two, so buffers of about the same size share a class (at most 12.5% unused).
+// Capacity actually allocated for a request: pooled sizes go by size class.
 std::size_t capacity_for(std::size_t nbytes) {
   if (nbytes < kPoolMin) return (nbytes + 63) / 64 * 64;
-  const std::size_t granule = std::bit_ceil(nbytes) / 8;
-  return (nbytes + granule - 1) / granule * granule;
+  return detail::size_class_bytes(nbytes, 64);
 }
 
 std::size_t default_cap() {

@@ -10,8 +10,6 @@
 #include "vkt/op_call.h"
 
 namespace vkt {
-namespace {}  // namespace
-
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage)
     : dtype_(dtype), shape_(std::move(shape)), storage_(std::move(storage)) {
   detail::check_size("tensor", shape_, dtype_);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/check.h"
@@ -188,10 +189,9 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
     blocks_[r.owner]->live += 1;
     return r;
   }
-  // Dedicated: rounded up to an eighth of the next power of two (at most 12.5% slack) so a
-  // released buffer fits the next tensor of about the same size and is reused as is.
-  const VkDeviceSize granule = std::max(std::bit_ceil(want) / 8, kMinClass);
-  VkDeviceSize size = (want + granule - 1) / granule * granule;
+  // Dedicated: by size class, so a released buffer is reused by the next tensor of about
+  // the same size.
+  VkDeviceSize size = detail::size_class_bytes(want, kMinClass);
   if (size > ctx_.limits().max_allocation) size = (want + kMinClass - 1) / kMinClass * kMinClass;
   for (auto it = idle_dedicated_.begin(); it != idle_dedicated_.end(); ++it) {
     if (dedicated_[*it]->size != size) continue;

@@ -1,9 +1,9 @@
 #include "vulkan/pinned_reads.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdlib>
 
+#include "core/size_class.h"
 #include "vkt/error.h"
 
 namespace vkt::vk {
@@ -11,11 +11,6 @@ namespace {
 
 constexpr VkMemoryPropertyFlags kPinned =
     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-
-std::size_t capacity_for(std::size_t nbytes) {
-  const std::size_t granule = std::max<std::size_t>(std::bit_ceil(nbytes) / 8, 4096);
-  return (nbytes + granule - 1) / granule * granule;
-}
 
 // VKT_VK_PINNED_MB, else 2 GiB: reads past the cap still take the pinned path, but their
 // buffers are freed instead of kept.
@@ -36,7 +31,7 @@ PinnedPool::PinnedPool(const Context& ctx) : ctx_(ctx), cap_(pinned_cap()) {
 }
 
 std::unique_ptr<OwnedBuffer> PinnedPool::take(std::size_t nbytes) {
-  const std::size_t capacity = capacity_for(nbytes);
+  const std::size_t capacity = detail::size_class_bytes(nbytes, 4096);
   {
     std::lock_guard lock(mutex_);
     for (auto it = free_.rbegin(); it != free_.rend(); ++it) {

@@ -1,7 +1,7 @@
 // Reads that land in pinned host memory: a device result read to the cpu is copied by the
 // device's copy engine straight into a HOST_CACHED buffer, which then is the cpu tensor's
 // storage. No second host copy and no page faults: the buffers are pooled by size class
-// (an eighth of a power of two), kept up to a cap, and reused, as PyTorch's pinned-memory
+// (core/size_class.h), kept up to a cap, and reused, as PyTorch's pinned-memory
 // caching allocator keeps its host buffers.
 #pragma once
 
