@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "cpu/wide_loops.h"
 #include "vkt/error.h"
 
 namespace vkt::cpu_kernels {
@@ -15,13 +16,16 @@ namespace {
 // On a 2-core Zen 5 VM a 1024^2 sgemm took 4.7 ms with SkylakeX against 8.8 ms with the
 // Haswell kernels (bench_results/lavapipe/dev-runs).
 const char* core_for_features() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
-    return "SkylakeX";
+#if defined(__x86_64__) && defined(__GNUC__)
+  // The same detection the float loops use (wide_loops.h); VKT_CPU_ISA does not apply.
+  switch (supported_vector_isa()) {
+    case VectorIsa::avx512:
+      return "SkylakeX";
+    case VectorIsa::avx2:
+      return __builtin_cpu_supports("fma") ? "Haswell" : nullptr;
+    case VectorIsa::baseline:
+      break;
   }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
 #endif
   return nullptr;
 }
