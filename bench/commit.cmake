@@ -2,7 +2,9 @@
 # after a new commit is stamped right); the file changes only when the commit does.
 execute_process(COMMAND git rev-parse --short=12 HEAD WORKING_DIRECTORY ${SRC}
   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY ${SRC}
+# Results written into bench_results/ do not make the code that wrote them dirty.
+execute_process(COMMAND git status --porcelain --untracked-files=no -- . ":(exclude)bench_results"
+  WORKING_DIRECTORY ${SRC}
   OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 if(NOT commit)
   set(commit unknown)

@@ -143,7 +143,9 @@ def _git_commit():
         out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO_ROOT,
                              capture_output=True, text=True, timeout=10)
         if out.returncode == 0 and out.stdout.strip():
-            dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=REPO_ROOT,
+            # As bench/commit.cmake: results in bench_results/ do not make the code dirty.
+            dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".", ":(exclude)bench_results"],
+                                   cwd=REPO_ROOT,
                                    capture_output=True, timeout=10).returncode != 0
             return out.stdout.strip() + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
