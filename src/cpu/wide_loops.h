@@ -1,9 +1,12 @@
 // Elementwise loops compiled for wider vector units than the x86-64 baseline (SSE2) the
-// library is built for, chosen at run time by what the cpu supports. The library builds
-// with -ffp-contract=off, so no multiply-add is fused: every ISA gives the same bits, only
-// the vector width differs (tests/unit/host_threading_test.cpp checks it). Used for the
-// float functions, which are compute bound: a 1M f32 exp on one Zen 5 core takes 997 us
-// with SSE2, 456 with AVX2, 235 with AVX-512 (bench_results/lavapipe/dev-runs).
+// library is built for, chosen at run time by what the cpu supports. Used for the float
+// functions, which are compute bound: a 1M f32 exp on one Zen 5 core takes 997 us with
+// SSE2, 456 with AVX2, 235 with AVX-512 (bench_results/lavapipe/dev-runs).
+// The wide loops fuse multiply-adds (elementwise_unary.cpp builds with -ffp-contract=fast;
+// SSE2 has no FMA, so the baseline is unchanged): exp 1.46x and tanh 1.35x faster on one
+// core (bench_results/lavapipe/dev-runs/fma-*). So AVX2 and AVX-512 give the same bits,
+// and the baseline may differ from them in the last bit, within each function's stated
+// bound (tests/unit/host_threading_test.cpp checks both).
 #pragma once
 
 #include <algorithm>
@@ -29,7 +32,8 @@ inline VectorIsa supported_vector_isa() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
     return VectorIsa::avx512;
   }
-  return __builtin_cpu_supports("avx2") ? VectorIsa::avx2 : VectorIsa::baseline;
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? VectorIsa::avx2
+                                                                        : VectorIsa::baseline;
 }
 #endif
 
@@ -51,12 +55,12 @@ inline VectorIsa vector_isa() {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 template <class In, class Out, class F>
-__attribute__((target("avx2"))) void map_range_avx2(const In* __restrict src, Out* __restrict dst,
+__attribute__((target("avx2,fma"))) void map_range_avx2(const In* __restrict src, Out* __restrict dst,
                                                     std::int64_t len, F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 template <class In, class Out, class F>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_range_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,fma"))) void map_range_avx512(
     const In* __restrict src, Out* __restrict dst, std::int64_t len, F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
