@@ -42,7 +42,8 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
 
   std::vector<Row> rows;
   Table table(
-      {"op", "size", "path", "A_us", "B_us", "C_us", "D_us", "E_us", "D/B", "D/E", "D/floor"});
+      {"op", "size", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us", "D/B", "D/E",
+       "D/floor"});
   const std::size_t total = opts.ops.size() * opts.sizes.size();
   for (const std::string& op : opts.ops) {
     for (const std::int64_t n : opts.sizes) {
@@ -106,8 +107,9 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
                          col->measured ? fmt_num(col->stats.min_us) : "");
       }
       row.emplace_back("D_vec_over_B_vec", ratio(d_vec, b_vec));
+      add_device_time(row, "C", cc);
       table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"),
-                 field(row, "C_us"), field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"),
+                 field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"), field(row, "E_us"), field(row, "D_over_B"),
                  field(row, "D_over_E"), field(row, "D_over_floor")});
       rows.push_back(std::move(row));
     }

@@ -14,9 +14,11 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   const std::vector<Tensor> in = place_inputs(c, b);
   b.synchronize();
   auto once = [&] {
+    if (read == Read::none) b.begin_device_timer();
     Tensor r = c.run(in);
     switch (read) {
       case Read::none:
+        b.end_device_timer();
         r.backend().synchronize();
         break;
       case Read::to_cpu: {
@@ -29,13 +31,26 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
         break;
     }
   };
+  // The device time is read after each timed repetition, outside its wall-clock time.
+  std::vector<double> device_us;
+  auto after = [&] {
+    const double us = read == Read::none ? b.device_timer_us() : -1;
+    if (us >= 0) device_us.push_back(us);
+  };
   Column col;
-  col.stats = time_it(once, plan);
+  col.stats = time_it(once, plan, after);
+  col.has_device_time = !device_us.empty();
+  if (col.has_device_time) col.device = summarize(std::move(device_us));
   LedgerScope ledger_scope;
   once();
   col.ledger = ledger_scope.delta();
   col.measured = true;
   return col;
+}
+
+void add_device_time(Row& row, const std::string& prefix, const Column& c) {
+  row.emplace_back(prefix + "_gpu_us", c.has_device_time ? fmt_num(c.device.median_us) : "");
+  row.emplace_back(prefix + "_gpu_min_us", c.has_device_time ? fmt_num(c.device.min_us) : "");
 }
 
 }  // namespace vkt::bench

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cases.h"
+#include "csv.h"
 #include "stats.h"
 #include "vkt/ledger.h"
 
@@ -9,6 +10,8 @@ namespace vkt::bench {
 
 struct Column {
   Stats stats;
+  Stats device;  // Read::none on a device with timestamps: the device's own clock
+  bool has_device_time = false;
   LedgerCounts ledger;  // of one extra repetition after the timed ones
   bool measured = false;
 };
@@ -23,5 +26,9 @@ enum class Read {
 
 // Places the inputs on `b` (outside the timing), then times the op and `read`.
 Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
+
+// <prefix>_gpu_us and <prefix>_gpu_min_us: the column's device-clock median and minimum,
+// empty where it has none.
+void add_device_time(Row& row, const std::string& prefix, const Column& c);
 
 }  // namespace vkt::bench

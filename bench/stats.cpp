@@ -18,7 +18,8 @@ Stats summarize(std::vector<double> s) {
   return st;
 }
 
-Stats time_it(const std::function<void()>& run, const TimingPlan& plan) {
+Stats time_it(const std::function<void()>& run, const TimingPlan& plan,
+              const std::function<void()>& after) {
   for (int i = 0; i < plan.warmups; ++i) run();
   std::vector<double> samples;
   double total = 0;
@@ -29,6 +30,7 @@ Stats time_it(const std::function<void()>& run, const TimingPlan& plan) {
     const double dt = now_us() - t0;
     samples.push_back(dt);
     total += dt;
+    if (after) after();
   }
   return summarize(std::move(samples));
 }

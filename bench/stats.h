@@ -23,8 +23,10 @@ struct TimingPlan {
   int max_reps = 2000;
 };
 
-// Times `run` (one repetition per call, each timed on its own) after warm-ups.
-Stats time_it(const std::function<void()>& run, const TimingPlan& plan);
+// Times `run` (one repetition per call, each timed on its own) after warm-ups; `after`,
+// when given, runs after each timed repetition, outside its time.
+Stats time_it(const std::function<void()>& run, const TimingPlan& plan,
+              const std::function<void()>& after = {});
 
 inline double now_us() {
   using namespace std::chrono;

@@ -60,6 +60,7 @@ void add_timing(Row& row, const OpTiming& t) {
   row.emplace_back("speedup", t.dev_col.measured ? fmt_num(t.speedup, 4) : "");
   row.emplace_back("vulkan_submits",
                    t.dev_col.measured ? std::to_string(t.dev_col.ledger.submits) : "");
+  add_device_time(row, "vulkan", t.dev_col);
 }
 
 Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {

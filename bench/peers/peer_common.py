@@ -88,9 +88,10 @@ def summarize(samples_us):
     return Stats(median, p95, s[0], n)
 
 
-def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000):
+def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000, after=None):
     """Times `run` after warm-ups: reps until >= min_reps AND >= min_total_us in total,
-    at most max_reps; each rep timed on its own."""
+    at most max_reps; each rep timed on its own. `after`, when given, runs after each timed
+    rep, outside its time (vkt-bench's time_it does the same)."""
     for _ in range(warmups):
         run()
     samples = []
@@ -106,6 +107,8 @@ def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000):
             dt = (time.perf_counter_ns() - t0) / 1000.0
             samples.append(dt)
             total += dt
+            if after is not None:
+                after()
     finally:
         if gc_was_on:
             gc.enable()
@@ -195,6 +198,7 @@ CONSUMER_COLUMNS = (
     + [f"D_{x}" for x in LEDGER]
     + [f"E_{x}" for x in LEDGER]
     + ["B_vec_us", "B_vec_min_us", "D_vec_us", "D_vec_min_us", "D_vec_over_B_vec"]
+    + ["C_gpu_us", "C_gpu_min_us"]
 )
 # Appended last so every column before it sits where vkt-bench puts it.
 PEER_COLUMNS = CONSUMER_COLUMNS + ["library"]
@@ -237,6 +241,9 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
         row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
         row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
     row["D_vec_over_B_vec"] = _ratio(columns.get("D_vec"), columns.get("B_vec"))
+    gpu = columns.get("C_gpu")  # the device's own clock around C's op (CUDA events)
+    row["C_gpu_us"] = fmt_num(gpu.median_us) if gpu else ""
+    row["C_gpu_min_us"] = fmt_num(gpu.min_us) if gpu else ""
     row["library"] = library
     return row
 

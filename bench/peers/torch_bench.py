@@ -255,11 +255,19 @@ def main(argv=None):
               file=sys.stderr)
     d2h = measure_d2h_bytes_per_us() if has_cuda else None
 
-    def sync_after(run):
+    def device_timed(run, min_reps):
+        """C and its device time: CUDA events around the op (as vkt-bench's timestamps),
+        read after each timed rep, outside its wall-clock time."""
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        device_us = []
+
         def timed():
+            start.record()
             run()
+            end.record()
             torch.cuda.synchronize()
-        return timed
+        wall = pc.time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
+        return wall, pc.summarize(device_us)
 
     rows = []
     total = len(ops) * len(sizes)
@@ -275,7 +283,7 @@ def main(argv=None):
             if has_cuda:
                 _, run_gpu = CASES[op](n, "cuda")
                 torch.cuda.synchronize()
-                cols["C"] = pc.time_it(sync_after(run_gpu), min_reps=args.reps)
+                cols["C"], cols["C_gpu"] = device_timed(run_gpu, args.reps)
                 # .cpu() waits for the op and copies into new pageable host memory; then B's view.
                 cols["D"] = pc.time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
                 cols["D_vec"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
@@ -283,7 +291,7 @@ def main(argv=None):
             rows.append(pc.consumer_row(meta, "torch", op, "f32", shape, n, "native" if has_cuda else "cpu-only",
                                         cols, out_bytes, d2h))
     print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
-    pc.print_table(rows, ["op", "size", "path", "A_us", "B_us", "C_us", "D_us", "D_over_B", "C_over_A", "floor_us",
+    pc.print_table(rows, ["op", "size", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "D_over_B", "C_over_A", "floor_us",
                           "D_over_floor"])
     pc.write_csv(out, rows)
     print(f"wrote {out}")

@@ -58,6 +58,12 @@ class Backend {
   virtual Tensor execute(const OpCall& call) = 0;
   // Blocks until all work this backend has been given is complete.
   virtual void synchronize() {}
+  // Profiling (vkt-bench's device-time column): the device's own clock around the work
+  // given between begin_device_timer() and end_device_timer(). device_timer_us() is read
+  // after synchronize(); negative where there is no device clock (the cpu backend).
+  virtual void begin_device_timer() {}
+  virtual void end_device_timer() {}
+  virtual double device_timer_us() { return -1; }
   // Facts about the device for reports: device_name, device_type, driver_version,
   // api_version, ... (empty for the cpu).
   virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }

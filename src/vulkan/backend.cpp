@@ -35,6 +35,7 @@ VulkanBackend::VulkanBackend(int index)
       pipelines_(ctx_),
       transfers_(ctx_, pool_, recorder_),
       pinned_(ctx_),
+      timer_(ctx_),
       copy_path_(copy_path_for(ctx_)),
       poison_(env_is("VKT_POISON", "1")) {}
 
@@ -90,6 +91,22 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
 void VulkanBackend::synchronize() {
   std::lock_guard lock(mutex_);
   recorder_.finish();
+}
+
+void VulkanBackend::begin_device_timer() {
+  std::lock_guard lock(mutex_);
+  timer_.begin(recorder_);
+}
+
+void VulkanBackend::end_device_timer() {
+  std::lock_guard lock(mutex_);
+  timer_.end(recorder_);
+}
+
+double VulkanBackend::device_timer_us() {
+  std::lock_guard lock(mutex_);
+  recorder_.finish();
+  return timer_.elapsed_us();
 }
 
 std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {

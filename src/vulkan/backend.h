@@ -13,6 +13,7 @@
 #include "vkt/backend.h"
 #include "vkt/op_call.h"
 #include "vulkan/context.h"
+#include "vulkan/device_timer.h"
 #include "vulkan/memory.h"
 #include "vulkan/pinned_reads.h"
 #include "vulkan/pipelines.h"
@@ -38,6 +39,9 @@ class VulkanBackend final : public Backend {
   bool supports(const OpCall& call) const override;
   Tensor execute(const OpCall& call) override;
   void synchronize() override;
+  void begin_device_timer() override;
+  void end_device_timer() override;
+  double device_timer_us() override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
   // For op families (called with the backend lock held).
@@ -77,6 +81,7 @@ class VulkanBackend final : public Backend {
   Pipelines pipelines_;
   Transfers transfers_;
   PinnedPool pinned_;
+  DeviceTimer timer_;
   CopyPath copy_path_;
   bool poison_ = false;
   mutable std::recursive_mutex mutex_;

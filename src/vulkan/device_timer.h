@@ -1,0 +1,37 @@
+// Device time between two points of the recorded work (vkCmdWriteTimestamp), for profiling:
+// vkt-bench's GPU column beside the wall-clock C. One pair of timestamp queries.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include "vulkan/context.h"
+#include "vulkan/handle.h"
+#include "vulkan/recorder.h"
+
+namespace vkt::vk {
+
+class DeviceTimer {
+ public:
+  explicit DeviceTimer(const Context& ctx);
+
+  // False where the compute queue has no timestamps (timestampValidBits == 0).
+  bool available() const { return valid_bits_ != 0; }
+  // Records the start timestamp before whatever is recorded next.
+  void begin(Recorder& recorder);
+  // Records the end timestamp once everything recorded before it has completed.
+  void end(Recorder& recorder);
+  // Microseconds between the last begin and end; the work must be complete (the caller has
+  // waited for it). Negative when unavailable or when no pair was recorded.
+  double elapsed_us();
+
+ private:
+  void write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage);
+
+  const Context& ctx_;
+  Owned<VkQueryPool> pool_;
+  std::uint32_t valid_bits_ = 0;
+  double ns_per_tick_ = 0;
+  bool recorded_ = false;
+};
+
+}  // namespace vkt::vk
