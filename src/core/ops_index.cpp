@@ -3,7 +3,9 @@
 // take_along_axis) or skip out-of-range rows (indexed_add/put).
 //
 // select and clip: the core broadcasts every input to the output shape with broadcast()
-// (a no-op for inputs already of that shape), so kernels see equal shapes only.
+// (a no-op for inputs already of that shape), so kernels see equal shapes only; except
+// clip's bounds, which stay one element when they are one (clip(x, 0, 1) must not make
+// and move two tensors of x's size): kernels read element 0 of a one-element bound.
 #include <algorithm>
 #include <string>
 
@@ -169,9 +171,11 @@ Tensor clip(const Tensor& t, const Tensor& lo, const Tensor& hi) {
   const Shape shape =
       broadcast_shapes("clip", broadcast_shapes("clip", t.shape(), lo.shape()), hi.shape());
   const DType dtype = promote(promote(t.dtype(), lo.dtype()), hi.dtype());
+  auto bound = [&](const Tensor& b) {
+    return b.size() == 1 ? as_type(reshape(b, {}), dtype) : broadcast_to(b, shape, dtype);
+  };
   return detail::dispatch({Op::clip,
-                           {broadcast_to(t, shape, dtype), broadcast_to(lo, shape, dtype),
-                            broadcast_to(hi, shape, dtype)},
+                           {broadcast_to(t, shape, dtype), bound(lo), bound(hi)},
                            NoParams{},
                            dtype,
                            shape});

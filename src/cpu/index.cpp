@@ -168,11 +168,14 @@ void run_clip(const OpCall& call, T* out) {
   const T* x = data<T>(call.inputs[0]);
   const T* lo = data<T>(call.inputs[1]);
   const T* hi = data<T>(call.inputs[2]);
+  // A one-element bound is read at 0 for every element (the core keeps it one element).
+  const Index lo_step = call.inputs[1].size() == 1 ? 0 : 1;
+  const Index hi_step = call.inputs[2].size() == 1 ? 0 : 1;
   parallel_for(numel(call.out_shape), kGrain, [&](Index b, Index e) {
     for (Index i = b; i < e; ++i) {
       // Written so that a NaN x stays NaN (both comparisons are false).
       C v = static_cast<C>(x[i]);
-      const C l = static_cast<C>(lo[i]), h = static_cast<C>(hi[i]);
+      const C l = static_cast<C>(lo[i * lo_step]), h = static_cast<C>(hi[i * hi_step]);
       v = v < l ? l : v;
       v = v > h ? h : v;
       out[i] = T(v);

@@ -158,11 +158,14 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const std::uint32_t kind = is_float(d) ? 2 : is_signed_integer(d) ? 1 : 0;
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
   const Pipeline p = b.pipelines().get(word_variant("index_clip", d), 4, {kind, half});
-  const auto n = static_cast<std::uint32_t>(out.size());
+  // Steps 0 for a one-element bound (shaders/index_clip.comp).
+  const std::uint32_t push[3] = {static_cast<std::uint32_t>(out.size()),
+                                 call.inputs[1].size() == 1 ? 0u : 1u,
+                                 call.inputs[2].size() == 1 ? 0u : 1u};
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-      &n, sizeof(n), n);
+      push, sizeof(push), push[0]);
 }
 
 void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {

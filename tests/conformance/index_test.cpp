@@ -146,6 +146,8 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
       {{3, 4}, {4}, {}},
       {{}, {}, {}},
       {{0, 2}, {2}, {}},
+      {{70001}, {}, {1}},     // one-element bounds stay one element (read at 0)
+      {{3, 4}, {1, 1}, {4}},  // one one-element bound beside a broadcast one
   };
   for (DType d : kAllDTypes) {
     for (const Case& c : cases) {
@@ -153,6 +155,17 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
             {random_tensor(d, c.t, 26), random_tensor(d, c.lo, 27), random_tensor(d, c.hi, 28)});
     }
   }
+}
+
+// Scalar bounds reach the device as two one-element uploads, not two tensors of x's size.
+TEST_F(VulkanIndex, ClipWithScalarBoundsMovesOnlyTheScalars) {
+  const Tensor x = transfer(random_tensor(DType::f32, {100000}, 29), gpu());
+  gpu().synchronize();
+  LedgerScope scope;
+  const Tensor r = clip(x, 0.25, 0.75);
+  EXPECT_LE(scope.delta().upload_bytes, 8u);
+  EXPECT_EQ(&r.backend(), &gpu());
+  EXPECT_EQ(r.to_bytes(), clip(transfer(x, cpu()), 0.25, 0.75).to_bytes());  // NaNs too
 }
 
 TEST_F(VulkanIndex, ClipFloatSpecials) {

@@ -1,6 +1,6 @@
 #version 450
-// clip: v = x; v = v < lo ? lo : v; v = v > hi ? hi : v (inputs already broadcast), the
-// cpu's order, so a NaN x stays NaN. Values are compared through order-preserving keys of
+// clip: v = x; v = v < lo ? lo : v; v = v > hi ? hi : v (x broadcast; a bound is x's shape
+// or one element), the cpu's order, so a NaN x stays NaN. Values are compared through order-preserving keys of
 // their bits (KIND 0 unsigned, 1 signed, 2 float), so no 8/16/64-bit arithmetic is needed
 // and the chosen word is copied bit for bit. Floats: NaN compares false; -0 == +0.
 // HALF: 1 for f16, 2 for bf16 — the cpu rounds its f32 result back, which quiets a NaN.
@@ -14,7 +14,8 @@ layout(binding = 0) readonly buffer X { WORD v[]; } x;
 layout(binding = 1) readonly buffer Lo { WORD v[]; } lo;
 layout(binding = 2) readonly buffer Hi { WORD v[]; } hi;
 layout(binding = 3) writeonly buffer Dst { WORD v[]; } dst;
-layout(push_constant) uniform Push { uint n; } p;
+// lo_step, hi_step: 1, or 0 for a one-element bound (read at 0 for every element).
+layout(push_constant) uniform Push { uint n, lo_step, hi_step; } p;
 
 const uint BITS = 8u * WIDTH;
 // Words as (hi, lo) uint pairs; for widths below 8, hi is 0.
@@ -57,7 +58,8 @@ bool less(uvec2 a, uvec2 b) {
 void main() {
   const uint i = global_index();
   if (i >= p.n) return;
-  const uvec2 xv = PAIR(x.v[i]), l = PAIR(lo.v[i]), h = PAIR(hi.v[i]);
+  const uint il = i * p.lo_step, ih = i * p.hi_step;
+  const uvec2 xv = PAIR(x.v[i]), l = PAIR(lo.v[il]), h = PAIR(hi.v[ih]);
   uint which = less(xv, l) ? 1u : 0u;
   if (less(h, which == 1u ? l : xv)) which = 2u;
   if (which == 0u) {
@@ -71,6 +73,6 @@ void main() {
 #endif
     dst.v[i] = x.v[i];
   } else {
-    dst.v[i] = which == 1u ? lo.v[i] : hi.v[i];
+    dst.v[i] = which == 1u ? lo.v[il] : hi.v[ih];
   }
 }
