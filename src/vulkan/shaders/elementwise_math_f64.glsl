@@ -75,12 +75,19 @@ double copy_sign_f64(double magnitude, double s) {
   const bool negative = s < 0.0LF || (s == 0.0LF && sign_bit(float(s)));
   return negative ? -abs(magnitude) : abs(magnitude);
 }
+// Past 709 exp(x) overflows while sinh/cosh fit (up to 710.5): exp(x/2) times half of itself,
+// the order held by `precise` (t * t first would overflow).
+double half_exp_squared_f64(double ax) {
+  const double t = exp_f64(0.5LF * ax);
+  precise double h = 0.5LF * t;
+  precise double r = h * t;
+  return r;
+}
 double sinh_f64(double x) {
   const double ax = abs(x);
   double r;
   if (ax > 709.0LF) {
-    const double t = exp_f64(0.5LF * ax);
-    r = (0.5LF * t) * t;
+    r = half_exp_squared_f64(ax);
   } else {
     const double em1 = expm1_f64(ax);
     r = 0.5LF * (em1 + em1 / (em1 + 1.0LF));
@@ -89,10 +96,7 @@ double sinh_f64(double x) {
 }
 double cosh_f64(double x) {
   const double ax = abs(x);
-  if (ax > 709.0LF) {
-    const double t = exp_f64(0.5LF * ax);
-    return (0.5LF * t) * t;
-  }
+  if (ax > 709.0LF) return half_exp_squared_f64(ax);
   const double e = exp_f64(ax);
   return 0.5LF * (e + 1.0LF / e);
 }
