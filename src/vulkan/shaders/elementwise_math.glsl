@@ -272,6 +272,7 @@ void log_parts(float ax, out float hi, out float lo) {
 // so large results keep their digits (a few ulp).
 float pow_f32(float x, float y) {
   if (y == 0.0 || x == 1.0) return 1.0;
+  if (y == 1.0) return x;  // exact; exp(log x) could round FLT_MAX up to inf
   if (isnan(x) || isnan(y)) return EW_NAN;
   const float ax = abs(x), ay = abs(y);
   if (isinf(y)) {
