@@ -334,6 +334,9 @@ std::uint64_t hazard_barriers() {
 DeviceLimits device_limits() {
   return backend_for(-1).context().limits();
 }
+DeviceCaps device_caps() {
+  return backend_for(-1).context().caps();
+}
 bool host_mapped() {
   return backend_for(-1).pool().host_mapped();
 }

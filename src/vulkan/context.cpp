@@ -177,6 +177,7 @@ Context::Context(int index) {
   caps_.storage8 = have.f12.storageBuffer8BitAccess;
   caps_.float16 = have.f12.shaderFloat16;
   caps_.int8 = have.f12.shaderInt8;
+  caps_.float_controls = query_float_controls(physical_);
   // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
   // extension exists).
   const char* no_push = std::getenv("VKT_VK_NO_PUSH_DESCRIPTOR");
@@ -287,6 +288,9 @@ std::string device_report() {
         << " timelineSemaphore=" << f.f12.timelineSemaphore
         << " push_descriptor=" << has_extension(devices[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)
         << "\n";
+      // Subnormals: preserved in shaders where shaderDenormPreserveFloat32 is 1 (the shaders
+      // then run with DenormPreserve); elsewhere the ops docs/semantics-elementwise.md lists.
+      s << "  float controls: " << float_controls_report(query_float_controls(devices[i])) << "\n";
     }
   }
   if (devices.empty()) s << "no Vulkan devices\n";

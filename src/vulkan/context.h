@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "vulkan/float_controls.h"
+
 namespace vkt::vk {
 
 // Features: each is true only when the device has it AND it was enabled.
@@ -16,6 +18,7 @@ struct DeviceCaps {
   bool float64 = false, int64 = false, int16 = false;
   bool storage8 = false, storage16 = false, float16 = false, int8 = false;
   bool push_descriptor = false;
+  FloatControls float_controls;  // subnormal handling the device offers (properties, not features)
   std::uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_ops = 0;
 };

@@ -42,9 +42,13 @@ VkShaderModule Pipelines::module(std::string_view shader) {
   if (it != modules_.end()) return it->second.get();
   for (const SpirvModule& m : embedded_spirv()) {
     if (m.name != shader) continue;
+    // Subnormals kept where the device can (float_controls.h); elsewhere the module as built.
+    const FloatControls& fc = ctx_.caps().float_controls;
+    const std::vector<std::uint32_t> words =
+        with_denorm_preserve(m.words, fc.preserve32, fc.preserve64);
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = m.words.size() * sizeof(std::uint32_t);
-    info.pCode = m.words.data();
+    info.codeSize = words.size() * sizeof(std::uint32_t);
+    info.pCode = words.data();
     VkShaderModule mod = VK_NULL_HANDLE;
     VKT_VK(vkCreateShaderModule, ctx_.device(), &info, nullptr, &mod);
     return modules_

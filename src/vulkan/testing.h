@@ -15,6 +15,7 @@ void set_native_disabled(Op op, bool disabled);
 void set_storage_range_limit(std::uint64_t bytes);
 void set_allocation_limit(std::uint64_t bytes);
 DeviceLimits device_limits();
+DeviceCaps device_caps();
 // Force the device-to-device copy path (default: chosen by vendor, see backend.cpp).
 void set_copy_path(CopyPath path);
 CopyPath copy_path();

@@ -9,6 +9,7 @@
 // does several coalesced elements each.
 #include "common.glsl"
 #include "dtype_value.glsl"
+#include "float_bits.glsl"
 #include "elementwise_math.glsl"
 #ifdef VKT_F64
 #include "elementwise_math_f64.glsl"
@@ -36,22 +37,23 @@ float float_binary(uint op, float a, float b) {
     case OP_REMAINDER: return fmod_f32(a, b);
     case OP_ATAN2: return atan2_f32(a, b);
     // NaN propagates: a NaN `a` is taken as is; a NaN `b` fails the comparison.
-    case OP_MIN: return (a < b || isnan(a)) ? a : b;
-    default: return (a > b || isnan(a)) ? a : b;  // OP_MAX
+    case OP_MIN: return f32_min(a, b);
+    default: return f32_max(a, b);  // OP_MAX
   }
 }
-// IEEE comparisons (ordered: false with a NaN, except not_equal); nonzero is true.
+// IEEE comparisons (ordered: false with a NaN, except not_equal); nonzero is true. On the
+// bits (float_bits.glsl): a flushing device would call 1e-40 equal to 0.
 bool float_predicate(uint op, float a, float b) {
   switch (op) {
-    case OP_EQUAL: return a == b;
-    case OP_NOT_EQUAL: return !(a == b);
-    case OP_LESS: return a < b;
-    case OP_LESS_EQUAL: return a <= b;
-    case OP_GREATER: return a > b;
-    case OP_GREATER_EQUAL: return a >= b;
-    case OP_LOGICAL_AND: return !(a == 0.0) && !(b == 0.0);
-    case OP_LOGICAL_OR: return !(a == 0.0) || !(b == 0.0);
-    default: return !(a == 0.0) != !(b == 0.0);  // OP_LOGICAL_XOR
+    case OP_EQUAL: return f32_equal(a, b);
+    case OP_NOT_EQUAL: return !f32_equal(a, b);
+    case OP_LESS: return f32_less(a, b);
+    case OP_LESS_EQUAL: return f32_less(a, b) || f32_equal(a, b);
+    case OP_GREATER: return f32_less(b, a);
+    case OP_GREATER_EQUAL: return f32_less(b, a) || f32_equal(a, b);
+    case OP_LOGICAL_AND: return f32_nonzero(a) && f32_nonzero(b);
+    case OP_LOGICAL_OR: return f32_nonzero(a) || f32_nonzero(b);
+    default: return f32_nonzero(a) != f32_nonzero(b);  // OP_LOGICAL_XOR
   }
 }
 #ifdef VKT_F64
@@ -65,21 +67,21 @@ double double_binary(uint op, double a, double b) {
     case OP_DIVIDE: return a / b;
     case OP_REMAINDER: return fmod_f64(a, b);
     case OP_ATAN2: return atan2_f64(a, b);
-    case OP_MIN: return (a < b || isnan(a)) ? a : b;
-    default: return (a > b || isnan(a)) ? a : b;  // OP_MAX
+    case OP_MIN: return f64_min(a, b);
+    default: return f64_max(a, b);  // OP_MAX
   }
 }
 bool double_predicate(uint op, double a, double b) {
   switch (op) {
-    case OP_EQUAL: return a == b;
-    case OP_NOT_EQUAL: return !(a == b);
-    case OP_LESS: return a < b;
-    case OP_LESS_EQUAL: return a <= b;
-    case OP_GREATER: return a > b;
-    case OP_GREATER_EQUAL: return a >= b;
-    case OP_LOGICAL_AND: return !(a == 0.0LF) && !(b == 0.0LF);
-    case OP_LOGICAL_OR: return !(a == 0.0LF) || !(b == 0.0LF);
-    default: return !(a == 0.0LF) != !(b == 0.0LF);  // OP_LOGICAL_XOR
+    case OP_EQUAL: return f64_equal(a, b);
+    case OP_NOT_EQUAL: return !f64_equal(a, b);
+    case OP_LESS: return f64_less(a, b);
+    case OP_LESS_EQUAL: return f64_less(a, b) || f64_equal(a, b);
+    case OP_GREATER: return f64_less(b, a);
+    case OP_GREATER_EQUAL: return f64_less(b, a) || f64_equal(a, b);
+    case OP_LOGICAL_AND: return f64_nonzero(a) && f64_nonzero(b);
+    case OP_LOGICAL_OR: return f64_nonzero(a) || f64_nonzero(b);
+    default: return f64_nonzero(a) != f64_nonzero(b);  // OP_LOGICAL_XOR
   }
 }
 #endif

@@ -15,21 +15,64 @@ float copy_sign(float magnitude, float s) {
                          (floatBitsToUint(s) & 0x80000000u));
 }
 
-// a / b within 1 ulp on any driver. NVIDIA lowers `/` to a * rcp(b), which is 2 ulp off and
-// 0 once rcp(b) is subnormal (|b| > 2^126): 1e10 / 3e38 gave 0 and inf / 3e38 NaN. Such b
-// are scaled by 2^-4 (exactly), and the quotient gets one fma refinement step.
-float div_f32(float a, float b) {
-  const float scale = abs(b) > 8.50705917e37 ? 0.0625 : 1.0;
-  precise float bs = b * scale;
-  precise float r = 1.0 / bs;
+// |bits| of a finite nonzero float as m 2^e, m in [1, 2), read from the bits: a subnormal is
+// normalised without float arithmetic (which a flushing device would turn into 0).
+float mantissa_of(uint a, out int e) {
+  const int biased = int(a >> 23);
+  if (biased != 0) {
+    e = biased - 127;
+    return uintBitsToFloat(0x3f800000u | (a & 0x7fffffu));
+  }
+  const int k = 23 - findMSB(a);
+  e = -126 - k;
+  return uintBitsToFloat(0x3f800000u | ((a << k) & 0x7fffffu));
+}
+// q 2^n for a finite normal q, on the bits: overflow gives inf, a subnormal result is rounded
+// to nearest even from q's 24-bit mantissa (no float multiply to flush it).
+float ldexp_bits(float q, int n) {
+  const uint u = floatBitsToUint(q);
+  const uint sign = u & 0x80000000u;
+  const int e = int((u >> 23) & 0xffu) + n;
+  if (e >= 255) return uintBitsToFloat(sign | 0x7f800000u);
+  if (e >= 1) return uintBitsToFloat(sign | (uint(e) << 23) | (u & 0x7fffffu));
+  const int sh = 1 - e;
+  if (sh > 25) return uintBitsToFloat(sign);
+  const uint m = (u & 0x7fffffu) | 0x800000u;
+  uint kept = m >> sh;
+  const uint rem = m & ((1u << sh) - 1u), half_ = 1u << (sh - 1);
+  if (rem > half_ || (rem == half_ && (kept & 1u) != 0u)) ++kept;  // a carry makes it normal
+  return uintBitsToFloat(sign | kept);
+}
+
+// a / b within 1 ulp for normal operands. NVIDIA lowers `/` to a * rcp(b), which is 2 ulp off:
+// one fma refinement step of the quotient fixes it.
+float div_normal(float a, float b) {
+  precise float r = 1.0 / b;
   precise float q = a * r;
   // Zero, infinite and NaN quotients are already exact (IEEE's special cases).
   if (q != 0.0 && !isinf(q) && !isnan(q)) {
-    precise float residual = fma(-q, bs, a);
+    precise float residual = fma(-q, b, a);
     q = fma(residual, r, q);
   }
-  precise float result = q * scale;
-  return result;
+  return q;
+}
+// a / b within 1 ulp on any driver. rcp(b) of a subnormal b overflows (0 / 1e-40 gave NaN)
+// and of |b| >= 2^126 is subnormal (1e10 / 3e38 gave 0 where it flushes); a flushing device
+// reads subnormal operands as 0. Those cases divide the mantissas (from the bits) and scale
+// the quotient by 2^(ea - eb) on the bits.
+float div_f32(float a, float b) {
+  const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
+  const uint aa = ua & 0x7fffffffu, ab = ub & 0x7fffffffu;
+  const bool a_sub = aa != 0u && aa < 0x00800000u;
+  const bool b_odd = (ab != 0u && ab < 0x00800000u) || (ab >= 0x7e800000u && ab < 0x7f800000u);
+  if (!a_sub && !b_odd) return div_normal(a, b);
+  if (aa == 0u || aa >= 0x7f800000u || ab == 0u || ab >= 0x7f800000u) {
+    // A zero, infinite or NaN operand decides alone: the other one only lends its sign.
+    return div_normal(a_sub ? copy_sign(1.0, a) : a, b_odd ? copy_sign(1.0, b) : b);
+  }
+  int ea, eb;
+  const float q = div_normal(mantissa_of(aa, ea), mantissa_of(ab, eb));  // in (1/2, 2)
+  return ldexp_bits(uintBitsToFloat(floatBitsToUint(q) | ((ua ^ ub) & 0x80000000u)), ea - eb);
 }
 
 // Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial; 2^n in two halves so
@@ -63,17 +106,15 @@ float exp_f32(float x) {
 // x = m 2^e, m in [sqrt(1/2), sqrt(2)), Cephes' degree-9 polynomial in m - 1. <= 2 ulp.
 float log_f32(float x) {
   if (isnan(x)) return x;
-  if (x < 0.0) return EW_NAN;
-  if (x == 0.0) return -EW_INF;
+  if (!f32_nonzero(x)) return -EW_INF;
+  if (sign_bit(x)) return EW_NAN;
   if (isinf(x)) return x;
-  const bool subnormal = x < 1.17549435e-38;
-  const float xs = subnormal ? x * 8388608.0 : x;
-  const uint bits = floatBitsToUint(xs);
-  int e = int((bits >> 23) & 0xffu) - 126 - (subnormal ? 23 : 0);
-  precise float m = uintBitsToFloat((bits & 0x007fffffu) | 0x3f000000u);
-  if (m < 0.707106781186547524) {
-    e -= 1;
-    m = m * 2.0;
+  // m 2^e from the bits: a subnormal x is normalised without a (flushable) multiply.
+  int e;
+  precise float m = mantissa_of(floatBitsToUint(x), e);
+  if (m > 1.41421356237309505) {
+    e += 1;
+    m = m * 0.5;
   }
   m = m - 1.0;
   const float fe = float(e);
@@ -113,39 +154,74 @@ float log1p_f32(float x) {
   return result;
 }
 
-// Exact fmod: subtract y scaled by powers of two (each subtraction is exact by Sterbenz).
+// C fmod (sign of the dividend), exact and bit-identical to the cpu: an integer long division
+// of the mantissas over the exponent difference, on the bits, so no float arithmetic can
+// flush a subnormal operand or round a huge quotient (fmod's remainder is always exact).
+// The remainder (m_x 2^d) mod m_y is reduced 8 bits of d at a time: r < 2^24, r << 8 < 2^32.
+uint fmod_mantissa(uint a, out int e) {  // a = |bits| finite nonzero: a = m 2^(e - 150)
+  e = int(a >> 23);
+  if (e != 0) return (a & 0x7fffffu) | 0x800000u;
+  const int k = 23 - findMSB(a);  // subnormal: normalise from the bits
+  e = 1 - k;
+  return a << k;
+}
 float fmod_f32(float x, float y) {
-  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0) return EW_NAN;
-  precise float ax = abs(x);
-  const float ay = abs(y);
-  if (isinf(y) || ax < ay) return x;
-  int ey;
-  frexp(ay, ey);
-  for (int guard = 0; ax >= ay && guard < 300; ++guard) {
-    int ex;
-    frexp(ax, ex);
-    float t = ldexp(ay, ex - ey);
-    if (t > ax) t = ldexp(ay, ex - ey - 1);
-    ax = ax - t;
+  const uint ux = floatBitsToUint(x), ax = ux & 0x7fffffffu;
+  const uint ay = floatBitsToUint(y) & 0x7fffffffu;
+  if (ax >= 0x7f800000u || ay > 0x7f800000u || ay == 0u) return EW_NAN;
+  if (ax < ay) return x;  // includes y = inf
+  const uint sign = ux & 0x80000000u;
+  if (ax == ay) return uintBitsToFloat(sign);
+  int ex, ey;
+  const uint mx = fmod_mantissa(ax, ex);
+  const uint my = fmod_mantissa(ay, ey);
+  uint r = mx % my;
+  for (int d = ex - ey; d > 0 && r != 0u; d -= 8) {
+    const int s = min(d, 8);
+    r = (r << s) % my;
   }
-  return copy_sign(ax, x);
+  if (r == 0u) return uintBitsToFloat(sign);
+  const int k = 23 - findMSB(r);
+  const int e = ey - k;  // r << k in [2^23, 2^24): value (r << k) 2^(e - 150)
+  const uint bits = e >= 1 ? (uint(e) << 23) | ((r << k) & 0x7fffffu) : (r << k) >> (1 - e);
+  return uintBitsToFloat(sign | bits);
 }
 #ifdef VKT_F64
+// The same long division for f64 (the f64 variant always has 64-bit integers): m < 2^53,
+// reduced 11 bits at a time so r << 11 < 2^64.
+uint64_t fmod_mantissa64(uint64_t a, out int e) {
+  e = int(a >> 52);
+  if (e != 0) return (a & 0xfffffffffffffUL) | 0x10000000000000UL;
+  const uvec2 w = unpackUint2x32(a);
+  const int msb = w.y != 0u ? 32 + findMSB(w.y) : findMSB(w.x);
+  const int k = 52 - msb;
+  e = 1 - k;
+  return a << k;
+}
 double fmod_f64(double x, double y) {
-  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0LF) return double(EW_NAN);
-  precise double ax = abs(x);
-  const double ay = abs(y);
-  if (isinf(y) || ax < ay) return x;
-  int ey;
-  frexp(ay, ey);
-  for (int guard = 0; ax >= ay && guard < 2200; ++guard) {
-    int ex;
-    frexp(ax, ex);
-    double t = ldexp(ay, ex - ey);
-    if (t > ax) t = ldexp(ay, ex - ey - 1);
-    ax = ax - t;
+  const uint64_t ux = packUint2x32(unpackDouble2x32(x));
+  const uint64_t ax = ux & 0x7fffffffffffffffUL;
+  const uint64_t ay = packUint2x32(unpackDouble2x32(y)) & 0x7fffffffffffffffUL;
+  const uint64_t exp_mask = 0x7ff0000000000000UL;
+  if (ax >= exp_mask || ay > exp_mask || ay == 0UL) return double(EW_NAN);
+  if (ax < ay) return x;
+  const uint64_t sign = ux & 0x8000000000000000UL;
+  if (ax == ay) return packDouble2x32(unpackUint2x32(sign));
+  int ex, ey;
+  const uint64_t mx = fmod_mantissa64(ax, ex);
+  const uint64_t my = fmod_mantissa64(ay, ey);
+  uint64_t r = mx % my;
+  for (int d = ex - ey; d > 0 && r != 0UL; d -= 11) {
+    const int s = min(d, 11);
+    r = (r << s) % my;
   }
-  return sign_bit(float(x)) ? -ax : ax;
+  if (r == 0UL) return packDouble2x32(unpackUint2x32(sign));
+  const uvec2 w = unpackUint2x32(r);
+  const int k = 52 - (w.y != 0u ? 32 + findMSB(w.y) : findMSB(w.x));
+  const int e = ey - k;
+  const uint64_t m = r << k;
+  const uint64_t bits = e >= 1 ? (uint64_t(e) << 52) | (m & 0xfffffffffffffUL) : m >> (1 - e);
+  return packDouble2x32(unpackUint2x32(sign | bits));
 }
 #endif
 
@@ -165,10 +241,10 @@ float two_prod_error(float a, float b, float p) {
 // sqrt(2)), ln m = 2 atanh(s) with s = f / (2 + f), f = m - 1, s carried in two floats.
 void log_parts(float ax, out float hi, out float lo) {
   int e;
-  float m = frexp(ax, e);
-  if (m < 0.707106781186547524) {
-    m *= 2.0;
-    e -= 1;
+  float m = mantissa_of(floatBitsToUint(ax), e);  // [1, 2); frexp misreads subnormals
+  if (m > 1.41421356237309505) {
+    m *= 0.5;
+    e += 1;
   }
   precise float f = m - 1.0;  // exact
   precise float dh = 2.0 + f;
@@ -196,6 +272,7 @@ void log_parts(float ax, out float hi, out float lo) {
 // so large results keep their digits (a few ulp).
 float pow_f32(float x, float y) {
   if (y == 0.0 || x == 1.0) return 1.0;
+  if (y == 1.0) return x;  // exact; exp(log x) could round FLT_MAX up to inf
   if (isnan(x) || isnan(y)) return EW_NAN;
   const float ax = abs(x), ay = abs(y);
   if (isinf(y)) {
@@ -206,8 +283,10 @@ float pow_f32(float x, float y) {
   const bool y_odd = y_int && ay < 16777216.0 && fract(ay * 0.5) != 0.0;
   const bool negate = sign_bit(x) && y_odd;
   float r;
-  if (x == 0.0 || isinf(x)) {
-    r = (x == 0.0) == (y < 0.0) ? EW_INF : 0.0;
+  // Zero tested on the bits: a subnormal x is not 0 even where arithmetic flushes.
+  const bool x_zero = (floatBitsToUint(x) & 0x7fffffffu) == 0u;
+  if (x_zero || isinf(x)) {
+    r = x_zero == (y < 0.0) ? EW_INF : 0.0;
   } else {
     if (x < 0.0 && !y_int) return EW_NAN;
     float lhi, llo;
@@ -249,15 +328,17 @@ float atan_f32(float x) {
 // atan2 with C's special cases for zeros and infinities.
 float atan2_f32(float y, float x) {
   if (isnan(x) || isnan(y)) return EW_NAN;
-  if (y == 0.0) return (x > 0.0 || (x == 0.0 && !sign_bit(x))) ? y : copy_sign(EW_PI, y);
+  // Zero and sign tests on the bits: a subnormal operand is not 0 where arithmetic flushes.
+  const bool x_zero = !f32_nonzero(x);
+  if (!f32_nonzero(y)) return !sign_bit(x) ? y : copy_sign(EW_PI, y);
   if (isinf(x)) {
     if (isinf(y)) return copy_sign(x > 0.0 ? EW_PI_4 : 3.0 * EW_PI_4, y);
     return x > 0.0 ? copy_sign(0.0, y) : copy_sign(EW_PI, y);
   }
-  if (x == 0.0 || isinf(y)) return copy_sign(EW_PI_2, y);
+  if (x_zero || isinf(y)) return copy_sign(EW_PI_2, y);
   const float t = atan_f32(abs(div_f32(y, x)));
   // y / x may underflow or overflow; atan_f32 handles 0 and inf.
-  const float r = x > 0.0 ? t : EW_PI - t;
+  const float r = !sign_bit(x) ? t : EW_PI - t;
   return copy_sign(r, y);
 }
 

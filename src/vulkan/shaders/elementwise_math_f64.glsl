@@ -9,6 +9,23 @@ const double D_LN2 = 6.93147180559945309417e-01LF;
 double d_inf() { return double(EW_INF); }
 double d_nan() { return double(EW_NAN); }
 
+// frexp of a finite nonzero x ([0.5, 1) and e) from the bits: a driver's frexp may misread
+// subnormals (lavapipe's gave log(4.9e-324) = -709).
+double frexp_f64(double x, out int e) {
+  const uint64_t u = f64_bits(x);
+  const int biased = int((u >> 52) & 0x7ffUL);
+  uint64_t m = u & 0xfffffffffffffUL;
+  if (biased != 0) {
+    e = biased - 1022;
+  } else {
+    const uvec2 w = unpackUint2x32(m);
+    const int k = 52 - (w.y != 0u ? 32 + findMSB(w.y) : findMSB(w.x));
+    m = (m << k) & 0xfffffffffffffUL;
+    e = -1021 - k;
+  }
+  return packDouble2x32(unpackUint2x32((u & 0x8000000000000000UL) | 0x3fe0000000000000UL | m));
+}
+
 double exp_f64(double x) {
   if (isnan(x)) return x;
   if (x > 709.782712893384LF) return d_inf();
@@ -37,10 +54,10 @@ double exp_f64(double x) {
 double log_f64(double x) {
   if (isnan(x)) return x;
   if (x < 0.0LF) return d_nan();
-  if (x == 0.0LF) return -d_inf();
+  if (!f64_nonzero(x)) return -d_inf();
   if (isinf(x)) return x;
   int e;
-  double m = frexp(x, e);  // [0.5, 1)
+  double m = frexp_f64(x, e);  // [0.5, 1)
   if (m < 0.70710678118654752440LF) {
     m *= 2.0LF;
     e -= 1;
@@ -75,12 +92,19 @@ double copy_sign_f64(double magnitude, double s) {
   const bool negative = s < 0.0LF || (s == 0.0LF && sign_bit(float(s)));
   return negative ? -abs(magnitude) : abs(magnitude);
 }
+// Past 709 exp(x) overflows while sinh/cosh fit (up to 710.5): exp(x/2) times half of itself,
+// the order held by `precise` (t * t first would overflow).
+double half_exp_squared_f64(double ax) {
+  const double t = exp_f64(0.5LF * ax);
+  precise double h = 0.5LF * t;
+  precise double r = h * t;
+  return r;
+}
 double sinh_f64(double x) {
   const double ax = abs(x);
   double r;
   if (ax > 709.0LF) {
-    const double t = exp_f64(0.5LF * ax);
-    r = (0.5LF * t) * t;
+    r = half_exp_squared_f64(ax);
   } else {
     const double em1 = expm1_f64(ax);
     r = 0.5LF * (em1 + em1 / (em1 + 1.0LF));
@@ -89,10 +113,7 @@ double sinh_f64(double x) {
 }
 double cosh_f64(double x) {
   const double ax = abs(x);
-  if (ax > 709.0LF) {
-    const double t = exp_f64(0.5LF * ax);
-    return (0.5LF * t) * t;
-  }
+  if (ax > 709.0LF) return half_exp_squared_f64(ax);
   const double e = exp_f64(ax);
   return 0.5LF * (e + 1.0LF / e);
 }
@@ -127,10 +148,10 @@ double atanh_f64(double x) {
 }
 // cbrt: an f32 estimate (or 2^(e/3) scaling outside f32's range) and Newton steps in f64.
 double cbrt_f64(double x) {
-  if (x == 0.0LF || isnan(x) || isinf(x)) return x;
+  if (!f64_nonzero(x) || isnan(x) || isinf(x)) return x;
   const double ax = abs(x);
   int e;
-  const double m = frexp(ax, e);  // ax = m 2^e, m in [0.5, 1)
+  const double m = frexp_f64(ax, e);  // ax = m 2^e, m in [0.5, 1)
   const int e3 = e >= 0 ? e / 3 : -((-e + 2) / 3);
   const double scaled = ldexp(m, e - 3 * e3);  // [0.5, 4)
   double y = double(exp2(log2(float(scaled)) / 3.0));

@@ -8,6 +8,7 @@
 // tensor in a grid-stride loop.
 #include "common.glsl"
 #include "dtype_value.glsl"
+#include "float_bits.glsl"
 #include "elementwise_math.glsl"
 #ifdef VKT_F64
 #include "elementwise_math_f64.glsl"
@@ -49,13 +50,20 @@ layout(push_constant) uniform Push { uint n, op; } p;
 
 uint op_code() { return OP_CONSTANT == DYNAMIC ? p.op : OP_CONSTANT; }
 
-// sinh through expm1 (no cancellation near 0); past 88 exp overflows before sinh does.
+// sinh through expm1 (no cancellation near 0). Past 88 exp(x) overflows while sinh(x) fits
+// (up to 89.4): exp(x/2) (x/2 exact) times half of itself, in an order `precise` keeps (a
+// compiler free to reassociate formed t * t first and gave sinh(89) = inf).
+float half_exp_squared(float ax) {
+  const float t = exp_f32(0.5 * ax);
+  precise float h = 0.5 * t;
+  precise float r = h * t;
+  return r;
+}
 float sinh_f32(float x) {
   const float ax = abs(x);
   float r;
   if (ax > 88.0) {
-    const float t = exp_f32(0.5 * ax);
-    r = (0.5 * t) * t;
+    r = half_exp_squared(ax);
   } else {
     const float em1 = expm1_f32(ax);
     r = 0.5 * (em1 + em1 / (em1 + 1.0));
@@ -64,10 +72,7 @@ float sinh_f32(float x) {
 }
 float cosh_f32(float x) {
   const float ax = abs(x);
-  if (ax > 88.0) {
-    const float t = exp_f32(0.5 * ax);
-    return (0.5 * t) * t;
-  }
+  if (ax > 88.0) return half_exp_squared(ax);
   const float e = exp_f32(ax);
   return 0.5 * (e + 1.0 / e);
 }
@@ -109,15 +114,31 @@ float atanh_f32(float x) {
   if (!(ax <= 1.0)) return EW_NAN;
   return copy_sign(0.5 * log1p_f32(2.0 * ax / (1.0 - ax)), x);
 }
-// cbrt: exp2(log2|x| / 3) then two Newton steps.
+// cbrt: exp2(log2|x| / 3) then two Newton steps. A subnormal x is scaled by 2^72 on the bits
+// (cbrt(1e-40) = 4.6e-14 is normal; a flushing device would give 0).
 float cbrt_f32(float x) {
-  if (x == 0.0 || isnan(x) || isinf(x)) return x;
-  const float ax = abs(x);
+  if (!f32_nonzero(x) || isnan(x) || isinf(x)) return x;
+  const bool sub = f32_subnormal(x);
+  int e;
+  const float ax = sub ? ldexp_bits(mantissa_of(floatBitsToUint(x) & 0x7fffffffu, e), e + 72)
+                       : abs(x);
   float y = exp2(log2(ax) / 3.0);
   y = y - (y - ax / (y * y)) / 3.0;
   y = y - (y - ax / (y * y)) / 3.0;
-  return copy_sign(y, x);
+  return copy_sign(sub ? y * 5.9604644775390625e-8 : y, x);  // 2^-24
 }
+// sqrt and 1/sqrt: a subnormal x is scaled by 2^64 on the bits and the root by 2^-32 / 2^32
+// (both exact), so a flushing device still sees the value.
+float sqrt_f32(float x, bool reciprocal) {
+  if (!f32_subnormal(x)) return reciprocal ? 1.0 / sqrt(x) : sqrt(x);
+  int e;
+  const float m = mantissa_of(floatBitsToUint(x) & 0x7fffffffu, e);
+  const float r = sqrt(copy_sign(ldexp_bits(m, e + 64), x));  // NaN for a negative x
+  return reciprocal ? (1.0 / r) * 4294967296.0 : r * 2.3283064365386963e-10;
+}
+// sign, ceil, floor, round depend only on the sign and on |x| < 1 for a subnormal x: the
+// smallest normal stands in for it, so a flushing device answers as the cpu.
+float unflushed(float x) { return f32_subnormal(x) ? copy_sign(1.17549435e-38, x) : x; }
 
 float float_function(uint op, float x) {
   switch (op) {
@@ -150,19 +171,20 @@ float float_function(uint op, float x) {
     case OP_ACOSH: return acosh_f32(x);
     case OP_ASINH: return asinh_f32(x);
     case OP_ATANH: return atanh_f32(x);
-    case OP_SQRT: return sqrt(x);
-    case OP_RSQRT: return 1.0 / sqrt(x);
+    case OP_SQRT: return sqrt_f32(x, false);
+    case OP_RSQRT: return sqrt_f32(x, true);
     case OP_CBRT: return cbrt_f32(x);
     case OP_ERF: return erf_f32(x);
     case OP_ERFC: return erfc_f32(x);
     case OP_ERF_INV: return erf_inv_f32(x);
-    case OP_ABS: return abs(x);
-    case OP_CEIL: return ceil(x);
-    case OP_FLOOR: return floor(x);
-    case OP_ROUND: return round_away_f32(x);
-    case OP_NEGATE: return -x;
-    // NaN stays NaN and zeros keep their sign.
-    case OP_SIGN: return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : x);
+    // abs and negate on the bits: a float abs/negate may flush a subnormal.
+    case OP_ABS: return uintBitsToFloat(floatBitsToUint(x) & 0x7fffffffu);
+    case OP_CEIL: return ceil(unflushed(x));
+    case OP_FLOOR: return floor(unflushed(x));
+    case OP_ROUND: return round_away_f32(unflushed(x));
+    case OP_NEGATE: return uintBitsToFloat(floatBitsToUint(x) ^ 0x80000000u);
+    // NaN stays NaN and zeros keep their sign; decided on the bits.
+    case OP_SIGN: return (f32_nonzero(x) && !isnan(x)) ? copy_sign(1.0, x) : x;
     case OP_IMAG: return 0.0;
     default: return x;  // conjugate, real
   }
@@ -203,7 +225,7 @@ double double_function(uint op, double x) {
       return abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t;
     }
     case OP_NEGATE: return -x;
-    case OP_SIGN: return x > 0.0LF ? 1.0LF : (x < 0.0LF ? -1.0LF : x);
+    case OP_SIGN: return (f64_nonzero(x) && !isnan(x)) ? ((f64_bits(x) >> 63) != 0UL ? -1.0LF : 1.0LF) : x;
     case OP_IMAG: return 0.0LF;
     default: return x;  // conjugate, real
   }

@@ -42,8 +42,8 @@ bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
   const bool a_nan = acc_isnan(va), b_nan = acc_isnan(vb);
   const bool index_wins = TIE_HIGH ? ib > ia : ib < ia;
   if (a_nan || b_nan) return a_nan && b_nan ? index_wins : b_nan;
-  if (vb == va) return index_wins;
-  return OP == OP_ARGMAX ? vb > va : vb < va;
+  if (acc_equal(vb, va)) return index_wins;
+  return OP == OP_ARGMAX ? acc_less(va, vb) : acc_less(vb, va);
 }
 
 void write_result(uint o, ACC v, uint index) {

@@ -2,6 +2,8 @@
 // chosen by variant (ACC_F32, ACC_F64, ACC_U32, ACC_S32, ACC_U64, ACC_S64), the source view
 // at binding 0, and the rules of src/cpu/reduce_ops.h (identity, combine).
 // Specialization constants 1..3 are SRC_DTYPE, DST_DTYPE, OP; files number theirs from 4.
+#include "float_bits.glsl"
+
 #if defined(ACC_F32)
 #define ACC float
 #define ACC_IS_FLOAT
@@ -58,11 +60,19 @@ Value load_value(uint i) {
   return float_value(FWIDE(src_f32.v[i]));
 }
 
+// On the bits (float_bits.glsl): where arithmetic flushes, 1e-40 would read as 0.
+bool float_nonzero(FWIDE x) {
+#ifdef VKT_F64
+  return f64_nonzero(x);
+#else
+  return f32_nonzero(x);
+#endif
+}
 // The element as an accumulator operand: a truth value (0/1) for all/any, else the value.
 ACC load_acc(uint i) {
   const Value v = load_value(i);
   if (OP == OP_ALL || OP == OP_ANY) {
-    const bool truth = v.is_float ? (isnan(v.f) || v.f != FWIDE(0)) : v.i != IWIDE(0);
+    const bool truth = v.is_float ? float_nonzero(v.f) : v.i != IWIDE(0);
     return ACC(truth ? 1 : 0);
   }
 #ifdef ACC_IS_FLOAT
@@ -77,6 +87,25 @@ bool acc_isnan(ACC x) {
   return isnan(x);
 #else
   return false;
+#endif
+}
+// a < b ordered as values; float accumulators compare their bits (float_bits.glsl).
+bool acc_less(ACC a, ACC b) {
+#if defined(ACC_F32)
+  return f32_less(a, b);
+#elif defined(ACC_F64)
+  return f64_less(a, b);
+#else
+  return a < b;
+#endif
+}
+bool acc_equal(ACC a, ACC b) {
+#if defined(ACC_F32)
+  return f32_equal(a, b);
+#elif defined(ACC_F64)
+  return f64_equal(a, b);
+#else
+  return a == b;
 #endif
 }
 
@@ -119,7 +148,7 @@ ACC combine(ACC a, ACC b) {
 #endif
   if (acc_isnan(a)) return a;
   if (acc_isnan(b)) return b;
-  if (OP == OP_MAX) return b > a ? b : a;
-  return b < a ? b : a;
+  if (OP == OP_MAX) return acc_less(a, b) ? b : a;
+  return acc_less(b, a) ? b : a;
 }
 

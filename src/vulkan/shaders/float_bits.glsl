@@ -1,0 +1,37 @@
+// Decisions about floats made on their bits, so a device that flushes subnormals in float
+// arithmetic (NVIDIA, f32) gives the cpu's answer: a subnormal is nonzero, orders between 0
+// and the smallest normal, and a selected operand keeps its bits.
+bool f32_is_nan(float x) { return (floatBitsToUint(x) & 0x7fffffffu) > 0x7f800000u; }
+bool f32_nonzero(float x) { return (floatBitsToUint(x) & 0x7fffffffu) != 0u; }  // NaN is
+bool f32_subnormal(float x) {
+  const uint a = floatBitsToUint(x) & 0x7fffffffu;
+  return a != 0u && a < 0x00800000u;
+}
+// Sign-magnitude bits as an int ordered like the values; +0 and -0 both give 0.
+int f32_key(float x) {
+  const uint u = floatBitsToUint(x);
+  const int m = int(u & 0x7fffffffu);
+  return (u & 0x80000000u) != 0u ? -m : m;
+}
+// IEEE ordered comparisons: false with a NaN.
+bool f32_less(float a, float b) { return !f32_is_nan(a) && !f32_is_nan(b) && f32_key(a) < f32_key(b); }
+bool f32_equal(float a, float b) { return !f32_is_nan(a) && !f32_is_nan(b) && f32_key(a) == f32_key(b); }
+// min/max as the cpu writes them ((a < b || isnan(a)) ? a : b), the chosen operand's bits.
+float f32_min(float a, float b) { return (f32_less(a, b) || f32_is_nan(a)) ? a : b; }
+float f32_max(float a, float b) { return (f32_less(b, a) || f32_is_nan(a)) ? a : b; }
+
+#ifdef VKT_F64
+// The same for f64 (the f64 variants always have 64-bit integers).
+uint64_t f64_bits(double x) { return packUint2x32(unpackDouble2x32(x)); }
+bool f64_is_nan(double x) { return (f64_bits(x) & 0x7fffffffffffffffUL) > 0x7ff0000000000000UL; }
+bool f64_nonzero(double x) { return (f64_bits(x) & 0x7fffffffffffffffUL) != 0UL; }
+int64_t f64_key(double x) {
+  const uint64_t u = f64_bits(x);
+  const int64_t m = int64_t(u & 0x7fffffffffffffffUL);
+  return (u >> 63) != 0UL ? -m : m;
+}
+bool f64_less(double a, double b) { return !f64_is_nan(a) && !f64_is_nan(b) && f64_key(a) < f64_key(b); }
+bool f64_equal(double a, double b) { return !f64_is_nan(a) && !f64_is_nan(b) && f64_key(a) == f64_key(b); }
+double f64_min(double a, double b) { return (f64_less(a, b) || f64_is_nan(a)) ? a : b; }
+double f64_max(double a, double b) { return (f64_less(b, a) || f64_is_nan(a)) ? a : b; }
+#endif

@@ -1,0 +1,33 @@
+// Does the test device flush subnormals in float arithmetic? Where it offers
+// shaderDenormPreserveFloat32/64 the shaders run with DenormPreserve and must not; elsewhere
+// a probe decides (lavapipe's float controls report neither preserve nor flush).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vkt/vkt.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+
+inline bool device_flushes(DType d) {
+  const vk::FloatControls fc = vk::testing::device_caps().float_controls;
+  if (d == DType::f64 ? fc.preserve64 : fc.preserve32) return false;
+  // 1e-20 * 1e-20 and 1e-40 + 0 are subnormal (1e-160 squared for f64): 0 means flushed.
+  const double tiny = d == DType::f64 ? 1e-160 : 1e-20;
+  const double sub = d == DType::f64 ? 1e-310 : 1e-40;
+  const Tensor a = as_type(from_vector(std::vector<double>{tiny, sub}, &cpu()), d);
+  const Tensor b = as_type(from_vector(std::vector<double>{tiny, 0.0}, &cpu()), d);
+  const Tensor g = transfer(a, vulkan());
+  const Tensor h = transfer(b, vulkan());
+  const Tensor r = add(multiply(g, h), multiply(h, g));  // [2 tiny^2, 0]
+  const Tensor s = add(g, multiply(h, 0.0));              // [tiny, sub]
+  // Read as stored: a conversion on the device could flush by itself.
+  if (d == DType::f64) {
+    return r.to_vector<double>()[0] == 0.0 || s.to_vector<double>()[1] == 0.0;
+  }
+  return r.to_vector<float>()[0] == 0.0f || s.to_vector<float>()[1] == 0.0f;
+}
+
+}  // namespace vkt::testing
