@@ -88,6 +88,12 @@ class VulkanBackend final : public Backend {
   std::set<Op> disabled_;
 };
 
+// Invocations to launch for a grid-stride shader over `elements` (shaders/common.glsl,
+// grid_stride): four elements each.
+inline std::uint64_t grid_stride_threads(std::uint64_t elements) {
+  return elements < 4 ? 1 : (elements + 3) / 4;
+}
+
 // Op families (each in the file of the same name).
 Tensor run_creation(VulkanBackend& b, const OpCall& call);
 Tensor run_conversion(VulkanBackend& b, const OpCall& call);

@@ -24,7 +24,7 @@ Tensor run_conversion(VulkanBackend& b, const OpCall& call) {
       b.variant("conversion", {in.dtype(), call.out_dtype}), 2,
       {static_cast<std::uint32_t>(in.dtype()), static_cast<std::uint32_t>(call.out_dtype)});
   const std::uint32_t n = static_cast<std::uint32_t>(out.size());
-  b.dispatch(p, {{&in, false}, {&out, true}}, &n, sizeof(n), out.size());
+  b.dispatch(p, {{&in, false}, {&out, true}}, &n, sizeof(n), grid_stride_threads(out.size()));
   return out;
 }
 

@@ -82,7 +82,7 @@ Tensor run_creation(VulkanBackend& b, const OpCall& call) {
       throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a creation op");
   }
   const Pipeline p = b.pipelines().get(shader, 1, {op, static_cast<std::uint32_t>(call.out_dtype)});
-  b.dispatch(p, {{&out, true}}, &push, sizeof(push), threads);
+  b.dispatch(p, {{&out, true}}, &push, sizeof(push), grid_stride_threads(threads));
   return out;
 }
 

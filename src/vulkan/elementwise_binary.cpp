@@ -126,7 +126,7 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
                         {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
                          fixed ? push.mode : kDynamic});
   // Four elements per invocation (grid-stride loop in the shader).
-  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
+  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), grid_stride_threads(n));
   return out;
 }
 

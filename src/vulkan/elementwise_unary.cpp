@@ -85,7 +85,7 @@ Tensor run_unary(VulkanBackend& b, const OpCall& call) {
       b.variant("elementwise_unary", {in.dtype()}), 2,
       {specialise_elementwise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
   // Four elements per invocation (grid-stride loop in the shader).
-  b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), (n + 3) / 4);
+  b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), grid_stride_threads(n));
   return out;
 }
 

@@ -138,7 +138,8 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
   const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
   const Pipeline p =
       b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
-  b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push), n);
+  b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push),
+             grid_stride_threads(n));
 }
 
 void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -150,7 +151,7 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-      &n, sizeof(n), n);
+      &n, sizeof(n), grid_stride_threads(n));
 }
 
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -165,7 +166,7 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-      push, sizeof(push), push[0]);
+      push, sizeof(push), grid_stride_threads(push[0]));
 }
 
 void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {

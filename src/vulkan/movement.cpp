@@ -182,7 +182,8 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   }
   const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2,
                                         {static_cast<std::uint32_t>(p.config.size())});
-  b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), out.size());
+  b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push),
+             grid_stride_threads(out.size()));
 }
 
 void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, const Tiled& t) {
@@ -223,11 +224,12 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
                         (bytes % 4 == 0 || dst_offset + bytes == dst.nbytes()) &&
                         std::max(s.size, d.size) <= b.context().limits().max_storage_range;
   if (b.copy_path() == CopyPath::compute_shader && words_ok) {
-    const Pipeline p = b.pipelines().get("movement_copy", 2, {});
     const std::uint64_t words = (bytes + 3) / 4;
+    const bool vec4 = src_offset % 16 == 0 && dst_offset % 16 == 0;
+    const Pipeline p = b.pipelines().get("movement_copy", 2, {vec4 ? 1u : 0u});
     CopyPush push{static_cast<std::uint32_t>(words), static_cast<std::uint32_t>(src_offset / 4),
                   static_cast<std::uint32_t>(dst_offset / 4)};
-    b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push), words);
+    b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push), grid_stride_threads(words));
   } else {
     VkCommandBuffer cmd =
         b.recorder().begin_command({{s.buffer, s.offset + src_offset, bytes, false},
@@ -267,7 +269,8 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
   const Pipeline p =
       b.pipelines().get(word_variant("movement_strided", dst.dtype()), 2,
                         {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
-  b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push), static_cast<std::uint64_t>(n));
+  b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push),
+             grid_stride_threads(static_cast<std::uint64_t>(n)));
 }
 
 bool movement_supported(const VulkanBackend& b, const OpCall& call) {

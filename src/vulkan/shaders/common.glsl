@@ -12,6 +12,11 @@ const uint DT_U8 = 0, DT_U16 = 1, DT_U32 = 2, DT_U64 = 3, DT_S8 = 4, DT_S16 = 5,
            DT_S64 = 7, DT_F16 = 8, DT_BF16 = 9, DT_F32 = 10, DT_F64 = 11;
 
 // The host launches a 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
+// Element-wise shaders loop `for (i = global_index(); i < n; i += grid_stride())` over a
+// launch of about n/4 invocations: one element per invocation left the H200 at a fraction
+// of its bandwidth (bench_results/h200/run7-3ffdfe3).
+uint grid_stride() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x; }
+
 uint global_index() {
   return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x +
          gl_LocalInvocationID.x;

@@ -45,8 +45,10 @@ Value load_value(uint i) {
   return float_value(FWIDE(src_f32.v[i]));
 }
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void conversion_element(uint i) {
   store_value(DST_DTYPE, i, load_value(i));
+}
+
+void main() {
+  for (uint i = global_index(); i < p.n; i += grid_stride()) conversion_element(i);
 }

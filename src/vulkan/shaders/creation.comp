@@ -16,9 +16,7 @@ layout(binding = 0) writeonly buffer DstWords { uint v[]; } dst_words;
 // eye: element i is at row (i / cols) % rows, column i % cols.
 layout(push_constant) uniform Push { uint n, inner, dim, rows, cols, lo, hi; } p;
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void creation_element(uint i) {
   if (OP == 0) {
     dst_words.v[i] = (i & 1u) == 0u ? p.lo : p.hi;
   } else if (OP == 1) {
@@ -27,4 +25,8 @@ void main() {
     const bool diagonal = (i / p.cols) % p.rows == i % p.cols;
     store_value(DTYPE, i, int_value(IWIDE(diagonal ? 1 : 0), false));
   }
+}
+
+void main() {
+  for (uint i = global_index(); i < p.n; i += grid_stride()) creation_element(i);
 }

@@ -251,7 +251,7 @@ void element(uint i, uint ia, uint ib) {
 }
 
 void main() {
-  const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  const uint stride = grid_stride();
   const uint MODE = mode();
   for (uint i = global_index(); i < p.n; i += stride) {
     if (MODE == 0u) {

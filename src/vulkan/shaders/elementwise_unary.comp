@@ -331,6 +331,6 @@ void element(uint i) {
 }
 
 void main() {
-  const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  const uint stride = grid_stride();
   for (uint i = global_index(); i < p.n; i += stride) element(i);
 }

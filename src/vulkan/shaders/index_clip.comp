@@ -55,9 +55,7 @@ bool less(uvec2 a, uvec2 b) {
   return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);
 }
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void index_clip_element(uint i) {
   const uint il = i * p.lo_step, ih = i * p.hi_step;
   const uvec2 xv = PAIR(x.v[i]), l = PAIR(lo.v[il]), h = PAIR(hi.v[ih]);
   uint which = less(xv, l) ? 1u : 0u;
@@ -75,4 +73,8 @@ void main() {
   } else {
     dst.v[i] = which == 1u ? lo.v[il] : hi.v[ih];
   }
+}
+
+void main() {
+  for (uint i = global_index(); i < p.n; i += grid_stride()) index_clip_element(i);
 }

@@ -30,9 +30,7 @@ layout(push_constant) uniform Push {
 
 uint index_at(uint j, uint dim) { return clamp_index(indices.v[2u * j], indices.v[2u * j + 1u], dim); }
 
-void main() {
-  const uint o = global_index();
-  if (o >= p.n) return;
+void index_gather_element(uint o) {
   uint s;
   if (MODE == 0u) {
     const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0));
@@ -53,4 +51,8 @@ void main() {
     s = (outer * dim + index_at(j, dim)) * inner + i;
   }
   dst.v[o] = src.v[s];
+}
+
+void main() {
+  for (uint o = global_index(); o < p.n; o += grid_stride()) index_gather_element(o);
 }

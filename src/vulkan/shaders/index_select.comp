@@ -23,8 +23,10 @@ bool pred_at(uint i) {
   return (pred32.v[2u * i] | (pred32.v[2u * i + 1u] & (PRED_FLOAT ? 0x7fffffffu : 0xffffffffu))) != 0u;
 }
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void index_select_element(uint i) {
   dst.v[i] = pred_at(i) ? on_true.v[i] : on_false.v[i];
+}
+
+void main() {
+  for (uint i = global_index(); i < p.n; i += grid_stride()) index_select_element(i);
 }

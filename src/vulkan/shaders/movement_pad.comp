@@ -20,9 +20,7 @@ layout(push_constant) uniform Push {
   uint in_dim[MAX_RANK];
 } p;
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void pad_element(uint i) {
   uint rem = i, src_index = 0u, in_stride = 1u;
   bool inside = true;
   for (int k = int(RANK) - 1; k >= 0; --k) {
@@ -45,4 +43,9 @@ void main() {
     dst.v[i] = WORD(p.fill_lo);
 #endif
   }
+}
+
+void main() {
+  const uint stride = grid_stride();
+  for (uint i = global_index(); i < p.n; i += stride) pad_element(i);
 }

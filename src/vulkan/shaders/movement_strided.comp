@@ -23,9 +23,7 @@ layout(push_constant) uniform Push {
   uint magic[MAX_RANK];  // axis k's divisor magic (axis 0 needs none)
 } p;
 
-void main() {
-  const uint i = global_index();
-  if (i >= p.n) return;
+void copy_element(uint i) {
   uint rem = i;
   int s = p.src_offset, d = p.dst_offset;
   for (int k = int(RANK) - 1; k > 0; --k) {
@@ -38,4 +36,9 @@ void main() {
   s += int(rem) * p.src_stride[0];
   d += int(rem) * p.dst_stride[0];
   dst.v[DST_CONTIGUOUS ? i : uint(d)] = src.v[s];
+}
+
+void main() {
+  const uint stride = grid_stride();
+  for (uint i = global_index(); i < p.n; i += stride) copy_element(i);
 }
