@@ -20,14 +20,17 @@ bool overlaps(const Access& a, const Access& b) {
 }
 
 // A blocking wait wakes the host some tens of us after the device signals, longer than a
-// small op takes on a GPU, so the host polls first. Not on cpu devices (lavapipe): there
-// polling takes a core from the driver's own threads. VKT_VK_SPIN_US overrides.
+// small op takes on a GPU, and a host asleep lets the device idle and drop its clocks: on
+// the H200, polling for up to 20 ms instead of 200 us lowered both the wall clock and the
+// device time of every op (add at 64M 245 us against 336-522; bench_results/h200/run8-*).
+// Not on cpu devices (lavapipe): there polling takes a core from the driver's own threads.
+// VKT_VK_SPIN_US overrides.
 std::chrono::microseconds spin_budget(const Context& ctx) {
   if (const char* v = std::getenv("VKT_VK_SPIN_US"); v != nullptr && *v != '\0') {
     return std::chrono::microseconds(std::strtol(v, nullptr, 10));
   }
   const bool cpu = ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  return std::chrono::microseconds(cpu ? 0 : 200);
+  return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
 }  // namespace
