@@ -1,6 +1,6 @@
 #version 450
-// gather / take / take_along_axis (MODE 0 / 1 / 2): one invocation per output element, which
-// reads one clamped s64 index (or k of them for gather) as uint pairs and copies one word.
+// gather / take / take_along_axis (MODE 0 / 1 / 2): each output element reads one clamped
+// s64 index (or k of them for gather) as uint pairs and copies one word.
 #include "common.glsl"
 #include "movement_word.glsl"
 
@@ -30,7 +30,8 @@ layout(push_constant) uniform Push {
 
 uint index_at(uint j, uint dim) { return clamp_index(indices.v[2u * j], indices.v[2u * j + 1u], dim); }
 
-void index_gather_element(uint o) {
+// The source word index of output element o.
+uint locate(uint o) {
   uint s;
   if (MODE == 0u) {
     const uint row = fast_div(o, p.magic_a, shift_at(p.shifts, 0));
@@ -50,9 +51,21 @@ void index_gather_element(uint o) {
     const uint j = MODE == 1u ? row - outer * count : o;
     s = (outer * dim + index_at(j, dim)) * inner + i;
   }
-  dst.v[o] = src.v[s];
+  return s;
 }
 
 void main() {
-  for (uint o = global_index(); o < p.n; o += grid_stride()) index_gather_element(o);
+  const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
+  uint o = global_index();
+  for (; o < end; o += 4u * stride) {
+    const uint s0 = locate(o), s1 = locate(o + stride);
+    const uint s2 = locate(o + 2u * stride), s3 = locate(o + 3u * stride);
+    const REG w0 = TO_REG(src.v[s0]), w1 = TO_REG(src.v[s1]);
+    const REG w2 = TO_REG(src.v[s2]), w3 = TO_REG(src.v[s3]);
+    dst.v[o] = TO_WORD(w0);
+    dst.v[o + stride] = TO_WORD(w1);
+    dst.v[o + 2u * stride] = TO_WORD(w2);
+    dst.v[o + 3u * stride] = TO_WORD(w3);
+  }
+  for (; o < p.n; o += stride) dst.v[o] = src.v[locate(o)];
 }

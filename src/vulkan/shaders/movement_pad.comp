@@ -20,7 +20,9 @@ layout(push_constant) uniform Push {
   uint in_dim[MAX_RANK];
 } p;
 
-void pad_element(uint i) {
+// The input word index of output element i, or kOutside where it is the fill.
+const uint kOutside = 0xffffffffu;
+uint locate(uint i) {
   uint rem = i, src_index = 0u, in_stride = 1u;
   bool inside = true;
   for (int k = int(RANK) - 1; k >= 0; --k) {
@@ -34,18 +36,30 @@ void pad_element(uint i) {
     src_index += c * in_stride;
     in_stride *= p.in_dim[k];
   }
-  if (inside) {
-    dst.v[i] = src.v[src_index];
-  } else {
-#if WIDTH == 8
-    dst.v[i] = uvec2(p.fill_lo, p.fill_hi);
-#else
-    dst.v[i] = WORD(p.fill_lo);
-#endif
-  }
+  return inside ? src_index : kOutside;
 }
 
+REG fill_word() {
+#if WIDTH == 8
+  return uvec2(p.fill_lo, p.fill_hi);
+#else
+  return p.fill_lo;
+#endif
+}
+
+REG word_at(uint s) { return s == kOutside ? fill_word() : TO_REG(src.v[s]); }
+
 void main() {
-  const uint stride = grid_stride();
-  for (uint i = global_index(); i < p.n; i += stride) pad_element(i);
+  const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
+  uint i = global_index();
+  for (; i < end; i += 4u * stride) {
+    const uint s0 = locate(i), s1 = locate(i + stride);
+    const uint s2 = locate(i + 2u * stride), s3 = locate(i + 3u * stride);
+    const REG w0 = word_at(s0), w1 = word_at(s1), w2 = word_at(s2), w3 = word_at(s3);
+    dst.v[i] = TO_WORD(w0);
+    dst.v[i + stride] = TO_WORD(w1);
+    dst.v[i + 2u * stride] = TO_WORD(w2);
+    dst.v[i + 3u * stride] = TO_WORD(w3);
+  }
+  for (; i < p.n; i += stride) dst.v[i] = TO_WORD(word_at(locate(i)));
 }

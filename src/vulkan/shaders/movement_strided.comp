@@ -23,7 +23,8 @@ layout(push_constant) uniform Push {
   uint magic[MAX_RANK];  // axis k's divisor magic (axis 0 needs none)
 } p;
 
-void copy_element(uint i) {
+// Source and destination word indices of element i.
+uvec2 locate(uint i) {
   uint rem = i;
   int s = p.src_offset, d = p.dst_offset;
   for (int k = int(RANK) - 1; k > 0; --k) {
@@ -35,10 +36,24 @@ void copy_element(uint i) {
   }
   s += int(rem) * p.src_stride[0];
   d += int(rem) * p.dst_stride[0];
-  dst.v[DST_CONTIGUOUS ? i : uint(d)] = src.v[s];
+  return uvec2(uint(s), DST_CONTIGUOUS ? i : uint(d));
 }
 
 void main() {
-  const uint stride = grid_stride();
-  for (uint i = global_index(); i < p.n; i += stride) copy_element(i);
+  const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
+  uint i = global_index();
+  for (; i < end; i += 4u * stride) {
+    const uvec2 a0 = locate(i), a1 = locate(i + stride);
+    const uvec2 a2 = locate(i + 2u * stride), a3 = locate(i + 3u * stride);
+    const REG w0 = TO_REG(src.v[a0.x]), w1 = TO_REG(src.v[a1.x]);
+    const REG w2 = TO_REG(src.v[a2.x]), w3 = TO_REG(src.v[a3.x]);
+    dst.v[a0.y] = TO_WORD(w0);
+    dst.v[a1.y] = TO_WORD(w1);
+    dst.v[a2.y] = TO_WORD(w2);
+    dst.v[a3.y] = TO_WORD(w3);
+  }
+  for (; i < p.n; i += stride) {
+    const uvec2 a = locate(i);
+    dst.v[a.y] = src.v[a.x];
+  }
 }

@@ -1,14 +1,25 @@
 // WORD: the element type of WIDTH bytes (-DWIDTH=1|2|4|8). Pure data movement copies words,
 // so one variant serves every dtype of that width; 8-byte words are uvec2 (no 64-bit types).
+// REG: a local holding a WORD (8/16-bit types exist only in storage without the arithmetic
+// extensions); TO_REG / TO_WORD convert, bits unchanged.
 #if WIDTH == 1
 #define WORD uint8_t
+#define REG uint
+#define TO_WORD(r) uint8_t(r)
 #elif WIDTH == 2
 #define WORD uint16_t
+#define REG uint
+#define TO_WORD(r) uint16_t(r)
 #elif WIDTH == 4
 #define WORD uint
+#define REG uint
+#define TO_WORD(r) (r)
 #else
 #define WORD uvec2
+#define REG uvec2
+#define TO_WORD(r) (r)
 #endif
+#define TO_REG(w) REG(w)
 
 // Up to MAX_RANK axes per strided view (hosts collapse axes first; more falls back).
 #define MAX_RANK 6
