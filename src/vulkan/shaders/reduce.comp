@@ -46,6 +46,14 @@ bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
   return OP == OP_ARGMAX ? acc_less(va, vb) : acc_less(vb, va);
 }
 
+// The running arg choice (acc, best) takes candidate (x, ix) when it beats it.
+void take_candidate(inout ACC acc, inout uint best, ACC x, uint ix) {
+  if (arg_beats(x, ix, acc, best)) {
+    acc = x;
+    best = ix;
+  }
+}
+
 void write_result(uint o, ACC v, uint index) {
   if (IS_ARG) {
     dst_index.v[2u * o] = index;
@@ -79,12 +87,18 @@ void reduce_rows() {
   uint best = NO_INDEX;
   const uint stride = lanes;
   uint r = begin + lane;
-  if (!IS_ARG) {
-    // Four independent loads in flight per invocation (memory-level parallelism).
-    for (; r + 3u * stride < end; r += 4u * stride) {
-      const uint e = row * p.len + r;
-      const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
-      const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
+  // Four independent loads in flight per invocation (memory-level parallelism); arg
+  // candidates are then taken in order (arg_beats is a total order, so order is free anyway).
+  for (; r + 3u * stride < end; r += 4u * stride) {
+    const uint e = row * p.len + r;
+    const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
+    const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
+    if (IS_ARG) {
+      take_candidate(acc, best, x0, index_of(e, r));
+      take_candidate(acc, best, x1, index_of(e + stride, r + stride));
+      take_candidate(acc, best, x2, index_of(e + 2u * stride, r + 2u * stride));
+      take_candidate(acc, best, x3, index_of(e + 3u * stride, r + 3u * stride));
+    } else {
       acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
     }
   }
@@ -92,11 +106,7 @@ void reduce_rows() {
     const uint e = row * p.len + r;
     const ACC x = load_acc(e);
     if (IS_ARG) {
-      const uint ix = index_of(e, r);
-      if (arg_beats(x, ix, acc, best)) {
-        acc = x;
-        best = ix;
-      }
+      take_candidate(acc, best, x, index_of(e, r));
     } else {
       acc = combine(acc, x);
     }
@@ -132,12 +142,17 @@ void reduce_cols() {
   ACC acc = identity();
   uint best = NO_INDEX;
   uint r = begin;
-  if (!IS_ARG) {
-    const uint step = p.inner;
-    for (; r + 3u < end; r += 4u) {
-      const uint e = (o * p.len + r) * p.inner + col;
-      const ACC x0 = load_acc(e), x1 = load_acc(e + step);
-      const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
+  const uint step = p.inner;
+  for (; r + 3u < end; r += 4u) {
+    const uint e = (o * p.len + r) * p.inner + col;
+    const ACC x0 = load_acc(e), x1 = load_acc(e + step);
+    const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
+    if (IS_ARG) {
+      take_candidate(acc, best, x0, index_of(e, r));
+      take_candidate(acc, best, x1, index_of(e + step, r + 1u));
+      take_candidate(acc, best, x2, index_of(e + 2u * step, r + 2u));
+      take_candidate(acc, best, x3, index_of(e + 3u * step, r + 3u));
+    } else {
       acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
     }
   }
@@ -145,11 +160,7 @@ void reduce_cols() {
     const uint e = (o * p.len + r) * p.inner + col;
     const ACC x = load_acc(e);
     if (IS_ARG) {
-      const uint ix = index_of(e, r);
-      if (arg_beats(x, ix, acc, best)) {
-        acc = x;
-        best = ix;
-      }
+      take_candidate(acc, best, x, index_of(e, r));
     } else {
       acc = combine(acc, x);
     }
