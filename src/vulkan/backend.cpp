@@ -13,14 +13,6 @@ namespace vkt {
 namespace vk {
 namespace {
 
-// NVIDIA: a compute-shader copy moved ~4x the bytes/s of vkCmdCopyBuffer on H200 in one
-// measurement (shared/GPU.md). Elsewhere (lavapipe, untested vendors) the transfer command.
-// A fixed choice per vendor until the copy bench measures it per device.
-CopyPath copy_path_for(const Context& ctx) {
-  return ctx.properties().vendorID == 0x10DE ? CopyPath::compute_shader
-                                             : CopyPath::transfer_command;
-}
-
 bool env_is(const char* name, const char* value) {
   const char* v = std::getenv(name);
   return v != nullptr && std::strcmp(v, value) == 0;
@@ -36,8 +28,19 @@ VulkanBackend::VulkanBackend(int index)
       transfers_(ctx_, pool_, recorder_),
       pinned_(ctx_),
       timer_(ctx_),
-      copy_path_(copy_path_for(ctx_)),
-      poison_(env_is("VKT_POISON", "1")) {}
+      copy_path_(CopyPath::transfer_command),
+      poison_(env_is("VKT_POISON", "1")) {
+  // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.
+  if (env_is("VKT_VK_COPY_PATH", "shader")) {
+    copy_path_ = CopyPath::compute_shader;
+    copy_path_report_ = "VKT_VK_COPY_PATH";
+  } else if (env_is("VKT_VK_COPY_PATH", "transfer")) {
+    copy_path_report_ = "VKT_VK_COPY_PATH";
+  } else {
+    std::lock_guard lock(mutex_);
+    copy_path_ = measure_copy_path(*this, copy_path_report_);
+  }
+}
 
 VulkanBackend::~VulkanBackend() = default;
 
@@ -85,7 +88,8 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"driver_version", std::string(driver.driverName) + " " + driver.driverInfo},
       {"api_version", version(p.apiVersion)},
       {"vendor_id", vendor},
-      {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"}};
+      {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
+      {"copy_path_chosen_by", copy_path_report_}};
 }
 
 void VulkanBackend::synchronize() {

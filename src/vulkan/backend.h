@@ -84,6 +84,7 @@ class VulkanBackend final : public Backend {
   DeviceTimer timer_;
   CopyPath copy_path_;
   bool poison_ = false;
+  std::string copy_path_report_;
   mutable std::recursive_mutex mutex_;
   std::set<Op> disabled_;
 };
@@ -117,5 +118,10 @@ bool cumulative_supported(const VulkanBackend& b, const OpCall& call);
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
                 std::uint64_t dst_offset, std::uint64_t bytes);
+// The same by a given path.
+void record_copy(VulkanBackend& b, CopyPath path, const Tensor& src, const Tensor& dst,
+                 std::uint64_t src_offset, std::uint64_t dst_offset, std::uint64_t bytes);
+// The copy path this device runs faster, measured (copy_path.cpp); `report` says how.
+CopyPath measure_copy_path(VulkanBackend& b, std::string& report);
 
 }  // namespace vkt::vk

@@ -213,8 +213,8 @@ void set_transpose_path(TransposePath path) {
   g_transpose_path = path;
 }
 
-void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
-                std::uint64_t dst_offset, std::uint64_t bytes) {
+void record_copy(VulkanBackend& b, CopyPath path, const Tensor& src, const Tensor& dst,
+                 std::uint64_t src_offset, std::uint64_t dst_offset, std::uint64_t bytes) {
   if (bytes == 0) return;
   const BufferRange& s = vulkan_storage(*src.storage()).range();
   const BufferRange& d = vulkan_storage(*dst.storage()).range();
@@ -223,7 +223,7 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
   const bool words_ok = src_offset % 4 == 0 && dst_offset % 4 == 0 &&
                         (bytes % 4 == 0 || dst_offset + bytes == dst.nbytes()) &&
                         std::max(s.size, d.size) <= b.context().limits().max_storage_range;
-  if (b.copy_path() == CopyPath::compute_shader && words_ok) {
+  if (path == CopyPath::compute_shader && words_ok) {
     const std::uint64_t words = (bytes + 3) / 4;
     const bool vec4 = src_offset % 16 == 0 && dst_offset % 16 == 0;
     const Pipeline p = b.pipelines().get("movement_copy", 2, {vec4 ? 1u : 0u});
@@ -241,6 +241,11 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
     b.recorder().hold(dst.storage());
   }
   ledger::record_device_copy(bytes);
+}
+
+void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
+                std::uint64_t dst_offset, std::uint64_t bytes) {
+  record_copy(b, b.copy_path(), src, dst, src_offset, dst_offset, bytes);
 }
 
 void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v) {

@@ -16,7 +16,7 @@ void set_storage_range_limit(std::uint64_t bytes);
 void set_allocation_limit(std::uint64_t bytes);
 DeviceLimits device_limits();
 DeviceCaps device_caps();
-// Force the device-to-device copy path (default: chosen by vendor, see backend.cpp).
+// Force the device-to-device copy path (default: measured, see copy_path.cpp).
 void set_copy_path(CopyPath path);
 CopyPath copy_path();
 // Bytes of device memory the pool holds, and a trim of its unused blocks.
