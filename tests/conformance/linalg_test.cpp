@@ -387,11 +387,11 @@ struct KernelSetting {
   std::vector<DType> dtypes;  // empty: every float dtype the device has
 };
 
-// Each reg tile and read width forced through the variables a tuning run uses (the tiled
-// kernel is the default of the tests above); dtypes spread over the settings to keep the
-// lavapipe run short.
+// Each kernel, reg tile and read width forced through the variables a tuning run uses;
+// dtypes spread over the settings to keep the lavapipe run short.
 TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
   const std::vector<KernelSetting> settings = {
+      {"tiled", {{"VKT_VK_DOT_KERNEL", "tiled"}}, {DType::f32, DType::f64}},
       {"reg 64x64x16", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x16"}}, {}},
       {"reg 64x64x8 scalar reads",
        {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x8"}, {"VKT_VK_DOT_VEC", "0"}},
@@ -412,8 +412,9 @@ TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
       }
       const ScopedEnv f64_tile(d == DType::f64 ? EnvVars{{"VKT_VK_DOT_TILE", tile}} : EnvVars{});
       for (const DotCase& c : kernel_cases()) check(c, d, 0);
+      const vk::DotKernel want = s.name == "tiled" ? vk::DotKernel::tiled : vk::DotKernel::reg;
       if (d != DType::f16) {  // f16 may take cooperative matrices
-        EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::reg) << dtype_name(d);
+        EXPECT_EQ(vk::testing::last_dot_kernel(), want) << dtype_name(d);
       }
     }
   }
