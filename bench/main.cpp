@@ -64,6 +64,17 @@ std::vector<std::string> parse_ops(const std::string& list,
   return ops;
 }
 
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  std::size_t pos = 0;
+  while (pos < list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    if (comma > pos) items.push_back(list.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return items;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,8 +108,9 @@ int main(int argc, char** argv) {
             "speed-up vs size (256..16M) for compute, reduction and movement families, with "
             "crossover"},
            {"matmul",
-            "square matmul 16..4096, f32 and f64: ms and GFLOP/s, inputs resident, upload "
-            "excluded"},
+            "square matmul 16..4096 (--sizes for more), f32 and f64 (--dtypes for f16, bf16): "
+            "ms, GFLOP/s and device time, inputs resident, upload excluded; --variants and "
+            "--rounds compare kernels and operand placements in one process"},
            {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
@@ -109,6 +121,25 @@ int main(int argc, char** argv) {
     s->add_flag_callback(
         "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "time the cpu backend only");
     suites[name] = s;
+  }
+
+  std::string matmul_dtypes = "f32,f64", matmul_variants;
+  int matmul_rounds = 1;
+  std::int64_t matmul_cpu_max = 4096;
+  {
+    auto* m = suites.at("matmul");
+    m->add_option("--dtypes", matmul_dtypes, "comma-separated: f32, f64, f16, bf16")
+        ->capture_default_str();
+    m->add_option("--variants", matmul_variants,
+                  "'name:VAR=value,VAR=value;name2:...': each variant sets these environment "
+                  "variables (VKT_VK_DOT_KERNEL, VKT_VK_DOT_TILE, VKT_VK_COOPMAT, VKT_VK_BLOCK_MB, ...) "
+                  "for its rows; default: one variant, the environment as it is");
+    m->add_option("--rounds", matmul_rounds,
+                  "rounds per (variant, dtype, n), each with freshly uploaded operands (the "
+                  "earlier rounds' kept alive, so each round's live elsewhere)")
+        ->check(CLI::Range(1, 100));
+    m->add_option("--cpu-max", matmul_cpu_max, "largest n with a cpu column")
+        ->capture_default_str();
   }
 
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
@@ -158,6 +189,10 @@ int main(int argc, char** argv) {
       o.min_reps = reps;
       o.device = device;
       o.out = out;
+      o.dtypes = split_list(matmul_dtypes);
+      o.variants = matmul_variants;
+      o.rounds = matmul_rounds;
+      o.cpu_max = matmul_cpu_max;
       if (suites.at("ops")->parsed()) vkt::bench::run_ops(o);
       if (suites.at("shapes")->parsed()) vkt::bench::run_shapes(o);
       if (suites.at("matmul")->parsed()) vkt::bench::run_matmul(o);

@@ -156,54 +156,6 @@ std::vector<Row> run_shapes(const SuiteOptions& o) {
   return rows;
 }
 
-std::vector<Row> run_matmul(const SuiteOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo h = collect_host_info(dev);
-  const std::string path = out_path(o, h, "matmul");
-  check_writable(path);
-  const std::vector<std::int64_t> sizes =
-      o.sizes.empty() ? std::vector<std::int64_t>{16, 64, 256, 1024, 2048, 4096} : o.sizes;
-  std::vector<Row> rows;
-  Table table({"dtype", "n", "cpu_ms", "cpu_GFLOPs", "vulkan_ms", "vulkan_GFLOPs", "path"});
-  std::size_t i = 0;
-  for (DType dt : {DType::f32, DType::f64}) {
-    for (std::int64_t n : sizes) {
-      progress(++i, 2 * sizes.size(), std::string(dtype_name(dt)) + " " + std::to_string(n));
-      Tensor a =
-          as_type(add(divide(reshape(iota({n * n}, DType::f32, std::nullopt, &cpu()), {n, n}),
-                             static_cast<double>(n * n)),
-                      0.01),
-                  dt);
-      Tensor b = transpose(a);
-      OpCase c{"matmul", dt, {n, n}, {{a}, {b}}, [](const std::vector<Tensor>& in) {
-                 return dot(in[0], in[1]);
-               }};
-      TimingPlan plan;
-      plan.min_reps =
-          n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;  // seconds per rep on a small cpu
-      plan.min_total_us = n >= 2048 ? 0 : plan.min_total_us;
-      const OpTiming t = time_both(c, dev, plan);
-      const double flop =
-          2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-      Row row = case_row(h, c, n * n);
-      row.emplace_back("n", std::to_string(n));
-      add_timing(row, t);
-      row.emplace_back("cpu_GFLOPs", fmt_num(flop / t.cpu_col.stats.median_us / 1e3, 2));
-      row.emplace_back("vulkan_GFLOPs", t.dev_col.measured
-                                            ? fmt_num(flop / t.dev_col.stats.median_us / 1e3, 2)
-                                            : "");
-      row.emplace_back("upload_included", "no");
-      table.add({std::string(dtype_name(dt)), std::to_string(n),
-                 fmt_num(t.cpu_col.stats.median_us / 1e3), field(row, "cpu_GFLOPs"),
-                 t.dev_col.measured ? fmt_num(t.dev_col.stats.median_us / 1e3) : "",
-                 field(row, "vulkan_GFLOPs"), t.path});
-      rows.push_back(std::move(row));
-    }
-  }
-  finish(path, rows, table);
-  return rows;
-}
-
 std::vector<Row> run_chain(const SuiteOptions& o) {
   Backend* dev = find_device(o.device);
   const HostInfo h = collect_host_info(dev);

@@ -15,6 +15,12 @@ struct SuiteOptions {
   int min_reps = 30;
   int device = -1;
   std::string out;  // empty: bench_results/<host>_<bench>_<date>.csv
+  // matmul only (matmul.cpp): dtypes, environment variants, rounds of fresh operands, and
+  // the largest n the cpu column is measured at.
+  std::vector<std::string> dtypes;
+  std::string variants;
+  int rounds = 1;
+  std::int64_t cpu_max = 4096;
 };
 
 std::vector<Row> run_ops(const SuiteOptions& o);

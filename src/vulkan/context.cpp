@@ -9,6 +9,7 @@
 
 #include "vkt/error.h"
 #include "vulkan/check.h"
+#include "vulkan/coopmat.h"
 #include "vulkan/instance.h"
 
 namespace vkt::vk {
@@ -70,14 +71,7 @@ bool usable(VkPhysicalDevice pd) {
 }
 
 bool has_extension(VkPhysicalDevice pd, const char* name) {
-  std::uint32_t n = 0;
-  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
-  std::vector<VkExtensionProperties> exts(n);
-  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
-  for (const auto& e : exts) {
-    if (std::strcmp(e.extensionName, name) == 0) return true;
-  }
-  return false;
+  return has_device_extension(pd, name);
 }
 
 std::string lower(std::string s) {
@@ -204,17 +198,42 @@ Context::Context(int index) {
   limits_.non_coherent_atom = l.nonCoherentAtomSize;
 
   const float priority = 1.0f;
+  // NV cooperative matrices for dot's f16 kernel: the extension, its feature, and what its
+  // SPIR-V needs (the Vulkan memory model, f16 arithmetic and 16-bit storage), on devices
+  // whose subgroups are 32 wide (the kernel's 8 subgroups of 32) and that offer the
+  // 16 x 16 x 16 f16 -> f32 shape.
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  if (has_extension(physical_, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &coop;
+    vkGetPhysicalDeviceFeatures2(physical_, &f2);
+    caps_.coopmat_nv = coop.cooperativeMatrix && have.f12.vulkanMemoryModel &&
+                       have.f12.shaderFloat16 && have.f11.storageBuffer16BitAccess &&
+                       subgroup.subgroupSize == 32 &&
+                       has_f16_16x16x16(coopmat_nv_shapes(physical_));
+  }
+  coop = VkPhysicalDeviceCooperativeMatrixFeaturesNV{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  std::vector<const char*> extensions;
+  if (caps_.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (caps_.coopmat_nv) {
+    extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    coop.cooperativeMatrix = VK_TRUE;
+    want.f12.vulkanMemoryModel = VK_TRUE;
+    want.f12.pNext = &coop;
+  }
+
   VkDeviceQueueCreateInfo qinfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   qinfo.queueFamilyIndex = queue_family_;
   qinfo.queueCount = 1;
   qinfo.pQueuePriorities = &priority;
-  const char* push_ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   VkDeviceCreateInfo dinfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dinfo.pNext = &want.f2;
   dinfo.queueCreateInfoCount = 1;
   dinfo.pQueueCreateInfos = &qinfo;
-  dinfo.enabledExtensionCount = caps_.push_descriptor ? 1 : 0;
-  dinfo.ppEnabledExtensionNames = &push_ext;
+  dinfo.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  dinfo.ppEnabledExtensionNames = extensions.data();
   VKT_VK(vkCreateDevice, physical_, &dinfo, nullptr, &device_);
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
   if (caps_.push_descriptor) {
@@ -287,11 +306,12 @@ std::string device_report() {
         << " shaderFloat16=" << f.f12.shaderFloat16 << " shaderInt8=" << f.f12.shaderInt8
         << " timelineSemaphore=" << f.f12.timelineSemaphore
         << " push_descriptor=" << has_extension(devices[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)
-        << "\n";
+        << " vulkanMemoryModel=" << f.f12.vulkanMemoryModel << "\n";
       // Subnormals: preserved in shaders where shaderDenormPreserveFloat32 is 1 (the shaders
       // then run with DenormPreserve); elsewhere the ops docs/semantics-elementwise.md lists.
       s << "  float controls: " << float_controls_report(query_float_controls(devices[i])) << "\n";
     }
+    s << coopmat_report(devices[i]);
   }
   if (devices.empty()) s << "no Vulkan devices\n";
   return s.str();

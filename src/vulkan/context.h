@@ -19,6 +19,8 @@ struct DeviceCaps {
   bool storage8 = false, storage16 = false, float16 = false, int8 = false;
   bool push_descriptor = false;
   FloatControls float_controls;  // subnormal handling the device offers (properties, not features)
+  // VK_NV_cooperative_matrix enabled with what linalg_dot_coopmat.comp needs (context.cpp).
+  bool coopmat_nv = false;
   std::uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_ops = 0;
 };

@@ -1,5 +1,6 @@
-// dot on the device (shaders/linalg_dot.comp): a tiled GEMM over [batch, M, K] x [batch,
-// K, N]. Each operand is read in place through one stride per axis group (batch, rows,
+// dot on the device: a GEMM over [batch, M, K] x [batch, K, N] by one of three kernels
+// (linalg_dot_choice.h says which and why: shaders/linalg_dot.comp, linalg_dot_reg.comp,
+// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch, rows,
 // columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
 // free axes on both sides of K without batch axes (dot(a, b) with b of rank >= 3); other
 // interleaved arrangements are not supported and the core falls back to the cpu. Every dtype the
@@ -7,11 +8,14 @@
 // (wrapping, as the cpu kernel).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vulkan/backend.h"
+#include "vulkan/linalg_dot_choice.h"
 
 namespace vkt::vk {
 namespace {
@@ -22,12 +26,6 @@ struct DotPush {
   std::uint32_t sbb, sbk, sbn;
   std::uint32_t splits, k_chunk;
   std::uint32_t scb, scm;
-};
-
-// Tile shape: each invocation of the 16 x 16 workgroup computes a tm x tn micro-tile; K
-// advances bk at a time through shared memory.
-struct TileConfig {
-  std::uint32_t tm, tn, bk;
 };
 
 // The stride of the combined (row-major, in `axes` order) index over `axes` in a contiguous
@@ -136,41 +134,6 @@ std::uint32_t tiles(std::int64_t extent, std::uint32_t tile) {
   return static_cast<std::uint32_t>((extent + tile - 1) / tile);
 }
 
-// Shared memory a configuration needs: the shader's As and Bs tiles of accumulator words,
-// rows padded by one.
-std::uint64_t shared_bytes(const TileConfig& t, std::uint64_t word) {
-  return std::uint64_t{t.bk} * ((16 * t.tm + 1) + (16 * t.tn + 1)) * word;
-}
-
-// 128 x 128 tiles (8 x 8 per invocation: 4 FMAs per shared-memory load) where there are
-// enough of them to fill a large GPU; 64 x 64 otherwise; thin 128 x 16 / 16 x 128 tiles
-// for matrix-vector shapes, where a square tile would leave most invocations idle. 8-byte
-// accumulators step K by 8 to keep 128 x 128 tiles near 16 KiB of shared memory. A configuration
-// past the device's maxComputeSharedMemorySize becomes the 64 x 64 tile, or with K steps of 8,
-// which fits the 16 KiB every device has.
-TileConfig choose_tiles(const GemmView& v, std::uint64_t word, std::uint64_t shared_limit) {
-  std::uint32_t deep = word == 8 ? 8 : 16;
-  if (const char* bk = std::getenv("VKT_VK_DOT_BK"); bk != nullptr) {  // tuning: 8, 16 or 32
-    const unsigned long v = std::strtoul(bk, nullptr, 10);
-    if (v == 8 || v == 16 || v == 32) deep = static_cast<std::uint32_t>(v);
-  }
-  const TileConfig square{4, 4, deep};
-  TileConfig t = square;
-  const std::uint64_t big_tiles =
-      static_cast<std::uint64_t>(v.batch) * tiles(v.m, 128) * tiles(v.n, 128);
-  if (v.n <= 16 && v.m > 16) {
-    t = {8, 1, 16};  // BN * BK must be a multiple of the 256 invocations
-  } else if (v.m <= 16 && v.n > 16) {
-    t = {1, 8, 16};
-  } else if (big_tiles >= 256) {
-    t = {8, 8, deep};
-  }
-  for (const TileConfig& c : {t, square}) {
-    if (shared_bytes(c, word) <= shared_limit) return c;
-  }
-  return {4, 4, 8};  // 64 x 64 x 8: under 9 KiB for 8-byte words
-}
-
 // K in `splits` chunks of `chunk` (a multiple of the tile's K step).
 struct KSplit {
   std::uint64_t splits, chunk;
@@ -179,7 +142,7 @@ struct KSplit {
 // Splits K when the output has too few tiles to keep a large GPU busy and K is long: about
 // 512 workgroups in all, chunks of at least 256, the scratch of partial sums at most 2^24
 // elements and within maxStorageBufferRange. Otherwise one chunk.
-KSplit choose_split(const GemmView& v, const TileConfig& t, std::uint64_t word,
+KSplit choose_split(const GemmView& v, const DotChoice& t, std::uint64_t word,
                     std::uint64_t max_range) {
   const auto k = static_cast<std::uint64_t>(v.k);
   const std::uint64_t out_elements = static_cast<std::uint64_t>(v.batch * v.m * v.n);
@@ -193,7 +156,15 @@ KSplit choose_split(const GemmView& v, const TileConfig& t, std::uint64_t word,
   return {(k + chunk - 1) / chunk, chunk};
 }
 
+std::atomic<DotKernel> g_last_kernel{DotKernel::tiled};
+
 }  // namespace
+
+namespace testing {
+DotKernel last_dot_kernel() {
+  return g_last_kernel.load();
+}
+}  // namespace testing
 
 bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
@@ -212,12 +183,12 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
 
   const DType d = call.out_dtype;
   const DType acc = accumulator(d);
-  const TileConfig t =
-      choose_tiles(v, itemsize(acc), b.context().properties().limits.maxComputeSharedMemorySize);
-  // Tile loads run along k unless the other axis is the unit-stride one (a transposed
-  // operand); a group of unit axes has stride 0 and never counts as unit-stride.
-  const bool a_k_contig = !(v.a[1] == 1 && v.a[2] != 1);
-  const bool b_k_contig = v.b[1] == 1 && v.b[2] != 1;
+  const DotShape shape{v.batch, v.m,    v.n,    v.k,    v.a[0], v.a[1],
+                       v.a[2],  v.b[0], v.b[1], v.b[2]};
+  const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
+                         b.context().caps().coopmat_nv};
+  const DotChoice t = choose_dot_kernel(shape, d, device);
+  g_last_kernel.store(t.kernel);
   const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
   static const std::uint32_t group_m = [] {
@@ -225,10 +196,19 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
     return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
   }();
   auto pipeline = [&](std::uint32_t mode) {
-    return b.pipelines().get(
-        module_for(b, d), 3,
-        {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(a_k_contig),
-         static_cast<std::uint32_t>(b_k_contig), mode, group_m});
+    const std::vector<std::uint32_t> constants{
+        static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(t.a_k_contig),
+        static_cast<std::uint32_t>(t.b_k_contig), mode, group_m,
+        static_cast<std::uint32_t>(t.a_vec), static_cast<std::uint32_t>(t.b_vec)};
+    if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
+      return b.pipelines().get(module_for(b, d), 3,
+                               {static_cast<std::uint32_t>(d), 4, 4, 8, 1, 0, 2, group_m});
+    }
+    if (t.kernel == DotKernel::tiled) {  // constants 1..8
+      return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
+    }
+    if (t.kernel == DotKernel::coopmat) return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+    return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
                      u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),
@@ -236,7 +216,8 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   // Tiles and batches past the device's grid limits are looped over inside the kernel.
   const auto& limit = b.context().limits().max_group_count;
   const std::array<std::uint32_t, 3> groups{
-      std::min(tiles(v.n, 16 * t.tn), limit[0]), std::min(tiles(v.m, 16 * t.tm), limit[1]),
+      u32(std::min<std::uint64_t>(tiles(v.n, 16 * t.tn), limit[0])),
+      u32(std::min<std::uint64_t>(tiles(v.m, 16 * t.tm), limit[1])),
       u32(std::min<std::uint64_t>(static_cast<std::uint64_t>(v.batch) * split.splits, limit[2]))};
   const Tensor& a = call.inputs[0];
   const Tensor& bt = call.inputs[1];

@@ -1,5 +1,6 @@
 #include "vulkan/memory.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -81,6 +82,10 @@ MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
   const int mapped_type = find_memory_type(ctx.memory(), ~0u, kMappedWorking);
   host_mapped_ = !force_staging && mapped_type >= 0;
   block_size_ = std::min<VkDeviceSize>(kBlockSize, ctx.limits().max_allocation);
+  max_classes_ = 0;
+  while ((kMinClass << max_classes_) <= ctx.limits().max_allocation / 4 && max_classes_ < 63) {
+    ++max_classes_;
+  }
   // Default cap: 90% of the largest device-local heap (VKT_VK_POOL_CAP_MB overrides).
   VkDeviceSize heap = 0;
   for (std::uint32_t h = 0; h < ctx.memory().memoryHeapCount; ++h) {
@@ -90,9 +95,18 @@ MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
   }
   cap_ = heap / 10 * 9;
   if (const char* c = std::getenv("VKT_VK_POOL_CAP_MB")) cap_ = VkDeviceSize{std::stoull(c)} << 20;
-  std::uint8_t classes = 0;
-  while ((kMinClass << classes) <= block_size_ / 4) ++classes;
-  free_.resize(classes);
+  free_.resize(max_classes_);
+}
+
+// VKT_VK_BLOCK_MB, read at each allocation (a bench can change it between cases): the size
+// of new blocks, so the size classes up to a quarter of it are carved from shared blocks and
+// larger tensors get their own allocation. A diagnostic for where operands live (issue 9:
+// the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
+VkDeviceSize MemoryPool::block_bytes() const {
+  const char* env = std::getenv("VKT_VK_BLOCK_MB");
+  if (env == nullptr || *env == '\0') return block_size_;
+  const VkDeviceSize mb = std::strtoull(env, nullptr, 10);
+  return std::clamp<VkDeviceSize>(mb << 20, kMinClass * 4, ctx_.limits().max_allocation);
 }
 
 OwnedBuffer MemoryPool::create_working(VkDeviceSize size) {
@@ -134,13 +148,13 @@ void MemoryPool::ensure_room(VkDeviceSize bytes) {
   }
 }
 
-BufferRange MemoryPool::carve(std::uint8_t size_class) {
+BufferRange MemoryPool::carve(std::uint8_t size_class, VkDeviceSize block_bytes) {
   const VkDeviceSize size = kMinClass << size_class;
-  if (current_ == UINT32_MAX || blocks_[current_]->bump + size > block_size_) {
-    ensure_room(block_size_);
+  if (current_ == UINT32_MAX || blocks_[current_]->bump + size > blocks_[current_]->storage.size) {
+    ensure_room(block_bytes);
     auto block = std::make_unique<Block>();
-    block->storage = create_working(block_size_);
-    allocated_ += block_size_;
+    block->storage = create_working(block_bytes);
+    allocated_ += block_bytes;
     current_ = static_cast<std::uint32_t>(blocks_.size());
     for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
       if (!blocks_[b]) current_ = b;  // reuse a trimmed slot
@@ -170,7 +184,8 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
   std::lock_guard lock(mutex_);
   const VkDeviceSize rounded = std::bit_ceil(std::max(want, kMinClass));
   const auto size_class = static_cast<std::uint8_t>(std::countr_zero(rounded / kMinClass));
-  if (size_class < free_.size()) {
+  const VkDeviceSize block = block_bytes();
+  if (rounded <= block / 4 && size_class < free_.size()) {
     auto& list = free_[size_class];
     BufferRange r;
     if (!list.empty()) {
@@ -184,7 +199,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
       r.owner = f.block;
       r.size_class = size_class;
     } else {
-      r = carve(size_class);
+      r = carve(size_class, block);
     }
     blocks_[r.owner]->live += 1;
     return r;

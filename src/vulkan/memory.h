@@ -85,14 +85,16 @@ class MemoryPool {
   };
 
   OwnedBuffer create_working(VkDeviceSize size);
-  BufferRange carve(std::uint8_t size_class);
+  BufferRange carve(std::uint8_t size_class, VkDeviceSize block_bytes);
+  VkDeviceSize block_bytes() const;
   void ensure_room(VkDeviceSize bytes);
   BufferRange dedicated_range(std::uint32_t slot) const;
   void free_dedicated(std::uint32_t slot);
 
   const Context& ctx_;
   bool host_mapped_ = false;
-  VkDeviceSize block_size_ = kBlockSize;
+  VkDeviceSize block_size_ = kBlockSize;  // the default size of new blocks
+  std::uint8_t max_classes_ = 0;           // pooled size classes any block size allows
   VkDeviceSize cap_ = 0;
   VkDeviceSize allocated_ = 0;
   mutable std::mutex mutex_;

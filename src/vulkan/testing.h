@@ -6,6 +6,7 @@
 #include "vkt/op_call.h"
 #include "vulkan/backend.h"
 #include "vulkan/context.h"
+#include "vulkan/linalg_dot_choice.h"
 
 namespace vkt::vk::testing {
 
@@ -24,6 +25,8 @@ std::uint64_t pool_bytes();
 void trim_pool();
 // Barriers the recorder inserted for hazards inside batches so far.
 std::uint64_t hazard_barriers();
+// The kernel the last native dot took (linalg.cpp), so a test can tell which one it checked.
+DotKernel last_dot_kernel();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 

@@ -7,8 +7,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -327,6 +330,146 @@ TEST_F(Linalg, NativeOffFallsBackWithTheSameResults) {
   vk::testing::set_native_disabled(Op::dot, true);
   for (const DotCase& c : dot_cases()) check(c, DType::f32, 1);
   vk::testing::set_native_disabled(Op::dot, false);
+}
+
+// Sets environment variables for a scope (the dot kernel choice reads them at every call).
+using EnvVars = std::vector<std::pair<std::string, std::string>>;
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const EnvVars& vars) {
+    for (auto& [k, v] : vars) {
+      const char* old = std::getenv(k.c_str());
+      saved_.push_back({k, old != nullptr ? std::optional<std::string>(old) : std::nullopt});
+      setenv(k.c_str(), v.c_str(), 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->second) {
+        setenv(it->first.c_str(), it->second->c_str(), 1);
+      } else {
+        unsetenv(it->first.c_str());
+      }
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+// Edges of every kernel: sizes off the tile, 1 and 0, transposed operands, batch, split K,
+// and shapes whose strides allow wide global reads (multiples of 8).
+const std::vector<DotCase>& kernel_cases() {
+  static const std::vector<DotCase> cases = [] {
+    std::vector<DotCase> out;
+    const std::vector<std::string> names = {
+        "1x1x1", "M=0", "N=0", "K=0 gives zeros", "33x65x17", "3 batches",
+        "a transposed (contract a's axis 0)", "b transposed (contract b's axis 1)",
+        "batched, both transposed", "batch axis in the middle", "matrix-vector", "vector dot",
+        "split K, transposed", "b free axes around K (dot/2, rank-3 b)"};
+    for (const DotCase& c : dot_cases()) {
+      if (std::find(names.begin(), names.end(), c.name) != names.end()) out.push_back(c);
+    }
+    out.push_back({"wide reads 64x72x48", {64, 48}, {48, 72}, {1}, {}, {0}, {}});
+    out.push_back({"wide reads, both transposed", {40, 96}, {136, 40}, {0}, {}, {1}, {}});
+    out.push_back({"wide reads, batched, split K", {2, 16, 2048}, {2, 2048, 24}, {2}, {0}, {1}, {0}});
+    out.push_back({"wide reads, one edge tile", {130, 64}, {64, 136}, {1}, {}, {0}, {}});
+    return out;
+  }();
+  return cases;
+}
+
+struct KernelSetting {
+  std::string name;
+  EnvVars env;
+  std::vector<DType> dtypes;  // empty: every float dtype the device has
+};
+
+// Each kernel, reg tile and read width forced through the variables a tuning run uses;
+// dtypes spread over the settings to keep the lavapipe run short.
+TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
+  const std::vector<KernelSetting> settings = {
+      {"tiled", {{"VKT_VK_DOT_KERNEL", "tiled"}}, {DType::f32, DType::f64}},
+      {"reg 64x64x16", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x16"}}, {}},
+      {"reg 64x64x8 scalar reads",
+       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x8"}, {"VKT_VK_DOT_VEC", "0"}},
+       {DType::f32, DType::f16}},
+      {"reg 128x64x8", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x64x8"}},
+       {DType::bf16}},
+      {"reg 128x128x8", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x128x8"}},
+       {DType::f32}},
+  };
+  for (const KernelSetting& s : settings) {
+    const ScopedEnv env(s.env);
+    SCOPED_TRACE(s.name);
+    for (DType d : s.dtypes.empty() ? float_dtypes() : s.dtypes) {
+      // f64 steps K by 8 (two steps of 64 x 64 x 16 in f64 pass lavapipe's 32 KiB).
+      std::string tile;
+      for (const auto& [k, v] : s.env) {
+        if (k == "VKT_VK_DOT_TILE") tile = v.substr(0, v.rfind('x')) + "x8";
+      }
+      const ScopedEnv f64_tile(d == DType::f64 ? EnvVars{{"VKT_VK_DOT_TILE", tile}} : EnvVars{});
+      for (const DotCase& c : kernel_cases()) check(c, d, 0);
+      const vk::DotKernel want = s.name == "tiled" ? vk::DotKernel::tiled : vk::DotKernel::reg;
+      if (d != DType::f16) {  // f16 may take cooperative matrices
+        EXPECT_EQ(vk::testing::last_dot_kernel(), want) << dtype_name(d);
+      }
+    }
+  }
+  // Integers keep the tiled kernel whatever is asked for.
+  const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "reg"}});
+  for (DType d : {DType::s32, DType::u8}) {
+    check(kernel_cases().at(4), d, 0);
+    EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::tiled);
+  }
+}
+
+TEST_F(Linalg, KernelVariablesWithBadValuesAreErrors) {
+  const Tensor a = transfer(make({8, 8}, DType::f32, 1), gpu());
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "fastest"}});
+    EXPECT_THROW((void)dot(a, a), Error);
+  }
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "96x64x16"}});
+    EXPECT_THROW((void)dot(a, a), Error);
+  }
+  gpu().synchronize();
+}
+
+// f16 on NV cooperative matrices where the device has them (the H200; not lavapipe), and the
+// plain path on the same device with VKT_VK_COOPMAT=0.
+TEST_F(Linalg, CooperativeMatrixF16MatchesTheCpu) {
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  if (!vb.context().caps().coopmat_nv) {
+    GTEST_SKIP() << gpu().name() << " has no NV cooperative matrices with 16x16x16 f16";
+  }
+  for (const char* mode : {"1", "0"}) {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}});
+    SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode);
+    for (const DotCase& c : kernel_cases()) {
+      check(c, DType::f16, 0);
+      if (c.a[0] == 0 || c.b.back() == 0) continue;  // empty: no kernel ran
+      if (std::string(mode) == "1") {
+        EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+      } else {
+        EXPECT_NE(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+      }
+    }
+    check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}},
+          DType::f16, 0);
+  }
+}
+
+// VKT_VK_BLOCK_MB moves operands between shared blocks and their own allocations; results
+// do not depend on it.
+TEST_F(Linalg, PoolBlockSizeDoesNotChangeResults) {
+  for (const char* mb : {"1", "128"}) {
+    const ScopedEnv env(EnvVars{{"VKT_VK_BLOCK_MB", mb}});
+    check({"300x300x300", {300, 300}, {300, 300}, {1}, {}, {0}, {}}, DType::f32, 0);
+  }
 }
 
 TEST_F(Linalg, ThroughputOf512CubedF32IsReported) {

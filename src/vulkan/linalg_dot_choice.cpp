@@ -1,0 +1,151 @@
+#include "vulkan/linalg_dot_choice.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "vkt/error.h"
+
+namespace vkt::vk {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+std::uint64_t tiles(std::int64_t extent, std::uint32_t tile) {
+  return static_cast<std::uint64_t>((extent + tile - 1) / tile);
+}
+
+// The tiled kernel's configuration (its rule, unchanged): 128 x 128 with 8 x 8 per
+// invocation where there are 256 such tiles, thin 128 x 16 / 16 x 128 for matrix-vector
+// shapes, else 64 x 64; K steps of 16 (8 for 8-byte accumulators; VKT_VK_DOT_BK for
+// tuning); a configuration past the device's shared memory becomes 64 x 64, then x 8.
+DotChoice tiled_choice(const DotShape& s, std::uint64_t word, std::uint64_t shared_limit) {
+  std::uint32_t deep = word == 8 ? 8 : 16;
+  if (const std::string bk = env("VKT_VK_DOT_BK"); !bk.empty()) {  // tuning: 8, 16 or 32
+    const unsigned long v = std::strtoul(bk.c_str(), nullptr, 10);
+    if (v == 8 || v == 16 || v == 32) deep = static_cast<std::uint32_t>(v);
+  }
+  DotChoice square;
+  square.bk = deep;
+  DotChoice t = square;
+  const std::uint64_t big = static_cast<std::uint64_t>(s.batch) * tiles(s.m, 128) * tiles(s.n, 128);
+  if (s.n <= 16 && s.m > 16) {
+    t.tm = 8, t.tn = 1, t.bk = 16;  // BN * BK must be a multiple of the 256 invocations
+  } else if (s.m <= 16 && s.n > 16) {
+    t.tm = 1, t.tn = 8, t.bk = 16;
+  } else if (big >= 256) {
+    t.tm = 8, t.tn = 8;
+  }
+  for (const DotChoice& c : {t, square}) {
+    if (dot_shared_bytes(c, word) <= shared_limit) return c;
+  }
+  square.bk = 8;  // 64 x 64 x 8: under 9 KiB for 8-byte words
+  return square;
+}
+
+bool thin(const DotShape& s) {
+  return (s.n <= 16 && s.m > 16) || (s.m <= 16 && s.n > 16);
+}
+
+// "128x128x16" -> tm 8, tn 8, bk 16.
+bool parse_tile(const std::string& v, DotChoice& c) {
+  unsigned bm = 0, bn = 0, bk = 0;
+  char x1 = 0, x2 = 0;
+  const int got = std::sscanf(v.c_str(), "%u%c%u%c%u", &bm, &x1, &bn, &x2, &bk);
+  if (got != 5 || x1 != 'x' || x2 != 'x') return false;
+  if ((bm != 64 && bm != 128) || (bn != 64 && bn != 128) || (bk != 8 && bk != 16 && bk != 32)) {
+    return false;
+  }
+  c.tm = bm / 16, c.tn = bn / 16, c.bk = bk;
+  return true;
+}
+
+// Wide reads need the unit-stride axis at stride 1, the other strides and that axis's extent
+// multiples of the width (each read wholly inside or outside the matrix, and aligned).
+bool wide_ok(std::int64_t unit_stride, std::int64_t other, std::int64_t batch_stride,
+             std::int64_t extent, std::int64_t w) {
+  return unit_stride == 1 && other % w == 0 && batch_stride % w == 0 && extent % w == 0;
+}
+
+}  // namespace
+
+std::uint64_t dot_shared_bytes(const DotChoice& c, std::uint64_t word) {
+  switch (c.kernel) {
+    case DotKernel::tiled:  // As and Bs rows padded by one word
+      return std::uint64_t{c.bk} * ((16 * c.tm + 1) + (16 * c.tn + 1)) * word;
+    case DotKernel::reg:  // two K steps of vec4 rows, padded by one vec4
+      return 2 * std::uint64_t{c.bk} * ((4 * c.tm + 1) + (4 * c.tn + 1)) * 4 * word;
+    case DotKernel::coopmat: {  // two K steps of f16 tiles (rows + 8) and 8 f32 patches
+      const std::uint64_t a = c.a_k_contig ? 128 * 40 : 32 * 136;
+      const std::uint64_t b = c.b_k_contig ? 128 * 40 : 32 * 136;
+      return 2 * (a + b) * 2 + 8 * 256 * 4;
+    }
+  }
+  return 0;
+}
+
+DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
+  const std::uint64_t word = d == DType::f64 || itemsize(d) == 8 ? 8 : 4;
+  DotChoice c = tiled_choice(s, word, dev.shared_bytes);
+  // Loads run along k unless the other axis is the unit-stride one (a transposed operand);
+  // a group of unit axes has stride 0 and never counts as unit-stride.
+  c.a_k_contig = !(s.sam == 1 && s.sak != 1);
+  c.b_k_contig = s.sbk == 1 && s.sbn != 1;
+  const std::string kernel = env("VKT_VK_DOT_KERNEL");
+  if (!kernel.empty() && kernel != "auto" && kernel != "tiled" && kernel != "reg") {
+    throw Error("[dot] VKT_VK_DOT_KERNEL='" + kernel + "': expected auto, tiled or reg");
+  }
+  if (!is_float(d) || kernel == "tiled") return c;
+  const bool vec = env("VKT_VK_DOT_VEC") != "0";
+
+  const std::string coop = env("VKT_VK_COOPMAT");
+  if (d == DType::f16 && dev.coopmat_f16 && coop != "0" &&
+      (coop == "1" || (s.m >= 64 && s.n >= 64))) {
+    DotChoice m = c;
+    m.kernel = DotKernel::coopmat;
+    m.tm = 8, m.tn = 8, m.bk = 32;
+    if (dot_shared_bytes(m, 4) <= dev.shared_bytes) {
+      m.a_vec = vec && (m.a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
+                                     : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
+      m.b_vec = vec && (m.b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
+                                     : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
+      return m;
+    }
+  }
+
+  if (kernel != "reg" && thin(s)) return c;
+  DotChoice r = c;
+  r.kernel = DotKernel::reg;
+  if (r.tm != r.tn || r.tm < 4) r.tm = 4, r.tn = 4;  // thin shapes forced onto reg: 64 x 64
+  r.bk = word == 8 ? 8 : 16;
+  if (const std::string tile = env("VKT_VK_DOT_TILE"); !tile.empty()) {
+    if (!parse_tile(tile, r)) {
+      throw Error("[dot] VKT_VK_DOT_TILE='" + tile +
+                  "': expected <BM>x<BN>x<BK>, BM and BN 64 or 128, BK 8, 16 or 32");
+    }
+    if (dot_shared_bytes(r, word) > dev.shared_bytes) {
+      throw Error("[dot] VKT_VK_DOT_TILE='" + tile + "' needs " +
+                  std::to_string(dot_shared_bytes(r, word)) + " bytes of shared memory, the device has " +
+                  std::to_string(dev.shared_bytes));
+    }
+  }
+  while (dot_shared_bytes(r, word) > dev.shared_bytes && (r.bk > 8 || r.tm > 4 || r.tn > 4)) {
+    if (r.bk > 8) {
+      r.bk /= 2;
+    } else {
+      r.tm = 4, r.tn = 4;
+    }
+  }
+  if (dot_shared_bytes(r, word) > dev.shared_bytes) return c;
+  r.a_vec = vec && (r.a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 4)
+                                 : wide_ok(s.sam, s.sak, s.sab, s.m, 4));
+  r.b_vec = vec && (r.b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 4)
+                                 : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 4));
+  return r;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,52 @@
+// Which GEMM kernel and tile a dot call takes (linalg.cpp dispatches it), and the
+// environment variables that override the rule for tuning runs and tests:
+//   VKT_VK_DOT_KERNEL = auto (default) | tiled | reg
+//   VKT_VK_DOT_TILE   = <BM>x<BN>x<BK> for reg: BM, BN in {64, 128}, BK in {8, 16, 32}
+//   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads
+//   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16
+// They are read at every call, so one process (a bench, a test) can compare them.
+#pragma once
+
+#include <cstdint>
+
+#include "vkt/dtype.h"
+
+namespace vkt::vk {
+
+enum class DotKernel {
+  tiled,    // linalg_dot.comp: every dtype, square or thin tiles, two barriers per K step
+  reg,      // linalg_dot_reg.comp: float dtypes, double-buffered, vec4 shared reads
+  coopmat,  // linalg_dot_coopmat.comp: f16 on NV cooperative matrices
+};
+
+// The GEMM sizes and operand strides (elements): a (batch, m, k), b (batch, k, n).
+struct DotShape {
+  std::int64_t batch = 0, m = 0, n = 0, k = 0;
+  std::int64_t sab = 0, sam = 0, sak = 0, sbb = 0, sbk = 0, sbn = 0;
+};
+
+struct DotDevice {
+  std::uint64_t shared_bytes = 16384;  // maxComputeSharedMemorySize
+  bool coopmat_f16 = false;            // DeviceCaps::coopmat_nv
+};
+
+struct DotChoice {
+  DotKernel kernel = DotKernel::tiled;
+  std::uint32_t tm = 4, tn = 4, bk = 16;  // tile of C: 16*tm x 16*tn, K step bk
+  bool a_k_contig = true, b_k_contig = false;
+  bool a_vec = false, b_vec = false;      // wide global reads (reg: 4, coopmat: 8)
+};
+
+// The rule without overrides: f16 on cooperative matrices where the device has them and
+// both M and N reach 64 (a 128 x 128 tile at least half used); other floats on the reg
+// kernel wherever the tiled kernel would take a square tile (128 x 128 with 8 x 8 per
+// invocation when there are at least 256 such tiles, else 64 x 64), the same size; thin
+// (matrix-vector) shapes and integers on the tiled kernel. Speed of each: to be measured
+// on the H200 (bench_results/h200/matmul-experiments/).
+// Throws vkt::Error for an unknown VKT_VK_DOT_KERNEL / VKT_VK_DOT_TILE value.
+DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev);
+
+// Shared memory the kernel needs with this choice and accumulator word size.
+std::uint64_t dot_shared_bytes(const DotChoice& c, std::uint64_t word);
+
+}  // namespace vkt::vk
