@@ -175,6 +175,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && reduce_supported(*this, call);
     case OpFamily::cumulative:
       return shader_ops_ok(call) && cumulative_supported(*this, call);
+    case OpFamily::window:
+      return shader_ops_ok(call) && window_supported(*this, call);
     default:
       return false;
   }
@@ -202,6 +204,8 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_reduce(*this, call);
     case OpFamily::cumulative:
       return run_cumulative(*this, call);
+    case OpFamily::window:
+      return run_window(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

@@ -107,6 +107,8 @@ Tensor run_reduce(VulkanBackend& b, const OpCall& call);
 Tensor run_cumulative(VulkanBackend& b, const OpCall& call);
 bool reduce_supported(const VulkanBackend& b, const OpCall& call);
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_window(VulkanBackend& b, const OpCall& call);
+bool window_supported(const VulkanBackend& b, const OpCall& call);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
