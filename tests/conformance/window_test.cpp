@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "vulkan/testing.h"
@@ -46,26 +47,6 @@ Tensor window_input(DType d, const Shape& s, bool for_product, std::uint32_t see
     v[static_cast<std::size_t>(i)] = val;
   }
   return as_type(from_vector(v, s), d);
-}
-
-::testing::AssertionResult same_bits(const Tensor& a, const Tensor& e) {
-  if (a.dtype() != e.dtype() || a.shape() != e.shape()) {
-    return ::testing::AssertionFailure() << "dtype/shape " << dtype_name(a.dtype()) << " "
-                                         << shape_str(a.shape()) << " != " << dtype_name(e.dtype())
-                                         << " " << shape_str(e.shape());
-  }
-  const std::vector<std::byte> ab = a.to_bytes(), eb = e.to_bytes();
-  const std::size_t w = itemsize(a.dtype());
-  for (std::size_t i = 0; i < ab.size(); i += w) {
-    if (std::memcmp(ab.data() + i, eb.data() + i, w) != 0) {
-      std::uint64_t x = 0, y = 0;
-      std::memcpy(&x, ab.data() + i, w);
-      std::memcpy(&y, eb.data() + i, w);
-      return ::testing::AssertionFailure() << "element " << i / w << ": bits 0x" << std::hex << x
-                                           << " != expected 0x" << y;
-    }
-  }
-  return ::testing::AssertionSuccess();
 }
 
 using WindowFn = Tensor (*)(const Tensor&, const Shape&, const WindowOptions&);
