@@ -48,9 +48,10 @@ void main() {
   barrier();
   for (uint size = 2u; size <= p.p2; size <<= 1u) {
     for (uint stride = size >> 1u; stride > 0u; stride >>= 1u) {
-      for (uint i = lid; i < CAP; i += threads) {
-        const uint partner = i ^ stride;
-        if (partner <= i) continue;
+      // One invocation per compared pair: i has the stride bit clear, its partner set.
+      for (uint pair = lid; pair < CAP / 2u; pair += threads) {
+        const uint i = ((pair & ~(stride - 1u)) << 1u) | (pair & (stride - 1u));
+        const uint partner = i | stride;
         // Each P-block ends ascending; smaller bitonic blocks alternate direction.
         const bool up = size == p.p2 || (i & size) == 0u;
         if (up ? before(partner, i) : before(i, partner)) {
