@@ -13,6 +13,11 @@ namespace vkt {
 namespace vk {
 namespace {
 
+std::uint64_t sort_local_max_from_env() {
+  const char* v = std::getenv("VKT_VK_SORT_LOCAL_MAX");
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : ~std::uint64_t{0};
+}
+
 bool env_is(const char* name, const char* value) {
   const char* v = std::getenv(name);
   return v != nullptr && std::strcmp(v, value) == 0;
@@ -29,7 +34,8 @@ VulkanBackend::VulkanBackend(int index)
       pinned_(ctx_),
       timer_(ctx_),
       copy_path_(CopyPath::transfer_command),
-      poison_(env_is("VKT_POISON", "1")) {
+      poison_(env_is("VKT_POISON", "1")),
+      sort_local_max_(sort_local_max_from_env()) {
   // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.
   if (env_is("VKT_VK_COPY_PATH", "shader")) {
     copy_path_ = CopyPath::compute_shader;
@@ -179,6 +185,10 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && reduce_supported(*this, call);
     case OpFamily::cumulative:
       return shader_ops_ok(call) && cumulative_supported(*this, call);
+    case OpFamily::window:
+      return shader_ops_ok(call) && window_supported(*this, call);
+    case OpFamily::sort:
+      return shader_ops_ok(call) && sort_supported(*this, call);
     default:
       return false;
   }
@@ -206,6 +216,10 @@ Tensor VulkanBackend::execute(const OpCall& call) {
       return run_reduce(*this, call);
     case OpFamily::cumulative:
       return run_cumulative(*this, call);
+    case OpFamily::window:
+      return run_window(*this, call);
+    case OpFamily::sort:
+      return run_sort(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }
@@ -343,6 +357,13 @@ DeviceCaps device_caps() {
 }
 bool host_mapped() {
   return backend_for(-1).pool().host_mapped();
+}
+std::uint64_t sort_local_max() {
+  return backend_for(-1).sort_local_max();
+}
+void set_sort_local_max(std::uint64_t n) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_sort_local_max(n);
 }
 }  // namespace testing
 

@@ -69,6 +69,10 @@ class VulkanBackend final : public Backend {
   void set_copy_path(CopyPath path) { copy_path_ = path; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
+  // Lines longer than this take the radix sort even where one workgroup could sort them
+  // (VKT_VK_SORT_LOCAL_MAX; 0: always the radix sort). Default: no limit.
+  std::uint64_t sort_local_max() const { return sort_local_max_; }
+  void set_sort_local_max(std::uint64_t n) { sort_local_max_ = n; }
 
  private:
   bool shader_ops_ok(const OpCall& call) const;
@@ -85,6 +89,7 @@ class VulkanBackend final : public Backend {
   CopyPath copy_path_;
   bool poison_ = false;
   std::string copy_path_report_;
+  std::uint64_t sort_local_max_;
   mutable std::recursive_mutex mutex_;
   std::set<Op> disabled_;
 };
@@ -114,6 +119,10 @@ Tensor run_reduce(VulkanBackend& b, const OpCall& call);
 Tensor run_cumulative(VulkanBackend& b, const OpCall& call);
 bool reduce_supported(const VulkanBackend& b, const OpCall& call);
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_window(VulkanBackend& b, const OpCall& call);
+bool window_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_sort(VulkanBackend& b, const OpCall& call);
+bool sort_supported(const VulkanBackend& b, const OpCall& call);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,

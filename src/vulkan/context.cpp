@@ -194,6 +194,7 @@ Context::Context(int index) {
   limits_.max_storage_range = l.maxStorageBufferRange;
   limits_.max_allocation = m3.maxMemoryAllocationSize;
   limits_.max_push_constants = l.maxPushConstantsSize;
+  limits_.max_shared_bytes = l.maxComputeSharedMemorySize;
   limits_.storage_offset_alignment = l.minStorageBufferOffsetAlignment;
   limits_.non_coherent_atom = l.nonCoherentAtomSize;
 

@@ -30,6 +30,7 @@ struct DeviceLimits {
   std::uint64_t max_storage_range = 0;
   std::uint64_t max_allocation = 0;
   std::uint32_t max_push_constants = 0;
+  std::uint32_t max_shared_bytes = 0;  // maxComputeSharedMemorySize
   std::uint64_t storage_offset_alignment = 0;
   std::uint64_t non_coherent_atom = 0;
 };

@@ -29,5 +29,9 @@ std::uint64_t hazard_barriers();
 DotKernel last_dot_kernel();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
+// The longest line sorted inside one workgroup (longer ones take the radix sort); 0 forces
+// the radix sort everywhere. Also VKT_VK_SORT_LOCAL_MAX.
+std::uint64_t sort_local_max();
+void set_sort_local_max(std::uint64_t n);
 
 }  // namespace vkt::vk::testing

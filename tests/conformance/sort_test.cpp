@@ -1,0 +1,168 @@
+// Native sort / argsort / top_k against the cpu backend, bit for bit: every dtype, lines of
+// length 0, 1, odd and long (one tile and several), axes not last, both directions, data
+// with NaN of both signs, ±0, ±inf, extremes and many duplicates (stability: argsort must
+// equal the cpu's). Both device paths: the workgroup-local sort and the radix sort, forced
+// on short lines through the test hook (vk::testing::set_sort_local_max).
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "conformance/bits_check.h"
+#include "conformance/fixture.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+const DType kSortDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
+                             DType::s8,  DType::s16,  DType::s32, DType::s64,
+                             DType::f16, DType::bf16, DType::f32, DType::f64};
+
+// Few distinct values (long runs of equal keys) plus specials and the dtype's extremes.
+Tensor sort_input(DType d, const Shape& s, std::uint32_t seed = 7) {
+  const std::int64_t n = numel(s);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double specials[] = {nan, -nan, -0.0, 0.0, inf, -inf, 1e300, -1e300};
+  std::vector<double> v(static_cast<std::size_t>(n));
+  std::uint32_t x = seed * 2654435761u + 12345u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    x = x * 1664525u + 1013904223u;
+    const double u = static_cast<double>(x >> 8) / static_cast<double>(1u << 24);
+    double val = std::floor(u * 24) - 12;
+    if (is_float(d)) val /= 4;
+    if ((x >> 4) % 9 == 0) val = specials[(x >> 9) % 8];
+    if (!is_float(d) && std::isnan(val)) val = 0;
+    v[static_cast<std::size_t>(i)] = val;
+  }
+  return as_type(from_vector(v, s), d);
+}
+
+class NativeSort : public VulkanTest {
+ protected:
+  void TearDown() override {
+    vk::testing::set_sort_local_max(saved_local_max_);
+    VulkanTest::TearDown();
+  }
+
+  // sort and argsort along `axis` in both directions, native and equal to the cpu.
+  void check_sorts(const Tensor& host, std::int64_t axis, const std::string& what) {
+    const Tensor dev = transfer(host, gpu());
+    for (Direction dir : {Direction::asc, Direction::desc}) {
+      const std::string label = what + (dir == Direction::desc ? " desc" : " asc");
+      LedgerScope scope;
+      const Tensor s = sort(dev, axis, dir);
+      const Tensor a = argsort(dev, axis, dir);
+      EXPECT_EQ(scope.delta().fallbacks, 0u) << label << ": " << scope.delta().to_string();
+      EXPECT_EQ(&a.backend(), &gpu()) << label;
+      // The path taken: one dispatch per op sorts locally, the radix sort takes dozens.
+      if (host.size() > 0 && host.rank() > 0) {
+        EXPECT_EQ(scope.delta().dispatches > 2, expect_radix_) << label;
+      }
+      EXPECT_TRUE(same_bits(s, sort(host, axis, dir))) << "sort " << label;
+      EXPECT_TRUE(same_bits(a, argsort(host, axis, dir))) << "argsort " << label;
+    }
+  }
+
+  void check_top_k(const Tensor& host, std::int64_t k, const std::string& what) {
+    const Tensor dev = transfer(host, gpu());
+    LedgerScope scope;
+    const auto [values, indices] = top_k(dev, k);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << what << ": " << scope.delta().to_string();
+    EXPECT_EQ(&indices.backend(), &gpu()) << what;
+    const auto [cpu_values, cpu_indices] = top_k(host, k);
+    EXPECT_TRUE(same_bits(indices, cpu_indices)) << "top_k indices " << what;
+    EXPECT_TRUE(same_bits(values, cpu_values)) << "top_k values " << what;
+  }
+
+  void force_radix() {
+    vk::testing::set_sort_local_max(0);
+    expect_radix_ = true;
+  }
+
+  // Lines of length 0, 1, odd, several per workgroup, axes not last.
+  void every_axis(const std::vector<DType>& dtypes, const std::vector<Shape>& shapes) {
+    for (DType d : dtypes) {
+      for (const Shape& s : shapes) {
+        const Tensor h = sort_input(d, s);
+        const auto rank = static_cast<std::int64_t>(s.size());
+        for (std::int64_t a = 0; a < std::max<std::int64_t>(rank, 1); ++a) {
+          check_sorts(h, a, std::string(dtype_name(d)) + " " + shape_str(s) + " axis " +
+                                std::to_string(a));
+        }
+      }
+    }
+  }
+
+ protected:
+  std::uint64_t saved_local_max_ = vk::testing::sort_local_max();
+  bool expect_radix_ = false;
+};
+
+TEST_F(NativeSort, LocalPathEveryDtypeAndAxis) {
+  every_axis(std::vector<DType>(std::begin(kSortDTypes), std::end(kSortDTypes)),
+             {{}, {0}, {1}, {7}, {3, 5}, {2, 0, 3}, {4, 3, 5}, {3, 301}});
+}
+
+// Every key width and float kind (lavapipe runs each of the radix sort's dispatches slowly).
+TEST_F(NativeSort, RadixPathEveryKeyKindAndAxis) {
+  force_radix();
+  every_axis({DType::u8, DType::s16, DType::f16, DType::bf16, DType::f32, DType::s64, DType::f64},
+             {{}, {1}, {7}, {4, 3, 5}, {3, 301}});
+}
+
+// Lines longer than one workgroup holds, and than one radix tile (4096 items), along the
+// last axis and along an outer one.
+TEST_F(NativeSort, LongLines) {
+  const std::vector<std::pair<Shape, std::int64_t>> cases = {
+      {{2, 4097}, 1}, {{9000}, 0}, {{5000, 2}, 0}, {{3, 2100, 2}, 1}};
+  expect_radix_ = true;
+  for (DType d : {DType::u8, DType::s16, DType::f16, DType::f32, DType::s64, DType::f64}) {
+    for (const auto& [s, axis] : cases) {
+      check_sorts(sort_input(d, s, 11), axis,
+                  std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(axis));
+    }
+  }
+}
+
+// Float bits: NaNs of both signs and payloads keep their input order, -0 and +0 too.
+TEST_F(NativeSort, NaNPayloadsAndSignedZerosStayInInputOrder) {
+  const std::vector<std::uint32_t> bits = {0x7fc00003u, 0x80000000u, 0xffc00001u, 0x00000000u,
+                                           0x3f800000u, 0x7f800001u, 0x80000000u, 0xff800000u,
+                                           0x00000001u, 0x80000001u, 0x7f800000u, 0x00000000u};
+  const Tensor h =
+      from_bytes(std::as_bytes(std::span<const std::uint32_t>(bits)), DType::f32, {12});
+  check_sorts(h, 0, "f32 bits");
+  force_radix();
+  check_sorts(h, 0, "f32 bits, radix");
+}
+
+TEST_F(NativeSort, TopK) {
+  for (bool radix : {false, true}) {
+    if (radix) force_radix();
+    for (DType d : {DType::u8, DType::s32, DType::bf16, DType::f32, DType::u64, DType::f64}) {
+      const std::string what = std::string(dtype_name(d)) + (radix ? " radix" : " local");
+      check_top_k(sort_input(d, {7}), 3, what + " {7} k 3");
+      check_top_k(sort_input(d, {3, 10}), 0, what + " {3, 10} k 0");
+      check_top_k(sort_input(d, {3, 10}), 10, what + " {3, 10} k 10");
+      check_top_k(sort_input(d, {2, 3, 33}), 5, what + " {2, 3, 33} k 5");
+    }
+  }
+  check_top_k(sort_input(DType::f32, {2, 5000}), 7, "f32 {2, 5000} k 7");
+}
+
+TEST_F(NativeSort, BadInputStillThrowsAndFallbackStaysOnCpu) {
+  const Tensor dev = transfer(sort_input(DType::f32, {3, 4}), gpu());
+  EXPECT_THROW(sort(dev, 2), AxisError);
+  EXPECT_THROW(argsort(dev, -3), AxisError);
+  EXPECT_THROW(top_k(dev, 5), ShapeError);
+  vk::testing::set_native_disabled(Op::argsort, true);
+  LedgerScope scope;
+  const Tensor r = argsort(dev, 0);
+  vk::testing::set_native_disabled(Op::argsort, false);
+  EXPECT_EQ(scope.delta().fallbacks, 1u);
+  EXPECT_EQ(&r.backend(), &cpu());
+}
+
+}  // namespace
+}  // namespace vkt::testing
