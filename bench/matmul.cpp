@@ -126,7 +126,12 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
   DeviceRun r;
   std::vector<double> wall, gpu;
   try {
-    for (int i = -2; i < reps; ++i) {  // two warm-ups, the first with the device time kept
+    // Warm-ups as TimingPlan's (two, and at least min_warmup_us), the first with the device
+    // time kept; i < 0 while warming up.
+    const double warm_start = now_us();
+    const double min_warmup_us = TimingPlan{}.min_warmup_us;
+    for (int i = -2; i < reps; ++i) {
+      if (i == -1 && now_us() - warm_start < min_warmup_us) i = -2;  // keep warming up
       const double t0 = now_us();
       dev.begin_device_timer();
       LedgerScope ledger;
@@ -135,7 +140,7 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
       dev.synchronize();
       const double t1 = now_us();
       const double g = dev.device_timer_us();
-      if (i == -2) {
+      if (i == -2 && r.path.empty()) {
         r.gpu_first_us = g;
         r.path = ledger.delta().fallbacks > 0 ? "fallback" : "native";
       }

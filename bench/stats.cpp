@@ -20,7 +20,8 @@ Stats summarize(std::vector<double> s) {
 
 Stats time_it(const std::function<void()>& run, const TimingPlan& plan,
               const std::function<void()>& after) {
-  for (int i = 0; i < plan.warmups; ++i) run();
+  const double warm_start = now_us();
+  for (int i = 0; i < plan.warmups || now_us() - warm_start < plan.min_warmup_us; ++i) run();
   std::vector<double> samples;
   double total = 0;
   while (static_cast<int>(samples.size()) < plan.max_reps &&

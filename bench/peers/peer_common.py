@@ -88,12 +88,17 @@ def summarize(samples_us):
     return Stats(median, p95, s[0], n)
 
 
-def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000, after=None):
-    """Times `run` after warm-ups: reps until >= min_reps AND >= min_total_us in total,
-    at most max_reps; each rep timed on its own. `after`, when given, runs after each timed
-    rep, outside its time (vkt-bench's time_it does the same)."""
-    for _ in range(warmups):
+def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000, after=None,
+            min_warmup_us=20000.0):
+    """Times `run` after warm-ups (at least `warmups` runs and min_warmup_us of them, as
+    vkt-bench's TimingPlan): reps until >= min_reps AND >= min_total_us in total, at most
+    max_reps; each rep timed on its own. `after`, when given, runs after each timed rep,
+    outside its time (vkt-bench's time_it does the same)."""
+    warm_start = time.perf_counter_ns()
+    done = 0
+    while done < warmups or (time.perf_counter_ns() - warm_start) / 1000.0 < min_warmup_us:
         run()
+        done += 1
     samples = []
     total = 0.0
     # The collector is off while timing (as timeit does): a collection pause belongs to

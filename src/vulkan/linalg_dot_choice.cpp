@@ -117,11 +117,15 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
     }
   }
 
-  if (kernel != "reg" && thin(s)) return c;
+  // Measured on the H200 (bench_results/h200/run9-949e162, matmul-kernels): the reg kernel
+  // with 128 x 128 x 8 tiles is the fastest f32 and bf16 path (f32 4096: 38.0 TFLOP/s, 33.0
+  // with x 16, 32.6 tiled); f16 without cooperative matrices wants 64 x 64 (29.4 against 2.3
+  // with 128 x 128); f64 stays on the tiled kernel (19.1 against 1.2 on reg).
+  if (kernel != "reg" && (thin(s) || d == DType::f64)) return c;
   DotChoice r = c;
   r.kernel = DotKernel::reg;
-  if (r.tm != r.tn || r.tm < 4) r.tm = 4, r.tn = 4;  // thin shapes forced onto reg: 64 x 64
-  r.bk = word == 8 ? 8 : 16;
+  if (r.tm != r.tn || r.tm < 4 || d == DType::f16) r.tm = 4, r.tn = 4;  // 64 x 64
+  r.bk = 8;
   if (const std::string tile = env("VKT_VK_DOT_TILE"); !tile.empty()) {
     if (!parse_tile(tile, r)) {
       throw Error("[dot] VKT_VK_DOT_TILE='" + tile +
