@@ -188,6 +188,7 @@ Context::Context(int index) {
   vkGetPhysicalDeviceProperties2(physical_, &p2);
   caps_.subgroup_size = subgroup.subgroupSize;
   caps_.subgroup_ops = subgroup.supportedOperations;
+  caps_.subgroup_compute = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   const VkPhysicalDeviceLimits& l = props_.limits;
   limits_.max_group_count = {l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
                              l.maxComputeWorkGroupCount[2]};
@@ -311,6 +312,13 @@ std::string device_report() {
       // Subnormals: preserved in shaders where shaderDenormPreserveFloat32 is 1 (the shaders
       // then run with DenormPreserve); elsewhere the ops docs/semantics-elementwise.md lists.
       s << "  float controls: " << float_controls_report(query_float_controls(devices[i])) << "\n";
+      VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+      VkPhysicalDeviceProperties2 sp{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sg};
+      vkGetPhysicalDeviceProperties2(devices[i], &sp);
+      s << "  subgroups: size " << sg.subgroupSize << ", in compute "
+        << ((sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0) << ", shuffle "
+        << ((sg.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) != 0) << ", arithmetic "
+        << ((sg.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0) << "\n";
     }
     s << coopmat_report(devices[i]);
   }

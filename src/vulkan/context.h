@@ -23,6 +23,7 @@ struct DeviceCaps {
   bool coopmat_nv = false;
   std::uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_ops = 0;
+  bool subgroup_compute = false;  // subgroup operations are supported in compute shaders
 };
 
 struct DeviceLimits {

@@ -11,10 +11,25 @@
 #include <algorithm>
 #include <vector>
 
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
 namespace {
+
+// Subgroup shuffles in the workgroup tree where the device offers them in compute shaders;
+// VKT_VK_SUBGROUPS=0 or the test hook turns them off.
+std::atomic<bool> g_subgroups_allowed{std::getenv("VKT_VK_SUBGROUPS") == nullptr ||
+                                      std::string(std::getenv("VKT_VK_SUBGROUPS")) != "0"};
+
+bool subgroup_tree(const VulkanBackend& b) {
+  const DeviceCaps& c = b.context().caps();
+  const VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
+}
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
@@ -159,7 +174,9 @@ struct Reducer {
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
     const Pipeline p =
-        b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}), 4,
+        b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}) +
+                              (itemsize(acc) == 4 && subgroup_tree(b) ? "_sg" : ""),
+                          4,
                           {static_cast<std::uint32_t>(src_dtype), static_cast<std::uint32_t>(store),
                            shader_op(call.op), mode, tie_high ? 1u : 0u,
                            src_index != nullptr ? 1u : 0u, partial ? 1u : 0u});
@@ -193,6 +210,15 @@ struct Reducer {
 };
 
 }  // namespace
+
+namespace testing {
+void set_subgroup_reductions(bool allowed) {
+  g_subgroups_allowed = allowed;
+}
+bool subgroup_reductions() {
+  return g_subgroups_allowed.load();
+}
+}  // namespace testing
 
 bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);

@@ -20,6 +20,9 @@ DeviceCaps device_caps();
 // Force the device-to-device copy path (default: measured, see copy_path.cpp).
 void set_copy_path(CopyPath path);
 CopyPath copy_path();
+// Subgroup shuffles in reduction trees (default: where the device offers them).
+void set_subgroup_reductions(bool allowed);
+bool subgroup_reductions();
 // Bytes of device memory the pool holds, and a trim of its unused blocks.
 std::uint64_t pool_bytes();
 void trim_pool();

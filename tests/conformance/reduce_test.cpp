@@ -192,6 +192,29 @@ TEST_F(NativeReduce, LongReductionsSplitAcrossWorkgroups) {
   }
 }
 
+// The workgroup tree without subgroup shuffles (the default where the device offers them):
+// rows of every lane count, split rows, and arg ties, against the cpu.
+TEST_F(NativeReduce, SharedMemoryTreeWithoutSubgroups) {
+  const bool saved = vk::testing::subgroup_reductions();
+  vk::testing::set_subgroup_reductions(false);
+  const std::vector<Case> cases = {{{5, 40}, {1}}, {{3, 20001}, {1}}, {{7, 300}, {1}}, {{4097}, {}}};
+  for (DType d : {DType::s32, DType::f32}) {
+    for (const NamedOp& op : reduce_ops()) {
+      for (const Case& c : cases) {
+        check(op, make_input(d, c.shape, op.values), c.axes, false, describe(op.name, d, c, false));
+      }
+    }
+    for (const Case& c : cases) {
+      const Tensor h = make_input(d, c.shape, Values::small_ints);
+      const std::optional<std::int64_t> axis =
+          c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
+      check_arg(true, h, axis, false, TieBreak::low, "argmax " + shape_str(c.shape));
+      check_arg(false, h, axis, false, TieBreak::high, "argmin high " + shape_str(c.shape));
+    }
+  }
+  vk::testing::set_subgroup_reductions(saved);
+}
+
 TEST_F(NativeReduce, MillionElementReductions) {
   const std::vector<Case> cases = {{{1 << 20}, {}}, {{1000, 1001}, {0}}, {{1000, 1001}, {1}}};
   for (DType d : {DType::s32, DType::f16, DType::f32}) {

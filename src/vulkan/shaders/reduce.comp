@@ -15,6 +15,10 @@
 // picks what the cpu's sequential scan picks.
 #include "common.glsl"
 #include "dtype_value.glsl"
+#ifdef VKT_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 
 #include "reduce_acc.glsl"
 
@@ -111,25 +115,53 @@ void reduce_rows() {
       acc = combine(acc, x);
     }
   }
-  shared_value[lid] = acc;
-  shared_index[lid] = best;
-  barrier();
-  for (uint half_ = lanes / 2u; half_ > 0u; half_ >>= 1u) {
-    if (lane < half_) {
-      const ACC b = shared_value[lid + half_];
+  // The row's `lanes` values are combined in shared memory by a tree. With VKT_SUBGROUP,
+  // where whole subgroups serve one row, a shuffle butterfly first combines each subgroup
+  // (every lane ends with its subgroup's value: combine is commutative and arg_beats a total
+  // order), so the tree starts from lanes / subgroup size values: 3 barrier rounds, not 8.
+  uint parts = lanes;
+  uint slot = lid;
+  bool writer = true;
+#ifdef VKT_SUBGROUP
+  if (lanes % gl_SubgroupSize == 0u) {
+    for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
+      const ACC other = subgroupShuffleXor(acc, offset);
+      const uint other_index = subgroupShuffleXor(best, offset);
       if (IS_ARG) {
-        const uint ib = shared_index[lid + half_];
-        if (arg_beats(b, ib, shared_value[lid], shared_index[lid])) {
-          shared_value[lid] = b;
-          shared_index[lid] = ib;
+        take_candidate(acc, best, other, other_index);
+      } else {
+        acc = combine(acc, other);
+      }
+    }
+    parts = lanes / gl_SubgroupSize;
+    slot = lid / gl_SubgroupSize;  // subgroups are runs of the local index; rows align to them
+    writer = gl_SubgroupInvocationID == 0u;
+  }
+#endif
+  const uint base = lid / lanes * parts;
+  if (writer) {
+    shared_value[slot] = acc;
+    shared_index[slot] = best;
+  }
+  barrier();
+  for (uint half_ = parts / 2u; half_ > 0u; half_ >>= 1u) {
+    if (lane < half_) {
+      const ACC b = shared_value[base + lane + half_];
+      if (IS_ARG) {
+        const uint ib = shared_index[base + lane + half_];
+        if (arg_beats(b, ib, shared_value[base + lane], shared_index[base + lane])) {
+          shared_value[base + lane] = b;
+          shared_index[base + lane] = ib;
         }
       } else {
-        shared_value[lid] = combine(shared_value[lid], b);
+        shared_value[base + lane] = combine(shared_value[base + lane], b);
       }
     }
     barrier();
   }
-  if (lane == 0u && valid) write_result(row * p.splits + split, shared_value[lid], shared_index[lid]);
+  if (lane == 0u && valid) {
+    write_result(row * p.splits + split, shared_value[base], shared_index[base]);
+  }
 }
 
 void reduce_cols() {
