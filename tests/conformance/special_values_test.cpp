@@ -2,8 +2,10 @@
 // largest finite values, the smallest normals and (by saturation) the integer extremes, as
 // every pair through a broadcast for binary ops. The device must give the cpu's answer with
 // a tolerance of a few ulp and an absolute floor of 2 subnormal ulp. Where the device
-// flushes subnormals in arithmetic (flush.h), the ops outside kExactUnderFlush may instead
-// give the flushed answer: the cpu's result for operands flushed to 0, itself flushed.
+// flushes subnormals in arithmetic (flush.h; VKT_TEST_ASSUME_FLUSH=1 pretends it does), the
+// ops outside exact_under_flush may instead give the flushed answer: the cpu's result for
+// operands flushed to 0, itself flushed.
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -29,7 +31,9 @@ const std::vector<double> kSpecial = {
     7.0, 6e-8, -3e-6, 6.1035e-5, 65504.0, 4.9e-324, -1e-310, 2.2250738585072014e-308,
     1.7976931348623157e308, -1.7976931348623157e308, 710.0, 1e-160};
 
-// Decided on the bits (or exact by construction): the same answer under a flush.
+// Decided on the bits, or computed so that no float operation meets a subnormal (operands
+// and results read and scaled on the bits): the same answer under a flush. The same list as
+// "Never" in docs/semantics-elementwise.md (elementwise ops only).
 bool exact_under_flush(Op op) {
   switch (op) {
     case Op::remainder: case Op::min: case Op::max: case Op::equal: case Op::not_equal:
@@ -37,7 +41,8 @@ bool exact_under_flush(Op op) {
     case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::sign:
     case Op::abs: case Op::negate: case Op::ceil: case Op::floor: case Op::round:
     case Op::is_nan: case Op::is_infinity: case Op::conjugate: case Op::real: case Op::imag:
-    case Op::sqrt: case Op::rsqrt: case Op::cbrt: case Op::log:
+    case Op::sqrt: case Op::rsqrt: case Op::cbrt: case Op::log: case Op::divide: case Op::pow:
+    case Op::atan2: case Op::atan:
       return true;
     default:
       return false;
@@ -73,7 +78,9 @@ Tolerance special_tolerance(DType d) {
 
 class SpecialValues : public VulkanTest {
  protected:
-  // One op on the device against the cpu; under a flush, the flushed answer is accepted too.
+  // One op on the device against the cpu. Where the device flushes (or VKT_TEST_ASSUME_FLUSH
+  // says so) and the op is flush-dependent, each element may instead be the flushed answer;
+  // every other op must give the cpu's answer.
   template <class F>
   void check(Op op, DType d, F&& run, const std::vector<Tensor>& inputs) {
     std::vector<Tensor> on_gpu, on_cpu, on_cpu_flushed;
@@ -84,26 +91,32 @@ class SpecialValues : public VulkanTest {
     }
     const Tensor g = run(on_gpu), c = run(on_cpu);
     const Tolerance tol = is_float(c.dtype()) ? special_tolerance(c.dtype()) : Tolerance{};
-    const auto plain = tensors_close(g, c, tol);
-    if (plain) return;
-    if (is_float(d) && d != DType::f16 && !exact_under_flush(op) && device_flushes(d)) {
-      const Tensor cf = run(on_cpu_flushed);
-      const Tensor expected = is_float(cf.dtype()) ? flushed(cf) : cf;
-      // Element by element: the plain answer or the flushed one.
-      const std::vector<double> gv = as_doubles(g), cv = as_doubles(c), fv = as_doubles(expected);
-      for (std::size_t i = 0; i < gv.size(); ++i) {
-        auto near = [&](double e) {
-          return (std::isnan(gv[i]) && std::isnan(e)) || gv[i] == e ||
-                 std::fabs(gv[i] - e) <= tol.atol + tol.rtol * std::fabs(e);
-        };
-        EXPECT_TRUE(near(cv[i]) || near(fv[i]))
-            << op_name(op) << " " << dtype_name(d) << " element " << i << ": " << gv[i]
-            << ", cpu " << cv[i] << ", flushed " << fv[i];
-      }
+    if (!(is_float(d) && !exact_under_flush(op) && device_flushes(d))) {
+      const auto plain = tensors_close(g, c, tol);
+      if (!plain) ADD_FAILURE() << op_name(op) << " " << dtype_name(d) << ": " << plain.message();
       return;
     }
-    ADD_FAILURE() << op_name(op) << " " << dtype_name(d) << ": " << plain.message();
+    ++flush_checks_;
+    const Tensor cf = run(on_cpu_flushed);
+    const Tensor expected = is_float(cf.dtype()) ? flushed(cf) : cf;
+    ASSERT_EQ(g.dtype(), c.dtype());
+    ASSERT_EQ(expected.dtype(), c.dtype());
+    // Element by element (any dtype, read as doubles): the plain answer or the flushed one.
+    const std::vector<double> gv = as_doubles(g), cv = as_doubles(c), fv = as_doubles(expected);
+    ASSERT_EQ(gv.size(), cv.size());
+    ASSERT_EQ(fv.size(), cv.size());
+    for (std::size_t i = 0; i < gv.size(); ++i) {
+      auto near = [&](double e) {
+        if (std::isnan(gv[i]) || std::isnan(e)) return std::isnan(gv[i]) && std::isnan(e);
+        if (std::isinf(gv[i]) || std::isinf(e)) return gv[i] == e;
+        return std::fabs(gv[i] - e) <= tol.atol + tol.rtol * std::fabs(e);
+      };
+      EXPECT_TRUE(near(cv[i]) || near(fv[i]))
+          << op_name(op) << " " << dtype_name(d) << " element " << i << ": " << gv[i] << ", cpu "
+          << cv[i] << ", flushed " << fv[i];
+    }
   }
+  int flush_checks_ = 0;
 };
 
 Tensor special(DType d, const Shape& s) {
@@ -123,6 +136,9 @@ TEST_F(SpecialValues, EveryBinaryOpAndDtype) {
       check(op, d, [&](const std::vector<Tensor>& t) { return binary(op, t[0], t[1]); }, {a, b});
     }
   }
+  if (assume_flush()) {
+    EXPECT_GT(flush_checks_, 0);  // the flush branch ran
+  }
 }
 
 TEST_F(SpecialValues, EveryUnaryOpAndDtype) {
@@ -135,6 +151,9 @@ TEST_F(SpecialValues, EveryUnaryOpAndDtype) {
       if (int_only && !is_integer(d)) continue;
       check(op, d, [&](const std::vector<Tensor>& t) { return unary(op, t[0]); }, {a});
     }
+  }
+  if (assume_flush()) {
+    EXPECT_GT(flush_checks_, 0);  // the flush branch ran
   }
 }
 

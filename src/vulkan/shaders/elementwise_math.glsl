@@ -56,34 +56,38 @@ float div_normal(float a, float b) {
   }
   return q;
 }
-// a / b within 1 ulp on any driver. rcp(b) of a subnormal b overflows (0 / 1e-40 gave NaN)
-// and of |b| >= 2^126 is subnormal (1e10 / 3e38 gave 0 where it flushes); a flushing device
-// reads subnormal operands as 0. Those cases divide the mantissas (from the bits) and scale
-// the quotient by 2^(ea - eb) on the bits.
+// a / b within 1 ulp on any driver, and the same answer where the device flushes subnormals.
+// rcp(b) of a subnormal b overflows (0 / 1e-40 gave NaN) and of |b| >= 2^126 is subnormal
+// (1e10 / 3e38 gave 0 where it flushes); a flushing device reads subnormal operands as 0,
+// flushes a subnormal quotient and a subnormal residual (losing the refinement). So
+// div_normal only sees operands where every step is normal: |b| in [2^-126, 2^126), |a| >=
+// 2^-101 and the quotient's exponent within +-100 (or a zero, infinite or NaN a). Otherwise
+// the mantissas (from the bits) are divided and the quotient scaled by 2^(ea - eb) on the bits.
 float div_f32(float a, float b) {
   const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
   const uint aa = ua & 0x7fffffffu, ab = ub & 0x7fffffffu;
-  const bool a_sub = aa != 0u && aa < 0x00800000u;
-  const bool b_odd = (ab != 0u && ab < 0x00800000u) || (ab >= 0x7e800000u && ab < 0x7f800000u);
-  if (!a_sub && !b_odd) return div_normal(a, b);
-  if (aa == 0u || aa >= 0x7f800000u || ab == 0u || ab >= 0x7f800000u) {
-    // A zero, infinite or NaN operand decides alone: the other one only lends its sign.
-    return div_normal(a_sub ? copy_sign(1.0, a) : a, b_odd ? copy_sign(1.0, b) : b);
+  const int ea = int(aa >> 23), eb = int(ab >> 23), d = ea - eb;
+  const bool a_special = aa == 0u || aa >= 0x7f800000u;
+  const bool b_special = ab == 0u || ab >= 0x7f800000u;
+  const bool fast = eb >= 1 && eb <= 252 && (a_special || (ea >= 26 && d >= -100 && d <= 100));
+  if (fast) return div_normal(a, b);
+  if (a_special || b_special) {
+    // A zero, infinite or NaN operand decides alone: a finite other one lends only its sign.
+    return div_normal(a_special ? a : copy_sign(1.0, a), b_special ? b : copy_sign(1.0, b));
   }
-  int ea, eb;
-  const float q = div_normal(mantissa_of(aa, ea), mantissa_of(ab, eb));  // in (1/2, 2)
-  return ldexp_bits(uintBitsToFloat(floatBitsToUint(q) | ((ua ^ ub) & 0x80000000u)), ea - eb);
+  int ma_e, mb_e;
+  const float q = div_normal(mantissa_of(aa, ma_e), mantissa_of(ab, mb_e));  // in (1/2, 2)
+  return ldexp_bits(uintBitsToFloat(floatBitsToUint(q) | ((ua ^ ub) & 0x80000000u)), ma_e - mb_e);
 }
 
-// Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial; 2^n in two halves so
-// subnormal results round once. <= 2 ulp; inf -> inf, -inf -> 0, NaN -> NaN.
-float exp_f32(float x) {
+// Cody-Waite reduction x = n ln2 + r and Cephes' degree-7 polynomial: exp(x) = er 2^n with
+// er in [0.7, 1.42] (|x| < 2^21). Every step is normal, whatever the result.
+float exp_reduced(float x, out int n) {
   const float shifter = 12582912.0;
   precise float t = x * 1.44269504088896341 + shifter;
-  precise float n = t - shifter;
-  const uint nu = floatBitsToUint(t) - 0x4b400000u;
-  const int ni = int(nu);
-  precise float r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  precise float nf = t - shifter;
+  n = int(floatBitsToUint(t) - 0x4b400000u);
+  precise float r = (x - nf * 0.693359375) - nf * -2.12194440e-4;
   precise float r2 = r * r;
   precise float q = 1.9875691500e-4;
   q = q * r + 1.3981999507e-3;
@@ -92,8 +96,15 @@ float exp_f32(float x) {
   q = q * r + 1.6666665459e-1;
   q = q * r + 5.0000001201e-1;
   precise float er = q * r2 + r + 1.0;
+  return er;
+}
+// exp_reduced scaled by 2^n in two halves so subnormal results round once. <= 2 ulp;
+// inf -> inf, -inf -> 0, NaN -> NaN.
+float exp_f32(float x) {
+  int ni;
+  const float er = exp_reduced(x, ni);
   const int n1 = ni >> 1;
-  const uint n2 = nu - uint(n1);
+  const uint n2 = uint(ni) - uint(n1);
   const float s1 = uintBitsToFloat((uint(n1) + 127u) << 23);
   const float s2 = uintBitsToFloat((n2 + 127u) << 23);
   precise float result = er * s1 * s2;
@@ -239,9 +250,11 @@ float two_prod_error(float a, float b, float p) {
 
 // ln(ax) for finite ax > 0 as hi + lo (~2^-40 relative): ax = m 2^e, m in [sqrt(1/2),
 // sqrt(2)), ln m = 2 atanh(s) with s = f / (2 + f), f = m - 1, s carried in two floats.
-void log_parts(float ax, out float hi, out float lo) {
+// ax is given by its bits (finite, nonzero, sign cleared): a float abs of a subnormal x would
+// already be 0 where the device flushes (pow(1e-40, 0.5) gave 2^-75, the root of 2^-150).
+void log_parts(uint ax, out float hi, out float lo) {
   int e;
-  float m = mantissa_of(floatBitsToUint(ax), e);  // [1, 2); frexp misreads subnormals
+  float m = mantissa_of(ax, e);  // [1, 2); frexp misreads subnormals
   if (m > 1.41421356237309505) {
     m *= 0.5;
     e += 1;
@@ -269,26 +282,34 @@ void log_parts(float ax, out float hi, out float lo) {
 }
 
 // pow with C's special cases; exp(y ln|x|) with ln|x| and the product carried in two floats
-// so large results keep their digits (a few ulp).
+// so large results keep their digits (a few ulp). Every test of x and y is on the bits, ln|x|
+// reads a subnormal x from the bits, and the result is scaled by 2^n on the bits, so a device
+// that flushes subnormals gives the same answer (subnormal operands and results included).
 float pow_f32(float x, float y) {
-  if (y == 0.0 || x == 1.0) return 1.0;
-  if (y == 1.0) return x;  // exact; exp(log x) could round FLT_MAX up to inf
-  if (isnan(x) || isnan(y)) return EW_NAN;
-  const float ax = abs(x), ay = abs(y);
-  if (isinf(y)) {
-    if (ax == 1.0) return 1.0;
-    return (ax > 1.0) == (y > 0.0) ? EW_INF : 0.0;
+  const uint ux = floatBitsToUint(x), uy = floatBitsToUint(y);
+  const uint ax = ux & 0x7fffffffu, ay = uy & 0x7fffffffu;
+  const bool x_neg = (ux & 0x80000000u) != 0u, y_neg = (uy & 0x80000000u) != 0u;
+  if (ay == 0u || ux == 0x3f800000u) return 1.0;
+  if (uy == 0x3f800000u) return x;  // exact; exp(log x) could round FLT_MAX up to inf
+  if (ax > 0x7f800000u || ay > 0x7f800000u) return EW_NAN;
+  if (ay == 0x7f800000u) {
+    if (ax == 0x3f800000u) return 1.0;
+    return (ax > 0x3f800000u) == !y_neg ? EW_INF : 0.0;
   }
-  const bool y_int = floor(y) == y;
-  const bool y_odd = y_int && ay < 16777216.0 && fract(ay * 0.5) != 0.0;
-  const bool negate = sign_bit(x) && y_odd;
+  // A subnormal y is no integer (a flushed floor(y) == y would say it is).
+  const bool y_sub = ay < 0x00800000u;
+  const bool y_int = !y_sub && floor(y) == y;
+  const bool y_odd = y_int && ay < 0x4b800000u && fract(abs(y) * 0.5) != 0.0;  // |y| < 2^24
+  const bool negate = x_neg && y_odd;
   float r;
-  // Zero tested on the bits: a subnormal x is not 0 even where arithmetic flushes.
-  const bool x_zero = (floatBitsToUint(x) & 0x7fffffffu) == 0u;
-  if (x_zero || isinf(x)) {
-    r = x_zero == (y < 0.0) ? EW_INF : 0.0;
+  const bool x_zero = ax == 0u;
+  if (x_zero || ax == 0x7f800000u) {
+    r = x_zero == y_neg ? EW_INF : 0.0;
+  } else if (x_neg && !y_int) {
+    return EW_NAN;
+  } else if (y_sub) {
+    r = 1.0;  // exp(y ln|x|) with |y ln|x|| < 2^-119
   } else {
-    if (x < 0.0 && !y_int) return EW_NAN;
     float lhi, llo;
     log_parts(ax, lhi, llo);
     precise float phi = y * lhi;
@@ -299,16 +320,19 @@ float pow_f32(float x, float y) {
       precise float plo = (lhi == 0.0 ? 0.0 : two_prod_error(y, lhi, phi)) + y * llo;
       precise float s = phi + plo;
       precise float c = (phi - s) + plo;
-      precise float er = exp_f32(s);
-      r = isinf(er) ? er : er + er * c;
+      int n;
+      const float er = exp_reduced(s, n);
+      precise float rm = er + er * c;  // normal: the scaling is left to the bits
+      r = ldexp_bits(rm, n);
     }
   }
-  return negate ? -r : r;
+  return negate ? uintBitsToFloat(floatBitsToUint(r) ^ 0x80000000u) : r;
 }
 
 // Cephes atanf: reduce to |x| <= tan(pi/8), then a degree-9 odd polynomial. ~1 ulp.
 float atan_f32(float x) {
-  if (isnan(x)) return x;
+  // |x| < 2^-12: atan(x) rounds to x. Returned as is, so a subnormal x survives a flush.
+  if ((floatBitsToUint(x) & 0x7fffffffu) < 0x39800000u || isnan(x)) return x;
   float ax = abs(x), y0 = 0.0;
   if (ax > 2.414213562373095) {
     y0 = EW_PI_2;
@@ -336,7 +360,8 @@ float atan2_f32(float y, float x) {
     return x > 0.0 ? copy_sign(0.0, y) : copy_sign(EW_PI, y);
   }
   if (x_zero || isinf(y)) return copy_sign(EW_PI_2, y);
-  const float t = atan_f32(abs(div_f32(y, x)));
+  // |y / x| on the bits: a float abs would flush a subnormal quotient.
+  const float t = atan_f32(uintBitsToFloat(floatBitsToUint(div_f32(y, x)) & 0x7fffffffu));
   // y / x may underflow or overflow; atan_f32 handles 0 and inf.
   const float r = !sign_bit(x) ? t : EW_PI - t;
   return copy_sign(r, y);
