@@ -493,7 +493,14 @@ float erf_inv_f32(float x) {
   if (isnan(x) || x < -1.0 || x > 1.0) return EW_NAN;
   if (x == 1.0) return EW_INF;
   if (x == -1.0) return -EW_INF;
-  if (x == 0.0) return x;
+  // Zero and subnormal x (which a flushing device compares equal to 0): erf_inv(x) is
+  // x sqrt(pi)/2 to f32 precision, rounded on the mantissa bits (a float multiply of a
+  // subnormal flushes: the H200 returned x itself, run10).
+  const uint bits = floatBitsToUint(x);
+  if ((bits & 0x7f800000u) == 0u) {
+    const uint m = uint(round(float(bits & 0x7fffffu) * 0.886226925452758));
+    return uintBitsToFloat((bits & 0x80000000u) | m);
+  }
   const float ax = abs(x);
   float w = -log_f32((1.0 - ax) * (1.0 + ax));
   float q;
