@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
       "--cpu-only", [&] { device = vkt::bench::kNoDevice; },
       "columns A and B only (no device, no to_vector columns)");
 
-  // ops, shapes, matmul, chain share their options.
+  // ops, shapes, matmul, chain, overhead share their options.
   std::map<std::string, CLI::App*> suites;
   std::string suite_sizes;
   for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
@@ -111,7 +111,10 @@ int main(int argc, char** argv) {
             "square matmul 16..4096 (--sizes for more), f32 and f64 (--dtypes for f16, bf16): "
             "ms, GFLOP/s and device time, inputs resident, upload excluded; --variants and "
             "--rounds compare kernels and operand placements in one process"},
-           {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"}}) {
+           {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"},
+           {"overhead",
+            "an op's fixed cost on the device (default: seed ops and add, exp, sum, "
+            "transpose at 1024): host recording, device time, and the submit and wait"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
     s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");
@@ -197,6 +200,7 @@ int main(int argc, char** argv) {
       if (suites.at("shapes")->parsed()) vkt::bench::run_shapes(o);
       if (suites.at("matmul")->parsed()) vkt::bench::run_matmul(o);
       if (suites.at("chain")->parsed()) vkt::bench::run_chain(o);
+      if (suites.at("overhead")->parsed()) vkt::bench::run_overhead(o);
     }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -27,5 +27,7 @@ std::vector<Row> run_ops(const SuiteOptions& o);
 std::vector<Row> run_shapes(const SuiteOptions& o);
 std::vector<Row> run_matmul(const SuiteOptions& o);
 std::vector<Row> run_chain(const SuiteOptions& o);
+// overhead.cpp: an op's fixed cost split into recording, device time and the rest.
+std::vector<Row> run_overhead(const SuiteOptions& o);
 
 }  // namespace vkt::bench

@@ -9,7 +9,7 @@
 # blas      dot and add on the cpu under each OpenBLAS threading variant
 # tests     the unit suite, and the Vulkan suite's transfer, ledger and memory tests with
 #           validation on (the read paths this host's discrete device takes)
-# ops, shapes, matmul, chain  as vkt-bench names them
+# ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
 build=${2:-build}
@@ -57,7 +57,7 @@ for b in $benches; do
         --gtest_filter='Transfer.*:Ledger.*:Memory.*:VulkanMovement.*' \
         > "$out/${host}_vulkan-tests-reads_${day}.log" 2>&1 || true
       tail -n 3 "$out/${host}_unit-tests_${day}.log" "$out/${host}_vulkan-tests-reads_${day}.log" ;;
-    ops|shapes|matmul|chain) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
+    ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;
   esac

@@ -106,4 +106,20 @@ TEST(BenchCli, ConsumerCsvHasTheSchemaAndLiteralRatios) {
   }
 }
 
+// The overhead split adds up: rest = C - device time - recording, per row; device time is
+// present where the device has timestamps (lavapipe has them).
+TEST(BenchCli, OverheadSplitAddsUp) {
+  const fs::path out = temp_dir() / "overhead.csv";
+  const Result r = run("overhead --ops add,pad --reps 3 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_GT(num(row, "record_us"), 0);
+    EXPECT_GT(num(row, "C_gpu_us"), 0);
+    EXPECT_NEAR(num(row, "rest_us"),
+                num(row, "C_us") - num(row, "C_gpu_us") - num(row, "record_us"), 2e-3);
+  }
+}
+
 }  // namespace

@@ -1,0 +1,95 @@
+// The overhead bench: where an op's fixed cost goes on the device, split into what the host
+// spends recording it, what the device spends running it (timestamps), and the rest: the
+// submit, the device starting the batch and the host seeing it finish.
+#include <cstdio>
+
+#include "cases.h"
+#include "device.h"
+#include "host_info.h"
+#include "measure.h"
+#include "suite.h"
+#include "table.h"
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+namespace {
+
+constexpr int kBatch = 64;  // ops recorded back to back (under the recorder's submit bound)
+
+// Host microseconds to record one op: kBatch ops issued without a wait, the time divided.
+Stats record_cost(const OpCase& c, Backend& dev, const TimingPlan& plan) {
+  BackendScope scope(dev);
+  const std::vector<Tensor> in = place_inputs(c, dev);
+  dev.synchronize();
+  std::vector<Tensor> results;
+  results.reserve(kBatch);
+  auto issue = [&] {
+    for (int i = 0; i < kBatch; ++i) results.push_back(c.run(in));
+  };
+  auto drain = [&] {
+    dev.synchronize();
+    results.clear();
+  };
+  std::vector<double> per_op;
+  for (int rep = 0; rep < plan.min_reps + plan.warmups; ++rep) {
+    const double t0 = now_us();
+    issue();
+    const double dt = now_us() - t0;
+    drain();
+    if (rep >= plan.warmups) per_op.push_back(dt / kBatch);
+  }
+  return summarize(std::move(per_op));
+}
+
+}  // namespace
+
+std::vector<Row> run_overhead(const SuiteOptions& o) {
+  Backend* dev = find_device(o.device);
+  if (dev == nullptr) throw std::invalid_argument("the overhead bench needs a Vulkan device");
+  const HostInfo h = collect_host_info(dev);
+  const std::string path = o.out.empty() ? default_csv_path(h, "overhead") : o.out;
+  check_writable(path);
+  std::vector<std::string> ops = o.ops;
+  if (ops.empty()) {
+    ops = seed_ops();
+    for (const char* extra : {"add", "exp", "sum", "transpose"}) ops.emplace_back(extra);
+  }
+  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
+  TimingPlan plan;
+  plan.min_reps = o.min_reps;
+  // A synchronize with nothing pending: what a host boundary costs by itself.
+  const Stats empty_sync = time_it([&] { dev->synchronize(); }, plan);
+  std::vector<Row> rows;
+  Table table({"op", "size", "C_us", "C_gpu_us", "record_us", "rest_us", "submits"});
+  for (const std::string& op : ops) {
+    for (std::int64_t n : sizes) {
+      const OpCase c = make_case(op, n);
+      const Column cc = measure(c, *dev, Read::none, plan);
+      const Stats rec = record_cost(c, *dev, plan);
+      Row row = host_fields(h);
+      row.emplace_back("op", op);
+      row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
+      row.emplace_back("shape", shape_str(c.shape));
+      row.emplace_back("size", std::to_string(n));
+      row.emplace_back("C_us", fmt_num(cc.stats.median_us));
+      row.emplace_back("C_min_us", fmt_num(cc.stats.min_us));
+      add_device_time(row, "C", cc);
+      row.emplace_back("record_us", fmt_num(rec.median_us));
+      // Neither recording nor running: the submit, the device's start, the host's wake.
+      const double gpu = cc.has_device_time ? cc.device.median_us : 0;
+      row.emplace_back("rest_us", fmt_num(cc.stats.median_us - gpu - rec.median_us));
+      row.emplace_back("empty_sync_us", fmt_num(empty_sync.median_us));
+      row.emplace_back("submits", std::to_string(cc.ledger.submits));
+      row.emplace_back("dispatches", std::to_string(cc.ledger.dispatches));
+      table.add({op, std::to_string(n), field(row, "C_us"), field(row, "C_gpu_us"),
+                 field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
+      rows.push_back(std::move(row));
+    }
+  }
+  table.print(stdout);
+  write_csv(path, rows);
+  std::printf("wrote %s (empty synchronize %.2f us)\n", path.c_str(), empty_sync.median_us);
+  return rows;
+}
+
+}  // namespace vkt::bench
