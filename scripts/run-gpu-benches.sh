@@ -26,6 +26,10 @@ if ! "$bench" info | grep -q "device .*H200"; then
   echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
 fi
 have_torch() { python3 -c 'import torch' 2>/dev/null; }
+# An idle H200 runs at 345 MHz and a small op then costs ~50 us instead of ~25 (run11): about
+# 2 s of matmuls first, so every bench starts from a GPU that has been busy.
+"$bench" matmul --sizes 4096 --dtypes f32 --reps 400 --cpu-max 0 --out "$out/.warm-up.csv" > /dev/null 2>&1 || true
+rm -f "$out/.warm-up.csv"
 for b in $benches; do
   case $b in
     info) "$bench" info | tee "$out/${host}_info_${day}.txt" | head -40 ;;
