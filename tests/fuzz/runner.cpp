@@ -94,14 +94,18 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
   for (std::size_t i = 0; i < count; ++i) {
     if (gather_inputs(p.nodes[i], dev, &in)) dev[i] = run_one(p.nodes[i], in, gpu);
   }
-  std::vector<bool> same(count, false);  // the device's bytes equal the cpu's
+  std::vector<bool> same(count, false);   // the device's bytes equal the cpu's
+  std::vector<bool> rerun(count, false);  // rerun on the cpu's inputs: later results are stale
   for (std::size_t i = 0; i < count; ++i) {
     const Node& n = p.nodes[i];
     std::vector<Tensor> host_in;
     if (!gather_inputs(n, host, &host_in)) continue;
     bool inputs_same = true;
-    for (int a : n.args) inputs_same = inputs_same && same[static_cast<std::size_t>(a)];
+    for (int a : n.args) {
+      inputs_same = inputs_same && same[static_cast<std::size_t>(a)] && !rerun[static_cast<std::size_t>(a)];
+    }
     if (!inputs_same || !dev[i].ran) {
+      rerun[i] = true;
       // Inputs within tolerance but not the same bits: rerun on the cpu's inputs, moved to
       // the device, so differences do not compound down the chain.
       std::vector<Tensor> moved;
