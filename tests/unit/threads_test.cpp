@@ -7,6 +7,7 @@
 #include <atomic>
 #include <thread>
 
+#include "core/host_parallel.h"
 #include "fuzz/threads.h"
 #include "unit/fake_backend.h"
 #include "vkt/vkt.h"
@@ -16,6 +17,11 @@ namespace {
 
 TEST(Threads, EightThreadsOnTheCpuGiveTheSingleThreadedBits) {
   EXPECT_EQ(fuzz::threads_agree(cpu(), 8, 12, 2024), "");
+  // Again with every loop split across OpenMP threads (the programs' tensors are small):
+  // each calling thread runs its own parallel regions.
+  host::set_min_bytes_per_thread(1);
+  EXPECT_EQ(fuzz::threads_agree(cpu(), 8, 6, 2025), "");
+  host::set_min_bytes_per_thread(0);
 }
 
 // A BackendScope is per thread: while one thread is in a scope, another's default backend
