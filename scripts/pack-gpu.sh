@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies what the GPU machine runs (vkt-bench and the two test binaries) from a build
+# Copies what the GPU machine runs (vkt-bench, the two test binaries and the fuzzer) from a build
 # folder into a small one that fits the device tool's carry limit. Usage:
 #   scripts/pack-gpu.sh [build dir] [packed dir]   (defaults: build, build-gpu)
 set -euo pipefail
@@ -8,7 +8,8 @@ packed=${2:-build-gpu}
 rm -rf "$packed"
 mkdir -p "$packed/tests"
 cp "$build/vkt-bench" "$packed/"
-cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" "$packed/tests/"
+cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" \
+  "$build/tests/fuzz/vkt_fuzz" "$packed/tests/"
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
 git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench" >&2
 du -sh "$packed"

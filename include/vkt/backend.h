@@ -1,5 +1,31 @@
 // Backends own storage and run ops. The dispatch core (src/core/dispatch.cpp) decides which
 // backend runs a call and applies the host-fallback rule; backends never see each other.
+//
+// Threads. What may be shared between threads:
+// - Tensors are immutable values: one tensor may be read, copied, passed to ops and read
+//   back (to_vector, to_bytes, read_into, to_cpu, host_span) from any number of threads at
+//   once. A Tensor object itself is like a std::shared_ptr: copies are independent, but
+//   assigning to one variable while another thread reads that variable is a data race.
+// - Every op, from_bytes/from_vector, transfer, copy and synchronize may be called from
+//   any threads at once, on the same backend or on different ones.
+// - cpu() is one process-wide backend with no state between calls. Each op runs its own
+//   OpenMP parallel region on the calling thread, so N threads calling ops at once may use
+//   N times OMP_NUM_THREADS threads.
+// - vulkan(i) is one backend per device for the process, made once under a lock. Each of
+//   its entry points holds that backend's (recursive) mutex, so ops from several threads
+//   are serialised on the device and recorded into its one pending batch; a read or
+//   synchronize() from any thread submits and waits for every thread's pending work.
+//   Device timers (begin/end_device_timer) time all threads' work in between.
+// - The fallback and legacy policies, the host pool (host_pool.h) and the ledger are
+//   process-wide and internally locked or atomic: safe to change or read at any time, and
+//   a change applies to every thread's next op.
+// What is per thread, or not shared:
+// - A BackendScope changes default_backend() for the thread that made it only, and must
+//   be destroyed on that thread (it is a stack object).
+// - Ledger counts are global: a LedgerScope's delta includes every thread's transfers and
+//   dispatches in that interval, not only its own thread's.
+// - A Backend subclass of your own is called from whichever threads call ops; the core
+//   adds no lock around it.
 #pragma once
 
 #include <cstddef>

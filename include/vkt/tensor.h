@@ -1,4 +1,5 @@
 // Tensor: an immutable value (dtype, shape, storage on one backend). Row-major, contiguous.
+// Tensors may be read and used by ops from any thread at once (backend.h, "Threads").
 #pragma once
 
 #include <cstddef>

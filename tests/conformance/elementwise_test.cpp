@@ -10,6 +10,7 @@
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/op_tolerance.h"
 #include "vkt/ledger.h"
 #include "vkt/op_call.h"
 #include "vulkan/testing.h"
@@ -131,18 +132,7 @@ Tensor make_input(DType d, const Shape& s, std::uint32_t seed, bool unit_range =
   return as_type(f, d);
 }
 
-// Tolerances, tighter than the library-wide defaults. f32: ~5 ulp (the shaders write out
-// exp/log/sin/atan/pow... instead of using GLSL.std.450's loosely specified ones; lavapipe
-// measures <= 5 ulp for every op), with an absolute floor only for subnormal results a GPU
-// may flush. f64: the exp/log family is
-// written out in f64 and measures <= 2 ulp; the rest is exact arithmetic: 1e-15
-// (~4.5 ulp). f16/bf16 keep the default (1-2 ulp of the narrow type, which covers a
-// different rounding of the f32 intermediate).
-Tolerance tolerance_for(DType d) {
-  if (d == DType::f64) return {1e-15, 0};
-  if (d == DType::f32) return {6e-7, 1e-37};
-  return default_tolerance(d);
-}
+Tolerance tolerance_for(DType d) { return elementwise_tolerance(d); }
 
 class Elementwise : public VulkanTest {
  protected:

@@ -56,4 +56,24 @@ inline bool device_flushes(DType d) {
   return f64;
 }
 
+// Subnormal elements of a float tensor set to a zero of their sign (what a flush reads).
+inline Tensor flushed(const Tensor& t) {
+  std::vector<std::byte> bytes = t.to_bytes();
+  const std::size_t n = static_cast<std::size_t>(t.size());
+  auto flush = [&](auto zero_mask, auto exp_mask, std::size_t width) {
+    for (std::size_t i = 0; i < n; ++i) {
+      decltype(zero_mask) v;
+      std::memcpy(&v, bytes.data() + i * width, width);
+      if ((v & exp_mask) == 0) v &= zero_mask;
+      std::memcpy(bytes.data() + i * width, &v, width);
+    }
+  };
+  if (t.dtype() == DType::f32) flush(std::uint32_t{0x80000000u}, std::uint32_t{0x7f800000u}, 4);
+  if (t.dtype() == DType::bf16) flush(std::uint16_t{0x8000u}, std::uint16_t{0x7f80u}, 2);
+  if (t.dtype() == DType::f64) {
+    flush(std::uint64_t{0x8000000000000000ull}, std::uint64_t{0x7ff0000000000000ull}, 8);
+  }
+  return from_bytes(bytes, t.dtype(), t.shape(), &cpu());
+}
+
 }  // namespace vkt::testing

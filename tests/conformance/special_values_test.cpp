@@ -14,6 +14,7 @@
 #include "conformance/fixture.h"
 #include "conformance/flush.h"
 #include "support/compare.h"
+#include "support/op_tolerance.h"
 #include "vkt/op_call.h"
 
 namespace vkt::testing {
@@ -30,51 +31,6 @@ const std::vector<double> kSpecial = {
     3.4028235e38, -3.4028235e38, kInf, -kInf, kNaN, 1.0, -1.0, 0.5, -2.5, 89.0, 1e-20,
     7.0, 6e-8, -3e-6, 6.1035e-5, 65504.0, 4.9e-324, -1e-310, 2.2250738585072014e-308,
     1.7976931348623157e308, -1.7976931348623157e308, 710.0, 1e-160};
-
-// Decided on the bits, or computed so that no float operation meets a subnormal (operands
-// and results read and scaled on the bits): the same answer under a flush. The same list as
-// "Never" in docs/semantics-elementwise.md (elementwise ops only).
-bool exact_under_flush(Op op) {
-  switch (op) {
-    case Op::remainder: case Op::min: case Op::max: case Op::equal: case Op::not_equal:
-    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
-    case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::sign:
-    case Op::abs: case Op::negate: case Op::ceil: case Op::floor: case Op::round:
-    case Op::is_nan: case Op::is_infinity: case Op::conjugate: case Op::real: case Op::imag:
-    case Op::sqrt: case Op::rsqrt: case Op::cbrt: case Op::log: case Op::divide: case Op::pow:
-    case Op::atan2: case Op::atan:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Subnormal elements of a float tensor set to a zero of their sign (what a flush reads).
-Tensor flushed(const Tensor& t) {
-  std::vector<std::byte> bytes = t.to_bytes();
-  const std::size_t n = static_cast<std::size_t>(t.size());
-  auto flush = [&](auto zero_mask, auto exp_mask, std::size_t width) {
-    for (std::size_t i = 0; i < n; ++i) {
-      decltype(zero_mask) v;
-      std::memcpy(&v, bytes.data() + i * width, width);
-      if ((v & exp_mask) == 0) v &= zero_mask;
-      std::memcpy(bytes.data() + i * width, &v, width);
-    }
-  };
-  if (t.dtype() == DType::f32) flush(std::uint32_t{0x80000000u}, std::uint32_t{0x7f800000u}, 4);
-  if (t.dtype() == DType::bf16) flush(std::uint16_t{0x8000u}, std::uint16_t{0x7f80u}, 2);
-  if (t.dtype() == DType::f64) {
-    flush(std::uint64_t{0x8000000000000000ull}, std::uint64_t{0x7ff0000000000000ull}, 8);
-  }
-  return from_bytes(bytes, t.dtype(), t.shape(), &cpu());
-}
-
-Tolerance special_tolerance(DType d) {
-  if (d == DType::f64) return {1e-15, 1e-323};
-  if (d == DType::f32) return {6e-7, 2.9e-45};
-  if (d == DType::bf16) return {1.6e-2, 1.9e-40};
-  return {2e-3, 1.2e-7};  // f16
-}
 
 class SpecialValues : public VulkanTest {
  protected:

@@ -1,0 +1,239 @@
+#include "fuzz/check.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "conformance/flush.h"
+#include "support/op_tolerance.h"
+
+namespace vkt::fuzz {
+namespace {
+
+// bits: the same words (NaN payloads included). exact: the same value and sign of zero,
+// any NaN. elementwise: the per-op tolerance. accumulate / product: tolerances for a
+// different summation (multiplication) order, from the magnitudes the op saw.
+enum class Rule { bits, exact, elementwise, accumulate, product };
+
+bool in(const std::string& op, const std::set<std::string>& names) { return names.count(op) > 0; }
+
+const std::set<std::string> kMoves = {
+    "values", "indices", "const", "bitcast", "reshape", "squeeze", "broadcast", "transpose",
+    "pad", "reverse", "slice", "put_slice", "gather", "take", "take_along_axis", "concatenate",
+    "stack", "select", "clip", "indexed_put", "sort", "top_k.values"};
+const std::set<std::string> kAccumulate = {"sum", "cumulative_sum", "window_sum", "dot",
+                                           "dot2", "matmul", "indexed_add"};
+const std::set<std::string> kProduct = {"product", "cumulative_product", "window_product"};
+// Decided by comparisons of order keys or exact by construction: the same on any device.
+const std::set<std::string> kExactOps = {
+    "full", "iota", "eye", "as_type", "all", "any", "reduce_max", "reduce_min", "argmax",
+    "argmin", "cumulative_max", "cumulative_min", "window_max", "window_min", "argsort",
+    "top_k.indices"};
+
+bool elementwise_op(const std::string& name, Op* op) {
+  for (Op o : all_ops()) {
+    if (op_name(o) == name && (op_family(o) == OpFamily::unary || op_family(o) == OpFamily::binary)) {
+      *op = o;
+      return true;
+    }
+  }
+  return false;
+}
+
+Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
+  if (!is_float(out)) return Rule::bits;
+  if (in(n.op, kMoves)) {
+    // A move that converts (promoted inputs, a pad value) gives the same value, maybe not
+    // the same NaN payload.
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (is_data_arg(n, i) && inputs[i].dtype() != out) return Rule::exact;
+    }
+    return n.literals.empty() ? Rule::bits : Rule::exact;
+  }
+  if (in(n.op, kAccumulate)) return Rule::accumulate;
+  if (in(n.op, kProduct)) return Rule::product;
+  if (in(n.op, kExactOps)) return Rule::exact;
+  Op op;
+  if (elementwise_op(n.op, &op)) {
+    switch (op) {
+      case Op::min: case Op::max: case Op::sign: case Op::abs: case Op::negate: case Op::ceil:
+      case Op::floor: case Op::round: case Op::conjugate: case Op::real: case Op::imag:
+      case Op::remainder:
+        return Rule::exact;
+      default:
+        return Rule::elementwise;
+    }
+  }
+  return Rule::exact;
+}
+
+// docs/semantics-elementwise.md, "Ops that may differ under a flush": float arithmetic and
+// conversions may; decisions on the bits, copies, sorts and selections may not.
+bool may_flush(const Node& n) {
+  if (in(n.op, kMoves) || n.op == "full" || n.op == "iota" || n.op == "eye") return false;
+  Op op;
+  if (elementwise_op(n.op, &op)) return !testing::exact_under_flush(op);
+  return in(n.op, kAccumulate) || in(n.op, kProduct) || n.op == "as_type";
+}
+
+double max_finite(DType d) {
+  switch (d) {
+    case DType::f16: return 65504.0;
+    case DType::f64: return std::numeric_limits<double>::max();
+    default: return static_cast<double>(std::numeric_limits<float>::max());
+  }
+}
+double min_normal(DType d) {
+  switch (d) {
+    case DType::f16: return 6.103515625e-05;
+    case DType::f64: return std::numeric_limits<double>::min();
+    default: return static_cast<double>(std::numeric_limits<float>::min());
+  }
+}
+double eps_of(DType d) { return d == DType::f64 ? 2.2e-16 : 1.2e-7; }
+
+// The node on the cpu with each float data input as f64 magnitudes: `mode` 0 gives |x|
+// (non-finite: 0), 1 max(|x|, 1) and 2 min(|x|, 1) (non-finite and zeros: 1).
+std::vector<double> magnitudes(const Node& n, const std::vector<Tensor>& inputs, int mode) {
+  std::vector<Tensor> m;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!is_data_arg(n, i)) {
+      m.push_back(inputs[i]);
+      continue;
+    }
+    const Tensor f = as_type(inputs[i], DType::f64);
+    Tensor bad = logical_or(is_nan(f), is_infinity(f));
+    Tensor a = abs(f);
+    if (mode == 1) a = max(a, 1.0);
+    if (mode == 2) {
+      bad = logical_or(bad, equal(f, 0.0));
+      a = min(a, 1.0);
+    }
+    m.push_back(select(bad, full(f.shape(), mode == 0 ? 0 : 1, DType::f64, &cpu()), a));
+  }
+  return testing::as_doubles(run_node(n, m, cpu()));
+}
+
+std::string describe(std::size_t i, double g, double c) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "element " << i << ": device " << g << ", cpu " << c;
+  return s.str();
+}
+
+// Element by element against one expected tensor: ok[i], and what differs at the first
+// element that is not.
+struct Elements {
+  std::vector<bool> ok;
+  std::string first;
+};
+
+Elements against(Rule rule, const Node& n, const std::vector<Tensor>& inputs,
+                 const Tensor& device, const Tensor& host, double flush_atol) {
+  const DType d = host.dtype();
+  const std::vector<double> g = testing::as_doubles(device), c = testing::as_doubles(host);
+  Elements out{std::vector<bool>(g.size(), true), {}};
+  auto fail = [&](std::size_t i, const std::string& extra) {
+    out.ok[i] = false;
+    if (out.first.empty()) out.first = describe(i, g[i], c[i]) + extra;
+  };
+  auto close = [&](std::size_t i, double bound) {
+    return (std::isnan(g[i]) && std::isnan(c[i])) || g[i] == c[i] ||
+           (std::isfinite(g[i]) && std::isfinite(c[i]) && std::fabs(g[i] - c[i]) <= bound);
+  };
+  if (rule == Rule::bits || rule == Rule::exact) {
+    const auto gb = testing::as_bits(device), cb = testing::as_bits(host);
+    for (std::size_t i = 0; i < gb.size(); ++i) {
+      if (gb[i] == cb[i] || (rule == Rule::exact && std::isnan(g[i]) && std::isnan(c[i]))) continue;
+      fail(i, rule == Rule::bits ? " (bits differ)" : " (not the same value)");
+    }
+    return out;
+  }
+  if (rule == Rule::elementwise) {
+    const testing::Tolerance e = testing::elementwise_tolerance(d), s = testing::special_tolerance(d);
+    const double atol = std::max(e.atol, s.atol) + flush_atol;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!close(i, atol + e.rtol * std::fabs(c[i]))) fail(i, "");
+    }
+    return out;
+  }
+  // Sums and products: the rounding of a different order, bounded by the magnitudes; an
+  // element whose partial results may overflow (or, for products, underflow) in some order
+  // is not compared.
+  std::int64_t len = 1;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (is_data_arg(n, i)) len = std::max(len, inputs[i].size());
+  }
+  const double root = std::sqrt(static_cast<double>(len));
+  const double floor_atol = testing::special_tolerance(d).atol + flush_atol;
+  if (rule == Rule::accumulate) {
+    const std::vector<double> m = magnitudes(n, inputs, 0);
+    const double rtol = testing::default_tolerance(d).rtol + 8 * eps_of(d) * root;
+    const double coef = (d == DType::f64 ? 2e-15 : 1e-6) * root;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!(m[i] <= max_finite(d) / 4)) continue;
+      if (!close(i, rtol * std::fabs(c[i]) + coef * m[i] + floor_atol)) {
+        fail(i, ", magnitude " + std::to_string(m[i]));
+      }
+    }
+    return out;
+  }
+  const std::vector<double> hi = magnitudes(n, inputs, 1), lo = magnitudes(n, inputs, 2);
+  const double rtol = testing::default_tolerance(d).rtol + 2 * eps_of(d) * static_cast<double>(len);
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (!(hi[i] <= max_finite(d) / 4) || !(lo[i] >= 4 * min_normal(d))) continue;
+    if (!close(i, rtol * std::fabs(c[i]) + floor_atol)) fail(i, "");
+  }
+  return out;
+}
+
+}  // namespace
+
+bool flushes(DType d) {
+  static std::map<DType, bool> cache;
+  if (d == DType::f16 || !is_float(d)) return false;
+  const DType probe = d == DType::f64 ? DType::f64 : DType::f32;
+  const auto it = cache.find(probe);
+  if (it != cache.end()) return it->second;
+  return cache[probe] = testing::device_flushes(probe);
+}
+
+std::optional<std::string> compare(const Node& n, const std::vector<Tensor>& inputs,
+                                   const Tensor& device, const Tensor& host) {
+  if (device.dtype() != host.dtype() || device.shape() != host.shape()) {
+    return "device gives " + std::string(dtype_name(device.dtype())) + shape_str(device.shape()) +
+           ", cpu " + std::string(dtype_name(host.dtype())) + shape_str(host.shape());
+  }
+  const Rule rule = rule_for(n, inputs, host.dtype());
+  bool flush = false;
+  if (may_flush(n)) {
+    flush = flushes(host.dtype());
+    for (const Tensor& t : inputs) flush = flush || flushes(t.dtype());
+  }
+  // Under a flush sums may also lose subnormal partial results: up to one smallest normal
+  // per element summed.
+  double flush_atol = 0;
+  if (flush && (rule == Rule::accumulate || rule == Rule::product)) {
+    std::int64_t len = 1;
+    for (const Tensor& t : inputs) len = std::max(len, t.size());
+    flush_atol = static_cast<double>(len) * min_normal(host.dtype());
+  }
+  const Elements plain = against(rule, n, inputs, device, host, flush_atol);
+  if (plain.first.empty()) return std::nullopt;
+  if (!flush) return plain.first;
+  // The flushed answer: the cpu's result for subnormal inputs read as zeros, then flushed.
+  // Element by element, either answer is accepted.
+  std::vector<Tensor> flushed_inputs;
+  for (const Tensor& t : inputs) flushed_inputs.push_back(flushes(t.dtype()) ? testing::flushed(t) : t);
+  Tensor alt = run_node(n, flushed_inputs, cpu());
+  if (flushes(alt.dtype())) alt = testing::flushed(alt);
+  const Elements other = against(rule, n, inputs, device, alt, flush_atol);
+  for (std::size_t i = 0; i < plain.ok.size(); ++i) {
+    if (!plain.ok[i] && !other.ok[i]) return plain.first + "; the flushed answer differs too";
+  }
+  return std::nullopt;
+}
+
+}  // namespace vkt::fuzz

@@ -1,0 +1,19 @@
+// Leaf data for fuzz programs: values that mix ordinary numbers with each dtype's special
+// values (subnormals, +-0, +-inf, NaN, largest finite, smallest normal, integer extremes),
+// and index tensors in a range that reaches past both ends.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vkt/vkt.h"
+
+namespace vkt::fuzz {
+
+std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed);
+// Integers uniform in [lo, hi], saturated to the dtype.
+std::vector<std::byte> make_indices(DType d, std::int64_t n, std::uint64_t seed, std::int64_t lo,
+                                    std::int64_t hi);
+
+}  // namespace vkt::fuzz

@@ -1,0 +1,528 @@
+#include "fuzz/generate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "fuzz/rng.h"
+
+namespace vkt::fuzz {
+namespace {
+
+constexpr std::int64_t kMaxLeaf = 256;     // elements in a generated leaf
+constexpr std::int64_t kMaxResult = 4096;  // larger results are dropped from the program
+
+const std::vector<DType> kDTypes(std::begin(kAllDTypes), std::end(kAllDTypes));
+const std::vector<DType> kIndexDTypes = {DType::s64, DType::s64, DType::s32, DType::u8,
+                                         DType::u32, DType::s8,  DType::u64};
+
+std::vector<Op> ops_of(OpFamily f) {
+  std::vector<Op> out;
+  for (Op o : all_ops()) {
+    if (op_family(o) == f) out.push_back(o);
+  }
+  return out;
+}
+
+class Gen {
+ public:
+  explicit Gen(std::uint64_t seed) : rng_(seed) { p_.seed = seed; }
+
+  Program run() {
+    const int leaves = static_cast<int>(rng_.range(1, 3));
+    for (int i = 0; i < leaves; ++i) leaf();
+    const int ops = static_cast<int>(rng_.range(1, 8));
+    for (int i = 0; i < ops && live().size() > 0; ++i) step();
+    return p_;
+  }
+
+ private:
+  Rng rng_;
+  Program p_;
+  std::vector<Tensor> vals_;  // the cpu's results; undefined where the node threw
+
+  // Appends `n` when its cpu result is small enough; returns its index or -1.
+  int add(Node n) {
+    std::vector<Tensor> in;
+    for (int a : n.args) in.push_back(vals_[static_cast<std::size_t>(a)]);
+    Tensor t;
+    try {
+      t = run_node(n, in, cpu());
+    } catch (const Error&) {
+      // kept: the device must throw the same error type
+    }
+    if (t.defined() && t.size() > kMaxResult) return -1;
+    p_.nodes.push_back(std::move(n));
+    vals_.push_back(t);
+    return static_cast<int>(vals_.size()) - 1;
+  }
+  std::vector<int> live() const {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < vals_.size(); ++i) {
+      if (vals_[i].defined()) out.push_back(static_cast<int>(i));
+    }
+    return out;
+  }
+  // Recent nodes are picked more often, so programs grow chains as well as trees.
+  int pick() {
+    const std::vector<int> l = live();
+    return rng_.chance(0.5) ? l.back() : rng_.pick(l);
+  }
+  const Tensor& val(int i) const { return vals_[static_cast<std::size_t>(i)]; }
+  DType dtype() { return rng_.pick(kDTypes); }
+
+  std::int64_t dim() {
+    const double r = rng_.unit();
+    if (r < 0.06) return 0;
+    if (r < 0.3) return 1;
+    return rng_.range(2, 7);
+  }
+  Shape shape(std::int64_t rank = -1) {
+    if (rank < 0) rank = rng_.pick(std::vector<std::int64_t>{0, 1, 1, 2, 2, 2, 3, 3, 4, 5});
+    Shape s;
+    for (std::int64_t i = 0; i < rank; ++i) s.push_back(dim());
+    while (numel(s) > kMaxLeaf) {
+      auto it = std::max_element(s.begin(), s.end());
+      *it = (*it + 1) / 2;
+    }
+    return s;
+  }
+  int values(DType d, const Shape& s) {
+    Node n = make_node("values", d, s);
+    n.data_seed = rng_.next() % 1000000;
+    return add(n);
+  }
+  // Indices in [lo, hi]: clamped or skipped by the ops when out of range.
+  int indices(const Shape& s, std::int64_t lo, std::int64_t hi) {
+    Node n = make_node("indices", rng_.pick(kIndexDTypes), s);
+    n.ints["range"] = {lo, hi};
+    n.data_seed = rng_.next() % 1000000;
+    return add(n);
+  }
+  Literal literal(DType like) {
+    const double r = rng_.unit();
+    if (r < 0.3 && is_float(like)) {
+      const std::vector<double> f = {0.5, -0.0, 1e-40, -2.5, 3.4e38, 1e300,
+                                     std::numeric_limits<double>::infinity(),
+                                     std::numeric_limits<double>::quiet_NaN(), 7.25};
+      const double v = rng_.pick(f);
+      return {v, std::to_string(v)};
+    }
+    if (r < 0.4) {
+      const std::uint64_t v = rng_.chance(0.5) ? std::numeric_limits<std::uint64_t>::max() : 200u;
+      return {v, std::to_string(v) + "u"};
+    }
+    if (r < 0.5) {
+      const double v = 8 * rng_.unit() - 4;
+      return {v, std::to_string(v)};
+    }
+    const std::int64_t v = rng_.chance(0.1) ? std::numeric_limits<std::int64_t>::min() : rng_.range(-5, 9);
+    return {v, std::to_string(v)};
+  }
+  // An axis of a rank-r tensor, sometimes negative, rarely out of range (an AxisError).
+  std::int64_t axis(std::int64_t r) {
+    if (rng_.chance(0.03) || r == 0) return rng_.range(-1, 1) + r;
+    const std::int64_t a = rng_.range(0, r - 1);
+    return rng_.chance(0.2) ? a - r : a;
+  }
+  Axes subset(std::int64_t r, double p = 0.5) {
+    Axes out;
+    for (std::int64_t i = 0; i < r; ++i) {
+      if (rng_.chance(p)) out.push_back(i);
+    }
+    return out;
+  }
+  // A node whose shape broadcasts against `s`: s itself, s with some axes 1, a suffix of s.
+  int compatible(const Shape& s, DType d) {
+    for (int i : live()) {
+      if (val(i).shape() == s && rng_.chance(0.3)) return i;
+    }
+    Shape t = s;
+    for (auto& x : t) {
+      if (rng_.chance(0.3)) x = 1;
+    }
+    if (!t.empty() && rng_.chance(0.3)) t.erase(t.begin(), t.begin() + rng_.range(0, static_cast<std::int64_t>(t.size())));
+    return values(rng_.chance(0.6) ? d : dtype(), t);
+  }
+
+  void leaf() {
+    const double r = rng_.unit();
+    const DType d = dtype();
+    if (r < 0.85) {
+      values(d, shape());
+    } else if (r < 0.9) {
+      Node n = make_node("full", d, shape());
+      n.literals.push_back(literal(d));
+      add(n);
+    } else if (r < 0.95) {
+      Node n = make_node("iota", d, shape());
+      if (rng_.chance(0.6)) n.ints["axis"] = {axis(static_cast<std::int64_t>(n.shape.size()))};
+      add(n);
+    } else {
+      add(make_node("eye", d, shape(rng_.range(2, 4))));
+    }
+  }
+
+  void step() {
+    const int x = pick();
+    const Tensor t = val(x);
+    const std::int64_t r = t.rank();
+    const DType d = t.dtype();
+    Node n;
+    n.args = {x};
+    const int kind = static_cast<int>(rng_.range(0, 27));
+    switch (kind) {
+      case 0:
+      case 1: {  // unary; integer-only ops on floats are mostly skipped (a TypeError)
+        const Op op = rng_.pick(ops_of(OpFamily::unary));
+        n.op = op_name(op);
+        break;
+      }
+      case 2:
+      case 3:
+      case 4: {  // binary with a broadcast partner or a weak literal
+        n.op = op_name(rng_.pick(ops_of(OpFamily::binary)));
+        if (rng_.chance(0.3)) {
+          n.literals.push_back(literal(d));
+          n.ints["literal_left"] = {rng_.chance(0.5) ? 1 : 0};
+        } else {
+          const int y = compatible(t.shape(), d);
+          if (y < 0) return;
+          n.args = rng_.chance(0.5) ? std::vector<int>{x, y} : std::vector<int>{y, x};
+        }
+        break;
+      }
+      case 5:
+        n.op = "as_type";
+        n.dtype = dtype();
+        break;
+      case 6: {
+        n.op = "bitcast";
+        std::vector<DType> same;
+        for (DType e : kDTypes) {
+          if (itemsize(e) == itemsize(d) || rng_.chance(0.02)) same.push_back(e);
+        }
+        n.dtype = rng_.pick(same);
+        break;
+      }
+      case 7: {  // reshape into a random factorisation, sometimes with -1
+        n.op = "reshape";
+        n.shape = refactor(t.shape());
+        break;
+      }
+      case 8: {
+        n.op = "squeeze";
+        Axes ones;
+        for (std::int64_t i = 0; i < r; ++i) {
+          if (t.shape()[static_cast<std::size_t>(i)] == 1 && rng_.chance(0.5)) ones.push_back(i);
+        }
+        if (rng_.chance(0.05)) ones.push_back(axis(r));
+        n.ints["axes"] = ones;
+        break;
+      }
+      case 9: {  // broadcast: new leading axes, size-1 axes stretched
+        n.op = "broadcast";
+        Shape s;
+        const std::int64_t extra = rng_.range(0, std::max<std::int64_t>(0, std::min<std::int64_t>(2, 5 - r)));
+        for (std::int64_t i = 0; i < extra; ++i) s.push_back(rng_.range(0, 3));
+        for (std::int64_t v : t.shape()) s.push_back(v == 1 && rng_.chance(0.5) ? rng_.range(0, 4) : v);
+        n.shape = s;
+        if (rng_.chance(0.3)) {
+          Axes ax(static_cast<std::size_t>(r));
+          std::iota(ax.begin(), ax.end(), extra);
+          n.ints["axes"] = ax;
+        }
+        break;
+      }
+      case 10: {
+        n.op = "transpose";
+        Axes perm(static_cast<std::size_t>(r));
+        std::iota(perm.begin(), perm.end(), 0);
+        for (std::size_t i = perm.size(); i > 1; --i) {
+          std::swap(perm[i - 1], perm[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(i) - 1))]);
+        }
+        if (!rng_.chance(0.15)) n.ints["perm"] = perm;
+        break;
+      }
+      case 11: {
+        n.op = "pad";
+        std::vector<std::int64_t> lo, hi, in;
+        for (std::int64_t i = 0; i < r; ++i) {
+          lo.push_back(rng_.range(-2, 2));
+          hi.push_back(rng_.range(-2, 2));
+          in.push_back(rng_.chance(0.7) ? 0 : rng_.range(1, 2));
+        }
+        n.ints["lo"] = lo;
+        n.ints["hi"] = hi;
+        n.ints["interior"] = in;
+        n.literals.push_back(literal(d));
+        break;
+      }
+      case 12:
+        n.op = "reverse";
+        n.ints["axes"] = subset(r);
+        break;
+      case 13: {
+        n.op = "slice";
+        std::vector<std::int64_t> st, len, strides;
+        for (std::int64_t v : t.shape()) {
+          st.push_back(rng_.range(0, v + 1));
+          len.push_back(rng_.range(0, v));
+          strides.push_back(rng_.range(1, 3));
+        }
+        n.ints["start"] = st;
+        n.ints["lengths"] = len;
+        if (rng_.chance(0.7)) n.ints["strides"] = strides;
+        break;
+      }
+      case 14: {  // put_slice of a smaller piece (possibly another dtype)
+        n.op = "put_slice";
+        Shape u;
+        std::vector<std::int64_t> st;
+        for (std::int64_t v : t.shape()) {
+          u.push_back(rng_.range(0, v));
+          st.push_back(rng_.range(-1, v + 1));
+        }
+        const int y = values(rng_.chance(0.7) ? d : dtype(), u);
+        if (y < 0) return;
+        n.args = {x, y};
+        n.ints["start"] = st;
+        break;
+      }
+      case 15: {  // gather: indices [m..., k] into k axes
+        if (r == 0) return;
+        n.op = "gather";
+        const std::int64_t k = rng_.range(1, r);
+        Axes ax(static_cast<std::size_t>(k));
+        std::iota(ax.begin(), ax.end(), 0);
+        if (rng_.chance(0.4)) {
+          ax = subset(r, 0.6);
+          if (ax.empty()) ax = {0};
+        }
+        Shape s = shape(rng_.range(0, 2));
+        s.push_back(static_cast<std::int64_t>(ax.size()));
+        const int idx = indices(s, -2, 8);
+        if (idx < 0) return;
+        n.args = {x, idx};
+        if (ax.size() != static_cast<std::size_t>(k) || rng_.chance(0.5)) n.ints["axes"] = ax;
+        break;
+      }
+      case 16: {
+        n.op = "take";
+        const std::int64_t a = axis(r);
+        const int idx = indices(shape(rng_.range(0, 2)), -2, 8);
+        if (idx < 0) return;
+        n.args = {x, idx};
+        n.ints["axis"] = {a};
+        break;
+      }
+      case 17: {
+        if (r == 0) return;
+        n.op = "take_along_axis";
+        const std::int64_t a = rng_.range(0, r - 1);
+        Shape s = t.shape();
+        s[static_cast<std::size_t>(a)] = rng_.range(0, 4);
+        const int idx = indices(s, -2, 8);
+        if (idx < 0) return;
+        n.args = {x, idx};
+        n.ints["axis"] = {a};
+        break;
+      }
+      case 18: {  // concatenate / stack with pieces of the same shape (or another axis length)
+        const bool st = r == 0 || rng_.chance(0.3);
+        n.op = st ? "stack" : "concatenate";
+        const std::int64_t a = st ? rng_.range(0, r) : axis(r);
+        Shape s = t.shape();
+        if (!st && r > 0) s[static_cast<std::size_t>((a + r) % r)] = rng_.range(0, 3);
+        const int parts = static_cast<int>(rng_.range(1, 3));
+        for (int i = 0; i < parts; ++i) {
+          const int y = rng_.chance(0.3) ? x : values(rng_.chance(0.8) ? d : dtype(), s);
+          if (y < 0) return;
+          n.args.push_back(y);
+        }
+        n.ints["axis"] = {a};
+        break;
+      }
+      case 19: {
+        n.op = "select";
+        const int pr = rng_.chance(0.5) ? values(DType::u8, t.shape()) : compatible(t.shape(), rng_.chance(0.6) ? DType::u8 : dtype());
+        const int y = compatible(t.shape(), d);
+        if (pr < 0 || y < 0) return;
+        n.args = {pr, x, y};
+        break;
+      }
+      case 20: {
+        n.op = "clip";
+        if (rng_.chance(0.5)) {
+          n.literals = {literal(d), literal(d)};
+        } else {
+          const int lo = compatible(t.shape(), d), hi = compatible(t.shape(), d);
+          if (lo < 0 || hi < 0) return;
+          n.args = {x, lo, hi};
+        }
+        break;
+      }
+      case 21: {  // indexed_add / indexed_put: indices {m, k}, updates {m, rest}
+        if (r == 0) return;
+        n.op = rng_.chance(0.5) ? "indexed_add" : "indexed_put";
+        const std::int64_t k = rng_.range(1, r), m = rng_.range(0, 5);
+        Axes ax(static_cast<std::size_t>(k));
+        std::iota(ax.begin(), ax.end(), 0);
+        if (rng_.chance(0.3)) std::reverse(ax.begin(), ax.end());
+        std::int64_t hi = 0;
+        for (std::int64_t v : t.shape()) hi = std::max(hi, v);
+        const int idx = indices({m, k}, -1, hi);
+        Shape us = {m};
+        for (std::int64_t i = 0; i < r; ++i) {
+          if (std::find(ax.begin(), ax.end(), i) == ax.end()) us.push_back(t.shape()[static_cast<std::size_t>(i)]);
+        }
+        const int u = values(rng_.chance(0.7) ? d : dtype(), us);
+        if (idx < 0 || u < 0) return;
+        n.args = {x, idx, u};
+        if (rng_.chance(0.5) || ax[0] != 0) n.ints["axes"] = ax;
+        break;
+      }
+      case 22: {
+        const std::vector<std::string> names = {"all", "any", "sum", "product", "reduce_max", "reduce_min"};
+        n.op = rng_.pick(names);
+        n.ints["axes"] = subset(r);
+        n.ints["keep"] = {rng_.chance(0.3) ? 1 : 0};
+        break;
+      }
+      case 23: {
+        n.op = rng_.chance(0.5) ? "argmax" : "argmin";
+        if (rng_.chance(0.7)) n.ints["axis"] = {axis(r)};
+        n.ints["keep"] = {rng_.chance(0.3) ? 1 : 0};
+        n.ints["tie_high"] = {rng_.chance(0.3) ? 1 : 0};
+        break;
+      }
+      case 24: {
+        const std::vector<std::string> names = {"window_sum", "window_product", "window_max", "window_min"};
+        n.op = rng_.pick(names);
+        std::vector<std::int64_t> w, s, dl, lo, hi;
+        for (std::int64_t v : t.shape()) {
+          w.push_back(rng_.range(1, std::max<std::int64_t>(1, std::min<std::int64_t>(v, 3))));
+          s.push_back(rng_.range(1, 2));
+          dl.push_back(rng_.range(1, 2));
+          lo.push_back(rng_.range(0, 1));
+          hi.push_back(rng_.range(0, 2));
+        }
+        n.ints["window"] = w;
+        if (rng_.chance(0.5)) n.ints["strides"] = s;
+        if (rng_.chance(0.3)) n.ints["dilations"] = dl;
+        if (rng_.chance(0.4)) {
+          n.ints["pad_lo"] = lo;
+          n.ints["pad_hi"] = hi;
+        }
+        break;
+      }
+      case 25: {
+        const std::vector<std::string> names = {"sort", "argsort", "top_k.values", "top_k.indices"};
+        n.op = rng_.pick(names);
+        if (n.op[0] == 't') {
+          n.ints["k"] = {r == 0 ? 1 : rng_.range(0, t.shape().back() + (rng_.chance(0.05) ? 1 : 0))};
+        } else {
+          n.ints["axis"] = {axis(r)};
+          n.ints["descending"] = {rng_.chance(0.5) ? 1 : 0};
+        }
+        break;
+      }
+      case 26: {
+        const std::vector<std::string> names = {"cumulative_sum", "cumulative_product", "cumulative_max", "cumulative_min"};
+        n.op = rng_.pick(names);
+        n.ints["axis"] = {axis(r)};
+        n.ints["reverse"] = {rng_.chance(0.5) ? 1 : 0};
+        break;
+      }
+      default: {
+        if (!linalg(n, x)) return;
+        break;
+      }
+    }
+    if (n.op.empty()) return;
+    add(n);
+  }
+
+  // dot with batch and contracting axes (b made to fit), or matmul / dot of two operands.
+  bool linalg(Node& n, int x) {
+    const Tensor t = val(x);
+    const std::int64_t r = t.rank();
+    const DType bd = rng_.chance(0.7) ? t.dtype() : dtype();
+    if (rng_.chance(0.3)) {  // matmul or Nx.dot/2: b is {K, N} (or batched like a)
+      n.op = rng_.chance(0.5) ? "matmul" : "dot2";
+      Shape bs;
+      if (n.op == "matmul" && r > 2) bs.assign(t.shape().begin(), t.shape().end() - 2);
+      bs.push_back(r == 0 ? 1 : t.shape().back());
+      if (r >= 2 || rng_.chance(0.5)) bs.push_back(rng_.range(1, 5));
+      const int y = values(bd, bs);
+      if (y < 0) return false;
+      n.args = {x, y};
+      return true;
+    }
+    n.op = "dot";
+    Axes batch_a, contract_a;
+    const std::int64_t nb = r > 1 && rng_.chance(0.3) ? 1 : 0;
+    for (std::int64_t i = 0; i < nb; ++i) batch_a.push_back(i);
+    for (std::int64_t i = nb; i < r; ++i) {
+      if (rng_.chance(0.5)) contract_a.push_back(i);
+    }
+    Shape bs;
+    Axes batch_b, contract_b;
+    for (std::int64_t i = 0; i < nb; ++i) {
+      batch_b.push_back(static_cast<std::int64_t>(bs.size()));
+      bs.push_back(t.shape()[static_cast<std::size_t>(i)]);
+    }
+    std::vector<std::int64_t> order(contract_a.size());
+    std::iota(order.begin(), order.end(), 0);
+    if (order.size() > 1 && rng_.chance(0.5)) std::swap(order[0], order[1]);
+    for (std::int64_t o : order) {
+      contract_b.push_back(static_cast<std::int64_t>(bs.size()));
+      bs.push_back(t.shape()[static_cast<std::size_t>(contract_a[static_cast<std::size_t>(o)])]);
+    }
+    Axes ca;
+    for (std::int64_t o : order) ca.push_back(contract_a[static_cast<std::size_t>(o)]);
+    const std::int64_t free = rng_.range(0, 2);
+    for (std::int64_t i = 0; i < free; ++i) bs.push_back(rng_.range(0, 4));
+    const int y = values(bd, bs);
+    if (y < 0) return false;
+    n.args = {x, y};
+    n.ints["contract_a"] = ca;
+    n.ints["batch_a"] = batch_a;
+    n.ints["contract_b"] = contract_b;
+    n.ints["batch_b"] = batch_b;
+    return true;
+  }
+
+  // A shape with the same element count: the prime factors spread over 0..5 axes.
+  Shape refactor(const Shape& s) {
+    std::int64_t count = numel(s);
+    Shape out;
+    if (count == 0) {
+      out = shape(rng_.range(1, 4));
+      out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] = 0;
+      return out;
+    }
+    std::vector<std::int64_t> f;
+    for (std::int64_t p = 2; p * p <= count; ++p) {
+      while (count % p == 0) {
+        f.push_back(p);
+        count /= p;
+      }
+    }
+    if (count > 1) f.push_back(count);
+    const std::int64_t rank = rng_.range(0, 5);
+    if (rank == 0 && !f.empty()) return {numel(s)};
+    out.assign(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), 1);
+    for (std::int64_t p : f) out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] *= p;
+    if (rank == 0) out.clear();
+    if (!out.empty() && rng_.chance(0.25)) out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] = -1;
+    return out;
+  }
+};
+
+}  // namespace
+
+Program generate(std::uint64_t seed) { return Gen(seed).run(); }
+
+}  // namespace vkt::fuzz

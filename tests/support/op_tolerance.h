@@ -1,0 +1,50 @@
+// Per-op tolerances of the device against the cpu, shared by the conformance suite and the
+// differential fuzzer (tests/fuzz), so both hold the device to the same rules.
+#pragma once
+
+#include "support/compare.h"
+#include "vkt/op_call.h"
+
+namespace vkt::testing {
+
+// Elementwise ops, tighter than the library-wide defaults. f32: ~5 ulp (the shaders write
+// out exp/log/sin/atan/pow... instead of using GLSL.std.450's loosely specified ones;
+// lavapipe measures <= 5 ulp for every op), with an absolute floor only for subnormal
+// results a GPU may flush. f64: the exp/log family is written out in f64 and measures
+// <= 2 ulp; the rest is exact arithmetic: 1e-15 (~4.5 ulp). f16/bf16 keep the default
+// (1-2 ulp of the narrow type, which covers a different rounding of the f32 intermediate).
+inline Tolerance elementwise_tolerance(DType d) {
+  if (d == DType::f64) return {1e-15, 0};
+  if (d == DType::f32) return {6e-7, 1e-37};
+  return default_tolerance(d);
+}
+
+// Elementwise ops on special values: the same relative part, an absolute floor of 2
+// subnormal ulp of the dtype.
+inline Tolerance special_tolerance(DType d) {
+  if (d == DType::f64) return {1e-15, 1e-323};
+  if (d == DType::f32) return {6e-7, 2.9e-45};
+  if (d == DType::bf16) return {1.6e-2, 1.9e-40};
+  return {2e-3, 1.2e-7};  // f16
+}
+
+// Elementwise ops decided on the bits, or computed so that no float operation meets a
+// subnormal (operands and results read and scaled on the bits): the same answer on a device
+// that flushes subnormals. The list "Never" in docs/semantics-elementwise.md, elementwise
+// ops only.
+inline bool exact_under_flush(Op op) {
+  switch (op) {
+    case Op::remainder: case Op::min: case Op::max: case Op::equal: case Op::not_equal:
+    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
+    case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::sign:
+    case Op::abs: case Op::negate: case Op::ceil: case Op::floor: case Op::round:
+    case Op::is_nan: case Op::is_infinity: case Op::conjugate: case Op::real: case Op::imag:
+    case Op::sqrt: case Op::rsqrt: case Op::cbrt: case Op::log: case Op::divide: case Op::pow:
+    case Op::atan2: case Op::atan:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace vkt::testing
