@@ -116,6 +116,7 @@ std::span<const T> Tensor::host_span() const {
 
 template <class T>
 std::vector<T> Tensor::to_vector() const {
+  if (!storage_) throw Error("[to_vector] the tensor is empty (default-constructed)");
   if (dtype_of_v<T> != dtype_) {
     throw TypeError("[to_vector] requested " + std::string(dtype_name(dtype_of_v<T>)) +
                     " from a tensor of dtype " + std::string(dtype_name(dtype_)));
@@ -136,6 +137,7 @@ std::vector<T> Tensor::to_vector() const {
 namespace vkt {
 template <class T>
 T Tensor::item() const {
+  if (!storage_) throw Error("[item] the tensor is empty (default-constructed)");
   if (size() != 1) {
     throw ShapeError("[item] needs a tensor of one element, got shape " + shape_str(shape_));
   }

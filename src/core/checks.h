@@ -45,6 +45,38 @@ inline void check_size(std::string_view op, std::span<const std::int64_t> shape,
   }
 }
 
+// Sums and products of user-given sizes (pad widths, strides, windows): a result past int64
+// is a ShapeError naming the op and `what`, never a wrapped value a kernel would index with.
+inline std::int64_t checked_add(std::string_view op, const std::string& what, std::int64_t a,
+                                std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) fail<ShapeError>(op, what + " overflows int64");
+  return r;
+}
+inline std::int64_t checked_mul(std::string_view op, const std::string& what, std::int64_t a,
+                                std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) fail<ShapeError>(op, what + " overflows int64");
+  return r;
+}
+
+// Two inputs on different non-cpu backends: IncompatibleBackends naming `op`. Ops built on
+// other ops (stack on concatenate, matmul on dot) check first, so the error names them.
+void check_backends(std::string_view op, std::span<const Tensor> inputs);
+
+// Runs f; an OutOfMemory or DeviceLost from below is rethrown with `context` (which starts
+// with "[op]") in front, so the caller's op is named, with the same type.
+template <class F>
+decltype(auto) naming_failures(const std::string& context, F&& f) {
+  try {
+    return f();
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory(context + ": " + e.what());
+  } catch (const DeviceLost& e) {
+    throw DeviceLost(context + ": " + e.what());
+  }
+}
+
 inline std::string describe(const Tensor& t) {
   return std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape());
 }

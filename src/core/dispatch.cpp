@@ -40,18 +40,10 @@ Policies& policies() {
 thread_local Backend* scoped_default = nullptr;
 
 Backend& pick_backend(const OpCall& call) {
-  Backend* chosen = nullptr;
+  detail::check_backends(op_name(call.op), call.inputs);
   for (const Tensor& t : call.inputs) {
-    Backend& b = t.backend();
-    if (b.is_cpu()) continue;
-    if (chosen == nullptr) {
-      chosen = &b;
-    } else if (chosen != &b) {
-      throw IncompatibleBackends("[" + std::string(op_name(call.op)) + "] inputs live on " +
-                                 chosen->name() + " and " + b.name() + "; transfer one explicitly");
-    }
+    if (!t.backend().is_cpu()) return t.backend();
   }
-  if (chosen != nullptr) return *chosen;
   if (!call.inputs.empty()) return cpu();
   return call.target != nullptr ? *call.target : default_backend();
 }
@@ -112,6 +104,20 @@ LegacyPolicy legacy_policy() {
 
 namespace detail {
 
+void check_backends(std::string_view op, std::span<const Tensor> inputs) {
+  Backend* chosen = nullptr;
+  for (const Tensor& t : inputs) {
+    Backend& b = t.backend();
+    if (b.is_cpu()) continue;
+    if (chosen == nullptr) {
+      chosen = &b;
+    } else if (chosen != &b) {
+      throw IncompatibleBackends("[" + std::string(op) + "] inputs live on " + chosen->name() +
+                                 " and " + b.name() + "; transfer one explicitly");
+    }
+  }
+}
+
 std::string describe_inputs(const OpCall& call) {
   std::string dtypes, shapes;
   for (const Tensor& t : call.inputs) {
@@ -131,14 +137,24 @@ std::string describe_inputs(const OpCall& call) {
 
 namespace {
 
-// Runs `call` on `b`; an allocation that fails names the op and its output.
+// Runs `call` on `b`; an allocation that fails or a lost device names the op and its output.
 Tensor execute_on(Backend& b, const OpCall& call) {
-  try {
-    return b.execute(call);
-  } catch (const OutOfMemory& e) {
-    throw OutOfMemory("[" + std::string(op_name(call.op)) + "] output " +
-                      std::string(dtype_name(call.out_dtype)) + " " + shape_str(call.out_shape) +
-                      " on " + b.name() + ": " + e.what());
+  const std::size_t bytes =
+      static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
+  return naming_failures("[" + std::string(op_name(call.op)) + "] output " +
+                             std::string(dtype_name(call.out_dtype)) + " " +
+                             shape_str(call.out_shape) + " on " + b.name() + " (" +
+                             std::to_string(bytes) + " bytes)",
+                         [&] { return b.execute(call); });
+}
+
+// Moves every input to `b` (a no-op for those already there), naming the op on failure.
+void move_inputs(OpCall& call, Backend& b) {
+  for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+    Tensor& t = call.inputs[i];
+    t = naming_failures("[" + std::string(op_name(call.op)) + "] moving input " +
+                            std::to_string(i) + " (" + describe(t) + ") to " + b.name(),
+                        [&] { return transfer(t, b); });
   }
 }
 
@@ -150,15 +166,19 @@ Tensor dispatch(OpCall call) {
   if (b.is_cpu()) return execute_on(b, call);
   const LegacyPolicy legacy = legacy_policy();
   if (legacy.native && b.supports(call)) {
-    for (Tensor& t : call.inputs) t = transfer(t, b);
+    move_inputs(call, b);
     return execute_on(b, call);
   }
   apply_fallback_policy(call, b);
   ledger::record_fallback(std::string(op_name(call.op)));
-  for (Tensor& t : call.inputs) t = transfer(t, cpu());
+  move_inputs(call, cpu());
   Tensor result = execute_on(cpu(), call);
   // Creation ops were asked for on b: placing them there is the caller's request.
-  if (call.inputs.empty() || legacy.upload_fallback_result) result = transfer(result, b);
+  if (call.inputs.empty() || legacy.upload_fallback_result) {
+    result = naming_failures("[" + std::string(op_name(call.op)) + "] placing the result on " +
+                                 b.name(),
+                             [&] { return transfer(result, b); });
+  }
   return result;
 }
 

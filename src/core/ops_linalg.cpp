@@ -72,6 +72,7 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
            const Axes& contract_b, const Axes& batch_b) {
   detail::check_defined("dot", a);
   detail::check_defined("dot", b);
+  detail::check_backends("dot", std::vector<Tensor>{a, b});
   const Axes ca = normalize_in_order(contract_a, a.rank());
   const Axes ba = normalize_in_order(batch_a, a.rank());
   const Axes cb = normalize_in_order(contract_b, b.rank());
@@ -105,6 +106,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 Tensor matmul(const Tensor& a, const Tensor& b) {
   detail::check_defined("matmul", a);
   detail::check_defined("matmul", b);
+  detail::check_backends("matmul", std::vector<Tensor>{a, b});
   if (a.rank() < 1 || b.rank() < 1) {
     detail::fail<ShapeError>("matmul", "needs operands of rank >= 1, got " + detail::describe(a) +
                                            " and " + detail::describe(b));

@@ -156,7 +156,13 @@ Tensor pad(const Tensor& t, Scalar value, const std::vector<PadAxis>& config) {
       detail::fail<ShapeError>("pad", "interior padding " + std::to_string(c.interior) +
                                           " on axis " + std::to_string(i) + " is negative");
     }
-    out[i] = c.lo + c.hi + d + std::max<std::int64_t>(d - 1, 0) * c.interior;
+    const std::string where = "padding on axis " + std::to_string(i);
+    out[i] = detail::checked_add(
+        "pad", where,
+        detail::checked_add("pad", where, c.lo, c.hi),
+        detail::checked_add(
+            "pad", where, d,
+            detail::checked_mul("pad", where, std::max<std::int64_t>(d - 1, 0), c.interior)));
     if (out[i] < 0) {
       detail::fail<ShapeError>(
           "pad", "padding {" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + ", " +
@@ -198,7 +204,15 @@ Tensor slice(const Tensor& t, const std::vector<std::int64_t>& start,
       detail::fail<ShapeError>(
           "slice", "strides " + list_str(st) + " must be >= 1 (axis " + std::to_string(i) + ")");
     }
-    const std::int64_t span = lengths[i] > 0 ? (lengths[i] - 1) * st[i] + 1 : 0;
+    // A huge stride must not wrap the span into a small (or negative) one that "fits".
+    const std::int64_t span =
+        lengths[i] > 0
+            ? detail::checked_add("slice", "the span of axis " + std::to_string(i),
+                                  detail::checked_mul("slice",
+                                                      "the span of axis " + std::to_string(i),
+                                                      lengths[i] - 1, st[i]),
+                                  1)
+            : 0;
     if (lengths[i] < 0 || span > d) {
       detail::fail<ShapeError>("slice", "lengths " + list_str(lengths) + " with strides " +
                                             list_str(st) + " do not fit shape " +
@@ -214,6 +228,7 @@ Tensor slice(const Tensor& t, const std::vector<std::int64_t>& start,
 Tensor put_slice(const Tensor& t, const std::vector<std::int64_t>& start, const Tensor& update) {
   detail::check_defined("put_slice", t);
   detail::check_defined("put_slice", update);
+  detail::check_backends("put_slice", std::vector<Tensor>{t, update});
   check_rank_match("put_slice", "start", start.size(), t);
   if (update.rank() != t.rank()) {
     detail::fail<ShapeError>("put_slice", "update of shape " + shape_str(update.shape()) +
@@ -240,6 +255,7 @@ Tensor put_slice(const Tensor& t, const std::vector<std::int64_t>& start, const 
 Tensor concatenate(const std::vector<Tensor>& tensors, std::int64_t axis) {
   if (tensors.empty()) detail::fail<ShapeError>("concatenate", "needs at least one tensor");
   for (const Tensor& t : tensors) detail::check_defined("concatenate", t);
+  detail::check_backends("concatenate", tensors);
   const Tensor& first = tensors.front();
   if (first.rank() == 0) {
     detail::fail<ShapeError>("concatenate", "cannot concatenate rank-0 tensors (shape {})");
@@ -268,6 +284,7 @@ Tensor concatenate(const std::vector<Tensor>& tensors, std::int64_t axis) {
 Tensor stack(const std::vector<Tensor>& tensors, std::int64_t axis) {
   if (tensors.empty()) detail::fail<ShapeError>("stack", "needs at least one tensor");
   for (const Tensor& t : tensors) detail::check_defined("stack", t);
+  detail::check_backends("stack", tensors);
   const Tensor& first = tensors.front();
   const std::int64_t a = normalize_axis("stack", axis, first.rank() + 1);
   std::vector<Tensor> expanded;

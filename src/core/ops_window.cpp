@@ -72,8 +72,17 @@ Tensor window(Op op, const Tensor& t, const Shape& window, const WindowOptions& 
   // does not fit (an empty result, as NumPy and XLA give).
   Shape out_shape(static_cast<std::size_t>(rank));
   for (std::size_t a = 0; a < out_shape.size(); ++a) {
-    const std::int64_t padded = t.shape()[a] + p.padding[a].first + p.padding[a].second;
-    const std::int64_t span = (window[a] - 1) * p.dilations[a] + 1;
+    const std::string where = "axis " + std::to_string(a);
+    const std::int64_t padded = detail::checked_add(
+        name, "the padded size of " + where,
+        detail::checked_add(name, "the padded size of " + where, t.shape()[a],
+                            p.padding[a].first),
+        p.padding[a].second);
+    const std::int64_t span = detail::checked_add(
+        name, "the dilated window of " + where,
+        detail::checked_mul(name, "the dilated window of " + where, window[a] - 1,
+                            p.dilations[a]),
+        1);
     out_shape[a] = padded < span ? 0 : (padded - span) / p.strides[a] + 1;
   }
   return detail::dispatch({op, {t}, std::move(p), t.dtype(), std::move(out_shape)});

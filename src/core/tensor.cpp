@@ -40,11 +40,14 @@ void Tensor::read_into(std::span<std::byte> dst) const {
     std::memcpy(dst.data(), p, dst.size());
     return;
   }
-  storage_->backend().to_host(*storage_, 0, dst.data(), dst.size());
+  Backend& b = storage_->backend();
+  detail::naming_failures("[read_into] " + detail::describe(*this) + " from " + b.name(),
+                          [&] { b.to_host(*storage_, 0, dst.data(), dst.size()); });
   ledger::record_download(dst.size());
 }
 
 std::vector<std::byte> Tensor::to_bytes() const {
+  if (!storage_) throw Error("[to_bytes] the tensor is empty (default-constructed)");
   if (const void* p = storage_ ? storage_->host_data() : nullptr; p != nullptr && nbytes() > 0) {
     return detail::copy_to_vector(static_cast<const std::byte*>(p), nbytes());
   }
@@ -67,16 +70,24 @@ Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape, Ba
     if (!bytes.empty()) std::memcpy(storage->data(), bytes.data(), bytes.size());
     return Tensor(dtype, std::move(shape), std::move(storage));
   }
-  auto storage = b.from_host(bytes.data(), bytes.size());
+  auto storage = detail::naming_failures(
+      "[from_bytes] " + std::string(dtype_name(dtype)) + " " + shape_str(shape) + " (" +
+          std::to_string(bytes.size()) + " bytes) to " + b.name(),
+      [&] { return b.from_host(bytes.data(), bytes.size()); });
   ledger::record_upload(bytes.size());
   return Tensor(dtype, std::move(shape), std::move(storage));
 }
 
 Tensor transfer(const Tensor& t, Backend& b) {
+  detail::check_defined("transfer", t);
   Backend& src = t.backend();
   if (&src == &b) return t;
+  const std::string context =
+      "[transfer] " + detail::describe(t) + " from " + src.name() + " to " + b.name();
   if (b.is_cpu()) {
-    if (auto direct = src.to_host_storage(*t.storage(), t.nbytes(), b)) {
+    auto direct = detail::naming_failures(
+        context, [&] { return src.to_host_storage(*t.storage(), t.nbytes(), b); });
+    if (direct) {
       ledger::record_download(t.nbytes());
       return Tensor(t.dtype(), t.shape(), std::move(direct));
     }
@@ -85,7 +96,8 @@ Tensor transfer(const Tensor& t, Backend& b) {
     return Tensor(t.dtype(), t.shape(), std::move(storage));
   }
   if (src.is_cpu()) {
-    auto storage = b.from_host(t.storage()->host_data(), t.nbytes());
+    auto storage = detail::naming_failures(
+        context, [&] { return b.from_host(t.storage()->host_data(), t.nbytes()); });
     ledger::record_upload(t.nbytes());
     return Tensor(t.dtype(), t.shape(), std::move(storage));
   }
@@ -99,9 +111,13 @@ Tensor Tensor::to_cpu() const {
 }
 
 Tensor copy(const Tensor& t, Backend& b) {
+  detail::check_defined("copy", t);
   if (&t.backend() != &b) return transfer(t, b);
   OpCall call{Op::copy, {t}, NoParams{}, t.dtype(), t.shape(), &b};
-  if (b.is_cpu() || b.supports(call)) return b.execute(call);
+  if (b.is_cpu() || b.supports(call)) {
+    return detail::naming_failures("[copy] " + detail::describe(t) + " on " + b.name(),
+                                   [&] { return b.execute(call); });
+  }
   return transfer(transfer(t, cpu()), b);
 }
 

@@ -50,18 +50,34 @@ VulkanBackend::VulkanBackend(int index)
 
 VulkanBackend::~VulkanBackend() = default;
 
-std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
+template <class F>
+decltype(auto) VulkanBackend::guarded(F&& body) {
   std::lock_guard lock(mutex_);
-  auto s = new_storage(nbytes);
-  transfers_.upload(s->range(), data, nbytes);
-  if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
-  return s;
+  if (!lost_.empty()) {
+    throw DeviceLost("[vulkan] the device " + ctx_.name() + " was lost (" + lost_ +
+                     "); nothing more runs on it and its tensors cannot be read");
+  }
+  try {
+    return body();
+  } catch (const DeviceLost& e) {
+    lost_ = e.what();
+    recorder_.abandon();
+    throw;
+  }
+}
+
+std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
+  return guarded([&]() -> std::shared_ptr<Storage> {
+    auto s = new_storage(nbytes);
+    transfers_.upload(s->range(), data, nbytes);
+    if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
+    return s;
+  });
 }
 
 void VulkanBackend::to_host(const Storage& storage, std::size_t offset, void* dst,
                             std::size_t nbytes) {
-  std::lock_guard lock(mutex_);
-  transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes);
+  guarded([&] { transfers_.download(vulkan_storage(storage).range(), offset, dst, nbytes); });
 }
 
 std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage, std::size_t nbytes,
@@ -69,12 +85,13 @@ std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage, 
   // Host-mapped working memory (lavapipe, integrated GPUs) is read with one memcpy by the
   // core; small reads go through the staging ring (see PinnedPool::kMinBytes).
   if (pool_.host_mapped() || !pinned_.available() || nbytes < PinnedPool::kMinBytes) return nullptr;
-  std::lock_guard lock(mutex_);
-  std::unique_ptr<OwnedBuffer> buffer = pinned_.take(nbytes);
-  if (buffer == nullptr) return nullptr;
-  auto out = std::make_shared<PinnedStorage>(host, nbytes, pinned_, std::move(buffer));
-  transfers_.download_to_buffer(vulkan_storage(storage).range(), out->buffer(), nbytes);
-  return out;
+  return guarded([&]() -> std::shared_ptr<Storage> {
+    std::unique_ptr<OwnedBuffer> buffer = pinned_.take(nbytes);
+    if (buffer == nullptr) return nullptr;
+    auto out = std::make_shared<PinnedStorage>(host, nbytes, pinned_, std::move(buffer));
+    transfers_.download_to_buffer(vulkan_storage(storage).range(), out->buffer(), nbytes);
+    return out;
+  });
 }
 
 std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() const {
@@ -99,24 +116,22 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
 }
 
 void VulkanBackend::synchronize() {
-  std::lock_guard lock(mutex_);
-  recorder_.finish();
+  guarded([&] { recorder_.finish(); });
 }
 
 void VulkanBackend::begin_device_timer() {
-  std::lock_guard lock(mutex_);
-  timer_.begin(recorder_);
+  guarded([&] { timer_.begin(recorder_); });
 }
 
 void VulkanBackend::end_device_timer() {
-  std::lock_guard lock(mutex_);
-  timer_.end(recorder_);
+  guarded([&] { timer_.end(recorder_); });
 }
 
 double VulkanBackend::device_timer_us() {
-  std::lock_guard lock(mutex_);
-  recorder_.finish();
-  return timer_.elapsed_us();
+  return guarded([&] {
+    recorder_.finish();
+    return timer_.elapsed_us();
+  });
 }
 
 std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
@@ -195,7 +210,10 @@ bool VulkanBackend::supports(const OpCall& call) const {
 }
 
 Tensor VulkanBackend::execute(const OpCall& call) {
-  std::lock_guard lock(mutex_);
+  return guarded([&] { return run(call); });
+}
+
+Tensor VulkanBackend::run(const OpCall& call) {
   switch (op_family(call.op)) {
     case OpFamily::creation:
       return run_creation(*this, call);
@@ -299,6 +317,16 @@ void VulkanBackend::dispatch_groups(const Pipeline& p,
   for (const auto& [t, write] : buffers) recorder_.hold(t->storage());
 }
 
+void VulkanBackend::inject_device_lost() {
+  std::lock_guard lock(mutex_);
+  recorder_.inject_device_lost();
+}
+
+bool VulkanBackend::lost() const {
+  std::lock_guard lock(mutex_);
+  return !lost_.empty();
+}
+
 void VulkanBackend::set_native_disabled(Op op, bool disabled) {
   std::lock_guard lock(mutex_);
   if (disabled) {
@@ -320,6 +348,22 @@ VulkanBackend& backend_for(int index) {
 }
 
 namespace testing {
+std::unique_ptr<Backend> separate_backend() {
+  return std::make_unique<VulkanBackend>(default_device_index());
+}
+void inject_device_lost(Backend& b) {
+  dynamic_cast<VulkanBackend&>(b).inject_device_lost();
+}
+bool device_lost(const Backend& b) {
+  return dynamic_cast<const VulkanBackend&>(b).lost();
+}
+std::uint64_t pool_cap() {
+  return backend_for(-1).pool().cap();
+}
+void set_pool_cap(std::uint64_t bytes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).pool().set_cap(bytes);
+}
 void set_native_disabled(Op op, bool disabled) {
   backend_for(-1).set_native_disabled(op, disabled);
 }

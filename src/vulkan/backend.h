@@ -66,6 +66,9 @@ class VulkanBackend final : public Backend {
 
   // Test hooks (testing.h).
   void set_native_disabled(Op op, bool disabled);
+  // The next submit or wait reports VK_ERROR_DEVICE_LOST (see Recorder::inject_device_lost).
+  void inject_device_lost();
+  bool lost() const;
   void set_copy_path(CopyPath path) { copy_path_ = path; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
@@ -76,6 +79,12 @@ class VulkanBackend final : public Backend {
 
  private:
   bool shader_ops_ok(const OpCall& call) const;
+  Tensor run(const OpCall& call);
+  // Runs an entry point's body with the lock held. On a device known to be lost: DeviceLost
+  // at once. A DeviceLost from the driver (real or injected) marks the device lost for good:
+  // its recorder is abandoned, and every later call and read of its tensors fails the same way.
+  template <class F>
+  decltype(auto) guarded(F&& body);
   // A pooled storage; on out-of-memory, waits for in-flight work, trims the pool, retries.
   std::shared_ptr<VulkanStorage> new_storage(std::size_t nbytes);
 
@@ -92,6 +101,7 @@ class VulkanBackend final : public Backend {
   std::uint64_t sort_local_max_;
   mutable std::recursive_mutex mutex_;
   std::set<Op> disabled_;
+  std::string lost_;  // the driver's report of the loss; empty while the device works
 };
 
 // Invocations to launch for a grid-stride shader over `elements` (shaders/common.glsl,

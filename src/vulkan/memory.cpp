@@ -62,7 +62,16 @@ OwnedBuffer create_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFl
   ainfo.allocationSize = req.size;
   ainfo.memoryTypeIndex = static_cast<std::uint32_t>(type);
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  VKT_VK(vkAllocateMemory, dev, &ainfo, nullptr, &memory);
+  if (const VkResult r = vkAllocateMemory(dev, &ainfo, nullptr, &memory);
+      r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) {
+    // The driver's refusal, with what was asked and from which heap.
+    const std::uint32_t heap = ctx.memory().memoryTypes[type].heapIndex;
+    throw OutOfMemory("[vulkan] vkAllocateMemory of " + std::to_string(req.size) +
+                      " bytes failed (" + result_name(r) + ") on heap " + std::to_string(heap) +
+                      " (" + mib(ctx.memory().memoryHeaps[heap].size) + ") of " + ctx.name());
+  } else {
+    check(r, "vkAllocateMemory");
+  }
   ledger::record_allocation();
   out.memory = Owned<VkDeviceMemory>(dev, memory, vkFreeMemory);
   VKT_VK(vkBindBufferMemory, dev, buffer, memory, 0);
@@ -89,8 +98,10 @@ MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
   // Default cap: 90% of the largest device-local heap (VKT_VK_POOL_CAP_MB overrides).
   VkDeviceSize heap = 0;
   for (std::uint32_t h = 0; h < ctx.memory().memoryHeapCount; ++h) {
-    if (ctx.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
-      heap = std::max(heap, ctx.memory().memoryHeaps[h].size);
+    if ((ctx.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+        ctx.memory().memoryHeaps[h].size > heap) {
+      heap = ctx.memory().memoryHeaps[h].size;
+      heap_ = h;
     }
   }
   cap_ = heap / 10 * 9;
@@ -120,11 +131,16 @@ OwnedBuffer MemoryPool::create_working(VkDeviceSize size) {
   return b;
 }
 
+std::string MemoryPool::heap_str() const {
+  return "heap " + std::to_string(heap_) + " (" + mib(ctx_.memory().memoryHeaps[heap_].size) +
+         ", device-local) of " + ctx_.name();
+}
+
 void MemoryPool::ensure_room(VkDeviceSize bytes) {
   if (bytes > ctx_.limits().max_allocation) {
     throw OutOfMemory("[vulkan] a buffer of " + std::to_string(bytes) +
                       " bytes exceeds maxMemoryAllocationSize (" +
-                      std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
+                      std::to_string(ctx_.limits().max_allocation) + " bytes) on " + heap_str());
   }
   if (allocated_ + bytes > cap_) {
     // Free idle dedicated buffers and blocks nothing lives in, then retry.
@@ -144,7 +160,7 @@ void MemoryPool::ensure_room(VkDeviceSize bytes) {
   if (allocated_ + bytes > cap_) {
     throw OutOfMemory("[vulkan] allocating " + std::to_string(bytes) +
                       " bytes would pass the pool cap of " + mib(cap_) + " (" + mib(allocated_) +
-                      " in use) on " + ctx_.name());
+                      " in use) on " + heap_str());
   }
 }
 
@@ -179,7 +195,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
   if (want > ctx_.limits().max_allocation) {
     throw OutOfMemory("[vulkan] a tensor of " + std::to_string(want) +
                       " bytes exceeds maxMemoryAllocationSize (" +
-                      std::to_string(ctx_.limits().max_allocation) + " bytes) of " + ctx_.name());
+                      std::to_string(ctx_.limits().max_allocation) + " bytes) on " + heap_str());
   }
   std::lock_guard lock(mutex_);
   const VkDeviceSize rounded = std::bit_ceil(std::max(want, kMinClass));

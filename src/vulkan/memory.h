@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "vulkan/context.h"
@@ -72,6 +73,8 @@ class MemoryPool {
   VkDeviceSize allocated_bytes() const;
   VkDeviceSize cap() const { return cap_; }
   void set_cap(VkDeviceSize cap);
+  // "heap 0 (2048 MiB, device-local) of <device>": where working memory comes from, for errors.
+  std::string heap_str() const;
 
  private:
   struct Block {
@@ -96,6 +99,7 @@ class MemoryPool {
   VkDeviceSize block_size_ = kBlockSize;  // the default size of new blocks
   std::uint8_t max_classes_ = 0;           // pooled size classes any block size allows
   VkDeviceSize cap_ = 0;
+  std::uint32_t heap_ = 0;  // the largest device-local heap, which the cap is taken from
   VkDeviceSize allocated_ = 0;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Block>> blocks_;           // null where trimmed

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/check.h"
 
@@ -56,12 +57,40 @@ Recorder::~Recorder() {
   try {
     finish();
   } catch (...) {
-    // A lost device at shutdown: nothing left to wait for.
+    // A lost device: abandon() already waited for whatever could still run.
   }
+}
+
+void Recorder::check_alive() const {
+  if (abandoned_) {
+    throw DeviceLost("[vulkan] the device " + ctx_.name() + " was lost; its work was dropped");
+  }
+}
+
+template <class F>
+VkResult Recorder::driver(F&& call) {
+  if (inject_lost_) {
+    inject_lost_ = false;
+    return VK_ERROR_DEVICE_LOST;
+  }
+  return call();
+}
+
+void Recorder::abandon() {
+  // On a really lost device this returns (VK_ERROR_DEVICE_LOST) without waiting; after an
+  // injected loss the work in flight is real and must end before its buffers are reused.
+  (void)vkDeviceWaitIdle(ctx_.device());
+  abandoned_ = true;
+  open_ = false;
+  pending_ = Batch{};  // its command buffer and descriptor pool go with their pools
+  in_flight_.clear();  // releases the storages the batches held
+  written_.clear();
+  read_.clear();
 }
 
 void Recorder::open_batch() {
   if (open_) return;
+  check_alive();
   recycle_completed();
   if (spare_.empty()) {
     VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -147,6 +176,7 @@ void Recorder::end_command() {
 }
 
 std::uint64_t Recorder::submit() {
+  check_alive();
   if (!open_) return next_value_ - 1;
   // Device writes become visible to host reads once the timeline value is reached.
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -166,7 +196,8 @@ std::uint64_t Recorder::submit() {
   sinfo.pCommandBuffers = &pending_.cmd;
   sinfo.signalSemaphoreCount = 1;
   sinfo.pSignalSemaphores = &sem;
-  VKT_VK(vkQueueSubmit, ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE);
+  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE); }),
+        "vkQueueSubmit");
   ledger::record_submit();
   in_flight_.push_back(std::move(pending_));
   pending_ = Batch{};
@@ -177,7 +208,9 @@ std::uint64_t Recorder::submit() {
 
 std::uint64_t Recorder::completed_value() {
   std::uint64_t v = 0;
-  VKT_VK(vkGetSemaphoreCounterValue, ctx_.device(), timeline_.get(), &v);
+  check_alive();
+  check(driver([&] { return vkGetSemaphoreCounterValue(ctx_.device(), timeline_.get(), &v); }),
+        "vkGetSemaphoreCounterValue");
   return v;
 }
 
@@ -226,6 +259,7 @@ VkDescriptorSet Recorder::allocate_set(VkDescriptorSetLayout layout) {
 void Recorder::wait(std::uint64_t value) {
   // Deterministic ledger: a wait counts whenever the host needs work it has not yet seen
   // complete, even if the device happens to be done already (a race would make counts flaky).
+  check_alive();
   if (value <= waited_) {
     recycle_completed();
     return;
@@ -237,7 +271,10 @@ void Recorder::wait(std::uint64_t value) {
     info.semaphoreCount = 1;
     info.pSemaphores = &sem;
     info.pValues = &value;
-    VKT_VK(vkWaitSemaphores, ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+    check(driver([&] {
+            return vkWaitSemaphores(ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+          }),
+          "vkWaitSemaphores");
   }
   ledger::record_wait();
   waited_ = value;

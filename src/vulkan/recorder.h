@@ -64,6 +64,14 @@ class Recorder {
   // Hazard barriers inserted inside batches so far (not the one barrier opening each batch).
   std::uint64_t hazard_barriers() const { return hazard_barriers_; }
 
+  // After the device is lost: waits until nothing runs (a lost device returns at once),
+  // drops the pending and in-flight batches with the storages they held, and from then on
+  // throws DeviceLost instead of touching the device.
+  void abandon();
+  // Test hook: the next queue submit, semaphore wait or counter query returns
+  // VK_ERROR_DEVICE_LOST instead of calling the driver, as a lost device would.
+  void inject_device_lost() { inject_lost_ = true; }
+
  private:
   struct Batch {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
@@ -77,6 +85,11 @@ class Recorder {
   // Polls the timeline for up to spin_ before a blocking wait; true if `value` was reached.
   bool poll_until(std::uint64_t value);
   void barrier_if_hazard(const Access* begin, const Access* end);
+  // Throws DeviceLost once the recorder was abandoned.
+  void check_alive() const;
+  // VK_ERROR_DEVICE_LOST once after inject_device_lost(), else what `call` returns.
+  template <class F>
+  VkResult driver(F&& call);
 
   const Context& ctx_;
   Owned<VkCommandPool> pool_;
@@ -93,6 +106,8 @@ class Recorder {
   std::vector<VkDescriptorPool> spare_pools_;
   // Ranges written / read in the pending batch since its last barrier.
   std::vector<Access> written_, read_;
+  bool inject_lost_ = false;
+  bool abandoned_ = false;
 };
 
 }  // namespace vkt::vk

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "vkt/op_call.h"
 #include "vulkan/backend.h"
@@ -9,6 +10,17 @@
 #include "vulkan/linalg_dot_choice.h"
 
 namespace vkt::vk::testing {
+
+// A second backend on the default device with its own VkDevice, pool and recorder, for a
+// test that breaks it or needs two devices. Drop its tensors before it.
+std::unique_ptr<Backend> separate_backend();
+// The next queue submit, semaphore wait or counter query of Vulkan backend `b` returns
+// VK_ERROR_DEVICE_LOST without calling the driver; `b` then takes a real loss's path.
+void inject_device_lost(Backend& b);
+bool device_lost(const Backend& b);
+// The default device's pool cap (VKT_VK_POOL_CAP_MB; default 90% of the largest heap).
+std::uint64_t pool_cap();
+void set_pool_cap(std::uint64_t bytes);
 
 // While disabled, supports() says false for `op`, so the core falls back to the cpu.
 void set_native_disabled(Op op, bool disabled);

@@ -220,8 +220,8 @@ TEST(Tensor, ErrorsNameTheOpAndValues) {
   EXPECT_THROW(as_type(Tensor(), DType::f32), Error);
   // Reads of a default-constructed tensor throw instead of touching a null storage.
   const Tensor empty;
-  expect_msg([&] { (void)empty.to_bytes(); }, {"[read_into]", "default-constructed"});
-  expect_msg([&] { (void)empty.item<float>(); }, {"[read_into]", "default-constructed"});
+  expect_msg([&] { (void)empty.to_bytes(); }, {"[to_bytes]", "default-constructed"});
+  expect_msg([&] { (void)empty.item<float>(); }, {"[item]", "default-constructed"});
   std::vector<std::byte> buffer(empty.nbytes());
   expect_msg([&] { empty.read_into(buffer); }, {"[read_into]", "default-constructed"});
   EXPECT_THROW(vulkan(1000000), NoDevice);
