@@ -92,7 +92,8 @@ inline void add_creation_cases(std::vector<BadCase>& v) {
                                            {DType::u8, DType::s16},
                                            {DType::f16, DType::s32},
                                            {DType::s64, DType::bf16}};
-  for (auto [from, to] : sizes) {
+  for (const auto& pair : sizes) {
+    const DType from = pair.first, to = pair.second;  // clang 14 cannot capture a binding
     add_case(v,
              "bitcast/" + std::string(dtype_name(from)) + " as " + std::string(dtype_name(to)),
              Expect::type, "bitcast", {on_home({4}, from)},
