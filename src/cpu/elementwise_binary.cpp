@@ -47,11 +47,10 @@ bool arithmetic(Op op, Go go) {
       } else {
         return go([](C a, C b) { return integer_remainder(a, b); });
       }
-    // NaN propagates: a NaN `a` is taken as is; a NaN `b` fails the comparison.
     case Op::min:
-      return go([](C a, C b) { return (a < b || is_nan_value(a)) ? a : b; });
+      return go([](C a, C b) { return pick_min(a, b); });
     case Op::max:
-      return go([](C a, C b) { return (a > b || is_nan_value(a)) ? a : b; });
+      return go([](C a, C b) { return pick_max(a, b); });
     default:
       break;
   }

@@ -9,6 +9,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "cpu/float_order.h"
+
 namespace vkt::cpu_kernels {
 
 // cond ? a : b by bit masks. The ternary form lets GCC sink the work feeding the other arm
@@ -229,16 +231,6 @@ inline U leading_zeros_bits(U v) {
   if constexpr (sizeof(U) >= 4) x |= x >> 16;
   if constexpr (sizeof(U) == 8) x |= x >> 32;
   return static_cast<U>(sizeof(U) * 8 - population_count_bits(static_cast<U>(x)));
-}
-
-// x != x for floats (vectorises, unlike a libm call); false for integers.
-template <class C>
-inline bool is_nan_value(C x) {
-  if constexpr (std::is_floating_point_v<C>) {
-    return std::isnan(x);
-  } else {
-    return false;
-  }
 }
 
 // Wider unsigned type for wrapping arithmetic: 8/16-bit values would otherwise be promoted

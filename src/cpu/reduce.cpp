@@ -91,7 +91,9 @@ typename Rule::Total reduce_contiguous(const T* x, std::int64_t n, typename Rule
                                                            std::is_same_v<T, double>)) {
       bool special = false;
       const C extreme = simd_extreme<C, kIsMaxRule<Rule>>(p, m, special);
-      if (!special) {  // else the block holds NaN or inf: the exact loop below
+      // A block holding NaN or inf, or whose extreme is a zero (maxps/minps keep either
+      // zero on a tie), takes the exact loop below.
+      if (!special && extreme != C(0)) {
         t = Rule::absorb(t, extreme);
         continue;
       }

@@ -12,19 +12,10 @@
 #include <limits>
 #include <type_traits>
 
+#include "cpu/float_order.h"
 #include "vkt/dtype.h"
 
 namespace vkt::cpu_kernels {
-
-// x != x rather than std::isnan: GCC vectorises the comparison (an unordered compare).
-template <class C>
-inline bool is_nan_value(C x) {
-  if constexpr (std::is_floating_point_v<C>) {
-    return x != x;
-  } else {
-    return false;
-  }
-}
 
 // Integers accumulate in uint64: wrapping is defined there (no signed-overflow UB), and
 // converting back to any integer width keeps the low bits, which is the wrapped result.
@@ -69,7 +60,7 @@ struct MaxRule {
     }
   }
   static Total total_init() { return lane_init(); }
-  static Lane step(Lane a, C x) { return ((x > a) | is_nan_value(x)) ? x : a; }
+  static Lane step(Lane a, C x) { return pick_max(x, a); }
   static Total absorb(Total t, Lane a) { return step(t, a); }
   static Total merge(Total a, Total b) { return step(a, b); }
 };
@@ -87,7 +78,7 @@ struct MinRule {
     }
   }
   static Total total_init() { return lane_init(); }
-  static Lane step(Lane a, C x) { return ((x < a) | is_nan_value(x)) ? x : a; }
+  static Lane step(Lane a, C x) { return pick_min(x, a); }
   static Total absorb(Total t, Lane a) { return step(t, a); }
   static Total merge(Total a, Total b) { return step(a, b); }
 };

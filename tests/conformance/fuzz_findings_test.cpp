@@ -1,12 +1,14 @@
 // Regression tests for what the differential fuzzer (tests/fuzz) found, one each, device
 // against the cpu: f64 acosh of values past 1e154 (t * t overflowed to inf on the device),
 // and pow with a signalling NaN operand (glibc's pow gave NaN for pow(sNaN, 0) and
-// pow(1, sNaN), where C and the device give 1).
+// pow(1, sNaN), where C and the device give 1), and reduce_max over both zeros (the device
+// kept -0, the cpu +0: each kept whichever its combining order met last).
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
@@ -43,6 +45,51 @@ TEST_F(FuzzFindings, PowWithSignallingNaN) {
     EXPECT_TRUE(tensors_close(pow(transfer(x, gpu()), transfer(y, gpu())), pow(x, y),
                               elementwise_tolerance(d)))
         << dtype_name(d);
+  }
+}
+
+// Replay: vkt_fuzz --seed 11 --first 615442 --programs 1. max/min order -0 below +0 in every
+// op (IEEE 754-2019 maximum/minimum), so the answer does not depend on the combining order.
+TEST_F(FuzzFindings, MaxMinOfBothZerosIsOrderFree) {
+  constexpr std::int64_t kRows = 3, kCols = 4099;  // past one 2048-element cpu block
+  std::vector<float> v(static_cast<std::size_t>(kRows * kCols));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = i % 7 == 3 ? 0.0f : (i % 5 == 1 ? -0.0f : -1.0f - static_cast<float>(i % 11));
+  }
+  v[0] = -0.0f;  // a row that starts with -0 and holds +0 later, and one the other way
+  v[kCols] = 0.0f;
+  const Tensor host = reshape(from_vector(v, &cpu()), {kRows, kCols});
+  for (DType d : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
+    if (d == DType::f64 && !vk::testing::device_caps().float64) continue;
+    const Tensor c = as_type(host, d), g = transfer(c, gpu());
+    const Tensor neg = negate(c);  // min's mirror: both zeros, other values positive
+    for (const Axes& axes : {Axes{}, Axes{1}, Axes{0}}) {
+      const Tensor cmax = reduce_max(c, axes), cmin = reduce_min(neg, axes);
+      EXPECT_TRUE(same_bits(reduce_max(g, axes), cmax)) << dtype_name(d);
+      EXPECT_TRUE(same_bits(reduce_min(transfer(neg, gpu()), axes), cmin)) << dtype_name(d);
+      if (axes == Axes{0}) continue;  // a column may hold one zero only: bits compared above
+      for (double m : as_type(cmax, DType::f64).to_vector<double>()) {
+        if (m == 0.0) {
+          EXPECT_FALSE(std::signbit(m)) << dtype_name(d);
+        }
+      }
+      for (double m : as_type(cmin, DType::f64).to_vector<double>()) {
+        if (m == 0.0) {
+          EXPECT_TRUE(std::signbit(m)) << dtype_name(d);
+        }
+      }
+    }
+    EXPECT_TRUE(same_bits(cumulative_max(g, 1), cumulative_max(c, 1))) << dtype_name(d);
+    EXPECT_TRUE(same_bits(window_max(g, {1, 5}), window_max(c, {1, 5}))) << dtype_name(d);
+    const Tensor zeros_ab = as_type(from_vector(std::vector<float>{-0.0f, 0.0f}, &cpu()), d);
+    const Tensor zeros_ba = reverse(zeros_ab);
+    for (const Tensor& x : {zeros_ab, transfer(zeros_ab, gpu())}) {
+      const Tensor y = x.backend().is_cpu() ? zeros_ba : transfer(zeros_ba, gpu());
+      EXPECT_FALSE(std::signbit(as_type(max(x, y), DType::f64).to_vector<double>()[0]));
+      EXPECT_FALSE(std::signbit(as_type(max(y, x), DType::f64).to_vector<double>()[0]));
+      EXPECT_TRUE(std::signbit(as_type(min(x, y), DType::f64).to_vector<double>()[1]));
+      EXPECT_TRUE(std::signbit(as_type(min(y, x), DType::f64).to_vector<double>()[1]));
+    }
   }
 }
 

@@ -16,9 +16,19 @@ int f32_key(float x) {
 // IEEE ordered comparisons: false with a NaN.
 bool f32_less(float a, float b) { return !f32_is_nan(a) && !f32_is_nan(b) && f32_key(a) < f32_key(b); }
 bool f32_equal(float a, float b) { return !f32_is_nan(a) && !f32_is_nan(b) && f32_key(a) == f32_key(b); }
-// min/max as the cpu writes them ((a < b || isnan(a)) ? a : b), the chosen operand's bits.
-float f32_min(float a, float b) { return (f32_less(a, b) || f32_is_nan(a)) ? a : b; }
-float f32_max(float a, float b) { return (f32_less(b, a) || f32_is_nan(a)) ? a : b; }
+// The order min/max use (IEEE 754-2019 minimum/maximum, as src/cpu/float_order.h): -0 below
+// +0, so both zeros give one answer whatever order a parallel combine meets them in.
+int f32_order_key(float x) {
+  const uint u = floatBitsToUint(x);
+  const int m = int(u & 0x7fffffffu);
+  return (u & 0x80000000u) != 0u ? -m - 1 : m;
+}
+bool f32_order_less(float a, float b) {
+  return !f32_is_nan(a) && !f32_is_nan(b) && f32_order_key(a) < f32_order_key(b);
+}
+// min/max as the cpu writes them ((a below b || isnan(a)) ? a : b), the chosen operand's bits.
+float f32_min(float a, float b) { return (f32_order_less(a, b) || f32_is_nan(a)) ? a : b; }
+float f32_max(float a, float b) { return (f32_order_less(b, a) || f32_is_nan(a)) ? a : b; }
 
 #ifdef VKT_F64
 // The same for f64 (the f64 variants always have 64-bit integers).
@@ -32,6 +42,14 @@ int64_t f64_key(double x) {
 }
 bool f64_less(double a, double b) { return !f64_is_nan(a) && !f64_is_nan(b) && f64_key(a) < f64_key(b); }
 bool f64_equal(double a, double b) { return !f64_is_nan(a) && !f64_is_nan(b) && f64_key(a) == f64_key(b); }
-double f64_min(double a, double b) { return (f64_less(a, b) || f64_is_nan(a)) ? a : b; }
-double f64_max(double a, double b) { return (f64_less(b, a) || f64_is_nan(a)) ? a : b; }
+int64_t f64_order_key(double x) {
+  const uint64_t u = f64_bits(x);
+  const int64_t m = int64_t(u & 0x7fffffffffffffffUL);
+  return (u >> 63) != 0UL ? -m - 1L : m;
+}
+bool f64_order_less(double a, double b) {
+  return !f64_is_nan(a) && !f64_is_nan(b) && f64_order_key(a) < f64_order_key(b);
+}
+double f64_min(double a, double b) { return (f64_order_less(a, b) || f64_is_nan(a)) ? a : b; }
+double f64_max(double a, double b) { return (f64_order_less(b, a) || f64_is_nan(a)) ? a : b; }
 #endif

@@ -90,6 +90,16 @@ bool acc_isnan(ACC x) {
 #endif
 }
 // a < b ordered as values; float accumulators compare their bits (float_bits.glsl).
+// The order max/min pick by: acc_less, with -0 below +0 (float_bits.glsl).
+bool acc_order_less(ACC a, ACC b) {
+#if defined(ACC_F32)
+  return f32_order_less(a, b);
+#elif defined(ACC_F64)
+  return f64_order_less(a, b);
+#else
+  return a < b;
+#endif
+}
 bool acc_less(ACC a, ACC b) {
 #if defined(ACC_F32)
   return f32_less(a, b);
@@ -148,7 +158,7 @@ ACC combine(ACC a, ACC b) {
 #endif
   if (acc_isnan(a)) return a;
   if (acc_isnan(b)) return b;
-  if (OP == OP_MAX) return acc_less(a, b) ? b : a;
-  return acc_less(b, a) ? b : a;
+  if (OP == OP_MAX) return acc_order_less(a, b) ? b : a;
+  return acc_order_less(b, a) ? b : a;
 }
 

@@ -51,12 +51,11 @@ bool is_nan32(uint r) {
   return false;
 }
 
-// Unsigned keys in the order of the values (as src/cpu/sort_keys.h; ±0 share a key).
+// Unsigned keys in the order max/min use: the values' order with -0 below +0 (float_bits.glsl).
 uint key32(uint r) {
   const uint sign = 1u << (BITS - 1u);
   const uint ones = BITS == 32u ? ~0u : (1u << BITS) - 1u;
   if (IS_FLOAT) {
-    if ((r & (sign - 1u)) == 0u) return sign;
     return (r & sign) != 0u ? ~r & ones : r | sign;
   }
   return IS_SIGNED ? r ^ sign : r;
@@ -87,7 +86,6 @@ bool is_nan64(uint64_t r) {
 uint64_t key64(uint64_t r) {
   const uint64_t sign = 0x8000000000000000ul;
   if (DTYPE == DT_F64) {
-    if ((r & ~sign) == 0ul) return sign;
     return (r & sign) != 0ul ? ~r : r | sign;
   }
   return IS_SIGNED ? r ^ sign : r;
