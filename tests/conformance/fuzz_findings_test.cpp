@@ -2,7 +2,8 @@
 // against the cpu: f64 acosh of values past 1e154 (t * t overflowed to inf on the device),
 // and pow with a signalling NaN operand (glibc's pow gave NaN for pow(sNaN, 0) and
 // pow(1, sNaN), where C and the device give 1), and reduce_max over both zeros (the device
-// kept -0, the cpu +0: each kept whichever its combining order met last).
+// kept -0, the cpu +0: each kept whichever its combining order met last), and on the H200
+// f32 subnormals lost in f32 <-> f64 conversions (stack, select and clip of mixed dtypes).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -91,6 +92,39 @@ TEST_F(FuzzFindings, MaxMinOfBothZerosIsOrderFree) {
       EXPECT_TRUE(std::signbit(as_type(min(y, x), DType::f64).to_vector<double>()[1]));
     }
   }
+}
+
+// Replay (H200): vkt_fuzz --seed 21 --first 391 --programs 1 (stack of f64 and f32 holding
+// 1.04e-40 gave 0). A flushing device flushes float(double) and double(float) as well; the
+// shaders form subnormal conversions on the bits (dtype_value.glsl).
+TEST_F(FuzzFindings, ConversionsBetweenF32AndF64KeepSubnormals) {
+  if (!vk::testing::device_caps().float64) GTEST_SKIP() << "no shaderFloat64";
+  const std::vector<float> narrow = {1.04488e-40f, -1.4e-45f,      1.1754942e-38f, -0.0f,
+                                     0.0f,         1.1754944e-38f, -3.5e-39f,      5e-42f};
+  const Tensor f = from_vector(narrow, &cpu());
+  EXPECT_TRUE(same_bits(as_type(transfer(f, gpu()), DType::f64), as_type(f, DType::f64)));
+  const Tensor b = as_type(f, DType::bf16);
+  EXPECT_TRUE(same_bits(as_type(transfer(b, gpu()), DType::f64), as_type(b, DType::f64)));
+  // f64 values whose f32 is subnormal: ties to even (2^-150 -> 0, 3 * 2^-150 -> 2^-148), the
+  // largest rounding up to the smallest normal, and values in between.
+  const std::vector<double> wide = {std::ldexp(1.0, -150),
+                                    3 * std::ldexp(1.0, -150),
+                                    -std::ldexp(1.0, -149),
+                                    1.1754943e-38,
+                                    1e-40,
+                                    -7.3e-42,
+                                    std::ldexp(1.0, -151),
+                                    1e-46,
+                                    -0.0};
+  const Tensor d = from_vector(wide, &cpu());
+  const Tensor narrowed = as_type(d, DType::f32);
+  EXPECT_TRUE(same_bits(as_type(transfer(d, gpu()), DType::f32), narrowed));
+  EXPECT_EQ(narrowed.to_vector<float>()[1], std::ldexp(1.0f, -148));
+  const Tensor g = transfer(f, gpu()), wide_on_gpu = transfer(as_type(f, DType::f64), gpu());
+  EXPECT_TRUE(same_bits(stack({wide_on_gpu, g}), stack({as_type(f, DType::f64), f})));
+  const Tensor pick = from_vector(std::vector<std::uint8_t>{1, 0, 1, 1, 0, 1, 0, 1}, &cpu());
+  EXPECT_TRUE(same_bits(select(transfer(pick, gpu()), g, wide_on_gpu),
+                        select(pick, f, as_type(f, DType::f64))));
 }
 
 }  // namespace

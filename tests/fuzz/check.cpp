@@ -69,13 +69,13 @@ Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
   return Rule::exact;
 }
 
-// docs/semantics-elementwise.md, "Ops that may differ under a flush": float arithmetic and
-// conversions may; decisions on the bits, copies, sorts and selections may not.
+// docs/semantics-elementwise.md, "Ops that may differ under a flush": float arithmetic may;
+// decisions on the bits, copies, conversions, sorts and selections may not.
 bool may_flush(const Node& n) {
   if (in(n.op, kMoves) || n.op == "full" || n.op == "iota" || n.op == "eye") return false;
   Op op;
   if (elementwise_op(n.op, &op)) return !testing::exact_under_flush(op);
-  return in(n.op, kAccumulate) || in(n.op, kProduct) || n.op == "as_type";
+  return in(n.op, kAccumulate) || in(n.op, kProduct);
 }
 
 double max_finite(DType d) {

@@ -31,7 +31,7 @@ layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lane
 
 void store_acc(uint i, ACC v) {
 #ifdef ACC_IS_FLOAT
-  store_value(DST_DTYPE, i, float_value(FWIDE(v)));
+  store_value(DST_DTYPE, i, float_value(widen(v)));
 #else
   store_value(DST_DTYPE, i, int_value(IWIDE(v), is_unsigned_code(DST_DTYPE)));
 #endif

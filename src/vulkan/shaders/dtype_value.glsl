@@ -53,9 +53,44 @@ IWIDE saturate_to_int(FWIDE x, uint d) {
 // Integer bits for dtype d (wrapping happens when the store truncates).
 IWIDE to_int_bits(Value v, uint d) { return v.is_float ? saturate_to_int(v.f, d) : v.i; }
 
+#ifdef VKT_F64
+// f32 <-> f64 of values that are f32 subnormals, formed on the bits: a device that flushes
+// f32 subnormals (the H200) flushes them in float(double) and double(float) too, where the
+// cpu's conversions are exact (widening) or round once (narrowing).
+double f64_of_f32(float x) {
+  const uint u = floatBitsToUint(x);
+  const uint a = u & 0x7fffffffu;
+  if (a == 0u || a >= 0x00800000u) return double(x);
+  const double m = ldexp(double(a), -149);  // a * 2^-149, exact
+  return (u & 0x80000000u) != 0u ? -m : m;
+}
+float f32_of_f64(double x) {
+  const double a = abs(x);
+  if (!(a < 1.1754943508222875e-38LF) || a == 0.0LF) return float(x);  // NaN, normal or zero
+  // Round to nearest even in units of 2^-149; 2^23 units is the smallest normal's encoding.
+  const uint bits = uint(roundEven(ldexp(a, 149)));
+  return uintBitsToFloat((x < 0.0LF ? 0x80000000u : 0u) | bits);
+}
+#endif
+// A float made a Value's float exactly (f64_of_f32 where the Value holds doubles).
+FWIDE widen(float x) {
+#ifdef VKT_F64
+  return f64_of_f32(x);
+#else
+  return x;
+#endif
+}
+#ifdef VKT_F64
+double widen(double x) { return x; }
+#endif
+
 // One rounding from the source to f32, as the cpu's static_cast<float>.
 float to_f32(Value v) {
-  if (v.is_float) return float(v.f);
+#ifdef VKT_F64
+  if (v.is_float) return f32_of_f64(v.f);
+#else
+  if (v.is_float) return v.f;
+#endif
   return v.is_unsigned ? float(UWIDE(v.i)) : float(v.i);
 }
 #ifdef VKT_F64

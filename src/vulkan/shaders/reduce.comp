@@ -65,7 +65,7 @@ void write_result(uint o, ACC v, uint index) {
     if (!WRITE_VALUES) return;
   }
 #ifdef ACC_IS_FLOAT
-  store_value(DST_DTYPE, o, float_value(FWIDE(v)));
+  store_value(DST_DTYPE, o, float_value(widen(v)));
 #else
   store_value(DST_DTYPE, o, int_value(IWIDE(v), is_unsigned_code(DST_DTYPE)));
 #endif

@@ -49,7 +49,7 @@ Value load_value(uint i) {
   if (d == DT_U32) return int_value(IWIDE(src_u32.v[i]), true);
   if (d == DT_S32) return int_value(IWIDE(src_s32.v[i]), false);
   if (d == DT_F16) return float_value(FWIDE(unpackHalf2x16(uint(src_u16.v[i])).x));
-  if (d == DT_BF16) return float_value(FWIDE(uintBitsToFloat(uint(src_u16.v[i]) << 16)));
+  if (d == DT_BF16) return float_value(widen(uintBitsToFloat(uint(src_u16.v[i]) << 16)));
 #ifdef VKT_I64
   if (d == DT_U64) return int_value(IWIDE(src_u64.v[i]), true);
   if (d == DT_S64) return int_value(IWIDE(src_u64.v[i]), false);
@@ -57,7 +57,7 @@ Value load_value(uint i) {
 #ifdef VKT_F64
   if (d == DT_F64) return float_value(src_f64.v[i]);
 #endif
-  return float_value(FWIDE(src_f32.v[i]));
+  return float_value(widen(src_f32.v[i]));
 }
 
 // On the bits (float_bits.glsl): where arithmetic flushes, 1e-40 would read as 0.

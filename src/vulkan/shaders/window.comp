@@ -216,7 +216,7 @@ void main() {
       store_value(DTYPE, o, float_value(dacc));
 #endif
     } else if (IS_FLOAT) {
-      store_value(DTYPE, o, float_value(FWIDE(facc)));
+      store_value(DTYPE, o, float_value(widen(facc)));
     } else if (IS_WIDE) {
 #ifdef VKT_I64
       store_value(DTYPE, o, int_value(IWIDE(uacc64), !IS_SIGNED));
