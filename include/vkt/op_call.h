@@ -129,7 +129,8 @@ struct AxisParams {
   std::int64_t axis = 0;
 };
 // concatenate: all inputs one dtype (already promoted), same dims but `axis`.
-// select: inputs {pred(u8 or any), on_true, on_false} already broadcast to out_shape.
+// select: inputs {pred(u8 or any), on_true, on_false}, each broadcast to out_shape or of
+// one element (read at 0 for every output element); the branches converted to out_dtype.
 // clip: inputs {t, lo, hi} already broadcast and converted to out_dtype.
 // indexed_add / indexed_put: inputs {t, indices {m, k}, updates {m, ...}}; indices index
 // t's `axes` (k of them); out-of-range index rows are skipped.

@@ -161,9 +161,14 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   const Shape shape = broadcast_shapes(
       "select", broadcast_shapes("select", pred.shape(), on_true.shape()), on_false.shape());
   const DType dtype = promote(on_true.dtype(), on_false.dtype());
+  // A one-element operand stays one element (backends read it at 0), as clip's bounds: a
+  // literal branch is neither broadcast to the whole shape nor uploaded at that size.
+  auto branch = [&](const Tensor& b) {
+    return b.size() == 1 ? as_type(reshape(b, {}), dtype) : broadcast_to(b, shape, dtype);
+  };
   return detail::dispatch({Op::select,
-                           {broadcast(pred, shape), broadcast_to(on_true, shape, dtype),
-                            broadcast_to(on_false, shape, dtype)},
+                           {pred.size() == 1 ? reshape(pred, {}) : broadcast(pred, shape),
+                            branch(on_true), branch(on_false)},
                            NoParams{},
                            dtype,
                            shape});
@@ -180,11 +185,8 @@ Tensor clip(const Tensor& t, const Tensor& lo, const Tensor& hi) {
   auto bound = [&](const Tensor& b) {
     return b.size() == 1 ? as_type(reshape(b, {}), dtype) : broadcast_to(b, shape, dtype);
   };
-  return detail::dispatch({Op::clip,
-                           {broadcast_to(t, shape, dtype), bound(lo), bound(hi)},
-                           NoParams{},
-                           dtype,
-                           shape});
+  return detail::dispatch(
+      {Op::clip, {broadcast_to(t, shape, dtype), bound(lo), bound(hi)}, NoParams{}, dtype, shape});
 }
 
 Tensor clip(const Tensor& t, Scalar lo, Scalar hi) {

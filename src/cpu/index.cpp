@@ -154,9 +154,22 @@ void run_select(const OpCall& call, W* out) {
   visit_dtype(call.inputs[0].dtype(), [&](auto tag) {
     using P = typename decltype(tag)::type;
     const P* pred = data<P>(call.inputs[0]);
+    if (call.inputs[0].size() == 1 && numel(call.out_shape) > 1) {  // one branch is taken
+      const bool take_a = static_cast<compute_t<P>>(pred[0]) != compute_t<P>(0);
+      const W* src = take_a ? a : b;
+      const Index step = call.inputs[take_a ? 1 : 2].size() == 1 ? 0 : 1;
+      parallel_for(numel(call.out_shape), kGrain, [&](Index begin, Index end) {
+        for (Index i = begin; i < end; ++i) out[i] = src[i * step];
+      });
+      return;
+    }
+    // A one-element branch is read at 0 for every element (the core keeps it one element).
+    const Index a_step = call.inputs[1].size() == 1 ? 0 : 1;
+    const Index b_step = call.inputs[2].size() == 1 ? 0 : 1;
     parallel_for(numel(call.out_shape), kGrain, [&](Index begin, Index end) {
       for (Index i = begin; i < end; ++i) {
-        out[i] = static_cast<compute_t<P>>(pred[i]) != compute_t<P>(0) ? a[i] : b[i];
+        out[i] =
+            static_cast<compute_t<P>>(pred[i]) != compute_t<P>(0) ? a[i * a_step] : b[i * b_step];
       }
     });
   });

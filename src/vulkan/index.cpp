@@ -148,10 +148,14 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       b.pipelines().get(word_variant("index_select", out.dtype()), 4,
                         {static_cast<std::uint32_t>(itemsize(pred)), is_float(pred) ? 1u : 0u});
   const auto n = static_cast<std::uint32_t>(out.size());
+  // Steps 0 for a one-element operand (shaders/index_select.comp).
+  const std::uint32_t push[4] = {n, call.inputs[0].size() == 1 ? 0u : 1u,
+                                 call.inputs[1].size() == 1 ? 0u : 1u,
+                                 call.inputs[2].size() == 1 ? 0u : 1u};
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-      &n, sizeof(n), grid_stride_threads(n));
+      push, sizeof(push), grid_stride_threads(n));
 }
 
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {

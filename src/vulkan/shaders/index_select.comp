@@ -1,5 +1,6 @@
 #version 450
-// select: out[i] = pred[i] != 0 ? on_true[i] : on_false[i] (inputs already broadcast).
+// select: out[i] = pred[i] != 0 ? on_true[i] : on_false[i]; an input of one element has
+// step 0 (the core keeps it one element) and is read at 0.
 // pred of any dtype is tested on its bits: PRED_WIDTH bytes, PRED_FLOAT ignores the sign bit
 // (so -0.0 is false and NaN true, as the cpu's comparison with zero).
 #include "common.glsl"
@@ -14,7 +15,7 @@ layout(binding = 0) readonly buffer Pred32 { uint v[]; } pred32;
 layout(binding = 1) readonly buffer OnTrue { WORD v[]; } on_true;
 layout(binding = 2) readonly buffer OnFalse { WORD v[]; } on_false;
 layout(binding = 3) writeonly buffer Dst { WORD v[]; } dst;
-layout(push_constant) uniform Push { uint n; } p;
+layout(push_constant) uniform Push { uint n, pred_step, true_step, false_step; } p;
 
 bool pred_at(uint i) {
   if (PRED_WIDTH == 1u) return uint(pred8.v[i]) != 0u;
@@ -24,7 +25,7 @@ bool pred_at(uint i) {
 }
 
 void index_select_element(uint i) {
-  dst.v[i] = pred_at(i) ? on_true.v[i] : on_false.v[i];
+  dst.v[i] = pred_at(i * p.pred_step) ? on_true.v[i * p.true_step] : on_false.v[i * p.false_step];
 }
 
 void main() {
