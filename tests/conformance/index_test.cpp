@@ -123,6 +123,8 @@ TEST_F(VulkanIndex, Select) {
       {{}, {2, 3}, {2, 3}},
       {{0}, {0}, {}},
       {{1, 2, 1, 3, 1, 5}, {2, 1, 3, 1, 5}, {5}},
+      {{40001}, {}, {1, 1}},  // both branches one element: read at 0 (steps 0)
+      {{1, 1}, {7, 3}, {}},   // one-element pred: one branch taken
   };
   for (DType pd :
        {DType::u8, DType::s16, DType::f16, DType::bf16, DType::f32, DType::s64, DType::f64}) {

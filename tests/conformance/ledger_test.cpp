@@ -123,6 +123,24 @@ TEST_F(Ledger, ScalarOperandsRideInTheBatch) {
   EXPECT_FLOAT_EQ(v.back(), expected);
 }
 
+TEST_F(Ledger, OneElementOperandsOfSelectAndClipStayOneElement) {
+  // A literal branch or bound is uploaded as one element, not broadcast to x's shape.
+  const Tensor x = iota({1 << 16}, DType::f32, std::nullopt, &gpu());
+  const Tensor pred = greater(x, 100.0);
+  gpu().synchronize();
+  const Tensor zero = full({}, 0.0, DType::f32, &cpu()), big = full({1}, 7.0, DType::f32, &cpu());
+  LedgerScope scope;
+  const Tensor y = select(pred, zero, x), z = clip(x, 3.0, 9.0), w = select(pred, big, zero);
+  gpu().synchronize();
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(d.fallbacks, 0u) << d.to_string();
+  EXPECT_LE(d.upload_bytes, 6u * sizeof(float)) << d.to_string();
+  EXPECT_EQ(y.to_vector<float>()[101], 0.0f);
+  EXPECT_EQ(z.to_vector<float>()[200], 9.0f);
+  EXPECT_EQ(w.to_vector<float>()[50], 0.0f);
+  EXPECT_EQ(w.to_vector<float>()[500], 7.0f);
+}
+
 TEST_F(Ledger, LongBatchesAreSubmittedAtTheBound) {
   const Tensor x = resident();
   LedgerScope scope;
