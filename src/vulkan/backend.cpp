@@ -112,7 +112,8 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"api_version", version(p.apiVersion)},
       {"vendor_id", vendor},
       {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
-      {"copy_path_chosen_by", copy_path_report_}};
+      {"copy_path_chosen_by", copy_path_report_},
+      {"pipeline_cache", pipelines_.cache_report()}};
 }
 
 void VulkanBackend::synchronize() {

@@ -6,7 +6,7 @@
 
 namespace vkt::vk {
 
-Pipelines::Pipelines(const Context& ctx) : ctx_(ctx) {}
+Pipelines::Pipelines(const Context& ctx) : ctx_(ctx), store_(ctx) {}
 
 const Pipelines::Layout& Pipelines::layout(std::uint32_t bindings) {
   auto it = layouts_.find(bindings);
@@ -85,7 +85,8 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
   info.stage.pSpecializationInfo = &sinfo;
   info.layout = l.pipeline.get();
   VkPipeline p = VK_NULL_HANDLE;
-  VKT_VK(vkCreateComputePipelines, ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &p);
+  VKT_VK(vkCreateComputePipelines, ctx_.device(), store_.handle(), 1, &info, nullptr, &p);
+  store_.created();
   Entry e{Owned<VkPipeline>(ctx_.device(), p, vkDestroyPipeline), l.pipeline.get(), l.set.get()};
   pipelines_.emplace(std::move(key), std::move(e));
   return {p, l.pipeline.get(), l.set.get(), kWorkgroupSize};

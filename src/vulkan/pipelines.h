@@ -16,6 +16,7 @@
 
 #include "vulkan/context.h"
 #include "vulkan/handle.h"
+#include "vulkan/pipeline_cache.h"
 
 namespace vkt::vk {
 
@@ -39,6 +40,8 @@ class Pipelines {
   Pipeline get(std::string_view shader, std::uint32_t bindings,
                const std::vector<std::uint32_t>& constants);
   std::size_t size() const { return pipelines_.size(); }
+  // Where the on-disk pipeline cache is and what loading it did (pipeline_cache.h).
+  std::string cache_report() const { return store_.report(); }
 
  private:
   struct Layout {
@@ -54,6 +57,7 @@ class Pipelines {
   VkShaderModule module(std::string_view shader);
 
   const Context& ctx_;
+  PipelineCacheStore store_;
   std::mutex mutex_;
   std::map<std::uint32_t, Layout> layouts_;
   std::map<std::string, Owned<VkShaderModule>, std::less<>> modules_;
