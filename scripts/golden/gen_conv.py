@@ -22,6 +22,8 @@ def values(shape, dtype):
     v = rng.integers(-8, 9, size=shape).astype(np.float64) / 4.0
     if dtype not in FLOAT:
         v = np.round(v)
+    if dtype.startswith("u"):
+        v = np.abs(v)
     return v
 
 
