@@ -4,11 +4,10 @@
 // resident) with its device time, D vulkan op + read, E the legacy path; and GFLOP/s of
 // A and of C's device time (2 * N * O * P * C * 9 flops). bench/peers/torch_conv.py times
 // PyTorch on the same inputs.
-#include "conv_bench.h"
-
 #include <cstdio>
 
 #include "cases.h"
+#include "conv_bench.h"
 #include "device.h"
 #include "host_info.h"
 #include "measure.h"
@@ -23,11 +22,13 @@ namespace {
 OpCase layer_case(std::int64_t batch, std::int64_t channels, std::int64_t hw, DType dt) {
   const Shape xs{batch, channels, hw, hw}, ks{channels, channels, 3, 3};
   const Tensor x = as_type(seed_data(numel(xs), xs), dt);
-  const Tensor k = as_type(multiply(seed_data(numel(ks), ks), 1.0 / static_cast<double>(channels)), dt);
+  const Tensor k =
+      as_type(multiply(seed_data(numel(ks), ks), 1.0 / static_cast<double>(channels)), dt);
   ConvOptions o;
   o.padding = {{1, 1}, {1, 1}};
-  return OpCase{"conv", dt, xs, {{x}, {k}},
-                [o](const std::vector<Tensor>& in) { return conv(in[0], in[1], o); }};
+  return OpCase{"conv", dt, xs, {{x}, {k}}, [o](const std::vector<Tensor>& in) {
+                  return conv(in[0], in[1], o);
+                }};
 }
 
 std::string us(const Column& c) {
@@ -67,8 +68,8 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
         e = measure(c, *dev, Read::to_cpu, plan);
         set_legacy_policy(saved);
       }
-      const std::size_t out_bytes = static_cast<std::size_t>(batch * o.channels * o.hw * o.hw) *
-                                    itemsize(dt);
+      const std::size_t out_bytes =
+          static_cast<std::size_t>(batch * o.channels * o.hw * o.hw) * itemsize(dt);
       const double floor_us =
           cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
       const bool fallback = d.measured && d.ledger.fallbacks > 0;

@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
   conv->add_option("--reps", conv_opts.min_reps, "minimum timed repetitions per column")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  conv->add_option("--out", conv_opts.out, "CSV path (default bench_results/<host>_conv_<date>.csv)");
+  conv->add_option("--out", conv_opts.out,
+                   "CSV path (default bench_results/<host>_conv_<date>.csv)");
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
