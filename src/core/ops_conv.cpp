@@ -162,11 +162,14 @@ Tensor conv_default_layout(const Tensor& input, const Tensor& kernel, const Conv
         kOp, "the padded input of " + where,
         detail::checked_add(kOp, "the padded input of " + where, dilated, p.padding[a].first),
         p.padding[a].second);
+    const std::int64_t k = kernel.shape()[a + 2];
+    // As Nx dilates (interior padding): an empty axis stays empty.
     const std::int64_t span =
-        detail::checked_add(kOp, "the dilated kernel of " + where,
-                            detail::checked_mul(kOp, "the dilated kernel of " + where,
-                                                kernel.shape()[a + 2] - 1, p.kernel_dilation[a]),
-                            1);
+        k == 0 ? 0
+               : detail::checked_add(kOp, "the dilated kernel of " + where,
+                                     detail::checked_mul(kOp, "the dilated kernel of " + where,
+                                                         k - 1, p.kernel_dilation[a]),
+                                     1);
     // Nx raises rather than returning an empty spatial axis.
     const std::int64_t out = padded < span ? 0 : (padded - span) / p.strides[a] + 1;
     if (out <= 0) {

@@ -130,9 +130,13 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   const DType d = call.out_dtype;
   const ConvTile t = choose_tile(group_out, d == DType::f64 ? 8 : 4,
                                  b.context().properties().limits.maxComputeSharedMemorySize);
+  // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
+  // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
+  const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
   const Pipeline pipeline = b.pipelines().get(
       b.variant("conv", {d}), 3,
-      {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated)});
+      {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
+       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u});
   // Tiles and groups past the device's grid limits are looped over inside the kernel.
   const auto& limit = b.context().limits().max_group_count;
   auto tiles = [](std::int64_t extent, std::uint32_t tile) {

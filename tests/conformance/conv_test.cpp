@@ -83,6 +83,7 @@ const std::vector<ConvCase>& conv_cases() {
       {"kernel as large as the input", {1, 2, 4, 4}, {3, 2, 4, 4}, {}, {}, {}, {}},
       {"zero input channels", {2, 0, 4}, {3, 0, 2}, {}, {}, {}, {}},
       {"zero batch", {0, 2, 5}, {3, 2, 2}, {}, {}, {}, {}},
+      {"empty kernel axis", {1, 2, 5}, {3, 2, 0}, {}, {}, {}, {2}},
   };
   return cases;
 }

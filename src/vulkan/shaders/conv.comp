@@ -15,6 +15,13 @@ layout(constant_id = 2) const uint TM = 4;  // 4 or 8
 layout(constant_id = 3) const uint TN = 8;  // 4 or 8
 layout(constant_id = 4) const uint BK = 16;
 layout(constant_id = 5) const bool INPUT_DILATED = false;  // any input dilation > 1
+// The kernel's spatial sizes as constants, so the per-element decode of K divides by
+// constants (a multiply and a shift) instead of a 20-instruction integer division; 0: read
+// them from the push constants (one pipeline for every kernel shape).
+layout(constant_id = 6) const uint K_D0 = 0;
+layout(constant_id = 7) const uint K_D1 = 0;
+layout(constant_id = 8) const uint K_D2 = 0;
+const bool FIXED_KERNEL = K_D0 != 0;
 
 const uint SIDE = 16;
 const uint THREADS = SIDE * SIDE;
@@ -74,6 +81,8 @@ void compute_tile(uint g, uint m0, uint n0, uint tid) {
   const int q0 = int(o0 * p.stride0) - p.pad0, q1 = int(o1 * p.stride1) - p.pad1,
             q2 = int(o2 * p.stride2) - p.pad2;
   const uint img = nb * p.image_stride + g * p.group_stride;
+  const uint taps = FIXED_KERNEL ? K_D0 * K_D1 * K_D2 : p.taps;
+  const uint kd1 = FIXED_KERNEL ? K_D1 : p.k_d1, kd2 = FIXED_KERNEL ? K_D2 : p.k_d2;
 
   VEC4 acc[TM][TN / 4];
   [[unroll]] for (uint i = 0; i < TM; ++i) {
@@ -92,8 +101,8 @@ void compute_tile(uint g, uint m0, uint n0, uint tid) {
       const uint gk = (k0) + tid / BN + r * B_ROWS;                                          \
       ACC v = ACC(0);                                                                        \
       if (col_in && gk < p.k) {                                                              \
-        const uint c = gk / p.taps, t = gk % p.taps;                                         \
-        const uint t2 = t % p.k_d2, t1 = (t / p.k_d2) % p.k_d1, t0 = t / (p.k_d2 * p.k_d1);  \
+        const uint c = gk / taps, t = gk % taps;                                             \
+        const uint t2 = t % kd2, t1 = (t / kd2) % kd1, t0 = t / (kd2 * kd1);                 \
         const int i0 = source(q0 + int(t0 * p.k_dil0), p.in_dil0, p.in_d0);                  \
         const int i1 = source(q1 + int(t1 * p.k_dil1), p.in_dil1, p.in_d1);                  \
         const int i2 = source(q2 + int(t2 * p.k_dil2), p.in_dil2, p.in_d2);                  \
