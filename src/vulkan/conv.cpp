@@ -1,10 +1,13 @@
 // conv on the device: one implicit-GEMM dispatch (shaders/conv.comp) over every group, for
 // 1 to 3 spatial axes and every float dtype the device stores (f64 needs shaderFloat64).
-// More spatial axes are not native: the core falls back to the cpu. f16 runs the same
-// register-blocked kernel (f32 accumulation), not cooperative matrices: the coopmat dot
-// kernel loads its operands as plain matrices, and a gathered im2col operand is future work.
+// More spatial axes are not native: the core falls back to the cpu. f16 runs on NV
+// cooperative matrices where the device has them (shaders/conv_coopmat.comp, f32
+// accumulation); elsewhere, and bf16 always, on the register-blocked kernel.
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "vulkan/backend.h"
@@ -38,8 +41,27 @@ std::uint64_t shared_bytes(const ConvTile& t, std::uint64_t word) {
   return 2 * t.bk * ((4 * t.tm + 1) + (4 * t.tn + 1)) * 4 * word;
 }
 
+// VKT_VK_CONV_TILE=<BM>x<BN>x<BK> (BM 64 or 128, BN 64, 128 or 256, BK 8 or 16), read at
+// every call: a tuning run on the GPU compares tiles in one process. Empty: the rule.
+bool tile_override(ConvTile& t) {
+  const char* env = std::getenv("VKT_VK_CONV_TILE");
+  if (env == nullptr || *env == '\0') return false;
+  unsigned bm = 0, bn = 0, bk = 0;
+  char tail = 0;
+  const bool ok = std::sscanf(env, "%ux%ux%u%c", &bm, &bn, &bk, &tail) == 3 &&
+                  (bm == 64 || bm == 128) && (bn == 64 || bn == 128 || bn == 256) &&
+                  (bk == 8 || bk == 16);
+  if (!ok) {
+    throw Error(std::string("[conv] VKT_VK_CONV_TILE='") + env +
+                "': expected <BM>x<BN>x<BK>, BM 64 or 128, BN 64, 128 or 256, BK 8 or 16");
+  }
+  t = {bm / 16, bn / 16, bk};
+  return true;
+}
+
 // Out channels per group decide the rows: 64 rows when a group has at most 64 (a ResNet
 // layer's 64), else 128; 128 columns; K steps of 16, halved until the shared tiles fit.
+// Speed of each: to be measured on the H200 (vkt-bench conv with VKT_VK_CONV_TILE).
 ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t shared_limit) {
   ConvTile t;
   t.tm = group_out <= 64 ? 4 : 8;
@@ -47,6 +69,16 @@ ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t s
   while (shared_bytes(t, word) > shared_limit && t.tn > 4) t.tn /= 2;
   while (shared_bytes(t, word) > shared_limit && t.tm > 4) t.tm /= 2;
   return t;
+}
+
+// f16 on NV cooperative matrices (shaders/conv_coopmat.comp: 64 x 128 tiles, K steps of 32)
+// where the device has them, unless VKT_VK_COOPMAT=0 (read at every call).
+constexpr std::uint64_t kCoopmatShared = 2 * 64 * 40 * 2 + 2 * 32 * 136 * 2 + 8 * 256 * 4;
+bool use_coopmat(const VulkanBackend& b, DType d) {
+  const char* env = std::getenv("VKT_VK_COOPMAT");
+  const bool off = env != nullptr && std::string(env) == "0";
+  return d == DType::f16 && b.context().caps().coopmat_nv && !off &&
+         kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
 
 std::uint32_t u32(std::int64_t x) {
@@ -128,13 +160,21 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
                       {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])}};
 
   const DType d = call.out_dtype;
-  const ConvTile t = choose_tile(group_out, d == DType::f64 ? 8 : 4,
-                                 b.context().properties().limits.maxComputeSharedMemorySize);
+  const std::uint64_t word = d == DType::f64 ? 8 : 4;
+  const std::uint64_t shared_limit = b.context().properties().limits.maxComputeSharedMemorySize;
+  const bool coopmat = use_coopmat(b, d);
+  ConvTile t = choose_tile(group_out, word, shared_limit);
+  if (coopmat) t = {4, 8, 32};  // the coopmat module's fixed 64 x 128 tile
+  if (!coopmat && tile_override(t) && shared_bytes(t, word) > shared_limit) {
+    throw Error("[conv] VKT_VK_CONV_TILE='" + std::string(std::getenv("VKT_VK_CONV_TILE")) +
+                "' needs " + std::to_string(shared_bytes(t, word)) +
+                " bytes of shared memory, the device has " + std::to_string(shared_limit));
+  }
   // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
   // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
   const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
   const Pipeline pipeline = b.pipelines().get(
-      b.variant("conv", {d}), 3,
+      coopmat ? std::string("conv_coopmat") : b.variant("conv", {d}), 3,
       {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
        fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u});
   // Tiles and groups past the device's grid limits are looped over inside the kernel.
