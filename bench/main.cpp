@@ -203,12 +203,29 @@ int main(int argc, char** argv) {
       o.out = out;
       vkt::bench::run_consumer(o);
     } else if (conv->parsed()) {
+      // Checked before any work, so a bad list leaves no file and costs nothing.
       conv_opts.dtypes = split_list(conv_dtypes);
+      for (const std::string& d : conv_opts.dtypes) {
+        if (d != "f32" && d != "f16" && d != "bf16" && d != "f64") {
+          throw std::invalid_argument("conv --dtypes: '" + d + "' is not f32, f16, bf16 or f64");
+        }
+      }
       conv_opts.batches.clear();
       for (const std::string& b : split_list(conv_batches)) {
-        const std::int64_t v = std::stoll(b);
-        if (v < 1) throw std::invalid_argument("--batches: " + b + " is below 1");
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(b, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != b.size() || v < 1) {
+          throw std::invalid_argument("conv --batches: bad batch size '" + b + "' (integers >= 1)");
+        }
         conv_opts.batches.push_back(v);
+      }
+      if (conv_opts.dtypes.empty() || conv_opts.batches.empty()) {
+        throw std::invalid_argument("conv: --dtypes and --batches need at least one entry");
       }
       vkt::bench::run_conv_bench(conv_opts);
     } else if (info->parsed()) {
