@@ -81,6 +81,27 @@ bool use_coopmat(const VulkanBackend& b, DType d) {
          kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
 
+// The shader computes each tap's position in the padded, dilated input in int32:
+// out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
+// Every term below 2^29 keeps any sum of them in range; larger geometry falls back.
+bool positions_fit_int32(const OpCall& call) {
+  const ConvParams& p = call.get<ConvParams>();
+  const Shape& in = call.inputs[0].shape();
+  const Shape& k = call.inputs[1].shape();
+  constexpr std::int64_t kLimit = std::int64_t{1} << 29;
+  for (std::size_t a = 0; a + 2 < in.size(); ++a) {
+    const std::int64_t lo = p.padding[a].first;
+    if (lo <= -kLimit || lo >= kLimit) return false;
+    const std::int64_t terms[] = {(call.out_shape[a + 2] - 1) * p.strides[a],
+                                  std::max<std::int64_t>(k[a + 2] - 1, 0) * p.kernel_dilation[a],
+                                  std::max<std::int64_t>(in[a + 2] - 1, 0) * p.input_dilation[a]};
+    for (std::int64_t x : terms) {
+      if (x >= kLimit) return false;
+    }
+  }
+  return true;
+}
+
 std::uint32_t u32(std::int64_t x) {
   return static_cast<std::uint32_t>(x);
 }
@@ -93,6 +114,7 @@ bool conv_supported(const VulkanBackend& b, const OpCall& call) {
   }
   const std::size_t spatial = call.out_shape.size() - 2;
   if (spatial < 1 || spatial > kMaxSpatial) return false;
+  if (!positions_fit_int32(call)) return false;
   const std::uint64_t word = call.out_dtype == DType::f64 ? 8 : 4;
   const ConvTile t = choose_tile(call.out_shape[1], word,
                                  b.context().properties().limits.maxComputeSharedMemorySize);

@@ -201,6 +201,18 @@ TEST_F(Conv, FourSpatialAxesFallBack) {
   check(c, DType::f32, 1);
 }
 
+TEST_F(Conv, GeometryPastInt32PositionsFallsBack) {
+  // Two outputs 2^30 apart: the shader's int32 positions would wrap, so the cpu runs it.
+  const ConvCase c{"stride 2^30",
+                   {1, 2, 5},
+                   {3, 2, 2},
+                   {std::int64_t{1} << 30},
+                   {{0, std::int64_t{1} << 30}},
+                   {},
+                   {}};
+  check(c, DType::f32, 1);
+}
+
 TEST_F(Conv, LayoutsTransposeOnTheDevice) {
   // NHWC input, HWIO kernel, NHWC output: the permutations run as native transposes.
   const Tensor x = make({2, 5, 4, 3}, DType::f32, 7), w = make({3, 2, 3, 4}, DType::f32, 8);
