@@ -57,12 +57,16 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
       const OpCase c = layer_case(batch, o.channels, o.hw, dt);
       const double flop = 2.0 * static_cast<double>(batch * o.channels * o.hw * o.hw) *
                           static_cast<double>(o.channels * 9);
-      const Column a = measure(c, cpu(), Read::none, plan);
-      const Column b = measure(c, cpu(), Read::to_cpu, plan);
-      Column cc, d, e;
+      Column a, b, cc, d, e;
+      if (!o.device_only || dev == nullptr) {
+        a = measure(c, cpu(), Read::none, plan);
+        b = measure(c, cpu(), Read::to_cpu, plan);
+      }
       if (dev != nullptr) {
         cc = measure(c, *dev, Read::none, plan);
         d = measure(c, *dev, Read::to_cpu, plan);
+      }
+      if (dev != nullptr && !o.device_only) {
         const LegacyPolicy saved = legacy_policy();
         set_legacy_policy({false, true});
         e = measure(c, *dev, Read::to_cpu, plan);
@@ -107,7 +111,7 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
       row.emplace_back("D_over_floor",
                        cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
       row.emplace_back("GFLOP", fmt_num(flop / 1e9, 3));
-      row.emplace_back("A_GFLOPs", fmt_num(flop / a.stats.median_us / 1e3, 2));
+      row.emplace_back("A_GFLOPs", a.measured ? fmt_num(flop / a.stats.median_us / 1e3, 2) : "");
       const bool g = cc.measured && cc.has_device_time;
       row.emplace_back("C_gpu_GFLOPs", g ? fmt_num(flop / cc.device.median_us / 1e3, 2) : "");
       table.add({name, shape_str(c.shape), field(row, "path"), field(row, "A_us"),

@@ -15,7 +15,8 @@ struct ConvBenchOptions {
   std::int64_t channels = 64, hw = 56;
   int min_reps = 30;
   int device = -1;
-  std::string out;  // empty: bench_results/<host>_conv_<date>.csv
+  bool device_only = false;  // columns C and D only (tuning runs)
+  std::string out;           // empty: bench_results/<host>_conv_<date>.csv
 };
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o);

@@ -170,6 +170,9 @@ int main(int argc, char** argv) {
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
+  conv->add_flag(
+      "--device-only", conv_opts.device_only,
+      "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT)");
 
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
