@@ -253,6 +253,16 @@ const std::map<std::string, Maker>& makers() {
       return simple("dot", s, {{seed_data(n, s)}, {seed_data(n, {s[1], s[0]})}},
                     [](const std::vector<Tensor>& in) { return dot(in[0], in[1]); });
     };
+    // A 1-d conv, 16 channels in and out, kernel 3, padding 1 (bench conv: the 2-d layer).
+    r["conv"] = [](std::int64_t n) {
+      const Shape s{1, 16, n / 16}, ks{16, 16, 3};
+      return simple("conv", s, {{seed_data(n, s)}, {seed_data(numel(ks), ks)}},
+                    [](const std::vector<Tensor>& in) {
+                      ConvOptions o;
+                      o.padding = {{1, 1}};
+                      return conv(in[0], in[1], o);
+                    });
+    };
     return r;
   }();
   return m;

@@ -9,6 +9,7 @@
 #include "cases.h"
 #include "commands.h"
 #include "consumer.h"
+#include "conv_bench.h"
 #include "device.h"
 #include "suite.h"
 
@@ -145,6 +146,34 @@ int main(int argc, char** argv) {
         ->capture_default_str();
   }
 
+  vkt::bench::ConvBenchOptions conv_opts;
+  std::string conv_dtypes = "f32,f16", conv_batches = "32";
+  auto* conv = app.add_subcommand(
+      "conv",
+      "a ResNet-style 3x3 conv layer (batch x channels x hw x hw, pad 1; default 32 x 64 x 56 "
+      "x 56), columns A..E, device time and GFLOP/s");
+  conv->add_option("--dtypes", conv_dtypes, "comma-separated: f32, f16, bf16, f64")
+      ->capture_default_str();
+  conv->add_option("--batches", conv_batches, "comma-separated batch sizes")
+      ->capture_default_str();
+  conv->add_option("--channels", conv_opts.channels, "input and output channels")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  conv->add_option("--hw", conv_opts.hw, "height and width")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  conv->add_option("--reps", conv_opts.min_reps, "minimum timed repetitions per column")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  conv->add_option("--out", conv_opts.out,
+                   "CSV path (default bench_results/<host>_conv_<date>.csv)");
+  conv->add_option("--device", conv_opts.device, "Vulkan device index");
+  conv->add_flag_callback(
+      "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
+  conv->add_flag(
+      "--device-only", conv_opts.device_only,
+      "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT)");
+
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
 
@@ -176,6 +205,32 @@ int main(int argc, char** argv) {
       o.device = device;
       o.out = out;
       vkt::bench::run_consumer(o);
+    } else if (conv->parsed()) {
+      // Checked before any work, so a bad list leaves no file and costs nothing.
+      conv_opts.dtypes = split_list(conv_dtypes);
+      for (const std::string& d : conv_opts.dtypes) {
+        if (d != "f32" && d != "f16" && d != "bf16" && d != "f64") {
+          throw std::invalid_argument("conv --dtypes: '" + d + "' is not f32, f16, bf16 or f64");
+        }
+      }
+      conv_opts.batches.clear();
+      for (const std::string& b : split_list(conv_batches)) {
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(b, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != b.size() || v < 1) {
+          throw std::invalid_argument("conv --batches: bad batch size '" + b + "' (integers >= 1)");
+        }
+        conv_opts.batches.push_back(v);
+      }
+      if (conv_opts.dtypes.empty() || conv_opts.batches.empty()) {
+        throw std::invalid_argument("conv: --dtypes and --batches need at least one entry");
+      }
+      vkt::bench::run_conv_bench(conv_opts);
     } else if (info->parsed()) {
       vkt::bench::run_info(device);
     } else if (coverage->parsed()) {

@@ -12,12 +12,16 @@
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M; the radix path forced too
+# conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
+#           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
+# convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16 without
+#           cooperative matrices (VKT_VK_COOPMAT=0): the tile rule's measurement
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
 build=${2:-build}
 shift $(( $# >= 2 ? 2 : 1 ))
-benches=${*:-info consumer torch host memory sortwin overhead chain matmul shapes ops}
+benches=${*:-info consumer torch host memory sortwin overhead chain matmul conv shapes ops}
 bench="$build/vkt-bench"
 mkdir -p "$out"
 host=$(hostname)
@@ -72,6 +76,19 @@ for b in $benches; do
         --out "$out/${host}_ops-sort-window_${day}.csv"
       VKT_VK_SORT_LOCAL_MAX=0 "$bench" ops --ops sort,argsort,top_k --sizes 1048576,16777216 --reps 10 \
         --out "$out/${host}_ops-sort-radix_${day}.csv" ;;
+    conv)
+      "$bench" conv --out "$out/${host}_conv_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_conv.py --out "$out/${host}_torch-conv_${day}.csv"
+      else
+        echo "run-gpu-benches: no PyTorch here; conv peer skipped" >&2
+      fi ;;
+    convtiles)
+      for t in 64x128x16 64x128x8 64x256x8 64x256x16 128x128x8 128x64x16; do
+        VKT_VK_CONV_TILE=$t "$bench" conv --device-only --dtypes f32 \
+          --out "$out/${host}_conv-tile-${t}_${day}.csv"
+      done
+      VKT_VK_COOPMAT=0 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-plain_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;

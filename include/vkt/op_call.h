@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,6 +34,7 @@ namespace vkt {
 #define VKT_WINDOW_OPS(X) X(window_sum) X(window_product) X(window_max) X(window_min)
 #define VKT_CUMULATIVE_OPS(X) \
   X(cumulative_sum) X(cumulative_product) X(cumulative_min) X(cumulative_max)
+#define VKT_CONV_OPS(X) X(conv)
 // Ops with a family of their own.
 #define VKT_OTHER_OPS(X)                                                                    \
   X(full)                                                                                   \
@@ -43,7 +45,7 @@ namespace vkt {
 #define VKT_ALL_OPS(X)                                                                             \
   VKT_UNARY_OPS(X)                                                                                 \
   VKT_BINARY_OPS(X) VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
-      VKT_OTHER_OPS(X)
+      VKT_OTHER_OPS(X) VKT_CONV_OPS(X)
 
 enum class Op : std::uint16_t {
 #define VKT_ENUM_ENTRY(name) name,
@@ -63,7 +65,8 @@ enum class OpFamily : std::uint8_t {
   movement,
   indexing,
   sort,
-  linalg
+  linalg,
+  conv
 };
 
 std::string_view op_name(Op op);
@@ -169,6 +172,16 @@ struct DotParams {
   Axes contract_a, batch_a, contract_b, batch_b;
 };
 
+// conv (Nx.conv, default layout): inputs {input {N, C, spatial...}, kernel {O, C / feature_groups,
+// kspatial...}}, both already of the float out dtype. Per spatial axis: stride, padding
+// {lo, hi} of the input-dilated input (may be negative), input and kernel dilation. At most
+// one of feature_groups / batch_groups exceeds 1. Out {N / batch_groups, O, out spatial...}.
+struct ConvParams {
+  std::vector<std::int64_t> strides, input_dilation, kernel_dilation;
+  std::vector<std::pair<std::int64_t, std::int64_t>> padding;
+  std::int64_t feature_groups = 1, batch_groups = 1;
+};
+
 // A dot operand's free axes: those neither contracted nor batch, in order (shared by the
 // core's shape rule and the backends' GEMM views).
 inline Axes dot_free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
@@ -192,7 +205,7 @@ inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
 using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
                               PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
                               AxisParams, ReduceParams, ArgReduceParams, WindowParams,
-                              CumulativeParams, SortParams, TopKParams, DotParams>;
+                              CumulativeParams, SortParams, TopKParams, DotParams, ConvParams>;
 
 struct OpCall {
   Op op;

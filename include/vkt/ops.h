@@ -118,6 +118,30 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
 Tensor dot(const Tensor& a, const Tensor& b);
 Tensor matmul(const Tensor& a, const Tensor& b);  // batched over leading axes
 
+// Nx.conv: input {N, C, spatial...}, kernel {O, C / feature_group_size, kspatial...} (rank >= 3,
+// the same rank), out {N / batch_group_size, O, out spatial...} in the promoted float type
+// (integers promote to f32 as in Nx). Per spatial axis: out = floor((padded - dilated kernel)
+// / stride) + 1, where padded = (in - 1) * input_dilation + 1 + lo + hi; an out size <= 0 is
+// a ShapeError. Batch groups: out channel o of group g = o / (O / batch_group_size) reads
+// input batch n + g * (N / batch_group_size).
+enum class ConvPadding {
+  config,  // ConvOptions::padding (empty: none)
+  valid,   // none
+  same,    // Nx's :same: {floor((k - 1) / 2), ceil((k - 1) / 2)} of the dilated kernel size k
+};
+struct ConvOptions {
+  std::vector<std::int64_t> strides;  // per spatial axis, default 1
+  ConvPadding padding_mode = ConvPadding::config;
+  std::vector<std::pair<std::int64_t, std::int64_t>> padding;  // {lo, hi}; may be negative
+  std::vector<std::int64_t> input_dilation, kernel_dilation;   // default 1
+  std::int64_t feature_group_size = 1, batch_group_size = 1;
+  // Nx's layouts: input_permutation lists the input's [batch, channel, spatial...] axes,
+  // kernel_permutation the kernel's [out channel, in channel, spatial...] axes, and
+  // output_permutation where the out's [batch, channel, spatial...] axes go. Empty: identity.
+  Axes input_permutation, kernel_permutation, output_permutation;
+};
+Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& opts = {});
+
 // Completes every backend's pending work.
 void synchronize();
 

@@ -54,6 +54,8 @@ class CpuBackend final : public Backend {
         return run_sort(call);
       case OpFamily::linalg:
         return run_linalg(call);
+      case OpFamily::conv:
+        return run_conv(call);
     }
     throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
   }

@@ -47,5 +47,6 @@ Tensor run_movement(const OpCall& call);    // movement.cpp
 Tensor run_indexing(const OpCall& call);    // index.cpp
 Tensor run_sort(const OpCall& call);        // sort.cpp
 Tensor run_linalg(const OpCall& call);      // linalg.cpp
+Tensor run_conv(const OpCall& call);        // conv.cpp
 
 }  // namespace vkt::cpu_kernels

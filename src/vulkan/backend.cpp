@@ -196,6 +196,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && binary_supported(*this, call);
     case OpFamily::linalg:
       return shader_ops_ok(call) && linalg_supported(*this, call);
+    case OpFamily::conv:
+      return shader_ops_ok(call) && conv_supported(*this, call);
     case OpFamily::reduce:
     case OpFamily::argreduce:
       return shader_ops_ok(call) && reduce_supported(*this, call);
@@ -230,6 +232,8 @@ Tensor VulkanBackend::run(const OpCall& call) {
       return run_binary(*this, call);
     case OpFamily::linalg:
       return run_linalg(*this, call);
+    case OpFamily::conv:
+      return run_conv(*this, call);
     case OpFamily::reduce:
     case OpFamily::argreduce:
       return run_reduce(*this, call);

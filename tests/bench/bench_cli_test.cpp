@@ -53,6 +53,17 @@ TEST(BenchCli, BadSizeIsRejected) {
   }
 }
 
+TEST(BenchCli, ConvRejectsBadBatchesAndDtypes) {
+  const fs::path out = temp_dir() / "conv.csv";
+  for (const char* args : {"--batches 0", "--batches 2x", "--batches ,", "--dtypes s32",
+                           "--dtypes f32,f8"}) {
+    const Result r = run(std::string("conv ") + args + " --out " + out.string());
+    EXPECT_EQ(r.code, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("conv"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
 TEST(BenchCli, UnwritablePathIsRejectedBeforeAnyWork) {
   const Result r = run("consumer --sizes 1024 --out /nonexistent-dir/x.csv");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -24,7 +24,7 @@ const std::set<std::string> kMoves = {
     "pad", "reverse", "slice", "put_slice", "gather", "take", "take_along_axis", "concatenate",
     "stack", "select", "clip", "indexed_put", "sort", "top_k.values"};
 const std::set<std::string> kAccumulate = {"sum", "cumulative_sum", "window_sum", "dot",
-                                           "dot2", "matmul", "indexed_add"};
+                                           "dot2", "matmul", "indexed_add", "conv"};
 const std::set<std::string> kProduct = {"product", "cumulative_product", "window_product"};
 // Decided by comparisons of order keys or exact by construction: the same on any device.
 const std::set<std::string> kExactOps = {

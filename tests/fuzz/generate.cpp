@@ -460,6 +460,7 @@ class Gen {
       n.args = {x, y};
       return true;
     }
+    if (r >= 3 && r <= 5 && rng_.chance(0.3)) return conv(n, x, bd);
     n.op = "dot";
     Axes batch_a, contract_a;
     const std::int64_t nb = r > 1 && rng_.chance(0.3) ? 1 : 0;
@@ -491,6 +492,41 @@ class Gen {
     n.ints["batch_a"] = batch_a;
     n.ints["contract_b"] = contract_b;
     n.ints["batch_b"] = batch_b;
+    return true;
+  }
+
+  // conv of a rank 3..5 value with a kernel made to fit (feature or batch groups where
+  // the sizes divide), random strides, padding (negative too), dilations; a padded input
+  // too small for the kernel throws ShapeError on both backends.
+  bool conv(Node& n, int x, DType kd) {
+    const Tensor t = val(x);
+    const std::size_t spatial = static_cast<std::size_t>(t.rank() - 2);
+    const std::int64_t batch = t.shape()[0], channels = t.shape()[1];
+    std::int64_t fg = 1, bg = 1;
+    if (rng_.chance(0.3) && channels % 2 == 0 && channels > 0) fg = 2;
+    if (fg == 1 && rng_.chance(0.3) && batch % 2 == 0 && batch > 0) bg = 2;
+    Shape ks{rng_.range(1, 3) * fg * bg, channels / fg};
+    std::vector<std::int64_t> st, lo, hi, idl, kdl;
+    for (std::size_t a = 0; a < spatial; ++a) {
+      ks.push_back(rng_.range(1, 3));
+      st.push_back(rng_.range(1, 2));
+      lo.push_back(rng_.range(-1, 2));
+      hi.push_back(rng_.range(0, 2));
+      idl.push_back(rng_.range(1, 2));
+      kdl.push_back(rng_.range(1, 2));
+    }
+    const int y = values(kd, ks);
+    if (y < 0) return false;
+    n.op = "conv";
+    n.args = {x, y};
+    n.ints["groups"] = {fg, bg};
+    if (rng_.chance(0.5)) n.ints["strides"] = st;
+    if (rng_.chance(0.5)) {
+      n.ints["pad_lo"] = lo;
+      n.ints["pad_hi"] = hi;
+    }
+    if (rng_.chance(0.3)) n.ints["input_dilation"] = idl;
+    if (rng_.chance(0.3)) n.ints["kernel_dilation"] = kdl;
     return true;
   }
 

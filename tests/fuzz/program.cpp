@@ -140,6 +140,18 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
     return dot(x(0), ints(n, "contract_a"), ints(n, "batch_a"), x(1), ints(n, "contract_b"),
                ints(n, "batch_b"));
   }
+  if (op == "conv") {
+    ConvOptions o;
+    o.strides = ints(n, "strides");
+    const auto& lo = ints(n, "pad_lo");
+    const auto& hi = ints(n, "pad_hi");
+    for (std::size_t i = 0; i < lo.size(); ++i) o.padding.emplace_back(lo[i], hi.at(i));
+    o.input_dilation = ints(n, "input_dilation");
+    o.kernel_dilation = ints(n, "kernel_dilation");
+    o.feature_group_size = ints(n, "groups").at(0);
+    o.batch_group_size = ints(n, "groups").at(1);
+    return conv(x(0), x(1), o);
+  }
   if (op == "dot2") return dot(x(0), x(1));
   if (op == "matmul") return matmul(x(0), x(1));
   throw std::logic_error("fuzz: unknown node op " + op);

@@ -119,6 +119,45 @@ inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
       [](auto& a, auto& b) { (void)matmul(a, b); });
   two("empty operand", E, "matmul", empty_tensor(), on_home({2, 2}),
       [](auto& a, auto& b) { (void)matmul(a, b); });
+  // Options set by a mutator (designated initializers would trip clang's
+  // missing-field-initializers).
+  auto conv_with = [](std::function<void(ConvOptions&)> set) {
+    ConvOptions o;
+    set(o);
+    return [o](const Tensor& a, const Tensor& b) { (void)conv(a, b, o); };
+  };
+  auto defaults = [](ConvOptions&) {};
+  two("input rank 2", S, "conv", on_home({2, 3}), on_home({2, 3}), conv_with(defaults));
+  two("kernel rank 4 for input rank 3", S, "conv", on_home({1, 2, 5}), on_home({1, 2, 3, 3}),
+      conv_with(defaults));
+  two("input channels 3, kernel channels 2", S, "conv", on_home({1, 3, 5}), on_home({2, 2, 3}),
+      conv_with(defaults));
+  two("feature groups 2 and 3 out channels", S, "conv", on_home({1, 4, 5}), on_home({3, 2, 3}),
+      conv_with([](ConvOptions& o) { o.feature_group_size = 2; }));
+  two("both group sizes 2", S, "conv", on_home({2, 4, 5}), on_home({4, 2, 3}),
+      conv_with([](ConvOptions& o) { o.feature_group_size = o.batch_group_size = 2; }));
+  two("batch groups 2 of batch 3", S, "conv", on_home({3, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.batch_group_size = 2; }));
+  two("group size 0", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.feature_group_size = 0; }));
+  two("stride 0", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.strides = {0}; }));
+  two("two strides for one spatial axis", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.strides = {1, 1}; }));
+  two("kernel dilation 0", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.kernel_dilation = {0}; }));
+  two("input dilation -1", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.input_dilation = {-1}; }));
+  two("padding for two axes", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.padding = {{1, 1}, {1, 1}}; }));
+  two("output size 0", S, "conv", on_home({1, 1, 2}), on_home({1, 1, 3}), conv_with(defaults));
+  two("padding -3 makes output size <= 0", S, "conv", on_home({1, 1, 5}), on_home({1, 1, 3}),
+      conv_with([](ConvOptions& o) { o.padding = {{-3, 0}}; }));
+  two("input permutation repeats an axis", A, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
+      conv_with([](ConvOptions& o) { o.input_permutation = {0, 0, 2}; }));
+  two("two devices", Expect::incompatible, "conv", on_dev({1, 2, 5}), on_dev2({2, 2, 3}),
+      conv_with(defaults));
+  two("empty operand", E, "conv", on_home({1, 2, 5}), empty_tensor(), conv_with(defaults));
 }
 
 // Policy 'error' with the op's native kernel off: the fallback is refused, naming the op.
@@ -148,6 +187,8 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
   forbid(Op::window_sum, {on_dev({4})}, [](auto& x) { (void)window_sum(x[0], {2}); });
   forbid(Op::cumulative_sum, {on_dev({4})}, [](auto& x) { (void)cumulative_sum(x[0]); });
   forbid(Op::dot, {on_dev({2, 3}), on_dev({3, 2})}, [](auto& x) { (void)dot(x[0], x[1]); });
+  forbid(Op::conv, {on_dev({1, 2, 5}), on_dev({2, 2, 3})},
+         [](auto& x) { (void)conv(x[0], x[1]); });
 }
 
 }  // namespace vkt::testing

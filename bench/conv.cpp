@@ -1,0 +1,131 @@
+// vkt-bench conv: a ResNet-style 3x3 layer (input {batch, channels, hw, hw}, kernel
+// {channels, channels, 3, 3}, padding 1, stride 1; default 32 x 64 x 56 x 56) with the
+// consumer columns (DESIGN.md section 5): A cpu op, B cpu op + read, C vulkan op (inputs
+// resident) with its device time, D vulkan op + read, E the legacy path; and GFLOP/s of
+// A and of C's device time (2 * N * O * P * C * 9 flops). bench/peers/torch_conv.py times
+// PyTorch on the same inputs.
+#include <cstdio>
+
+#include "cases.h"
+#include "conv_bench.h"
+#include "device.h"
+#include "host_info.h"
+#include "measure.h"
+#include "table.h"
+#include "vkt/vkt.h"
+
+namespace vkt::bench {
+namespace {
+
+// iota / size + 0.01 as the seed's data, in dtype; the kernel scaled down so sums of
+// C * 9 products stay near 1 in every dtype.
+OpCase layer_case(std::int64_t batch, std::int64_t channels, std::int64_t hw, DType dt) {
+  const Shape xs{batch, channels, hw, hw}, ks{channels, channels, 3, 3};
+  const Tensor x = as_type(seed_data(numel(xs), xs), dt);
+  const Tensor k =
+      as_type(multiply(seed_data(numel(ks), ks), 1.0 / static_cast<double>(channels)), dt);
+  ConvOptions o;
+  o.padding = {{1, 1}, {1, 1}};
+  return OpCase{"conv", dt, xs, {{x}, {k}}, [o](const std::vector<Tensor>& in) {
+                  return conv(in[0], in[1], o);
+                }};
+}
+
+std::string us(const Column& c) {
+  return c.measured ? fmt_num(c.stats.median_us) : "";
+}
+
+}  // namespace
+
+std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
+  Backend* dev = find_device(o.device);
+  const HostInfo host = collect_host_info(dev);
+  const std::string out = o.out.empty() ? default_csv_path(host, "conv") : o.out;
+  check_writable(out);
+  double d2h = 0;
+  if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);
+  TimingPlan plan;
+  plan.min_reps = o.min_reps;
+  std::vector<Row> rows;
+  Table table({"dtype", "shape", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us",
+               "A_GFLOPs", "C_gpu_GFLOPs", "D/B"});
+  for (const std::string& name : o.dtypes) {
+    const DType dt = dtype_from_name(name);
+    for (std::int64_t batch : o.batches) {
+      std::fprintf(stderr, "\rconv %s batch %lld          ", name.c_str(),
+                   static_cast<long long>(batch));
+      const OpCase c = layer_case(batch, o.channels, o.hw, dt);
+      const double flop = 2.0 * static_cast<double>(batch * o.channels * o.hw * o.hw) *
+                          static_cast<double>(o.channels * 9);
+      Column a, b, cc, d, e;
+      if (!o.device_only || dev == nullptr) {
+        a = measure(c, cpu(), Read::none, plan);
+        b = measure(c, cpu(), Read::to_cpu, plan);
+      }
+      if (dev != nullptr) {
+        cc = measure(c, *dev, Read::none, plan);
+        d = measure(c, *dev, Read::to_cpu, plan);
+      }
+      if (dev != nullptr && !o.device_only) {
+        const LegacyPolicy saved = legacy_policy();
+        set_legacy_policy({false, true});
+        e = measure(c, *dev, Read::to_cpu, plan);
+        set_legacy_policy(saved);
+      }
+      const std::size_t out_bytes =
+          static_cast<std::size_t>(batch * o.channels * o.hw * o.hw) * itemsize(dt);
+      const double floor_us =
+          cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
+      const bool fallback = d.measured && d.ledger.fallbacks > 0;
+      Row row = host_fields(host);
+      row.emplace_back("op", "conv");
+      row.emplace_back("dtype", name);
+      row.emplace_back("shape", shape_str(c.shape));
+      row.emplace_back("kernel", shape_str(Shape{o.channels, o.channels, 3, 3}));
+      row.emplace_back("padding", "1");
+      row.emplace_back("size", std::to_string(numel(c.shape)));
+      row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
+      const std::pair<const char*, const Column*> cols[] = {
+          {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
+      for (const auto& [col_name, col] : cols) {
+        row.emplace_back(std::string(col_name) + "_us", us(*col));
+        row.emplace_back(std::string(col_name) + "_min_us",
+                         col->measured ? fmt_num(col->stats.min_us) : "");
+        row.emplace_back(std::string(col_name) + "_p95_us",
+                         col->measured ? fmt_num(col->stats.p95_us) : "");
+        row.emplace_back(std::string(col_name) + "_reps",
+                         col->measured ? std::to_string(col->stats.reps) : "");
+      }
+      add_device_time(row, "C", cc);
+      const auto ratio = [](const Column& x, const Column& y) {
+        return x.measured && y.measured && y.stats.median_us > 0
+                   ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
+                   : std::string();
+      };
+      row.emplace_back("D_over_B", ratio(d, b));
+      row.emplace_back("D_over_E", ratio(d, e));
+      row.emplace_back("C_over_A", ratio(cc, a));
+      row.emplace_back("out_bytes", std::to_string(out_bytes));
+      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
+      row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
+      row.emplace_back("D_over_floor",
+                       cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
+      row.emplace_back("GFLOP", fmt_num(flop / 1e9, 3));
+      row.emplace_back("A_GFLOPs", a.measured ? fmt_num(flop / a.stats.median_us / 1e3, 2) : "");
+      const bool g = cc.measured && cc.has_device_time;
+      row.emplace_back("C_gpu_GFLOPs", g ? fmt_num(flop / cc.device.median_us / 1e3, 2) : "");
+      table.add({name, shape_str(c.shape), field(row, "path"), field(row, "A_us"),
+                 field(row, "B_us"), field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"),
+                 field(row, "E_us"), field(row, "A_GFLOPs"), field(row, "C_gpu_GFLOPs"),
+                 field(row, "D_over_B")});
+      rows.push_back(std::move(row));
+    }
+  }
+  std::fprintf(stderr, "\r%60s\r", "");
+  table.print(stdout);
+  write_csv(out, rows);
+  std::printf("wrote %s\n", out.c_str());
+  return rows;
+}
+
+}  // namespace vkt::bench

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""PyTorch as the peer of `vkt-bench conv`: the ResNet-style 3x3 layer (input {batch, C, hw, hw},
+kernel {C, C, 3, 3}, padding 1) by torch.nn.functional.conv2d, in vkt-bench conv's CSV schema
+(bench/conv.cpp) plus a `library` column.
+
+- Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C, made in f32
+  on the cpu and cast, then moved to the GPU outside the timing (inputs resident).
+- cuDNN with TF32 OFF (torch.backends.cudnn.allow_tf32 = False, and for matmul too), so the
+  f32 rows are full-f32 convolutions like vktensor's; cudnn.benchmark off (PyTorch's
+  default); f16/bf16 keep PyTorch's defaults (tensor cores).
+- A/B: torch on the cpu (op; op + a copy of the result into a new host buffer, as
+  torch_bench.py's B). C: op + torch.cuda.synchronize() wall time; C_gpu_us the CUDA-event
+  time around the op, read after each rep (vkt-bench's device timestamps); D: op + .cpu() +
+  the host copy. E empty (no legacy path). --no-cpu leaves A/B out.
+Runs with the GPU machine's own python3.
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_common as pc  # noqa: E402
+from torch_bench import cuda_device_fields, measure_d2h_bytes_per_us  # noqa: E402
+
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}
+LETTERS = ["A", "B", "C", "D", "E"]
+COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "kernel", "padding", "size", "path"]
+           + [f"{x}_{s}" for x in LETTERS for s in ("us", "min_us", "p95_us", "reps")]
+           + ["C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes",
+              "d2h_GBps", "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs",
+              "library"])
+
+
+def seed_data(shape, scale=1.0):
+    n = 1
+    for d in shape:
+        n *= d
+    return ((torch.arange(n, dtype=torch.float32) / float(n) + 0.01) * scale).reshape(shape)
+
+
+def ratio(x, y):
+    return pc.fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dtypes", default="f32,f16")
+    p.add_argument("--batches", default="32")
+    p.add_argument("--channels", type=int, default=64)
+    p.add_argument("--hw", type=int, default=56)
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--no-cpu", action="store_true", help="leave the cpu columns A and B out")
+    p.add_argument("--out", default="")
+    args = p.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("torch_conv: no CUDA device", file=sys.stderr)
+        return 2
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    print(f"torch_conv: cudnn {torch.backends.cudnn.version()}, allow_tf32=False, "
+          f"cudnn.benchmark={torch.backends.cudnn.benchmark}", file=sys.stderr)
+    meta = pc.host_metadata(f"torch {torch.__version__}, CUDA {torch.version.cuda}, "
+                            f"{torch.get_num_threads()} cpu threads", cuda_device_fields())
+    out = args.out or pc.default_csv_path(meta, "torch-conv")
+    pc.check_writable(out)
+    d2h = measure_d2h_bytes_per_us()
+    c, hw = args.channels, args.hw
+    rows = []
+    for d in [x for x in args.dtypes.split(",") if x]:
+        dt = DTYPES[d]
+        for batch in [int(x) for x in args.batches.split(",") if x]:
+            x_cpu = seed_data((batch, c, hw, hw)).to(dt)
+            k_cpu = seed_data((c, c, 3, 3), 1.0 / c).to(dt)
+            flop = 2.0 * batch * c * hw * hw * c * 9
+            cols = {}
+            if not args.no_cpu and dt != torch.float16:  # no f16 conv on the cpu in older torch
+                cols["A"] = pc.time_it(lambda: F.conv2d(x_cpu, k_cpu, padding=1),
+                                       min_reps=min(args.reps, 10))
+                cols["B"] = pc.time_it(lambda: F.conv2d(x_cpu, k_cpu, padding=1).clone(),
+                                       min_reps=min(args.reps, 10))
+            x, k = x_cpu.cuda(), k_cpu.cuda()
+            torch.cuda.synchronize()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            gpu = []
+
+            def op_only():
+                start.record()
+                F.conv2d(x, k, padding=1)
+                end.record()
+                torch.cuda.synchronize()
+            cols["C"] = pc.time_it(op_only, min_reps=args.reps,
+                                   after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
+            cols["D"] = pc.time_it(lambda: F.conv2d(x, k, padding=1).cpu().clone(),
+                                   min_reps=args.reps)
+            g = pc.summarize(gpu)
+            out_bytes = batch * c * hw * hw * x.element_size()
+            floor_us = cols["C"].median_us + out_bytes / d2h
+            row = dict(meta)
+            row.update(op="conv", dtype=d, shape=pc.shape_str((batch, c, hw, hw)),
+                       kernel=pc.shape_str((c, c, 3, 3)), padding="1",
+                       size=str(batch * c * hw * hw), path="native")
+            for letter in LETTERS:
+                s = cols.get(letter)
+                row[f"{letter}_us"] = pc.fmt_num(s.median_us) if s else ""
+                row[f"{letter}_min_us"] = pc.fmt_num(s.min_us) if s else ""
+                row[f"{letter}_p95_us"] = pc.fmt_num(s.p95_us) if s else ""
+                row[f"{letter}_reps"] = str(s.reps) if s else ""
+            row.update(C_gpu_us=pc.fmt_num(g.median_us), C_gpu_min_us=pc.fmt_num(g.min_us),
+                       D_over_B=ratio(cols.get("D"), cols.get("B")), D_over_E="",
+                       C_over_A=ratio(cols.get("C"), cols.get("A")), out_bytes=str(out_bytes),
+                       d2h_GBps=pc.fmt_num(d2h / 1000.0), floor_us=pc.fmt_num(floor_us),
+                       D_over_floor=pc.fmt_num(cols["D"].median_us / floor_us, 4),
+                       GFLOP=pc.fmt_num(flop / 1e9, 3),
+                       A_GFLOPs=pc.fmt_num(flop / cols["A"].median_us / 1e3, 2) if "A" in cols else "",
+                       C_gpu_GFLOPs=pc.fmt_num(flop / g.median_us / 1e3, 2), library="torch")
+            rows.append(row)
+            print(f"torch conv {d} batch {batch}: gpu median {g.median_us:.1f} us = "
+                  f"{flop / g.median_us / 1e6:.2f} TFLOP/s", file=sys.stderr)
+            del x, k
+    pc.write_csv(out, rows, columns=COLUMNS)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
