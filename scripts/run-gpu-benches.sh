@@ -14,8 +14,8 @@
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M; the radix path forced too
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
-# convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16 without
-#           cooperative matrices (VKT_VK_COOPMAT=0): the tile rule's measurement
+# convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
+#           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -88,7 +88,7 @@ for b in $benches; do
         VKT_VK_CONV_TILE=$t "$bench" conv --device-only --dtypes f32 \
           --out "$out/${host}_conv-tile-${t}_${day}.csv"
       done
-      VKT_VK_COOPMAT=0 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-plain_${day}.csv" ;;
+      VKT_VK_COOPMAT=1 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-coopmat_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;

@@ -121,32 +121,47 @@ void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const
                F* out) {
   const std::int64_t k = g.group_in * g.taps;
   const bool pointwise = is_pointwise(g);
-  std::vector<F> col(pointwise ? 0 : static_cast<std::size_t>(k * g.positions));
   const Blas& lib = blas();
   const auto m = static_cast<blasint>(g.group_out), n = static_cast<blasint>(g.positions);
   const auto kk = static_cast<blasint>(k);
   const std::int64_t in_image = g.channels * g.in_plane;
-  for (std::int64_t b = 0; b < g.out_batch; ++b) {
-    for (std::int64_t grp = 0; grp < g.groups; ++grp) {
-      // Feature groups read a channel slice; batch groups read another input image.
-      const std::int64_t image = p.batch_groups > 1 ? b + grp * g.out_batch : b;
-      const std::int64_t channel0 = p.feature_groups > 1 ? grp * g.group_in : 0;
-      const F* img = input + image * in_image + channel0 * g.in_plane;
-      const F* cols = img;
-      if (!pointwise) {
-        im2col(g, img, col.data());
-        cols = col.data();
-      }
-      const F* a = kernel + grp * g.group_out * k;
-      F* c = out + (b * g.out_channels + grp * g.group_out) * g.positions;
-      if constexpr (std::is_same_v<F, float>) {
-        lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, a, kk, cols, n, 0.0f,
-                  c, n);
-      } else {
-        lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0, a, kk, cols, n, 0.0, c,
-                  n);
-      }
+  // Item i is one (image, group) GEMM: im2col of the group's channels, then C = W x cols.
+  auto run_item = [&](std::int64_t item, F* col) {
+    const std::int64_t b = item / g.groups, grp = item % g.groups;
+    // Feature groups read a channel slice; batch groups read another input image.
+    const std::int64_t image = p.batch_groups > 1 ? b + grp * g.out_batch : b;
+    const std::int64_t channel0 = p.feature_groups > 1 ? grp * g.group_in : 0;
+    const F* img = input + image * in_image + channel0 * g.in_plane;
+    const F* cols = img;
+    if (!pointwise) {
+      im2col(g, img, col);
+      cols = col;
     }
+    const F* a = kernel + grp * g.group_out * k;
+    F* c = out + (b * g.out_channels + grp * g.group_out) * g.positions;
+    if constexpr (std::is_same_v<F, float>) {
+      lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, a, kk, cols, n, 0.0f, c,
+                n);
+    } else {
+      lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0, a, kk, cols, n, 0.0, c,
+                n);
+    }
+  };
+  const std::int64_t items = g.out_batch * g.groups;
+  const auto col_size = static_cast<std::size_t>(pointwise ? 0 : k * g.positions);
+  // With an item for every thread, each thread runs whole items (its im2col and a one-thread
+  // GEMM: OpenBLAS's OpenMP build runs one thread inside a parallel region); else items run
+  // in turn, each threaded inside. OpenBLAS's pthreads build keeps the second way (its own
+  // threads would contend). On the H200 host the first way is the batch-32 ResNet layer's
+  // case: items in turn took 35.6 ms (bench_results/h200/run14-2ea8ca0).
+  if (items >= max_threads() && max_threads() > 1 && lib.threading != "pthreads") {
+    parallel_for(items, 1, [&](std::int64_t begin, std::int64_t end) {
+      std::vector<F> col(col_size);
+      for (std::int64_t i = begin; i < end; ++i) run_item(i, col.data());
+    });
+  } else {
+    std::vector<F> col(col_size);
+    for (std::int64_t i = 0; i < items; ++i) run_item(i, col.data());
   }
 }
 

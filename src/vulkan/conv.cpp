@@ -72,12 +72,13 @@ ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t s
 }
 
 // f16 on NV cooperative matrices (shaders/conv_coopmat.comp: 64 x 128 tiles, K steps of 32)
-// where the device has them, unless VKT_VK_COOPMAT=0 (read at every call).
+// only when VKT_VK_COOPMAT=1 (read at every call): on the H200 the ResNet layer took 1606 us
+// of device time there against 370 us in the plain f16 kernel (bench_results/h200/run14).
 constexpr std::uint64_t kCoopmatShared = 2 * 64 * 40 * 2 + 2 * 32 * 136 * 2 + 8 * 256 * 4;
 bool use_coopmat(const VulkanBackend& b, DType d) {
   const char* env = std::getenv("VKT_VK_COOPMAT");
-  const bool off = env != nullptr && std::string(env) == "0";
-  return d == DType::f16 && b.context().caps().coopmat_nv && !off &&
+  const bool on = env != nullptr && std::string(env) == "1";
+  return d == DType::f16 && b.context().caps().coopmat_nv && on &&
          kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
 

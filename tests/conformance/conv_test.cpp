@@ -4,6 +4,8 @@
 // Inf in the input. Each native call is one dispatch. 4 spatial axes fall back to the cpu.
 // Floats are compared with a tolerance that grows with the reduction length K = Cg * taps
 // and with sum |x||w| (summation orders differ); poisoned outputs read as NaN if unwritten.
+#include <stdlib.h>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -174,6 +176,14 @@ TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
   for (DType d : float_dtypes()) {
     for (const ConvCase& c : conv_cases()) check(c, d, 0);
   }
+}
+
+// The cooperative-matrix f16 kernel runs only when asked (slower than the plain one on the
+// H200); where the device has none the plain kernel answers and the check is the same.
+TEST_F(Conv, F16OnCooperativeMatricesWhenAsked) {
+  ::setenv("VKT_VK_COOPMAT", "1", 1);
+  for (const ConvCase& c : conv_cases()) check(c, DType::f16, 0);
+  ::unsetenv("VKT_VK_COOPMAT");
 }
 
 TEST_F(Conv, IntegerAndMixedInputsPromote) {
