@@ -18,7 +18,8 @@ struct CopyPush {
   std::uint32_t n, src_offset, dst_offset;
 };
 
-// Divisor shifts are packed 6 bits per axis (shaders' shift_at).
+// Divisor shifts are packed 6 bits per axis from axis 1 (axis a at bit 6(a - 1): five axes
+// fit 32 bits; axis 0 needs no division), read by the shaders' shift_at(shifts, a - 1).
 struct StridedPush {
   std::uint32_t n, shifts;
   std::int32_t src_offset, dst_offset;
@@ -174,7 +175,7 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       const FastDivisor div(static_cast<std::uint64_t>(call.out_shape[a]));
       push.out_dim[a - 1] = static_cast<std::uint32_t>(call.out_shape[a]);
       push.magic[a - 1] = div.magic;
-      push.shifts |= div.shift << (6 * a);
+      push.shifts |= div.shift << (6 * (a - 1));
     }
     push.lo[a] = static_cast<std::int32_t>(p.config[a].lo);
     push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
@@ -266,7 +267,7 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
     push.shape[a] = static_cast<std::uint32_t>(v.shape[a]);
     const FastDivisor div(static_cast<std::uint64_t>(v.shape[a]));
     push.magic[a] = div.magic;
-    push.shifts |= div.shift << (6 * a);
+    if (a > 0) push.shifts |= div.shift << (6 * (a - 1));
     push.src_stride[a] = static_cast<std::int32_t>(v.src[a]);
     push.dst_stride[a] = static_cast<std::int32_t>(v.dst[a]);
   }

@@ -3,7 +3,8 @@
 // and pow with a signalling NaN operand (glibc's pow gave NaN for pow(sNaN, 0) and
 // pow(1, sNaN), where C and the device give 1), and reduce_max over both zeros (the device
 // kept -0, the cpu +0: each kept whichever its combining order met last), and on the H200
-// f32 subnormals lost in f32 <-> f64 conversions (stack, select and clip of mixed dtypes).
+// f32 subnormals lost in f32 <-> f64 conversions (stack, select and clip of mixed dtypes),
+// and rank-6 pads and strided copies whose last axis's divisor shift did not fit its word.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -125,6 +126,26 @@ TEST_F(FuzzFindings, ConversionsBetweenF32AndF64KeepSubnormals) {
   const Tensor pick = from_vector(std::vector<std::uint8_t>{1, 0, 1, 1, 0, 1, 0, 1}, &cpu());
   EXPECT_TRUE(same_bits(select(transfer(pick, gpu()), g, wide_on_gpu),
                         select(pick, f, as_type(f, DType::f64))));
+}
+
+// Replay (lavapipe): vkt_fuzz --seed 12 --first 439152 --programs 1. The shaders packed a
+// divisor shift per axis in 6 bits of one word from axis 0, so a rank-6 view lost axis 5's
+// high bits (bits 30 to 35); axis 0 needs no divisor, and axes 1..5 now fit.
+TEST_F(FuzzFindings, RankSixPadAndStridedCopy) {
+  const Shape shape = {1, 4, 2, 6, 5, 4};
+  for (DType d : {DType::s32, DType::f32, DType::u8, DType::f64}) {
+    if (d == DType::f64 && !vk::testing::device_caps().float64) continue;
+    const Tensor c = as_type(iota(shape, DType::s32, std::nullopt, &cpu()), d);
+    const Tensor g = transfer(c, gpu());
+    const std::vector<PadAxis> config = {{0, 0, 0},   {2, -1, 1}, {1, -1, 2},
+                                         {-2, -2, 0}, {-2, 1, 0}, {2, -2, 2}};
+    EXPECT_TRUE(same_bits(pad(g, 200, config), pad(c, 200, config))) << dtype_name(d);
+    const Axes perm = {5, 3, 1, 4, 2, 0};  // no two axes collapse: a rank-6 strided view
+    const Shape big = {3, 5, 7, 6, 5, 11};
+    const Tensor cb = as_type(iota(big, DType::s32, std::nullopt, &cpu()), d);
+    EXPECT_TRUE(same_bits(transpose(transfer(cb, gpu()), perm), transpose(cb, perm)))
+        << dtype_name(d);
+  }
 }
 
 }  // namespace

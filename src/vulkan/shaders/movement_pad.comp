@@ -11,7 +11,7 @@ layout(constant_id = 1) const uint RANK = 1;
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) writeonly buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, shifts, fill_lo, fill_hi;  // shifts: axis k's divisor shift in bits 6k..6k+5
+  uint n, shifts, fill_lo, fill_hi;  // shifts: axis k's divisor shift in bits 6(k-1)..6k-1
   // Axes 1.. only: the outermost axis needs no division.
   uint out_dim[MAX_RANK - 1];
   uint magic[MAX_RANK - 1];
@@ -27,7 +27,7 @@ uint locate(uint i) {
   bool inside = true;
   for (int k = int(RANK) - 1; k >= 0; --k) {
     // The outermost axis: rem is already its coordinate.
-    const uint quotient = k > 0 ? fast_div(rem, p.magic[k - 1], shift_at(p.shifts, k)) : 0u;
+    const uint quotient = k > 0 ? fast_div(rem, p.magic[k - 1], shift_at(p.shifts, k - 1)) : 0u;
     const int q = int(k > 0 ? rem - quotient * p.out_dim[k - 1] : rem) - p.lo[k];
     rem = quotient;
     const uint step = p.step[k];

@@ -15,7 +15,7 @@ layout(constant_id = 2) const bool DST_CONTIGUOUS = false;
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, shifts;  // shifts: axis k's divisor shift in bits 6k..6k+5
+  uint n, shifts;  // shifts: axis k's divisor shift in bits 6(k-1)..6k-1 (k >= 1)
   int src_offset, dst_offset;
   uint shape[MAX_RANK];
   int src_stride[MAX_RANK];
@@ -28,7 +28,7 @@ uvec2 locate(uint i) {
   uint rem = i;
   int s = p.src_offset, d = p.dst_offset;
   for (int k = int(RANK) - 1; k > 0; --k) {
-    const uint q = fast_div(rem, p.magic[k], shift_at(p.shifts, k));
+    const uint q = fast_div(rem, p.magic[k], shift_at(p.shifts, k - 1));
     const int x = int(rem - q * p.shape[k]);
     rem = q;
     s += x * p.src_stride[k];
