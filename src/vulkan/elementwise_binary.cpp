@@ -69,36 +69,18 @@ Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
   return plan;
 }
 
-// The shader's op codes are positions in VKT_BINARY_OPS; comparisons and logical ops, the
-// u8-writing ones, come last from OP_EQUAL = 15.
-std::uint32_t op_code(Op op) {
-  return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::add);
-}
-static_assert(static_cast<int>(Op::equal) - static_cast<int>(Op::add) == 15);
-static_assert(static_cast<int>(Op::logical_xor) - static_cast<int>(Op::add) == 23);
-
-// The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
-// and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
-bool op_dtype_ok(Op op, DType d) {
-  switch (binary_kind(op)) {
-    case BinaryKind::integer_only: return is_integer(d);
-    case BinaryKind::to_float: return is_float(d);
-    default:
-      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
-      return op != Op::pow || d != DType::f64;
-  }
-}
-
-
 }  // namespace
 
 bool binary_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.inputs.size() != 2) return false;
   const DType d = call.inputs[0].dtype();
-  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !op_dtype_ok(call.op, d)) {
+  // The op table's rules, exact even for calls the core never makes (divide on integers,
+  // bitwise ops on floats, an f64 pow).
+  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !kernel_takes(call.op, d) ||
+      !vulkan_native(call.op, d)) {
     return false;
   }
-  if (call.out_dtype != (binary_writes_u8(call.op) ? DType::u8 : d)) return false;
+  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
   return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
          kMaxRank;
 }
@@ -112,7 +94,7 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
   const Plan plan = plan_for(x.shape(), y.shape(), call.out_shape);
   BinaryPush push{};
   push.n = static_cast<std::uint32_t>(n);
-  push.op = op_code(call.op);
+  push.op = shader_op_code(call.op);
   push.mode = static_cast<std::uint32_t>(plan.mode);
   push.rank = static_cast<std::uint32_t>(plan.dims.size());
   for (std::size_t k = 0; k < plan.dims.size(); ++k) {
@@ -126,7 +108,8 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
                         {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
                          fixed ? push.mode : kDynamic});
   // Four elements per invocation (grid-stride loop in the shader).
-  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), grid_stride_threads(n));
+  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push),
+             grid_stride_threads(n));
   return out;
 }
 

@@ -11,8 +11,9 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
+#include "vkt/backend/legacy_policy.h"
+#include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
-#include "vkt/op_call.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -132,7 +133,9 @@ Tensor make_input(DType d, const Shape& s, std::uint32_t seed, bool unit_range =
   return as_type(f, d);
 }
 
-Tolerance tolerance_for(DType d) { return elementwise_tolerance(d); }
+Tolerance tolerance_for(DType d) {
+  return elementwise_tolerance(d);
+}
 
 class Elementwise : public VulkanTest {
  protected:

@@ -15,7 +15,7 @@
 #include "conformance/flush.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::testing {
 namespace {

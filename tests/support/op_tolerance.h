@@ -3,7 +3,7 @@
 #pragma once
 
 #include "support/compare.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::testing {
 
