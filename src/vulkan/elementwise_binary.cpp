@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "common/broadcast_plan.h"
 #include "vulkan/backend.h"
 #include "vulkan/elementwise_specialise.h"
 
@@ -21,12 +22,11 @@ static_assert(sizeof(BinaryPush) <= Pipelines::kPushBytes);
 
 enum class Mode : std::uint32_t { same_shape = 0, a_scalar = 1, b_scalar = 2, strided = 3 };
 
-struct Plan {
+// The iteration plan; the strides stay empty unless mode is strided.
+struct Plan : common::BroadcastPlan {
   Mode mode = Mode::same_shape;
-  std::vector<std::int64_t> dims, a_strides, b_strides;
 };
 
-// The iteration plan; dims stays empty unless mode is strided.
 Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
   const std::int64_t n = numel(out), na = numel(a), nb = numel(b);
   Plan plan;
@@ -41,31 +41,7 @@ Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
     return plan;
   }
   plan.mode = Mode::strided;
-  const std::size_t rank = out.size();
-  auto strides_for = [&](const Shape& s) {
-    std::vector<std::int64_t> st(rank, 0);
-    std::int64_t stride = 1;
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      const std::size_t axis = s.size() - 1 - k;
-      if (s[axis] != 1) st[rank - 1 - k] = stride;
-      stride *= s[axis];
-    }
-    return st;
-  };
-  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
-  for (std::size_t d = 0; d < rank; ++d) {
-    if (out[d] == 1) continue;
-    if (!plan.dims.empty() && plan.a_strides.back() == sa[d] * out[d] &&
-        plan.b_strides.back() == sb[d] * out[d]) {
-      plan.dims.back() *= out[d];  // contiguous with the previous axis in both inputs
-      plan.a_strides.back() = sa[d];
-      plan.b_strides.back() = sb[d];
-      continue;
-    }
-    plan.dims.push_back(out[d]);
-    plan.a_strides.push_back(sa[d]);
-    plan.b_strides.push_back(sb[d]);
-  }
+  static_cast<common::BroadcastPlan&>(plan) = common::plan_broadcast(a, b, out);
   return plan;
 }
 
