@@ -59,6 +59,8 @@ class Storage {
   std::size_t nbytes_;
 };
 
+// Users call a backend's name(), synchronize() and properties(); a subclass of your own
+// implements supports()/execute() with vkt/backend/op_call.h (OpCall, parameter structs).
 class Backend {
  public:
   virtual ~Backend() = default;
