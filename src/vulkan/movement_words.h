@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/collapse_axes.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -55,24 +56,11 @@ struct StridedView {
   std::int64_t src_offset = 0, dst_offset = 0;
 };
 
-// Drops size-1 axes and merges neighbours contiguous in both src and dst, so the shader
-// does as few divisions as the layout allows. An empty (0-element) view keeps its zero.
+// Fewer axes, so the shader does as few divisions as the layout allows
+// (common::collapse_axes). An empty (0-element) view keeps its zero.
 inline StridedView collapse(const StridedView& v) {
-  StridedView out{{}, {}, {}, v.src_offset, v.dst_offset};
-  for (std::size_t a = 0; a < v.shape.size(); ++a) {
-    if (v.shape[a] == 0) return StridedView{{0}, {1}, {1}, v.src_offset, v.dst_offset};
-    if (v.shape[a] == 1) continue;
-    if (!out.shape.empty() && out.src.back() == v.src[a] * v.shape[a] &&
-        out.dst.back() == v.dst[a] * v.shape[a]) {
-      out.shape.back() *= v.shape[a];
-      out.src.back() = v.src[a];
-      out.dst.back() = v.dst[a];
-      continue;
-    }
-    out.shape.push_back(v.shape[a]);
-    out.src.push_back(v.src[a]);
-    out.dst.push_back(v.dst[a]);
-  }
+  StridedView out = v;
+  common::collapse_axes(out.shape, out.src, out.dst);
   return out;
 }
 
