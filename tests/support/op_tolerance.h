@@ -35,10 +35,26 @@ inline Tolerance special_tolerance(DType d) {
 inline bool exact_under_flush(Op op) {
   if (writes_u8(op)) return true;  // comparisons, logical ops and predicates: on the bits
   switch (op) {
-    case Op::remainder: case Op::min: case Op::max: case Op::sign:
-    case Op::abs: case Op::negate: case Op::ceil: case Op::floor: case Op::round:
-    case Op::conjugate: case Op::real: case Op::imag: case Op::sqrt: case Op::rsqrt:
-    case Op::cbrt: case Op::log: case Op::divide: case Op::pow: case Op::atan2: case Op::atan:
+    case Op::remainder:
+    case Op::min:
+    case Op::max:
+    case Op::sign:
+    case Op::abs:
+    case Op::negate:
+    case Op::ceil:
+    case Op::floor:
+    case Op::round:
+    case Op::conjugate:
+    case Op::real:
+    case Op::imag:
+    case Op::sqrt:
+    case Op::rsqrt:
+    case Op::cbrt:
+    case Op::log:
+    case Op::divide:
+    case Op::pow:
+    case Op::atan2:
+    case Op::atan:
       return true;
     default:
       return false;
