@@ -9,6 +9,7 @@
 
 #include "common/collapse_axes.h"
 #include "vulkan/backend.h"
+#include "vulkan/shader_limits.h"
 
 namespace vkt::vk {
 
@@ -20,21 +21,11 @@ inline std::string word_variant(const std::string& shader, DType d) {
   return shader + "_w" + std::to_string(itemsize(d));
 }
 
-// Word shaders need 8/16-bit storage (no arithmetic features), index with 32-bit signed
-// offsets, and bind each tensor as one descriptor range.
+// Word shaders need 8/16-bit storage (no arithmetic features) and the shared shader limits.
 inline bool word_shaders_ok(const VulkanBackend& b, const OpCall& call) {
   const DeviceCaps& c = b.context().caps();
   if (!c.storage8 || !c.storage16) return false;
-  const std::uint64_t limit = b.context().limits().max_storage_range;
-  auto fits = [&](std::uint64_t elements, std::uint64_t bytes) {
-    return elements < (std::uint64_t{1} << 31) && bytes <= limit;
-  };
-  const auto out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
-  if (!fits(out_elements, out_elements * itemsize(call.out_dtype))) return false;
-  for (const Tensor& t : call.inputs) {
-    if (!fits(static_cast<std::uint64_t>(t.size()), t.nbytes())) return false;
-  }
-  return true;
+  return within_shader_limits(call, b.context().limits().max_storage_range);
 }
 
 // n / d as (umulhi(n, magic) + n) >> shift, exact for n < 2^31 (every index here): shaders'
