@@ -3,6 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "vkt/backend/op_info.h"
+
 namespace vkt::bench {
 namespace {
 
@@ -21,8 +23,7 @@ Tensor s32_data(std::int64_t n, const Shape& shape) {
 }
 
 OpCase unary_case(Op op, std::int64_t n) {
-  const bool integer_only =
-      op == Op::bitwise_not || op == Op::count_leading_zeros || op == Op::population_count;
+  const bool integer_only = op_info(op).dtypes == OpDTypes::integer;
   // Domains: acosh needs x >= 1; the others take (0, 1].
   Tensor x = integer_only ? s32_data(n, {n})
                           : (op == Op::acosh ? f32_data(n, {n}, 1.0, 1.01) : seed_data(n, {n}));
@@ -32,8 +33,7 @@ OpCase unary_case(Op op, std::int64_t n) {
 }
 
 OpCase binary_case(Op op, std::int64_t n) {
-  const bool integer_only = op == Op::quotient || op == Op::bitwise_and || op == Op::bitwise_or ||
-                            op == Op::bitwise_xor || op == Op::left_shift || op == Op::right_shift;
+  const bool integer_only = op_info(op).dtypes == OpDTypes::integer;
   Tensor a = integer_only ? s32_data(n, {n}) : seed_data(n, {n});
   Tensor b = integer_only ? remainder(s32_data(n, {n}), 7) : f32_data(n, {n}, 0.5, 0.25);
   return {

@@ -12,6 +12,7 @@
 #include "host_info.h"
 #include "measure.h"
 #include "table.h"
+#include "vkt/backend/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {

@@ -16,7 +16,8 @@
 //   are serialised on the device and recorded into its one pending batch; a read or
 //   synchronize() from any thread submits and waits for every thread's pending work.
 //   Device timers (begin/end_device_timer) time all threads' work in between.
-// - The fallback and legacy policies, the host pool (host_pool.h) and the ledger are
+// - The fallback and legacy policies (legacy: vkt/backend/legacy_policy.h), the host pool
+// (host_pool.h) and the ledger are
 //   process-wide and internally locked or atomic: safe to change or read at any time, and
 //   a change applies to every thread's next op.
 // What is per thread, or not shared:
@@ -58,6 +59,8 @@ class Storage {
   std::size_t nbytes_;
 };
 
+// Users call a backend's name(), synchronize() and properties(); a subclass of your own
+// implements supports()/execute() with vkt/backend/op_call.h (OpCall, parameter structs).
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -122,14 +125,5 @@ enum class FallbackPolicy { allow, warn, error };
 // Process-wide; initialised from VKT_FALLBACK=allow|warn|error.
 void set_fallback_policy(FallbackPolicy p);
 FallbackPolicy fallback_policy();
-
-// For measurement only: reproduce the pre-Tier-1 path (native ops off, fallback results
-// uploaded back to the device). Default: native on, fallback result stays on the cpu.
-struct LegacyPolicy {
-  bool native = true;
-  bool upload_fallback_result = false;
-};
-void set_legacy_policy(LegacyPolicy p);
-LegacyPolicy legacy_policy();
 
 }  // namespace vkt

@@ -7,11 +7,16 @@
 #include <utility>
 #include <vector>
 
-#include "vkt/op_call.h"
+#include "vkt/op.h"
 #include "vkt/scalar.h"
 #include "vkt/tensor.h"
 
 namespace vkt {
+
+// pad's per-axis config: lo/hi may be negative (crop); interior is inserted between elements.
+struct PadAxis {
+  std::int64_t lo = 0, hi = 0, interior = 0;
+};
 
 // ---- creation (on `backend`, default_backend() when null) ----
 Tensor full(const Shape& shape, Scalar value, DType dtype, Backend* backend = nullptr);

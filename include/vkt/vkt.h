@@ -1,4 +1,5 @@
-// The whole public API.
+// The whole public API. Backend implementers add vkt/backend/*.h (OpCall, parameter
+// structs, the op table's rows, LegacyPolicy).
 #pragma once
 
 #include "vkt/backend.h"
@@ -6,7 +7,7 @@
 #include "vkt/error.h"
 #include "vkt/host_pool.h"
 #include "vkt/ledger.h"
-#include "vkt/op_call.h"
+#include "vkt/op.h"
 #include "vkt/ops.h"
 #include "vkt/scalar.h"
 #include "vkt/shape.h"

@@ -292,7 +292,7 @@ def main():
             x = int_values(dtype, shape)
             add_case("%s_%s" % (op, dtype), op, [x], fn(x, dtype))
 
-    for op, fn in (("is_nan", np.isnan), ("is_infinity", np.isinf)):
+    for op, fn in (("is_nan", np.isnan), ("is_infinity", np.isinf), ("logical_not", np.logical_not)):
         for j, dtype in enumerate(ALL):
             x = values(dtype, UNARY_SHAPES[j % len(UNARY_SHAPES)])
             add_case("%s_%s" % (op, dtype), op, [x], u8(fn(x)))

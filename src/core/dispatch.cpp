@@ -8,6 +8,7 @@
 
 #include "core/checks.h"
 #include "vkt/backend.h"
+#include "vkt/backend/legacy_policy.h"
 #include "vkt/ledger.h"
 
 namespace vkt {
@@ -175,9 +176,9 @@ Tensor dispatch(OpCall call) {
   Tensor result = execute_on(cpu(), call);
   // Creation ops were asked for on b: placing them there is the caller's request.
   if (call.inputs.empty() || legacy.upload_fallback_result) {
-    result = naming_failures("[" + std::string(op_name(call.op)) + "] placing the result on " +
-                                 b.name(),
-                             [&] { return transfer(result, b); });
+    result =
+        naming_failures("[" + std::string(op_name(call.op)) + "] placing the result on " + b.name(),
+                        [&] { return transfer(result, b); });
   }
   return result;
 }

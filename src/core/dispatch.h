@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::detail {
 

@@ -10,33 +10,6 @@
 namespace vkt {
 namespace {
 
-enum class UnaryKind { float_function, keeps_type, integer_only, predicate, imaginary_part };
-
-UnaryKind unary_kind(Op op) {
-  switch (op) {
-    case Op::abs:
-    case Op::negate:
-    case Op::sign:
-    case Op::ceil:
-    case Op::floor:
-    case Op::round:
-    case Op::conjugate:
-    case Op::real:
-      return UnaryKind::keeps_type;
-    case Op::bitwise_not:
-    case Op::count_leading_zeros:
-    case Op::population_count:
-      return UnaryKind::integer_only;
-    case Op::is_nan:
-    case Op::is_infinity:
-      return UnaryKind::predicate;
-    case Op::imag:
-      return UnaryKind::imaginary_part;
-    default:
-      return UnaryKind::float_function;
-  }
-}
-
 std::string dtype_str(DType d) {
   return std::string(dtype_name(d));
 }
@@ -51,22 +24,19 @@ Tensor unary(Op op, const Tensor& t) {
   detail::check_defined(name, t);
   DType out_dtype = t.dtype();
   Tensor input = t;
-  switch (unary_kind(op)) {
-    case UnaryKind::float_function:
+  if (op_info(op).dtypes == OpDTypes::integer && !is_integer(t.dtype())) {
+    detail::fail<TypeError>(name, "expects an integer tensor, got " + detail::describe(t));
+  }
+  switch (op_kind(op)) {
+    case OpKind::float_function:
       // Integers are computed in f32; the kernel only ever sees float inputs.
       out_dtype = to_float_type(t.dtype());
       input = as_type(t, out_dtype);
       break;
-    case UnaryKind::integer_only:
-      if (!is_integer(t.dtype())) {
-        detail::fail<TypeError>(name, "expects an integer tensor, got " + detail::describe(t));
-      }
-      break;
-    case UnaryKind::predicate:
+    case OpKind::predicate:
       out_dtype = DType::u8;
       break;
-    case UnaryKind::keeps_type:
-    case UnaryKind::imaginary_part:
+    default:  // keeps_type, imaginary_part
       break;
   }
   return detail::dispatch({op, {input}, NoParams{}, out_dtype, t.shape()});
@@ -85,22 +55,20 @@ Tensor binary(Op op, const Tensor& a, const Tensor& b) {
   const DType promoted = promote(a.dtype(), b.dtype());
   DType compute = promoted;
   DType out_dtype = promoted;
-  switch (binary_kind(op)) {
-    case BinaryKind::arithmetic:
-      break;
-    case BinaryKind::to_float:
+  if (op_info(op).dtypes == OpDTypes::integer && !is_integer(promoted)) {
+    detail::fail<TypeError>(name, "expects integer operands, got " + dtype_str(a.dtype()) +
+                                      " and " + dtype_str(b.dtype()) + " (promoted to " +
+                                      dtype_str(promoted) + ")");
+  }
+  switch (op_kind(op)) {
+    case OpKind::to_float:
       compute = out_dtype = to_float_type(promoted);
       break;
-    case BinaryKind::integer_only:
-      if (!is_integer(promoted)) {
-        detail::fail<TypeError>(name, "expects integer operands, got " + dtype_str(a.dtype()) +
-                                          " and " + dtype_str(b.dtype()) + " (promoted to " +
-                                          dtype_str(promoted) + ")");
-      }
-      break;
-    case BinaryKind::comparison:
-    case BinaryKind::logical:
+    case OpKind::comparison:
+    case OpKind::logical:
       out_dtype = DType::u8;
+      break;
+    default:  // arithmetic
       break;
   }
   return detail::dispatch(

@@ -6,8 +6,8 @@
 #include "core/checks.h"
 #include "core/dispatch.h"
 #include "core/host_storage.h"
+#include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
-#include "vkt/op_call.h"
 
 namespace vkt {
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Storage> storage)

@@ -130,7 +130,7 @@ Tensor run_binary(const OpCall& call) {
     using C = compute_t<T>;
     const T* pa = data<T>(a);
     const T* pb = data<T>(b);
-    if (binary_writes_u8(call.op)) {
+    if (writes_u8(call.op)) {
       std::uint8_t* po = mutable_data<std::uint8_t>(out);
       return predicate<C>(call.op, [&](auto f) {
         map_binary(pa, pb, po, plan, n, cheap_grain<std::uint8_t, T, T>(), f);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/broadcast_plan.h"
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
@@ -43,47 +44,9 @@ void map_unary(const In* in, Out* out, std::int64_t n, std::int64_t grain, F f) 
   });
 }
 
-// The iteration space of a broadcast binary op: output dims with size-1 axes dropped and
-// adjacent axes merged where both inputs are laid out alike. Input strides are 0 along a
-// broadcast axis; the innermost stride of each input is therefore 0 or 1.
-struct BroadcastPlan {
-  std::vector<std::int64_t> dims, a_strides, b_strides;
-};
-
-inline BroadcastPlan plan_broadcast(const Shape& a, const Shape& b, const Shape& out) {
-  const std::size_t rank = out.size();
-  auto strides_for = [&](const Shape& s) {
-    std::vector<std::int64_t> st(rank, 0);
-    std::int64_t stride = 1;
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      const std::size_t axis = s.size() - 1 - k, out_axis = rank - 1 - k;
-      if (s[axis] != 1) st[out_axis] = stride;
-      stride *= s[axis];
-    }
-    return st;
-  };
-  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
-  BroadcastPlan plan;
-  for (std::size_t d = 0; d < rank; ++d) {
-    if (out[d] == 1) continue;
-    if (!plan.dims.empty() && plan.a_strides.back() == sa[d] * out[d] &&
-        plan.b_strides.back() == sb[d] * out[d]) {
-      plan.dims.back() *= out[d];  // merge with the previous axis
-      plan.a_strides.back() = sa[d];
-      plan.b_strides.back() = sb[d];
-      continue;
-    }
-    plan.dims.push_back(out[d]);
-    plan.a_strides.push_back(sa[d]);
-    plan.b_strides.push_back(sb[d]);
-  }
-  if (plan.dims.empty()) {  // rank 0 or all ones: one element
-    plan.dims = {1};
-    plan.a_strides = {0};
-    plan.b_strides = {0};
-  }
-  return plan;
-}
+// The broadcast iteration space (dims and input strides) is common::plan_broadcast.
+using common::BroadcastPlan;
+using common::plan_broadcast;
 
 // One contiguous run of the output: the four stride patterns of the inputs get their own
 // loop so the common ones (same shape, one operand a scalar) vectorise.

@@ -178,18 +178,18 @@ bool run_same_type(Op op, const T* in, T* out, std::int64_t n) {
 template <class T>
 bool run_predicate(Op op, const T* in, std::uint8_t* out, std::int64_t n) {
   using C = compute_t<T>;
+  auto go = [&](auto f) {
+    map_unary(in, out, n, cheap_grain<std::uint8_t, T>(),
+              [f](C x) { return static_cast<std::uint8_t>(f(x)); });
+    return true;
+  };
+  if (op == Op::logical_not) return go([](C x) { return x == C(0); });  // -0 too; NaN is not 0
   if constexpr (std::is_floating_point_v<C>) {
-    if (op == Op::is_nan) {
-      map_unary(in, out, n, cheap_grain<std::uint8_t, T>(),
-                [](C x) { return static_cast<std::uint8_t>(is_nan_value(x)); });
-      return true;
-    }
+    if (op == Op::is_nan) return go([](C x) { return is_nan_value(x); });
     if (op == Op::is_infinity) {
-      map_unary(in, out, n, cheap_grain<std::uint8_t, T>(), [](C x) {
-        return static_cast<std::uint8_t>(x == std::numeric_limits<C>::infinity() ||
-                                         x == -std::numeric_limits<C>::infinity());
+      return go([](C x) {
+        return x == std::numeric_limits<C>::infinity() || x == -std::numeric_limits<C>::infinity();
       });
-      return true;
     }
     return false;
   } else {
@@ -207,15 +207,11 @@ Tensor run_unary(const OpCall& call) {
   const std::int64_t n = out.size();
   const bool done = visit_dtype(in.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (call.out_dtype == DType::u8 && in.dtype() != DType::u8) {
+    if (op_kind(call.op) == OpKind::predicate) {
+      if (call.out_dtype != DType::u8) return false;
       return run_predicate(call.op, data<T>(in), mutable_data<std::uint8_t>(out), n);
     }
     if (call.out_dtype != in.dtype()) return false;
-    if (call.op == Op::is_nan || call.op == Op::is_infinity) {
-      if constexpr (std::is_same_v<T, std::uint8_t>) {
-        return run_predicate(call.op, data<T>(in), mutable_data<std::uint8_t>(out), n);
-      }
-    }
     if constexpr (is_float_v<T>) {
       if (run_float_function(call.op, data<T>(in), mutable_data<T>(out), n)) return true;
     }

@@ -6,7 +6,7 @@
 
 #include "core/host_parallel.h"
 #include "core/host_storage.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::cpu_kernels {
 

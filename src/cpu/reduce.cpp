@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/reduce_groups.h"
 #include "cpu/argreduce.h"
 #include "cpu/extreme_simd.h"
 #include "cpu/kernels.h"
@@ -41,36 +42,19 @@ std::int64_t offset_of(std::int64_t index, const std::vector<Group>& groups) {
 }
 
 ReduceLayout make_layout(const Shape& shape, const Axes& axes) {
-  struct Merged {
-    Group group;
-    bool reduced;
-  };
-  std::vector<Merged> merged;
-  const std::vector<std::int64_t> strides = contiguous_strides(shape);
-  std::size_t next = 0;
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    const bool reduced = next < axes.size() && axes[next] == static_cast<std::int64_t>(a);
-    if (reduced) ++next;
-    if (shape[a] == 1) continue;
-    if (!merged.empty() && merged.back().reduced == reduced) {
-      merged.back().group.size *= shape[a];
-      merged.back().group.stride = strides[a];
-    } else {
-      merged.push_back({{shape[a], strides[a]}, reduced});
-    }
-  }
-  if (merged.empty()) merged.push_back({{1, 1}, true});  // one element in, one out
+  std::vector<common::ReduceGroup> merged = common::reduce_groups(shape, axes);
+  if (merged.empty()) merged.push_back({1, 1, true});  // one element in, one out
   ReduceLayout layout;
   layout.tail_reduced = merged.back().reduced;
-  layout.tail = merged.back().group.size;
+  layout.tail = merged.back().size;
   merged.pop_back();
-  for (const Merged& m : merged) {
+  for (const common::ReduceGroup& m : merged) {
     if (m.reduced) {
-      layout.reduced.push_back(m.group);
-      layout.rows *= m.group.size;
+      layout.reduced.push_back({m.size, m.stride});
+      layout.rows *= m.size;
     } else {
-      layout.kept.push_back(m.group);
-      layout.outputs *= m.group.size;
+      layout.kept.push_back({m.size, m.stride});
+      layout.outputs *= m.size;
     }
   }
   return layout;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/collapse_axes.h"
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
@@ -35,27 +36,8 @@ struct StridedCopy {
   Shape shape;
   std::vector<std::int64_t> dst_strides, src_strides;
 
-  // Drops size-1 axes and merges neighbours that are contiguous in both (fewer, longer loops).
-  void coalesce() {
-    Shape s;
-    std::vector<std::int64_t> d, r;
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-      if (shape[i] == 1) continue;
-      if (!s.empty() && d.back() == dst_strides[i] * shape[i] &&
-          r.back() == src_strides[i] * shape[i]) {
-        s.back() *= shape[i];
-        d.back() = dst_strides[i];
-        r.back() = src_strides[i];
-        continue;
-      }
-      s.push_back(shape[i]);
-      d.push_back(dst_strides[i]);
-      r.push_back(src_strides[i]);
-    }
-    shape = std::move(s);
-    dst_strides = std::move(d);
-    src_strides = std::move(r);
-  }
+  // Fewer, longer loops (common::collapse_axes).
+  void coalesce() { common::collapse_axes(shape, dst_strides, src_strides); }
 };
 
 // Copies words [j0, j1) of one row (inner strides ds, ss).

@@ -7,6 +7,7 @@
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
+#include "vulkan/shader_limits.h"
 #include "vulkan/testing.h"
 
 namespace vkt {
@@ -165,17 +166,7 @@ std::string VulkanBackend::variant(const std::string& family,
 }
 
 bool VulkanBackend::shader_ops_ok(const OpCall& call) const {
-  // Shaders index with 32-bit invocation ids and bind each tensor as one descriptor range.
-  const std::uint64_t limit = ctx_.limits().max_storage_range;
-  auto fits = [&](std::uint64_t elements, std::uint64_t bytes) {
-    return elements < (std::uint64_t{1} << 31) && bytes <= limit;
-  };
-  const std::uint64_t out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
-  if (!fits(out_elements, out_elements * itemsize(call.out_dtype))) return false;
-  for (const Tensor& t : call.inputs) {
-    if (!fits(static_cast<std::uint64_t>(t.size()), t.nbytes())) return false;
-  }
-  return true;
+  return within_shader_limits(call, ctx_.limits().max_storage_range);
 }
 
 bool VulkanBackend::supports(const OpCall& call) const {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "vkt/backend.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 #include "vulkan/context.h"
 #include "vulkan/device_timer.h"
 #include "vulkan/memory.h"

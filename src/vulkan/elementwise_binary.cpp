@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "common/broadcast_plan.h"
 #include "vulkan/backend.h"
 #include "vulkan/elementwise_specialise.h"
 
@@ -21,12 +22,11 @@ static_assert(sizeof(BinaryPush) <= Pipelines::kPushBytes);
 
 enum class Mode : std::uint32_t { same_shape = 0, a_scalar = 1, b_scalar = 2, strided = 3 };
 
-struct Plan {
+// The iteration plan; the strides stay empty unless mode is strided.
+struct Plan : common::BroadcastPlan {
   Mode mode = Mode::same_shape;
-  std::vector<std::int64_t> dims, a_strides, b_strides;
 };
 
-// The iteration plan; dims stays empty unless mode is strided.
 Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
   const std::int64_t n = numel(out), na = numel(a), nb = numel(b);
   Plan plan;
@@ -41,64 +41,22 @@ Plan plan_for(const Shape& a, const Shape& b, const Shape& out) {
     return plan;
   }
   plan.mode = Mode::strided;
-  const std::size_t rank = out.size();
-  auto strides_for = [&](const Shape& s) {
-    std::vector<std::int64_t> st(rank, 0);
-    std::int64_t stride = 1;
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      const std::size_t axis = s.size() - 1 - k;
-      if (s[axis] != 1) st[rank - 1 - k] = stride;
-      stride *= s[axis];
-    }
-    return st;
-  };
-  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
-  for (std::size_t d = 0; d < rank; ++d) {
-    if (out[d] == 1) continue;
-    if (!plan.dims.empty() && plan.a_strides.back() == sa[d] * out[d] &&
-        plan.b_strides.back() == sb[d] * out[d]) {
-      plan.dims.back() *= out[d];  // contiguous with the previous axis in both inputs
-      plan.a_strides.back() = sa[d];
-      plan.b_strides.back() = sb[d];
-      continue;
-    }
-    plan.dims.push_back(out[d]);
-    plan.a_strides.push_back(sa[d]);
-    plan.b_strides.push_back(sb[d]);
-  }
+  static_cast<common::BroadcastPlan&>(plan) = common::plan_broadcast(a, b, out);
   return plan;
 }
-
-// The shader's op codes are positions in VKT_BINARY_OPS; comparisons and logical ops, the
-// u8-writing ones, come last from OP_EQUAL = 15.
-std::uint32_t op_code(Op op) {
-  return static_cast<std::uint32_t>(op) - static_cast<std::uint32_t>(Op::add);
-}
-static_assert(static_cast<int>(Op::equal) - static_cast<int>(Op::add) == 15);
-static_assert(static_cast<int>(Op::logical_xor) - static_cast<int>(Op::add) == 23);
-
-// The (op, dtype) pairs the shader computes; the core never sends others (it casts divide
-// and atan2 to float and rejects bitwise ops on floats), but supports() stays exact.
-bool op_dtype_ok(Op op, DType d) {
-  switch (binary_kind(op)) {
-    case BinaryKind::integer_only: return is_integer(d);
-    case BinaryKind::to_float: return is_float(d);
-    default:
-      // GLSL.std.450 has no f64 transcendentals and f64 pow is not written out here.
-      return op != Op::pow || d != DType::f64;
-  }
-}
-
 
 }  // namespace
 
 bool binary_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.inputs.size() != 2) return false;
   const DType d = call.inputs[0].dtype();
-  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !op_dtype_ok(call.op, d)) {
+  // The op table's rules, exact even for calls the core never makes (divide on integers,
+  // bitwise ops on floats, an f64 pow).
+  if (call.inputs[1].dtype() != d || !b.dtype_supported(d) || !kernel_takes(call.op, d) ||
+      !vulkan_native(call.op, d)) {
     return false;
   }
-  if (call.out_dtype != (binary_writes_u8(call.op) ? DType::u8 : d)) return false;
+  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
   return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
          kMaxRank;
 }
@@ -112,7 +70,7 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
   const Plan plan = plan_for(x.shape(), y.shape(), call.out_shape);
   BinaryPush push{};
   push.n = static_cast<std::uint32_t>(n);
-  push.op = op_code(call.op);
+  push.op = shader_op_code(call.op);
   push.mode = static_cast<std::uint32_t>(plan.mode);
   push.rank = static_cast<std::uint32_t>(plan.dims.size());
   for (std::size_t k = 0; k < plan.dims.size(); ++k) {
@@ -126,7 +84,8 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
                         {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
                          fixed ? push.mode : kDynamic});
   // Four elements per invocation (grid-stride loop in the shader).
-  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push), grid_stride_threads(n));
+  b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push),
+             grid_stride_threads(n));
   return out;
 }
 

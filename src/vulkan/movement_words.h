@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/collapse_axes.h"
 #include "vulkan/backend.h"
+#include "vulkan/shader_limits.h"
 
 namespace vkt::vk {
 
@@ -19,21 +21,11 @@ inline std::string word_variant(const std::string& shader, DType d) {
   return shader + "_w" + std::to_string(itemsize(d));
 }
 
-// Word shaders need 8/16-bit storage (no arithmetic features), index with 32-bit signed
-// offsets, and bind each tensor as one descriptor range.
+// Word shaders need 8/16-bit storage (no arithmetic features) and the shared shader limits.
 inline bool word_shaders_ok(const VulkanBackend& b, const OpCall& call) {
   const DeviceCaps& c = b.context().caps();
   if (!c.storage8 || !c.storage16) return false;
-  const std::uint64_t limit = b.context().limits().max_storage_range;
-  auto fits = [&](std::uint64_t elements, std::uint64_t bytes) {
-    return elements < (std::uint64_t{1} << 31) && bytes <= limit;
-  };
-  const auto out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
-  if (!fits(out_elements, out_elements * itemsize(call.out_dtype))) return false;
-  for (const Tensor& t : call.inputs) {
-    if (!fits(static_cast<std::uint64_t>(t.size()), t.nbytes())) return false;
-  }
-  return true;
+  return within_shader_limits(call, b.context().limits().max_storage_range);
 }
 
 // n / d as (umulhi(n, magic) + n) >> shift, exact for n < 2^31 (every index here): shaders'
@@ -55,24 +47,11 @@ struct StridedView {
   std::int64_t src_offset = 0, dst_offset = 0;
 };
 
-// Drops size-1 axes and merges neighbours contiguous in both src and dst, so the shader
-// does as few divisions as the layout allows. An empty (0-element) view keeps its zero.
+// Fewer axes, so the shader does as few divisions as the layout allows
+// (common::collapse_axes). An empty (0-element) view keeps its zero.
 inline StridedView collapse(const StridedView& v) {
-  StridedView out{{}, {}, {}, v.src_offset, v.dst_offset};
-  for (std::size_t a = 0; a < v.shape.size(); ++a) {
-    if (v.shape[a] == 0) return StridedView{{0}, {1}, {1}, v.src_offset, v.dst_offset};
-    if (v.shape[a] == 1) continue;
-    if (!out.shape.empty() && out.src.back() == v.src[a] * v.shape[a] &&
-        out.dst.back() == v.dst[a] * v.shape[a]) {
-      out.shape.back() *= v.shape[a];
-      out.src.back() = v.src[a];
-      out.dst.back() = v.dst[a];
-      continue;
-    }
-    out.shape.push_back(v.shape[a]);
-    out.src.push_back(v.src[a]);
-    out.dst.push_back(v.dst[a]);
-  }
+  StridedView out = v;
+  common::collapse_axes(out.shape, out.src, out.dst);
   return out;
 }
 

@@ -9,12 +9,12 @@
 // (rows mode) or invocations (columns mode) to fill the device: the first writes partials
 // [outer, splits, inner], the second reduces them.
 #include <algorithm>
-#include <vector>
-
 #include <atomic>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "common/reduce_groups.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -27,7 +27,8 @@ std::atomic<bool> g_subgroups_allowed{std::getenv("VKT_VK_SUBGROUPS") == nullptr
 
 bool subgroup_tree(const VulkanBackend& b) {
   const DeviceCaps& c = b.context().caps();
-  const VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  const VkSubgroupFeatureFlags need =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
   return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
@@ -76,27 +77,8 @@ std::string acc_name(DType acc) {
   return "reduce_" + std::string(dtype_name(acc));
 }
 
-struct Group {
-  std::int64_t size;
-  bool reduced;
-};
-
-// Adjacent reduced / kept axes merged, size-1 axes dropped.
-std::vector<Group> merge_groups(const Shape& shape, const Axes& axes) {
-  std::vector<Group> groups;
-  std::size_t next = 0;
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    const bool reduced = next < axes.size() && axes[next] == static_cast<std::int64_t>(a);
-    if (reduced) ++next;
-    if (shape[a] == 1) continue;
-    if (!groups.empty() && groups.back().reduced == reduced) {
-      groups.back().size *= shape[a];
-    } else {
-      groups.push_back({shape[a], reduced});
-    }
-  }
-  return groups;
-}
+// Adjacent reduced / kept axes merged, size-1 axes dropped (the strides are unused here).
+using Group = common::ReduceGroup;
 
 // Invocations worth of parallel work to aim for (a large GPU holds ~250k resident).
 constexpr std::uint64_t kTargetThreads = 1u << 17;
@@ -231,7 +213,8 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   if (is_arg(call.op)) return true;
   // Non-adjacent reduced groups: the first pass's result (the largest temporary, in the
   // accumulator's dtype) must fit one descriptor range. Partials are at most n/64 elements.
-  const std::vector<Group> groups = merge_groups(in.shape(), call.get<ReduceParams>().axes);
+  const std::vector<Group> groups =
+      common::reduce_groups(in.shape(), call.get<ReduceParams>().axes);
   if (std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; }) < 2) {
     return true;
   }
@@ -272,7 +255,7 @@ Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
     r.run({static_cast<std::uint64_t>(out.size()), 0, 1}, in, nullptr, out);
     return out;
   }
-  std::vector<Group> groups = merge_groups(in.shape(), call.get<ReduceParams>().axes);
+  std::vector<Group> groups = common::reduce_groups(in.shape(), call.get<ReduceParams>().axes);
   auto reduced_count = [&] {
     return std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; });
   };

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 #include "vulkan/backend.h"
 #include "vulkan/context.h"
 #include "vulkan/linalg_dot_choice.h"

@@ -11,8 +11,9 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
+#include "vkt/backend/legacy_policy.h"
+#include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
-#include "vkt/op_call.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -25,63 +26,13 @@ const std::vector<Op> kBinaryOps = {VKT_BINARY_OPS(VKT_LIST_OP)
 #undef VKT_LIST_OP
 };
 
+// The op table's rules (vkt/backend/op_info.h): integer-only ops, and which f64 ops the
+// device computes natively (the rest fall back by design).
 bool integer_only(Op op) {
-  switch (op) {
-    case Op::quotient:
-    case Op::bitwise_and:
-    case Op::bitwise_or:
-    case Op::bitwise_xor:
-    case Op::left_shift:
-    case Op::right_shift:
-    case Op::bitwise_not:
-    case Op::count_leading_zeros:
-    case Op::population_count:
-      return true;
-    default:
-      return false;
-  }
+  return op_info(op).dtypes == OpDTypes::integer;
 }
-
-// The f64 ops the device computes natively (the rest fall back by design).
 bool f64_native(Op op) {
-  switch (op) {
-    case Op::pow:
-      return false;
-    case Op::exp:
-    case Op::expm1:
-    case Op::log:
-    case Op::log1p:
-    case Op::sigmoid:
-    case Op::cosh:
-    case Op::sinh:
-    case Op::tanh:
-    case Op::acosh:
-    case Op::asinh:
-    case Op::atanh:
-    case Op::cbrt:
-    case Op::atan:
-    case Op::sin:
-    case Op::cos:
-    case Op::tan:
-    case Op::asin:
-    case Op::acos:
-    case Op::sqrt:
-    case Op::rsqrt:
-    case Op::abs:
-    case Op::ceil:
-    case Op::floor:
-    case Op::round:
-    case Op::negate:
-    case Op::sign:
-    case Op::is_nan:
-    case Op::is_infinity:
-    case Op::conjugate:
-    case Op::real:
-    case Op::imag:
-      return true;
-    default:
-      return op_family(op) == OpFamily::binary;
-  }
+  return vulkan_native(op, DType::f64);
 }
 
 bool big_sample(Op op) {
@@ -94,6 +45,7 @@ bool big_sample(Op op) {
     case Op::sin:
     case Op::negate:
     case Op::is_nan:
+    case Op::logical_not:
       return true;
     default:
       return false;
@@ -132,7 +84,9 @@ Tensor make_input(DType d, const Shape& s, std::uint32_t seed, bool unit_range =
   return as_type(f, d);
 }
 
-Tolerance tolerance_for(DType d) { return elementwise_tolerance(d); }
+Tolerance tolerance_for(DType d) {
+  return elementwise_tolerance(d);
+}
 
 class Elementwise : public VulkanTest {
  protected:
@@ -252,6 +206,8 @@ TEST_F(Elementwise, SupportsRefusesWhatTheShaderDoesNotCompute) {
   EXPECT_FALSE(gpu().supports({Op::exp, {i}, NoParams{}, DType::s32, {4}}));
   EXPECT_FALSE(gpu().supports({Op::population_count, {f}, NoParams{}, DType::f32, {4}}));
   EXPECT_FALSE(gpu().supports({Op::is_nan, {f}, NoParams{}, DType::f32, {4}}));
+  EXPECT_TRUE(gpu().supports({Op::logical_not, {i}, NoParams{}, DType::u8, {4}}));
+  EXPECT_FALSE(gpu().supports({Op::logical_not, {f}, NoParams{}, DType::f32, {4}}));
 }
 
 // f64 sin/cos/tan reduce huge arguments exactly (Payne-Hanek): 1e22, the largest double...
@@ -297,16 +253,24 @@ TEST_F(Elementwise, FallbackPathGivesTheSameResults) {
   set_legacy_policy({});
 }
 
-// f64 transcendentals are not computed at f32 precision: they fall back.
+// f64 transcendentals are not computed at f32 precision: the table's no_f64 ops (erf,
+// erfc, erf_inv, pow) fall back.
 TEST_F(Elementwise, F64TranscendentalsFallBack) {
   if (!dtype_ok(DType::f64)) GTEST_SKIP() << "no f64 on this device";
   const Tensor a = transfer(make_input(DType::f64, {9}, 4), gpu());
-  for (Op op : {Op::erf, Op::erfc, Op::erf_inv}) {
+  const Tensor a_cpu = transfer(a, cpu());
+  int checked = 0;
+  for (Op op : all_ops()) {
+    if (op_info(op).vulkan != VulkanRule::no_f64) continue;
+    const bool is_binary = op_family(op) == OpFamily::binary;
     LedgerScope scope;
-    const Tensor g = unary(op, a);
+    const Tensor g = is_binary ? binary(op, a, a) : unary(op, a);
     EXPECT_EQ(scope.delta().fallbacks, 1u) << op_name(op);
-    EXPECT_TRUE(tensors_close(g, unary(op, transfer(a, cpu())))) << op_name(op);
+    EXPECT_TRUE(tensors_close(g, is_binary ? binary(op, a_cpu, a_cpu) : unary(op, a_cpu)))
+        << op_name(op);
+    ++checked;
   }
+  EXPECT_GT(checked, 0);
 }
 
 // 100 chained binary ops on resident tensors then one read: one submit, no upload, no

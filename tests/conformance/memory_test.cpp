@@ -3,7 +3,7 @@
 #include "conformance/fixture.h"
 #include "core/dispatch.h"
 #include "support/compare.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {

@@ -8,7 +8,7 @@
 #include "conformance/fixture.h"
 #include "core/dispatch.h"
 #include "support/compare.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::testing {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -197,7 +197,8 @@ TEST_F(NativeReduce, LongReductionsSplitAcrossWorkgroups) {
 TEST_F(NativeReduce, SharedMemoryTreeWithoutSubgroups) {
   const bool saved = vk::testing::subgroup_reductions();
   vk::testing::set_subgroup_reductions(false);
-  const std::vector<Case> cases = {{{5, 40}, {1}}, {{3, 20001}, {1}}, {{7, 300}, {1}}, {{4097}, {}}};
+  const std::vector<Case> cases = {
+      {{5, 40}, {1}}, {{3, 20001}, {1}}, {{7, 300}, {1}}, {{4097}, {}}};
   for (DType d : {DType::s32, DType::f32}) {
     for (const NamedOp& op : reduce_ops()) {
       for (const Case& c : cases) {

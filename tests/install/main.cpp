@@ -1,6 +1,10 @@
 #include <cstdio>
 
+#include "vkt/backend/op_call.h"
 #include "vkt/vkt.h"
+
+// The implementer headers are installed too, and the op table's rows are usable as data.
+static_assert(vkt::op_info(vkt::Op::logical_not).family == vkt::OpFamily::unary);
 
 int main() {
   const vkt::Tensor t = vkt::iota({4}, vkt::DType::s32);

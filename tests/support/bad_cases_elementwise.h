@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "support/bad_inputs.h"
+#include "vkt/backend/op_info.h"
 
 namespace vkt::testing {
 
@@ -16,7 +17,7 @@ inline void add_elementwise_cases(std::vector<BadCase>& v) {
     if (op_family(op) == OpFamily::unary) {
       add_case(v, n + "/empty tensor", Expect::error, n, {empty_tensor()},
                [op](const Inputs& x) { (void)unary(op, x[0]); });
-      if (op == Op::bitwise_not || op == Op::count_leading_zeros || op == Op::population_count) {
+      if (op_info(op).dtypes == OpDTypes::integer) {
         for (DType d : floats) {
           add_case(v, n + "/" + std::string(dtype_name(d)) + " input", Expect::type, n,
                    {on_home({3}, d)}, [op](const Inputs& x) { (void)unary(op, x[0]); });
@@ -32,7 +33,7 @@ inline void add_elementwise_cases(std::vector<BadCase>& v) {
     add_case(v, n + "/two devices", Expect::incompatible, n,
              {on_dev({2}, DType::s32), on_dev2({2}, DType::s32)},
              [op](const Inputs& x) { (void)binary(op, x[0], x[1]); });
-    if (binary_kind(op) == BinaryKind::integer_only) {
+    if (op_info(op).dtypes == OpDTypes::integer) {
       add_case(v, n + "/f32 operands", Expect::type, n, {on_home({2}), on_home({2})},
                [op](const Inputs& x) { (void)binary(op, x[0], x[1]); });
       add_case(v, n + "/s32 with f64", Expect::type, n,
@@ -41,11 +42,11 @@ inline void add_elementwise_cases(std::vector<BadCase>& v) {
     }
   }
   // A literal with an empty tensor: the literal's overloads, one per op.
-#define VKT_LITERAL_CASE(name)                                                  \
-  add_case(v, #name "/literal with an empty tensor", Expect::error, #name,     \
-           {empty_tensor()}, [](const Inputs& x) { (void)name(x[0], 2.0); }); \
-  add_case(v, #name "/empty tensor with a literal", Expect::error, #name,     \
-           {empty_tensor()}, [](const Inputs& x) { (void)name(2, x[0]); });
+#define VKT_LITERAL_CASE(name)                                                               \
+  add_case(v, #name "/literal with an empty tensor", Expect::error, #name, {empty_tensor()}, \
+           [](const Inputs& x) { (void)name(x[0], 2.0); });                                  \
+  add_case(v, #name "/empty tensor with a literal", Expect::error, #name, {empty_tensor()},  \
+           [](const Inputs& x) { (void)name(2, x[0]); });
   VKT_BINARY_OPS(VKT_LITERAL_CASE)
 #undef VKT_LITERAL_CASE
   add_case(v, "add/as a unary op", Expect::unsupported, "add", {on_home({2})},
@@ -56,30 +57,33 @@ inline void add_elementwise_cases(std::vector<BadCase>& v) {
 
 inline void add_creation_cases(std::vector<BadCase>& v) {
   const std::int64_t huge = std::int64_t{1} << 62;
-  add_case(v, "full/negative dim", Expect::shape, "full", {},
-           [](const Inputs&) { (void)full({2, -1}, 0, DType::f32); });
+  add_case(v, "full/negative dim", Expect::shape, "full", {}, [](const Inputs&) {
+    (void)full({2, -1}, 0, DType::f32);
+  });
   add_case(v, "full/2^62 f64 elements", Expect::shape, "full", {},
            [=](const Inputs&) { (void)full({huge}, 0, DType::f64); });
-  add_case(v, "full/past host memory", Expect::out_of_memory, "full", {on_home({1})},
-           [](const Inputs& x) {
-             (void)full({std::int64_t{1} << 45}, 1, DType::f32, &x[0].backend());
-           });
-  add_case(v, "iota/axis 2 of rank 2", Expect::axis, "iota", {},
-           [](const Inputs&) { (void)iota({2, 3}, DType::s32, 2); });
+  add_case(
+      v, "full/past host memory", Expect::out_of_memory, "full", {on_home({1})},
+      [](const Inputs& x) { (void)full({std::int64_t{1} << 45}, 1, DType::f32, &x[0].backend()); });
+  add_case(v, "iota/axis 2 of rank 2", Expect::axis, "iota", {}, [](const Inputs&) {
+    (void)iota({2, 3}, DType::s32, 2);
+  });
   add_case(v, "iota/axis 0 of rank 0", Expect::axis, "iota", {},
            [](const Inputs&) { (void)iota({}, DType::s32, 0); });
   add_case(v, "iota/negative dim", Expect::shape, "iota", {},
            [](const Inputs&) { (void)iota({-4}, DType::s32); });
-  add_case(v, "iota/element count past int64", Expect::shape, "iota", {},
-           [=](const Inputs&) { (void)iota({huge, 8}, DType::u8); });
+  add_case(v, "iota/element count past int64", Expect::shape, "iota", {}, [=](const Inputs&) {
+    (void)iota({huge, 8}, DType::u8);
+  });
   add_case(v, "eye/rank 1", Expect::shape, "eye", {},
            [](const Inputs&) { (void)eye(Shape{3}, DType::f32); });
   add_case(v, "eye/negative n", Expect::shape, "eye", {},
            [](const Inputs&) { (void)eye(-2, DType::f32); });
   add_case(v, "eye/2^62 f64 elements", Expect::shape, "eye", {},
            [](const Inputs&) { (void)eye(std::int64_t{1} << 31, DType::f64); });
-  add_case(v, "from_bytes/size mismatch", Expect::shape, "from_bytes", {},
-           [](const Inputs&) { (void)from_vector(std::vector<float>{1, 2, 3}, Shape{2, 2}); });
+  add_case(v, "from_bytes/size mismatch", Expect::shape, "from_bytes", {}, [](const Inputs&) {
+    (void)from_vector(std::vector<float>{1, 2, 3}, Shape{2, 2});
+  });
   add_case(v, "from_bytes/negative dim", Expect::shape, "from_bytes", {},
            [](const Inputs&) { (void)from_vector(std::vector<float>{}, Shape{-1}); });
   add_case(v, "from_bytes/byte count wraps", Expect::shape, "from_bytes", {},
@@ -94,8 +98,7 @@ inline void add_creation_cases(std::vector<BadCase>& v) {
                                            {DType::s64, DType::bf16}};
   for (const auto& pair : sizes) {
     const DType from = pair.first, to = pair.second;  // clang 14 cannot capture a binding
-    add_case(v,
-             "bitcast/" + std::string(dtype_name(from)) + " as " + std::string(dtype_name(to)),
+    add_case(v, "bitcast/" + std::string(dtype_name(from)) + " as " + std::string(dtype_name(to)),
              Expect::type, "bitcast", {on_home({4}, from)},
              [to](const Inputs& x) { (void)bitcast(x[0], to); });
   }
@@ -104,11 +107,11 @@ inline void add_creation_cases(std::vector<BadCase>& v) {
 // to_vector<T> for a T that is not the tensor's dtype.
 template <class T>
 void add_wrong_read(std::vector<BadCase>& v, DType d) {
-  add_case(v,
-           "to_vector/" + std::string(dtype_name(dtype_of_v<T>)) + " of " +
-               std::string(dtype_name(d)),
-           Expect::type, "to_vector", {on_home({3}, d)},
-           [](const Inputs& x) { (void)x[0].to_vector<T>(); });
+  add_case(
+      v,
+      "to_vector/" + std::string(dtype_name(dtype_of_v<T>)) + " of " + std::string(dtype_name(d)),
+      Expect::type, "to_vector", {on_home({3}, d)},
+      [](const Inputs& x) { (void)x[0].to_vector<T>(); });
 }
 
 inline void add_read_cases(std::vector<BadCase>& v) {

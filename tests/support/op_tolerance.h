@@ -3,7 +3,7 @@
 #pragma once
 
 #include "support/compare.h"
-#include "vkt/op_call.h"
+#include "vkt/backend/op_call.h"
 
 namespace vkt::testing {
 
@@ -33,14 +33,28 @@ inline Tolerance special_tolerance(DType d) {
 // that flushes subnormals. The list "Never" in docs/semantics-elementwise.md, elementwise
 // ops only.
 inline bool exact_under_flush(Op op) {
+  if (writes_u8(op)) return true;  // comparisons, logical ops and predicates: on the bits
   switch (op) {
-    case Op::remainder: case Op::min: case Op::max: case Op::equal: case Op::not_equal:
-    case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
-    case Op::logical_and: case Op::logical_or: case Op::logical_xor: case Op::sign:
-    case Op::abs: case Op::negate: case Op::ceil: case Op::floor: case Op::round:
-    case Op::is_nan: case Op::is_infinity: case Op::conjugate: case Op::real: case Op::imag:
-    case Op::sqrt: case Op::rsqrt: case Op::cbrt: case Op::log: case Op::divide: case Op::pow:
-    case Op::atan2: case Op::atan:
+    case Op::remainder:
+    case Op::min:
+    case Op::max:
+    case Op::sign:
+    case Op::abs:
+    case Op::negate:
+    case Op::ceil:
+    case Op::floor:
+    case Op::round:
+    case Op::conjugate:
+    case Op::real:
+    case Op::imag:
+    case Op::sqrt:
+    case Op::rsqrt:
+    case Op::cbrt:
+    case Op::log:
+    case Op::divide:
+    case Op::pow:
+    case Op::atan2:
+    case Op::atan:
       return true;
     default:
       return false;

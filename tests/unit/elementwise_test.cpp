@@ -664,6 +664,18 @@ TEST(ElementwiseUnary, PredicatesAndComplexParts) {
   EXPECT_EQ(values<u8>(is_infinity(make<u8>({255}))), (std::vector<u8>{0}));
   const Tensor h = from_vector(std::vector<f16>{f16(kNaN), f16(1.0f)}, &cpu());
   EXPECT_EQ(values<u8>(is_nan(h)), (std::vector<u8>{1, 0}));
+  // logical_not: 1 where x == 0 (-0 too; NaN, infinities and subnormals are nonzero), u8 for
+  // every dtype.
+  const Tensor z = make<float>({0, -0.0f, kNaN, kInf, std::numeric_limits<float>::denorm_min(), 2});
+  EXPECT_EQ(values<u8>(logical_not(z)), (std::vector<u8>{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(values<u8>(logical_not(make<double>({0, -0.0, 1e-320}))), (std::vector<u8>{1, 1, 0}));
+  EXPECT_EQ(values<u8>(logical_not(make<u8>({0, 1, 255}))), (std::vector<u8>{1, 0, 0}));
+  EXPECT_EQ(values<u8>(logical_not(make<s64>({std::numeric_limits<s64>::min(), 0, -1}))),
+            (std::vector<u8>{0, 1, 0}));
+  const Tensor hz = from_vector(std::vector<f16>{f16(0.0f), f16(-0.0f), f16(kNaN)}, &cpu());
+  EXPECT_EQ(logical_not(hz).dtype(), DType::u8);
+  EXPECT_EQ(values<u8>(logical_not(hz)), (std::vector<u8>{1, 1, 0}));
+  EXPECT_EQ(logical_not(make<s32>({})).dtype(), DType::u8);
   EXPECT_EQ(values<s32>(real(make<s32>({3, -4}))), (std::vector<s32>{3, -4}));
   EXPECT_EQ(values<float>(conjugate(make<float>({1.5f}))), (std::vector<float>{1.5f}));
   const Tensor im = imag(make<double>({1.5, -2}));

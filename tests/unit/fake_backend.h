@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "vkt/backend/op_call.h"
 #include "vkt/vkt.h"
 
 namespace vkt::testing {

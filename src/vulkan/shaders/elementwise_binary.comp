@@ -1,8 +1,9 @@
 #version 450
 // Elementwise binary ops. Both inputs have one dtype (DTYPE); the output has DTYPE, or u8
-// for comparisons and logical ops. OP is the op's index in VKT_BINARY_OPS. MODE picks the
-// indexing: 0 same shape (plain index), 1 `a` is one element, 2 `b` is one element,
-// 3 broadcast through collapsed per-axis strides (the host merges axes, rank <= 8).
+// for comparisons and logical ops. OP is the op's shader code (op_codes.glsl, generated
+// from the op table). MODE picks the indexing: 0 same shape (plain index), 1 `a` is one
+// element, 2 `b` is one element, 3 broadcast through collapsed per-axis strides (the host
+// merges axes, rank <= 8).
 // OP or MODE equal to DYNAMIC are read from the push constants instead (one pipeline per
 // dtype where pipeline compiles are slow, e.g. lavapipe).
 // Each invocation walks the output in a grid-stride loop, so a launch of n / 4 invocations
@@ -20,12 +21,7 @@ layout(constant_id = 2) const uint DTYPE = 10;
 layout(constant_id = 3) const uint MODE_CONSTANT = 0;
 const uint DYNAMIC = 0xffffffffu;
 
-const uint OP_ADD = 0, OP_SUBTRACT = 1, OP_MULTIPLY = 2, OP_DIVIDE = 3, OP_POW = 4,
-           OP_REMAINDER = 5, OP_ATAN2 = 6, OP_MIN = 7, OP_MAX = 8, OP_QUOTIENT = 9,
-           OP_BITWISE_AND = 10, OP_BITWISE_OR = 11, OP_BITWISE_XOR = 12, OP_LEFT_SHIFT = 13,
-           OP_RIGHT_SHIFT = 14, OP_EQUAL = 15, OP_NOT_EQUAL = 16, OP_LESS = 17,
-           OP_LESS_EQUAL = 18, OP_GREATER = 19, OP_GREATER_EQUAL = 20, OP_LOGICAL_AND = 21,
-           OP_LOGICAL_OR = 22, OP_LOGICAL_XOR = 23;
+#include "op_codes.glsl"  // OP_<NAME>, binary_writes_u8(): generated from the op table
 
 float float_binary(uint op, float a, float b) {
   switch (op) {
@@ -218,7 +214,7 @@ void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
 
 void element(uint i, uint ia, uint ib) {
   const uint op = op_code();
-  const bool PREDICATE = op >= OP_EQUAL;
+  const bool PREDICATE = binary_writes_u8(op);
   if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
     const float a = a_float(ia), b = b_float(ib);
     if (PREDICATE) store_bool(i, float_predicate(op, a, b));

@@ -1,7 +1,8 @@
 #version 450
 // Elementwise unary ops: out[i] = f(in[i]). DTYPE is the input dtype; the output has DTYPE,
-// or u8 for is_nan / is_infinity. OP is the op's index in VKT_UNARY_OPS (DYNAMIC: read from
-// the push constants, for one pipeline per dtype where pipeline compiles are slow). Float
+// or u8 for the predicates (is_nan, is_infinity, logical_not). OP is the op's shader code
+// (op_codes.glsl, generated from the op table; DYNAMIC: read from the push constants, for
+// one pipeline per dtype where pipeline compiles are slow). Float
 // functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
 // compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
@@ -17,14 +18,7 @@
 layout(constant_id = 1) const uint OP_CONSTANT = 0;
 layout(constant_id = 2) const uint DTYPE = 10;
 
-const uint OP_EXP = 0, OP_EXPM1 = 1, OP_LOG = 2, OP_LOG1P = 3, OP_SIGMOID = 4, OP_COS = 5,
-           OP_SIN = 6, OP_TAN = 7, OP_COSH = 8, OP_SINH = 9, OP_TANH = 10, OP_ACOS = 11,
-           OP_ASIN = 12, OP_ATAN = 13, OP_ACOSH = 14, OP_ASINH = 15, OP_ATANH = 16,
-           OP_SQRT = 17, OP_RSQRT = 18, OP_CBRT = 19, OP_ERF = 20, OP_ERFC = 21,
-           OP_ERF_INV = 22, OP_ABS = 23, OP_BITWISE_NOT = 24, OP_CEIL = 25, OP_FLOOR = 26,
-           OP_ROUND = 27, OP_NEGATE = 28, OP_SIGN = 29, OP_COUNT_LEADING_ZEROS = 30,
-           OP_POPULATION_COUNT = 31, OP_IS_NAN = 32, OP_IS_INFINITY = 33, OP_CONJUGATE = 34,
-           OP_REAL = 35, OP_IMAG = 36;
+#include "op_codes.glsl"  // OP_<NAME>, unary_writes_u8(): generated from the op table
 const uint DYNAMIC = 0xffffffffu;
 const float LN2 = 0.693147180559945309;
 
@@ -285,21 +279,35 @@ float in_float(uint i) {
   return in_f32.v[i];
 }
 
+// An integer element equal to zero (logical_not), read at its own width.
+bool integer_is_zero(uint i) {
+  if (DTYPE == DT_U8 || DTYPE == DT_S8) return uint(in_u8.v[i]) == 0u;
+  if (DTYPE == DT_U16 || DTYPE == DT_S16) return uint(in_u16.v[i]) == 0u;
+  if (DTYPE == DT_U32 || DTYPE == DT_S32) return in_u32.v[i] == 0u;
+#ifdef VKT_I64
+  if (DTYPE == DT_U64 || DTYPE == DT_S64) return in_u64.v[i] == 0ul;
+#endif
+  return false;
+}
+
+// The u8-writing ops. Zero is decided on the bits (a subnormal is not zero), as on the cpu.
+bool predicate(uint op, uint i) {
+  if (is_float_dtype()) {
+    const float x = in_float(i);
+    return op == OP_IS_NAN ? isnan(x) : (op == OP_IS_INFINITY ? isinf(x) : !f32_nonzero(x));
+#ifdef VKT_F64
+  } else if (DTYPE == DT_F64) {
+    const double x = in_f64.v[i];
+    return op == OP_IS_NAN ? isnan(x) : (op == OP_IS_INFINITY ? isinf(x) : !f64_nonzero(x));
+#endif
+  }
+  return op == OP_LOGICAL_NOT && integer_is_zero(i);  // integers are finite
+}
+
 void element(uint i) {
   const uint op = op_code();
-  const bool PREDICATE = op == OP_IS_NAN || op == OP_IS_INFINITY;
-  if (PREDICATE) {
-    bool r = false;  // integers are finite
-    if (is_float_dtype()) {
-      const float x = in_float(i);
-      r = op == OP_IS_NAN ? isnan(x) : isinf(x);
-#ifdef VKT_F64
-    } else if (DTYPE == DT_F64) {
-      const double x = in_f64.v[i];
-      r = op == OP_IS_NAN ? isnan(x) : isinf(x);
-#endif
-    }
-    dst_u8.v[i] = uint8_t(r ? 1u : 0u);
+  if (unary_writes_u8(op)) {
+    dst_u8.v[i] = uint8_t(predicate(op, i) ? 1u : 0u);
     return;
   }
   if (is_float_dtype()) {

@@ -1,88 +1,20 @@
 // OpCall: one validated op invocation as the dispatch core hands it to a backend. The core
-// has already checked shapes, axes and dtypes and computed out_dtype/out_shape.
+// has already checked shapes, axes and dtypes and computed out_dtype/out_shape. For backend
+// implementers (a Backend subclass), not part of vkt/vkt.h.
 #pragma once
 
 #include <cstdint>
-#include <string_view>
-#include <utility>
 #include <variant>
 #include <vector>
 
+#include "vkt/backend/op_info.h"
 #include "vkt/dtype.h"
+#include "vkt/ops.h"
 #include "vkt/scalar.h"
 #include "vkt/shape.h"
 #include "vkt/tensor.h"
 
 namespace vkt {
-
-#define VKT_UNARY_OPS(X)                                                                           \
-  X(exp)                                                                                           \
-  X(expm1) X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) \
-      X(atan) X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs) \
-          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)        \
-              X(population_count) X(is_nan) X(is_infinity) X(conjugate) X(real) X(imag)
-
-#define VKT_BINARY_OPS(X)                                                                  \
-  X(add)                                                                                   \
-  X(subtract) X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) \
-      X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal)    \
-          X(not_equal) X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and)    \
-              X(logical_or) X(logical_xor)
-
-#define VKT_REDUCE_OPS(X) X(all) X(any) X(sum) X(product) X(reduce_max) X(reduce_min)
-#define VKT_ARGREDUCE_OPS(X) X(argmax) X(argmin)
-#define VKT_WINDOW_OPS(X) X(window_sum) X(window_product) X(window_max) X(window_min)
-#define VKT_CUMULATIVE_OPS(X) \
-  X(cumulative_sum) X(cumulative_product) X(cumulative_min) X(cumulative_max)
-#define VKT_CONV_OPS(X) X(conv)
-// Ops with a family of their own.
-#define VKT_OTHER_OPS(X)                                                                    \
-  X(full)                                                                                   \
-  X(iota) X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) \
-      X(put_slice) X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip)    \
-          X(indexed_add) X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
-
-#define VKT_ALL_OPS(X)                                                                             \
-  VKT_UNARY_OPS(X)                                                                                 \
-  VKT_BINARY_OPS(X) VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
-      VKT_OTHER_OPS(X) VKT_CONV_OPS(X)
-
-enum class Op : std::uint16_t {
-#define VKT_ENUM_ENTRY(name) name,
-  VKT_ALL_OPS(VKT_ENUM_ENTRY)
-#undef VKT_ENUM_ENTRY
-};
-
-enum class OpFamily : std::uint8_t {
-  unary,
-  binary,
-  reduce,
-  argreduce,
-  window,
-  cumulative,
-  creation,
-  conversion,
-  movement,
-  indexing,
-  sort,
-  linalg,
-  conv
-};
-
-std::string_view op_name(Op op);
-
-// How a binary op types its result (DESIGN.md section 2); the core's rules and every
-// backend's kernels read it from here.
-enum class BinaryKind { arithmetic, to_float, integer_only, comparison, logical };
-BinaryKind binary_kind(Op op);
-inline bool binary_writes_u8(Op op) {
-  const BinaryKind k = binary_kind(op);
-  return k == BinaryKind::comparison || k == BinaryKind::logical;
-}
-OpFamily op_family(Op op);
-// Throws Unsupported on an unknown name.
-Op op_from_name(std::string_view name);
-const std::vector<Op>& all_ops();
 
 // ---- parameters per op (inputs are in OpCall::inputs, in the order given) ----
 struct NoParams {};
@@ -101,9 +33,6 @@ struct BroadcastParams {
 // transpose: out axis i is input axis perm[i].
 struct TransposeParams {
   Axes perm;
-};
-struct PadAxis {
-  std::int64_t lo = 0, hi = 0, interior = 0;
 };
 // pad: value converted to the dtype; lo/hi may be negative (crop).
 struct PadParams {

@@ -1,0 +1,101 @@
+// The op table's rows as constexpr data for backend implementers, the core and the tests:
+// kind, accepted dtypes, the Vulkan rule and the shader op code of every op (op_table.h says
+// what each column means). Header-only so the build-time shader constant generator
+// (src/vulkan/gen_op_codes.cpp) reads the same rows without linking the library.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "vkt/dtype.h"
+#include "vkt/op.h"
+
+namespace vkt {
+
+enum class OpKind : std::uint8_t {
+  none,
+  // unary
+  float_function,
+  keeps_type,
+  predicate,
+  imaginary_part,
+  // binary
+  arithmetic,
+  to_float,
+  comparison,
+  logical
+};
+enum class OpDTypes : std::uint8_t { any, integer, own_rule };
+enum class VulkanRule : std::uint8_t { native, no_f64, own_rule };
+
+struct OpInfo {
+  Op op;
+  std::string_view name;
+  OpFamily family;
+  OpKind kind;
+  OpDTypes dtypes;
+  VulkanRule vulkan;
+  // The op's position in its family's list: the OP_<NAME> constant the shaders read.
+  std::uint32_t shader_code = 0;
+};
+
+namespace detail {
+#define VKT_OP_INFO_ROW(X, name, family, kind, dtypes, vulkan) \
+  OpInfo{Op::name, #name, OpFamily::family, OpKind::kind, OpDTypes::dtypes, VulkanRule::vulkan},
+inline constexpr OpInfo kOpRows[] = {VKT_OP_TABLE(VKT_OP_INFO_ROW, _)};
+#undef VKT_OP_INFO_ROW
+
+constexpr std::array<OpInfo, std::size(kOpRows)> number_op_table() {
+  std::array<OpInfo, std::size(kOpRows)> table{};
+  std::array<std::uint32_t, 16> next_code{};
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    table[i] = kOpRows[i];
+    table[i].shader_code = next_code[static_cast<std::size_t>(table[i].family)]++;
+  }
+  return table;
+}
+}  // namespace detail
+
+// Indexed by Op: row i is the op whose enum value is i (both come from VKT_OP_TABLE).
+inline constexpr auto kOpTable = detail::number_op_table();
+
+constexpr const OpInfo& op_info(Op op) {
+  return kOpTable[static_cast<std::size_t>(op)];
+}
+constexpr OpKind op_kind(Op op) {
+  return op_info(op).kind;
+}
+constexpr std::uint32_t shader_op_code(Op op) {
+  return op_info(op).shader_code;
+}
+// Elementwise ops whose result is u8 whatever the input dtype.
+constexpr bool writes_u8(Op op) {
+  const OpKind k = op_kind(op);
+  return k == OpKind::predicate || k == OpKind::comparison || k == OpKind::logical;
+}
+// The dtypes an elementwise kernel is handed: float functions and to_float ops see floats
+// only (the core converts integers first); integer ops see integers only.
+constexpr bool kernel_takes(Op op, DType d) {
+  const OpInfo& info = op_info(op);
+  if (info.kind == OpKind::float_function || info.kind == OpKind::to_float) {
+    return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+  }
+  return info.dtypes != OpDTypes::integer ||
+         !(d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64);
+}
+// An elementwise op's Vulkan rule for dtype d (the device must also have d).
+constexpr bool vulkan_native(Op op, DType d) {
+  switch (op_info(op).vulkan) {
+    case VulkanRule::native:
+      return true;
+    case VulkanRule::no_f64:
+      return d != DType::f64;
+    case VulkanRule::own_rule:
+      break;
+  }
+  return false;
+}
+
+}  // namespace vkt
