@@ -176,14 +176,13 @@ class Compiled {
     std::vector<Tensor> tensors;
     std::string key;
     (detail::collect_arg(args, tensors, key), ...);
-    std::vector<Tensor> flat =
-        cache_->call(key, tensors, [&](const std::vector<Tensor>& symbolic) {
-          std::size_t next = 0;
-          std::tuple<detail::traced_t<Args>...> traced{detail::traced_arg(args, symbolic, next)...};
-          std::vector<Tensor> out;
-          detail::Result<R>::flatten(std::apply(fn_, traced), out);
-          return out;
-        });
+    std::vector<Tensor> flat = cache_->call(key, tensors, [&](const std::vector<Tensor>& symbolic) {
+      std::size_t next = 0;
+      std::tuple<detail::traced_t<Args>...> traced{detail::traced_arg(args, symbolic, next)...};
+      std::vector<Tensor> out;
+      detail::Result<R>::flatten(std::apply(fn_, traced), out);
+      return out;
+    });
     std::size_t at = 0;
     return detail::Result<R>::unflatten(flat, at);
   }

@@ -1,9 +1,9 @@
 // vkt::compile's per-function plan cache and the dump switch.
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <atomic>
 
 #include "compile/plan.h"
 #include "compile/trace.h"

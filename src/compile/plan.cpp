@@ -192,8 +192,9 @@ void Plan::build_group_description(Group& g) {
     v.shape = node.shape;
     for (const ValueRef& a : node.args) {
       const auto it = value_of_member.find(a.node);
-      const bool inside = it != value_of_member.end() &&
-                          group_of_[static_cast<std::size_t>(a.node)] == group_of_[static_cast<std::size_t>(m)];
+      const bool inside =
+          it != value_of_member.end() &&
+          group_of_[static_cast<std::size_t>(a.node)] == group_of_[static_cast<std::size_t>(m)];
       v.args.push_back(inside ? it->second : leaf_value(a));
     }
     d.values.push_back(std::move(v));
@@ -217,7 +218,8 @@ Tensor Plan::resolve(const ValueRef& ref, const std::vector<Tensor>& values) con
       t = values[i];
       break;
   }
-  if (!t.defined()) throw Error("[compile] internal: value of node " + std::to_string(i) + " missing");
+  if (!t.defined())
+    throw Error("[compile] internal: value of node " + std::to_string(i) + " missing");
   if (ref.dtype != t.dtype()) t = bitcast(t, ref.dtype);
   if (ref.shape != t.shape()) t = reshape(t, ref.shape);
   return t;
@@ -265,7 +267,8 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) {
   std::vector<Tensor> values(graph_.nodes.size());
   for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
     const GraphNode& node = graph_.nodes[i];
-    if (node.kind == GraphNode::Kind::input) values[i] = inputs.at(static_cast<std::size_t>(node.input));
+    if (node.kind == GraphNode::Kind::input)
+      values[i] = inputs.at(static_cast<std::size_t>(node.input));
   }
   Backend* device = device_of(inputs);
   for (std::size_t s = 0; s < steps_.size(); ++s) {
@@ -294,12 +297,13 @@ std::string Plan::describe() const {
   s << "steps (" << steps_.size() << "):\n";
   for (const Step& st : steps_) {
     if (!st.fused) {
-      s << "  dispatch %" << st.index << " " << op_name(graph_.nodes[static_cast<std::size_t>(st.index)].op) << "\n";
+      s << "  dispatch %" << st.index << " "
+        << op_name(graph_.nodes[static_cast<std::size_t>(st.index)].op) << "\n";
       continue;
     }
     const Group& g = *groups_[static_cast<std::size_t>(st.index)];
-    s << "  fused group " << st.index << " -> %" << g.root << " (" << g.members.size()
-      << " ops, " << g.leaves.size() << " leaves):\n"
+    s << "  fused group " << st.index << " -> %" << g.root << " (" << g.members.size() << " ops, "
+      << g.leaves.size() << " leaves):\n"
       << g.desc.describe();
   }
   return s.str();

@@ -2,9 +2,9 @@
 // (kBlock elements, sized to stay in L2) evaluates the group's values in order with the
 // backend's own elementwise kernels, so results are eager's bit for bit, while
 // intermediates live in cache instead of streaming through memory once per op.
-#include <cstring>
-
 #include "cpu/compiled.h"
+
+#include <cstring>
 
 #include "cpu/kernels.h"
 
@@ -68,7 +68,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
-    for (int o : g_.outputs) outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
+    for (int o : g_.outputs)
+      outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
     const std::int64_t n = numel(g_.shape);
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
@@ -125,7 +126,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
       if (r.rank() == 1) {
         std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
       } else {
-        for (std::int64_t i = 0; i < len; ++i) std::memcpy(dst + static_cast<std::size_t>(i) * item, src, item);
+        for (std::int64_t i = 0; i < len; ++i)
+          std::memcpy(dst + static_cast<std::size_t>(i) * item, src, item);
       }
     }
   }

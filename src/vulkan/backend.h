@@ -3,16 +3,16 @@
 #pragma once
 
 #include <array>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "vkt/backend.h"
 #include "compile/fused_group.h"
+#include "vkt/backend.h"
 #include "vkt/op_call.h"
 #include "vulkan/context.h"
 #include "vulkan/device_timer.h"

@@ -163,14 +163,30 @@ std::string literal(DType d, const std::vector<std::byte>& bytes) {
 }
 
 const char* dt_code(DType d) {
-  static const char* const names[] = {"DT_U8",  "DT_U16", "DT_U32",  "DT_U64",
-                                      "DT_S8",  "DT_S16", "DT_S32",  "DT_S64",
-                                      "DT_F16", "DT_BF16", "DT_F32", "DT_F64"};
+  static const char* const names[] = {"DT_U8",  "DT_U16", "DT_U32", "DT_U64",  "DT_S8",  "DT_S16",
+                                      "DT_S32", "DT_S64", "DT_F16", "DT_BF16", "DT_F32", "DT_F64"};
   return names[static_cast<int>(d)];
 }
 
-// as_type through dtype_value.glsl's Value, as conversion.comp does.
+// as_type: float sources and float targets through dtype_value.glsl's Value, as
+// conversion.comp does; integer to integer wraps (two's complement), written out.
 std::string conversion(DType from, DType to, const std::string& x) {
+  if (is_integer(from) && is_integer(to)) {
+    const bool from_signed = is_signed_integer(from);
+    // Widening builds the two halves explicitly (llvmpipe lost the sign of an extended
+    // negative value feeding int_remainder_s64 when written as int64_t(x)).
+    if (to == DType::s64 || to == DType::u64) {
+      std::string wide;
+      if (itemsize(from) == 8) {
+        wide = "int64_t(" + x + ")";
+      } else {
+        const std::string low = "int(" + x + ")";
+        wide = "packInt2x32(ivec2(" + low + ", " + (from_signed ? low + " >> 31" : "0") + "))";
+      }
+      return to == DType::s64 ? wide : "uint64_t(" + wide + ")";
+    }
+    return narrowed(to, std::string(glsl_type(to)) + "(" + x + ")");
+  }
   std::string value;
   if (is_float(from)) {
     value = "float_value(FWIDE(" + x + "))";
@@ -179,7 +195,8 @@ std::string conversion(DType from, DType to, const std::string& x) {
   }
   if (is_32bit_float_family(to)) return narrowed(to, "to_f32(" + value + ")");
   if (to == DType::f64) return "to_f64(" + value + ")";
-  return narrowed(to, std::string(glsl_type(to)) + "(to_int_bits(" + value + ", " + dt_code(to) + "))");
+  return narrowed(to,
+                  std::string(glsl_type(to)) + "(to_int_bits(" + value + ", " + dt_code(to) + "))");
 }
 
 std::string unary_expr(Op op, DType in, DType out, const std::string& x) {
@@ -193,17 +210,18 @@ std::string unary_expr(Op op, DType in, DType out, const std::string& x) {
   if (in == DType::s64) return "int64_t(bits64_function(" + code + ", uint64_t(" + x + "), true))";
   if (in == DType::u64) return "bits64_function(" + code + ", " + x + ", false)";
   const std::string bits = std::to_string(bits_of(in)) + "u";
-  if (is_unsigned_integer(in)) return narrowed(out, "unsigned_function(" + code + ", " + x + ", " + bits + ")");
+  if (is_unsigned_integer(in))
+    return narrowed(out, "unsigned_function(" + code + ", " + x + ", " + bits + ")");
   return narrowed(out, "signed_function(" + code + ", " + x + ", " + bits + ")");
 }
 
 std::string binary_expr(Op op, DType in, DType out, const std::string& a, const std::string& b) {
   const std::string code = std::to_string(detail::binary_code(op)) + "u";
   const std::string args = code + ", " + a + ", " + b;
-  const std::string suffix = in == DType::s64   ? "s64"
-                             : in == DType::u64 ? "u64"
-                             : is_unsigned_integer(in)  ? "u32"
-                                                : "s32";
+  const std::string suffix = in == DType::s64          ? "s64"
+                             : in == DType::u64        ? "u64"
+                             : is_unsigned_integer(in) ? "u32"
+                                                       : "s32";
   if (binary_writes_u8(op)) {
     if (is_32bit_float_family(in)) return "(float_predicate(" + args + ") ? 1u : 0u)";
     if (in == DType::f64) return "(double_predicate(" + args + ") ? 1u : 0u)";
@@ -250,7 +268,8 @@ std::string leaf_index(const Shape& leaf, const Shape& out) {
   for (std::size_t k = dims.size(); k-- > 0;) {
     const std::string d = std::to_string(dims[k]) + "u";
     const std::string term = k == 0 ? rest : "(" + rest + " % " + d + ")";
-    if (strides[k] != 0) e += (e.empty() ? "" : " + ") + term + " * " + std::to_string(strides[k]) + "u";
+    if (strides[k] != 0)
+      e += (e.empty() ? "" : " + ") + term + " * " + std::to_string(strides[k]) + "u";
     rest = "(" + rest + " / " + d + ")";
   }
   return e.empty() ? "0u" : e;
@@ -297,9 +316,7 @@ std::string generate(const detail::FusedGroup& g) {
         e = literal(v.dtype, v.scalar);
         break;
       case detail::FusedValue::Kind::op: {
-        const auto arg = [&](std::size_t j) {
-          return "v" + std::to_string(v.args[j]);
-        };
+        const auto arg = [&](std::size_t j) { return "v" + std::to_string(v.args[j]); };
         const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
         if (v.op == Op::as_type) {
           e = conversion(in, v.dtype, arg(0));
@@ -311,14 +328,15 @@ std::string generate(const detail::FusedGroup& g) {
         break;
       }
     }
-    s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k
-      << " = " << e << ";\n";
+    s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k << " = "
+      << e << ";\n";
   }
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
     const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
     s << "  out" << k << ".v[i] = " << store(d, "v" + std::to_string(g.outputs[k])) << ";\n";
   }
-  s << "}\n\nvoid main() {\n  const uint stride = grid_stride();\n  for (uint i = global_index(); i < "
+  s << "}\n\nvoid main() {\n  const uint stride = grid_stride();\n  for (uint i = global_index(); "
+       "i < "
     << numel(g.shape) << "u; i += stride) element(i);\n}\n";
   return s.str();
 }
@@ -332,7 +350,10 @@ bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
     OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
     for (int a : v.args) {
       const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
-      call.inputs.push_back(Tensor(in.dtype, in.shape, std::make_shared<Storage>(b, static_cast<std::size_t>(numel(in.shape)) * itemsize(in.dtype))));
+      call.inputs.push_back(
+          Tensor(in.dtype, in.shape,
+                 std::make_shared<Storage>(
+                     b, static_cast<std::size_t>(numel(in.shape)) * itemsize(in.dtype))));
     }
     if (!b.supports(call)) return false;
   }
@@ -389,7 +410,8 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
   std::unique_ptr<detail::FusedKernel> kernel;
   b.locked([&] {
     const KernelBinary bin = kernel_binary(b.context(), source);
-    const Pipeline p = b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
+    const Pipeline p =
+        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
     kernel = std::make_unique<VulkanFusedKernel>(b, g, p);
   });
   return kernel;

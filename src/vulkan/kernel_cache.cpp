@@ -39,7 +39,7 @@ struct Header {
   char magic[8];
   std::uint64_t key_check;  // a second hash of the full key (another basis)
   std::uint64_t words;
-  std::uint64_t checksum;   // of the words
+  std::uint64_t checksum;  // of the words
 };
 
 std::uint64_t words_checksum(const std::vector<std::uint32_t>& w) {
@@ -107,17 +107,18 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source) {
                                          shaderc_env_version_vulkan_1_1);
   shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
   shaderc_compilation_result_t result =
-      shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(),
-                               shaderc_compute_shader, "vkt_fused.comp", "main", options);
+      shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(), shaderc_compute_shader,
+                               "vkt_fused.comp", "main", options);
   shaderc_compile_options_release(options);
-  const bool ok = shaderc_result_get_compilation_status(result) ==
-                  shaderc_compilation_status_success;
+  const bool ok =
+      shaderc_result_get_compilation_status(result) == shaderc_compilation_status_success;
   std::vector<std::uint32_t> words;
   std::string log;
   if (ok) {
     const std::size_t bytes = shaderc_result_get_length(result);
     words.resize(bytes / sizeof(std::uint32_t));
-    std::memcpy(words.data(), shaderc_result_get_bytes(result), words.size() * sizeof(std::uint32_t));
+    std::memcpy(words.data(), shaderc_result_get_bytes(result),
+                words.size() * sizeof(std::uint32_t));
   } else {
     log = shaderc_result_get_error_message(result);
   }
@@ -143,7 +144,8 @@ std::string expand_includes(const std::string& source) {
   while (std::getline(in, line)) {
     const std::string directive = "#include \"";
     if (line.rfind(directive, 0) == 0) {
-      const std::string name = line.substr(directive.size(), line.find('"', directive.size()) - directive.size());
+      const std::string name =
+          line.substr(directive.size(), line.find('"', directive.size()) - directive.size());
       bool found = false;
       for (const GlslSource& s : embedded_glsl()) {
         if (s.name != name) continue;
@@ -194,7 +196,8 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
     }
   }
   const std::string dir = kernel_cache_dir();
-  const std::filesystem::path path = dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
+  const std::filesystem::path path =
+      dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
   if (!dir.empty()) bin.words = read_entry(path, key_check);
   if (!bin.words.empty()) {
     detail::record_kernel_cache_hit(true);

@@ -4,7 +4,6 @@
 #include "vkt/compile.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -55,7 +54,9 @@ TEST_F(VulkanCompile, ChainIsOneDispatchAndEqualsEager) {
 
 TEST_F(VulkanCompile, SameSourceIsAMemoryCacheHit) {
   const Tensor x = from_vector(ramp(1000), &gpu());
-  auto make = [] { return compile([](const Tensor& t) { return exp(negate(multiply(t, 3.0f))); }); };
+  auto make = [] {
+    return compile([](const Tensor& t) { return exp(negate(multiply(t, 3.0f))); });
+  };
   auto f = make();
   f(x);
   const CompileCounts before = compile_counts();
@@ -66,8 +67,8 @@ TEST_F(VulkanCompile, SameSourceIsAMemoryCacheHit) {
 }
 
 TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("vkt_kernel_cache_test_" + std::to_string(::getpid()));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("vkt_kernel_cache_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   ASSERT_EQ(::setenv("VKT_CACHE_DIR", dir.c_str(), 1), 0);
   const vk::Context& ctx = static_cast<vk::VulkanBackend&>(gpu()).context();
@@ -85,8 +86,9 @@ TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
   ASSERT_TRUE(std::filesystem::exists(entry));
   EXPECT_EQ(counts([&] { vk::kernel_binary(ctx, source); }).kernel_cache_hits, 1u);
   vk::clear_kernel_memory_cache();
-  EXPECT_EQ(counts([&] { EXPECT_EQ(vk::kernel_binary(ctx, source).words, first.words); })
-                .kernel_disk_hits,
+  EXPECT_EQ(counts([&] {
+              EXPECT_EQ(vk::kernel_binary(ctx, source).words, first.words);
+            }).kernel_disk_hits,
             1u);
   // One flipped byte in the words: the checksum catches it, the kernel is compiled again
   // and the entry rewritten.

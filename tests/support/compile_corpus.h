@@ -18,9 +18,8 @@ struct CorpusCase {
 };
 
 inline const std::vector<DType>& corpus_dtypes() {
-  static const std::vector<DType> d = {DType::f32, DType::f32, DType::f16, DType::bf16,
-                                       DType::s32, DType::u8,  DType::s16, DType::u32,
-                                       DType::s64, DType::f64};
+  static const std::vector<DType> d = {DType::f32, DType::f32, DType::f16, DType::bf16, DType::s32,
+                                       DType::u8,  DType::s16, DType::u32, DType::s64,  DType::f64};
   return d;
 }
 
@@ -35,7 +34,8 @@ inline Tensor corpus_input(std::mt19937& rng, DType dtype, const Shape& shape) {
 
 inline CorpusCase make_corpus_case(std::uint32_t seed) {
   std::mt19937 rng(seed);
-  static const std::vector<Shape> bases = {{}, {0}, {1}, {7}, {3, 1, 4}, {2, 0, 3}, {5, 6}, {33, 17}};
+  static const std::vector<Shape> bases = {{},        {0},       {1},    {7},
+                                           {3, 1, 4}, {2, 0, 3}, {5, 6}, {33, 17}};
   const Shape base = bases[rng() % bases.size()];
   CorpusCase c;
   c.seed = seed;
@@ -57,15 +57,16 @@ inline Tensor corpus_program(std::uint32_t seed, const std::vector<Tensor>& in) 
   std::mt19937 rng(seed ^ 0x9e3779b9u);
   std::vector<Tensor> vals(in.begin(), in.end());
   auto pick = [&]() -> const Tensor& { return vals[rng() % vals.size()]; };
-  static const std::vector<Op> unary_any = {Op::exp, Op::log,    Op::sin,   Op::tanh,
-                                            Op::sqrt, Op::abs,   Op::negate, Op::sigmoid,
+  static const std::vector<Op> unary_any = {Op::exp,   Op::log,  Op::sin,    Op::tanh,
+                                            Op::sqrt,  Op::abs,  Op::negate, Op::sigmoid,
                                             Op::floor, Op::sign, Op::is_nan, Op::erf};
   static const std::vector<Op> unary_int = {Op::bitwise_not, Op::population_count};
-  static const std::vector<Op> binary_any = {Op::add, Op::subtract, Op::multiply, Op::divide,
-                                             Op::min, Op::max,      Op::less,     Op::equal,
-                                             Op::logical_and, Op::remainder};
+  static const std::vector<Op> binary_any = {
+      Op::add, Op::subtract, Op::multiply, Op::divide,      Op::min,
+      Op::max, Op::less,     Op::equal,    Op::logical_and, Op::remainder};
   static const std::vector<Op> binary_int = {Op::bitwise_and, Op::bitwise_xor, Op::quotient};
-  static const std::vector<DType> casts = {DType::f32, DType::f16, DType::s32, DType::u8, DType::bf16, DType::s64};
+  static const std::vector<DType> casts = {DType::f32, DType::f16,  DType::s32,
+                                           DType::u8,  DType::bf16, DType::s64};
   const int steps = 2 + static_cast<int>(rng() % 10);
   for (int s = 0; s < steps; ++s) {
     const int kind = static_cast<int>(rng() % 10);

@@ -126,7 +126,8 @@ TEST(Compile, BadInputInsideTheFunctionThrowsTheOpsError) {
   auto f = compile([](const Tensor& a, const Tensor& b) { return add(a, b); });
   EXPECT_THROW(f(from_vector<float>({1, 2}, &cpu()), from_vector<float>({1, 2, 3}, &cpu())),
                ShapeError);
-  EXPECT_EQ(f(from_vector<float>({1}, &cpu()), from_vector<float>({2}, &cpu())).item<float>(), 3.0f);
+  EXPECT_EQ(f(from_vector<float>({1}, &cpu()), from_vector<float>({2}, &cpu())).item<float>(),
+            3.0f);
 }
 
 TEST(Compile, LargeChainAcrossBlocksWithBroadcastLeaves) {
