@@ -4,6 +4,7 @@
 // intermediates live in cache instead of streaming through memory once per op.
 #include "cpu/compiled.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "cpu/kernels.h"
@@ -72,7 +73,17 @@ class CpuFusedKernel final : public detail::FusedKernel {
       outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
     const std::int64_t n = numel(g_.shape);
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-    parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
+    // A thread per block range once it moves the measured streaming minimum (the bytes of
+    // the leaves and outputs per element; the ops in between run in cache), or earlier,
+    // at the compute-bound grain, since fused groups usually hold costly ops too.
+    std::int64_t bytes_per_element = 0;
+    for (const Tensor& t : leaves)
+      bytes_per_element += static_cast<std::int64_t>(itemsize(t.dtype()));
+    for (const Tensor& t : outs)
+      bytes_per_element += static_cast<std::int64_t>(itemsize(t.dtype()));
+    const std::int64_t grain_blocks =
+        std::max<std::int64_t>(1, std::min(stream_grain(bytes_per_element), kGrain) / kBlock);
+    parallel_for(blocks, grain_blocks, [&](std::int64_t b0, std::int64_t b1) {
       for (std::int64_t blk = b0; blk < b1; ++blk) {
         const std::int64_t begin = blk * kBlock;
         run_block(leaves, outs, begin, std::min(kBlock, n - begin));
