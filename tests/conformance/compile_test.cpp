@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "conformance/fixture.h"
 #include "support/compile_corpus.h"
@@ -128,6 +130,43 @@ TEST_F(VulkanCompile, BroadcastConversionsAndLiteralsEqualEager) {
   EXPECT_EQ(b1.to_bytes(), b2.to_bytes());
   EXPECT_EQ(l1.to_bytes(), l2.to_bytes());
   EXPECT_EQ(s1.to_bytes(), s2.to_bytes());
+}
+
+TEST_F(VulkanCompile, GroupWithAFallbackOpRunsUnfusedUnderTheFallbackRule) {
+  // erf has no f64 kernel on the device: eager falls back per op (result on the cpu), and
+  // so must the compiled plan; the policy "error" forbids it in both.
+  std::vector<double> v(64);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 0.1 * static_cast<double>(i) - 3.0;
+  const Tensor x = from_vector(v, &gpu());
+  auto prog = [](const Tensor& t) { return add(erf(multiply(t, 2.0)), 1.0); };
+  auto f = compile(prog);
+  LedgerScope scope;
+  const Tensor r = f(x);
+  EXPECT_GT(scope.delta().fallbacks, 0u);
+  const Tensor e = prog(x);
+  EXPECT_EQ(&r.backend(), &e.backend());
+  EXPECT_EQ(r.to_bytes(), e.to_bytes());
+  set_fallback_policy(FallbackPolicy::error);
+  EXPECT_THROW(f(x), FallbackForbidden);
+  set_fallback_policy(FallbackPolicy::allow);
+}
+
+TEST_F(VulkanCompile, ThreadsShareOneCompiledFunction) {
+  const Tensor x = from_vector(ramp(4096), &gpu());
+  auto f = compile([](const Tensor& t) { return sigmoid(add(multiply(t, 1.5f), 0.25f)); });
+  const std::vector<std::byte> expected = sigmoid(add(multiply(x, 1.5f), 0.25f)).to_bytes();
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 20; ++i) {
+        if (f(x).to_bytes() != expected) ++mismatches;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ(f.plans(), 1u);
 }
 
 TEST_F(VulkanCompile, RandomProgramsEqualEager) {
