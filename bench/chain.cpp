@@ -60,7 +60,7 @@ OpCase as_case(const Workload& w, Fn run) {
 
 struct FirstCall {
   double us = -1;
-  CompileCounts counts;
+  LedgerCounts counts;
   double hit_host_us = -1;
 };
 
@@ -73,11 +73,11 @@ FirstCall first_call(const Workload& w, Backend& b) {
   b.synchronize();
   const Fn f = w.compiled();
   FirstCall r;
-  const CompileCounts before = compile_counts();
+  LedgerScope counted;
   auto t0 = std::chrono::steady_clock::now();
   f(in).backend().synchronize();
   r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-  r.counts = compile_counts() - before;
+  r.counts = counted.delta();
   std::vector<double> host;
   for (int i = 0; i < 32; ++i) {
     t0 = std::chrono::steady_clock::now();

@@ -21,8 +21,10 @@
 // on a device must be passed as an argument instead.
 //
 // VKT_COMPILE_DUMP=1 (or set_compile_dump(true)) prints each traced graph, its fused
-// groups and every generated shader's source on stderr. compile_counts() is the ledger's
-// part for vkt::compile: traces, plan reuses, kernel compilations and kernel cache hits.
+// groups and every generated shader's source on stderr. The ledger (vkt/ledger.h) counts
+// traces, plan reuses, kernel compilations and kernel cache hits (memory and disk); the
+// disk cache lives in $VKT_CACHE_DIR, else $XDG_CACHE_HOME/vktensor, else
+// ~/.cache/vktensor.
 #pragma once
 
 #include <cstdint>
@@ -42,17 +44,6 @@ namespace vkt {
 
 void set_compile_dump(bool on);
 bool compile_dump();
-
-// Process-wide counters (like the ledger's; a delta by subtraction): signatures traced,
-// calls that replayed a plan, generated kernels compiled, and kernels found compiled in
-// memory or in the disk cache ($VKT_CACHE_DIR, else $XDG_CACHE_HOME/vktensor, else
-// ~/.cache/vktensor).
-struct CompileCounts {
-  std::uint64_t traces = 0, plan_reuses = 0, kernel_compiles = 0, kernel_cache_hits = 0;
-  std::uint64_t kernel_disk_hits = 0;
-  CompileCounts operator-(const CompileCounts& before) const;
-};
-CompileCounts compile_counts();
 
 namespace detail {
 

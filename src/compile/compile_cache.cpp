@@ -8,6 +8,7 @@
 #include "compile/plan.h"
 #include "compile/trace.h"
 #include "vkt/compile.h"
+#include "vkt/ledger.h"
 
 namespace vkt {
 namespace {
@@ -54,7 +55,7 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
     auto it = state_->plans.find(key);
     if (it != state_->plans.end()) {
       plan = it->second;
-      record_plan_reuse();
+      ledger::record_plan_reuse();
     } else {
       Graph graph;
       {
@@ -63,7 +64,7 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
         graph = t.finish(outputs);
       }
       plan = std::make_shared<Plan>(std::move(graph));
-      record_trace();
+      ledger::record_trace();
       state_->last = plan->describe();
       if (compile_dump()) std::cerr << "vkt::compile: traced " << key << "\n" << state_->last;
       state_->plans.emplace(key, plan);

@@ -51,12 +51,6 @@ using FusedCompiler = std::unique_ptr<FusedKernel> (*)(Backend& b, const FusedGr
 void register_fused_compiler(Backend& b, FusedCompiler compiler);
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);
 
-// The ledger of vkt::compile (vkt/compile.h, CompileCounts).
-void record_trace();
-void record_plan_reuse();
-void record_kernel_compile();
-void record_kernel_cache_hit(bool from_disk);
-
 // True when `op` may be inlined into a fused group (elementwise unary/binary, as_type).
 bool fusible_op(Op op);
 

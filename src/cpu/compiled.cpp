@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "cpu/kernels.h"
+#include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -149,7 +150,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
 }  // namespace
 
 std::unique_ptr<detail::FusedKernel> compile_fused(const detail::FusedGroup& group) {
-  detail::record_kernel_compile();
+  ledger::record_kernel_compile();
   return std::make_unique<CpuFusedKernel>(group);
 }
 

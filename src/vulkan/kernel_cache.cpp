@@ -11,8 +11,8 @@
 #include <mutex>
 #include <sstream>
 
-#include "compile/fused_group.h"
 #include "vkt/error.h"
+#include "vkt/ledger.h"
 #include "vulkan/glsl_sources.h"
 
 namespace vkt::vk {
@@ -191,7 +191,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
     std::lock_guard lock(mem.mutex);
     if (auto it = mem.entries.find(full); it != mem.entries.end()) {
       bin.words = it->second;
-      detail::record_kernel_cache_hit(false);
+      ledger::record_kernel_cache_hit(false);
       return bin;
     }
   }
@@ -200,10 +200,10 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
       dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
   if (!dir.empty()) bin.words = read_entry(path, key_check);
   if (!bin.words.empty()) {
-    detail::record_kernel_cache_hit(true);
+    ledger::record_kernel_cache_hit(true);
   } else {
     bin.words = compile_glsl(source);
-    detail::record_kernel_compile();
+    ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);
   }
   std::lock_guard lock(mem.mutex);

@@ -17,7 +17,7 @@ struct KernelBinary {
   std::vector<std::uint32_t> words;
 };
 
-// Counts a compile or a memory/disk hit in vkt::compile_counts(). Throws Error with the
+// Counts a compile or a memory/disk hit in the ledger. Throws Error with the
 // compiler's log when the source does not compile.
 KernelBinary kernel_binary(const Context& ctx, const std::string& source);
 

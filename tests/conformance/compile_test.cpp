@@ -45,12 +45,11 @@ TEST_F(VulkanCompile, ChainIsOneDispatchAndEqualsEager) {
   EXPECT_EQ(&first.backend(), &gpu());
   EXPECT_EQ(first.to_bytes(), expected.to_bytes());
   LedgerScope scope;
-  const CompileCounts before = compile_counts();
   const Tensor again = f(x, bias);
   EXPECT_EQ(scope.delta().dispatches, 1u);
   EXPECT_EQ(scope.delta().uploads, 0u);
-  EXPECT_EQ((compile_counts() - before).plan_reuses, 1u);
-  EXPECT_EQ((compile_counts() - before).kernel_compiles, 0u);
+  EXPECT_EQ(scope.delta().plan_reuses, 1u);
+  EXPECT_EQ(scope.delta().kernel_compiles, 0u);
   EXPECT_EQ(again.to_bytes(), expected.to_bytes());
 }
 
@@ -61,11 +60,11 @@ TEST_F(VulkanCompile, SameSourceIsAMemoryCacheHit) {
   };
   auto f = make();
   f(x);
-  const CompileCounts before = compile_counts();
+  LedgerScope scope;
   auto g = make();  // a new function, the same generated source
   EXPECT_EQ(g(x).to_bytes(), f(x).to_bytes());
-  EXPECT_EQ((compile_counts() - before).kernel_compiles, 0u);
-  EXPECT_EQ((compile_counts() - before).kernel_cache_hits, 1u);
+  EXPECT_EQ(scope.delta().kernel_compiles, 0u);
+  EXPECT_EQ(scope.delta().kernel_cache_hits, 1u);
 }
 
 TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
@@ -78,9 +77,9 @@ TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
       "#version 450\n#include \"common.glsl\"\nlayout(binding = 0) buffer B { uint v[]; } b;\n"
       "void main() { b.v[global_index()] = 7u; }\n";
   auto counts = [&](auto&& body) {
-    const CompileCounts before = compile_counts();
+    LedgerScope scope;
     body();
-    return compile_counts() - before;
+    return scope.delta();
   };
   vk::KernelBinary first;
   EXPECT_EQ(counts([&] { first = vk::kernel_binary(ctx, source); }).kernel_compiles, 1u);
@@ -102,7 +101,7 @@ TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
     io.put(static_cast<char>(c ^ 0x5a));
   }
   vk::clear_kernel_memory_cache();
-  CompileCounts d = counts([&] { EXPECT_EQ(vk::kernel_binary(ctx, source).words, first.words); });
+  LedgerCounts d = counts([&] { EXPECT_EQ(vk::kernel_binary(ctx, source).words, first.words); });
   EXPECT_EQ(d.kernel_disk_hits, 0u);
   EXPECT_EQ(d.kernel_compiles, 1u);
   // A truncated entry likewise.

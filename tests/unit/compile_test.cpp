@@ -33,8 +33,8 @@ TEST(Compile, ChainEqualsEagerAndReplaysPerSignature) {
   auto f = compile(chain);
   const Tensor x = from_vector(ramp(40000), {200, 200}, &cpu());
   const Tensor b = from_vector(ramp(200), {200}, &cpu());
-  const CompileCounts before = compile_counts();
-  auto delta = [&] { return compile_counts() - before; };
+  LedgerScope scope;
+  auto delta = [&] { return scope.delta(); };
   expect_same_bytes(f(x, b), chain(x, b));
   EXPECT_EQ(delta().traces, 1u);
   expect_same_bytes(f(x, b), chain(x, b));
