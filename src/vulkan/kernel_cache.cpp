@@ -168,7 +168,9 @@ void clear_kernel_memory_cache() {
 }
 
 std::string kernel_cache_dir() {
-  if (const char* d = std::getenv("VKT_CACHE_DIR"); d != nullptr && *d != '\0') return d;
+  if (const char* d = std::getenv("VKT_CACHE_DIR"); d != nullptr && *d != '\0') {
+    return std::string(d) == "off" ? "" : d;
+  }
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
     return std::string(x) + "/vktensor";
   if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
