@@ -106,10 +106,11 @@ void Plan::merge_common_subexpressions() {
 }
 
 // Walking back from the sinks, an elementwise node joins its consumers' group when every
-// consumer is in that one group and sees its exact dtype and shape, and it is not an output:
-// then nobody outside the group reads it and it is never written. Otherwise it roots a
-// group of its own (written once). Each group has one root, reached from every member, so
-// groups never form a cycle.
+// consumer is in that one group and sees its exact dtype and shape: then nobody outside the
+// group reads it and, unless it is an output (written by the same kernel, where it has the
+// group's shape), it is never written. Otherwise it roots a group of its own (written
+// once). Each group has one root, reached from every member, and its other written values
+// are read by no step, so groups never form a cycle.
 void Plan::build_groups(const std::vector<bool>& live) {
   const std::size_t n = graph_.nodes.size();
   std::vector<std::vector<std::pair<int, bool>>> consumers(n);  // (consumer, exact view)
@@ -126,17 +127,27 @@ void Plan::build_groups(const std::vector<bool>& live) {
   for (std::size_t i = n; i-- > 0;) {
     if (!live[i] || !fusible(graph_.nodes[i])) continue;
     int joined = -1;
-    if (!is_output[i] && !consumers[i].empty()) {
+    if (!consumers[i].empty()) {
       joined = group_of_[static_cast<std::size_t>(consumers[i].front().first)];
       for (const auto& [c, exact] : consumers[i]) {
         if (!exact || group_of_[static_cast<std::size_t>(c)] != joined) joined = -1;
         if (joined < 0) break;
       }
     }
+    // An output joins only where it has the group's shape: the kernel writes it as well.
+    if (joined >= 0 && is_output[i]) {
+      const Group& g = *groups_[static_cast<std::size_t>(joined)];
+      if (graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
+        joined = -1;
+      } else {
+        groups_[static_cast<std::size_t>(joined)]->written.push_back(static_cast<int>(i));
+      }
+    }
     if (joined < 0) {
       joined = static_cast<int>(groups_.size());
       groups_.push_back(std::make_unique<Group>());
       groups_.back()->root = static_cast<int>(i);
+      groups_.back()->written.push_back(static_cast<int>(i));
     }
     group_of_[i] = joined;
     groups_[static_cast<std::size_t>(joined)]->members.push_back(static_cast<int>(i));
@@ -200,7 +211,7 @@ void Plan::build_group_description(Group& g) {
     d.values.push_back(std::move(v));
     value_of_member[m] = static_cast<int>(d.values.size()) - 1;
   }
-  d.outputs = {value_of_member.at(g.root)};
+  for (int w : g.written) d.outputs.push_back(value_of_member.at(w));
 }
 
 Tensor Plan::resolve(const ValueRef& ref, const std::vector<Tensor>& values) const {
@@ -254,13 +265,15 @@ void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   if (kernel == nullptr) {
     for (int m : g.members) values[static_cast<std::size_t>(m)] = run_node(m, values, device);
     for (int m : g.members) {
-      if (m != g.root) values[static_cast<std::size_t>(m)] = Tensor();
+      if (std::find(g.written.begin(), g.written.end(), m) == g.written.end())
+        values[static_cast<std::size_t>(m)] = Tensor();
     }
     return;
   }
   for (Tensor& t : leaves) t = transfer(t, *b);
   std::vector<Tensor> out = kernel->run(leaves);
-  values[static_cast<std::size_t>(g.root)] = std::move(out.at(0));
+  for (std::size_t k = 0; k < g.written.size(); ++k)
+    values[static_cast<std::size_t>(g.written[k])] = std::move(out.at(k));
 }
 
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) {

@@ -33,6 +33,7 @@ class Plan {
     std::vector<ValueRef> leaves;
     int root = -1;
     std::vector<int> members;  // nodes in evaluation order (root last)
+    std::vector<int> written;  // the root, then members that are plan outputs
     std::mutex mutex;
     std::map<Backend*, std::unique_ptr<FusedKernel>> kernels;  // null: runs unfused there
   };

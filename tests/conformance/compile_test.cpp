@@ -168,6 +168,22 @@ TEST_F(VulkanCompile, ThreadsShareOneCompiledFunction) {
   EXPECT_EQ(f.plans(), 1u);
 }
 
+TEST_F(VulkanCompile, ReturnedIntermediateIsWrittenByTheSameKernel) {
+  const Tensor x = from_vector(ramp(3000), {30, 100}, &gpu());
+  auto prog = [](const Tensor& t) {
+    const Tensor a = tanh(multiply(t, 0.25f));
+    return std::make_pair(a, multiply(a, as_type(a, DType::f16)));
+  };
+  auto f = compile(prog);
+  f(x);
+  LedgerScope scope;
+  auto [a, b] = f(x);
+  EXPECT_EQ(scope.delta().dispatches, 1u);
+  auto [ea, eb] = prog(x);
+  EXPECT_EQ(a.to_bytes(), ea.to_bytes());
+  EXPECT_EQ(b.to_bytes(), eb.to_bytes());
+}
+
 TEST_F(VulkanCompile, RandomProgramsEqualEager) {
   for (std::uint32_t seed = 1; seed <= 150; ++seed) {
     const CorpusCase c = make_corpus_case(seed);

@@ -65,6 +65,31 @@ TEST(Compile, ElementwiseChainIsOneFusedGroupWithSharedSubexpressions) {
   EXPECT_EQ(plan.find("exp", group_at), plan.rfind("exp")) << plan;
 }
 
+TEST(Compile, AnIntermediateReturnedTooIsWrittenByTheSameFusedKernel) {
+  auto prog = [](const Tensor& x) {
+    const Tensor y = exp(multiply(x, 0.5f));
+    return std::make_tuple(y, add(y, 1.0f), sum(y));
+  };
+  auto f = compile(prog);
+  const Tensor x = from_vector(ramp(5000), {50, 100}, &cpu());
+  auto [y, z, s] = f(x);
+  auto [ey, ez, es] = prog(x);
+  expect_same_bytes(y, ey);
+  expect_same_bytes(z, ez);
+  expect_same_bytes(s, es);
+  // y feeds sum (not fused), so it roots its own group; z's group holds add alone.
+  const std::string plan = f.describe();
+  EXPECT_NE(plan.find("fused group"), std::string::npos) << plan;
+  auto g = compile([](const Tensor& t) {
+    const Tensor a = tanh(t);
+    return std::make_pair(a, multiply(a, a));
+  });
+  auto [a, aa] = g(x);
+  expect_same_bytes(a, tanh(x));
+  expect_same_bytes(aa, multiply(tanh(x), tanh(x)));
+  EXPECT_NE(g.describe().find("steps (1)"), std::string::npos) << g.describe();
+}
+
 TEST(Compile, UnfusedOpsRunInOrderAndScalarsAreStatic) {
   auto f = compile([](const Tensor& x, double scale) {
     const Tensor shifted = subtract(x, reduce_max(x, {1}, true));
