@@ -18,17 +18,6 @@ std::string out_path(const SuiteOptions& o, const HostInfo& h, const std::string
   return o.out.empty() ? default_csv_path(h, bench) : o.out;
 }
 
-void progress(std::size_t i, std::size_t total, const std::string& what) {
-  std::fprintf(stderr, "\r[%zu/%zu] %-40s", i, total, what.c_str());
-}
-
-void finish(const std::string& path, const std::vector<Row>& rows, const Table& table) {
-  std::fprintf(stderr, "\r%60s\r", "");
-  table.print(stdout);
-  write_csv(path, rows);
-  std::printf("wrote %s\n", path.c_str());
-}
-
 // cpu and vulkan op-only timings of one case, as row fields.
 struct OpTiming {
   Column cpu_col, dev_col;
@@ -63,6 +52,15 @@ void add_timing(Row& row, const OpTiming& t) {
   add_device_time(row, "vulkan", t.dev_col);
 }
 
+}  // namespace
+
+void finish(const std::string& path, const std::vector<Row>& rows, const Table& table) {
+  std::fprintf(stderr, "\r%60s\r", "");
+  table.print(stdout);
+  write_csv(path, rows);
+  std::printf("wrote %s\n", path.c_str());
+}
+
 Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {
   Row row = host_fields(h);
   row.emplace_back("op", c.op);
@@ -72,7 +70,9 @@ Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {
   return row;
 }
 
-}  // namespace
+void progress(std::size_t i, std::size_t total, const std::string& what) {
+  std::fprintf(stderr, "\r[%zu/%zu] %-40s", i, total, what.c_str());
+}
 
 std::vector<Row> run_ops(const SuiteOptions& o) {
   Backend* dev = find_device(o.device);
@@ -150,55 +150,6 @@ std::vector<Row> run_shapes(const SuiteOptions& o) {
                    field(row, "vulkan_us"), field(row, "speedup"), crossover});
         rows.push_back(std::move(row));
       }
-    }
-  }
-  finish(path, rows, table);
-  return rows;
-}
-
-std::vector<Row> run_chain(const SuiteOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo h = collect_host_info(dev);
-  const std::string path = out_path(o, h, "chain");
-  check_writable(path);
-  const std::vector<std::int64_t> sizes =
-      o.sizes.empty() ? std::vector<std::int64_t>{16384, 1048576, 16777216} : o.sizes;
-  TimingPlan plan;
-  plan.min_reps = o.min_reps;
-  std::vector<Row> rows;
-  Table table({"k", "size", "B_us", "D_us", "D/B", "path", "submits"});
-  std::size_t i = 0;
-  for (int k : {1, 4, 16}) {
-    for (std::int64_t n : sizes) {
-      progress(++i, 3 * sizes.size(), "chain k=" + std::to_string(k) + " " + std::to_string(n));
-      // k elementwise ops on resident data (alternating multiply and add), one read.
-      OpCase c{"chain" + std::to_string(k),
-               DType::f32,
-               {n},
-               {{seed_data(n, {n})}},
-               [k](const std::vector<Tensor>& in) {
-                 Tensor x = in[0];
-                 for (int j = 0; j < k; ++j) x = j % 2 ? add(x, 0.5) : multiply(x, 1.0001);
-                 return x;
-               }};
-      const Column b = measure(c, cpu(), Read::to_cpu, plan);
-      Column d;
-      if (dev != nullptr) d = measure(c, *dev, Read::to_cpu, plan);
-      Row row = case_row(h, c, n);
-      row.emplace_back("k", std::to_string(k));
-      row.emplace_back("B_us", fmt_num(b.stats.median_us));
-      row.emplace_back("B_p95_us", fmt_num(b.stats.p95_us));
-      row.emplace_back("D_us", d.measured ? fmt_num(d.stats.median_us) : "");
-      row.emplace_back("D_p95_us", d.measured ? fmt_num(d.stats.p95_us) : "");
-      row.emplace_back("D_over_B",
-                       d.measured ? fmt_num(d.stats.median_us / b.stats.median_us, 4) : "");
-      row.emplace_back("path",
-                       d.measured ? (d.ledger.fallbacks ? "fallback" : "native") : "cpu-only");
-      row.emplace_back("D_submits", d.measured ? std::to_string(d.ledger.submits) : "");
-      row.emplace_back("D_downloads", d.measured ? std::to_string(d.ledger.downloads) : "");
-      table.add({std::to_string(k), std::to_string(n), field(row, "B_us"), field(row, "D_us"),
-                 field(row, "D_over_B"), field(row, "path"), field(row, "D_submits")});
-      rows.push_back(std::move(row));
     }
   }
   finish(path, rows, table);

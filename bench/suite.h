@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "cases.h"
 #include "csv.h"
+#include "host_info.h"
+#include "table.h"
 
 namespace vkt::bench {
 
@@ -26,7 +29,13 @@ struct SuiteOptions {
 std::vector<Row> run_ops(const SuiteOptions& o);
 std::vector<Row> run_shapes(const SuiteOptions& o);
 std::vector<Row> run_matmul(const SuiteOptions& o);
-std::vector<Row> run_chain(const SuiteOptions& o);
+std::vector<Row> run_chain(const SuiteOptions& o);  // chain.cpp
+
+// Shared by the suites: a progress line on stderr, the table printed and the CSV written,
+// and the fields every row starts with.
+void progress(std::size_t i, std::size_t total, const std::string& what);
+void finish(const std::string& path, const std::vector<Row>& rows, const Table& table);
+Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n);
 // overhead.cpp: an op's fixed cost split into recording, device time and the rest.
 std::vector<Row> run_overhead(const SuiteOptions& o);
 

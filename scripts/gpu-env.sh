@@ -18,9 +18,13 @@ for egl in /usr/share/glvnd/egl_vendor.d/10_nvidia.json /usr/local/nvidia/share/
   if [ -f "$egl" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$egl; break; fi
 done
 export VK_LAYER_PATH=/opt/gl/usr/share/vulkan/explicit_layer.d
-# The packed binaries (scripts/pack-gpu.sh), unpacked once beside their archive.
-for packed in build-gpu*/binaries.tgz; do
-  if [ -f "$packed" ] && [ ! -x "$(dirname "$packed")/vkt-bench" ]; then tar xzf "$packed" -C "$(dirname "$packed")"; fi
-done
+# The packed binaries travel gzipped (scripts/pack-gpu.sh): unpacked here unless this very
+# archive (by checksum) was unpacked before; files from an older pack are replaced.
+if [ -f build-gpu/binaries.tar.gz ]; then
+  sum=$(cksum < build-gpu/binaries.tar.gz)
+  if [ "$(cat build-gpu/.unpacked 2>/dev/null)" != "$sum" ]; then
+    tar -xzmf build-gpu/binaries.tar.gz -C build-gpu && echo "$sum" > build-gpu/.unpacked
+  fi
+fi
 # The commit the packed build was made from (the tree there has no .git), for the peers' CSVs.
 if [ -f build-gpu/COMMIT ]; then export VKT_GIT_COMMIT=$(cat build-gpu/COMMIT); fi

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Copies what the GPU machine runs (vkt-bench, the two test binaries and the fuzzer) from a build
-# folder into a small one that fits the device tool's carry limit. Usage:
+# folder into a small one that fits the device tool's carry limit (64 MiB). The binaries link
+# shaderc, glslang and SPIRV-Tools statically (vkt::compile), ~9 MB each, so they travel
+# stripped and gzipped; `source scripts/gpu-env.sh` on the device unpacks them (again after
+# each new pack) into build-gpu/vkt-bench and build-gpu/tests/{vkt_unit_tests,
+# vkt_vulkan_tests,vkt_fuzz}, where they always were.
+# Usage:
 #   scripts/pack-gpu.sh [build dir] [packed dir]   (defaults: build, build-gpu)
 set -euo pipefail
 build=${1:-build}
 packed=${2:-build-gpu}
 rm -rf "$packed"
-mkdir -p "$packed/tests"
-cp "$build/vkt-bench" "$packed/"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/tests" "$packed"
+cp "$build/vkt-bench" "$stage/"
 cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" \
-  "$build/tests/fuzz/vkt_fuzz" "$packed/tests/"
-# The binaries travel gzipped (mostly embedded SPIR-V: 44 MB -> 14 MB), under the device
-# tool's 64 MiB carry limit with .gl; scripts/gpu-env.sh unpacks them there.
-tar czf "$packed/binaries.tgz" -C "$packed" vkt-bench tests
-rm -rf "$packed/vkt-bench" "$packed/tests"
+  "$build/tests/fuzz/vkt_fuzz" "$stage/tests/"
+strip "$stage/vkt-bench" "$stage"/tests/*
+tar -czf "$packed/binaries.tar.gz" -C "$stage" vkt-bench tests
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
 git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench" >&2
 du -sh "$packed"

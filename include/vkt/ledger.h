@@ -13,6 +13,10 @@ struct LedgerCounts {
   std::uint64_t device_copies = 0, device_copy_bytes = 0;
   std::uint64_t dispatches = 0, submits = 0, waits = 0, allocations = 0;
   std::uint64_t fallbacks = 0;
+  // vkt::compile: signatures traced, calls that replayed a plan, generated kernels compiled,
+  // and kernels found compiled already in memory or in the disk cache.
+  std::uint64_t traces = 0, plan_reuses = 0, kernel_compiles = 0, kernel_cache_hits = 0;
+  std::uint64_t kernel_disk_hits = 0;
   std::map<std::string, std::uint64_t> fallbacks_by_op;
 
   LedgerCounts operator-(const LedgerCounts& before) const;
@@ -30,6 +34,10 @@ void record_submit();
 void record_wait();
 void record_allocation();
 void record_fallback(const std::string& op);
+void record_trace();
+void record_plan_reuse();
+void record_kernel_compile();
+void record_kernel_cache_hit(bool from_disk);
 }  // namespace ledger
 
 // The counts accumulated since construction.

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "compile/trace.h"
 #include "core/checks.h"
 #include "vkt/backend.h"
 #include "vkt/backend/legacy_policy.h"
@@ -165,6 +166,11 @@ Tensor dispatch(OpCall call) {
   check_size(op_name(call.op), call.out_shape, call.out_dtype);
   Backend& b = pick_backend(call);
   if (b.is_cpu()) return execute_on(b, call);
+  // While tracing (vkt::compile) every call is recorded, whatever the policies say.
+  if (is_tracer(b)) {
+    move_inputs(call, b);
+    return execute_on(b, call);
+  }
   const LegacyPolicy legacy = legacy_policy();
   if (legacy.native && b.supports(call)) {
     move_inputs(call, b);

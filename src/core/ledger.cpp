@@ -11,6 +11,8 @@ struct Counters {
   std::atomic<std::uint64_t> uploads{0}, upload_bytes{0}, downloads{0}, download_bytes{0};
   std::atomic<std::uint64_t> device_copies{0}, device_copy_bytes{0};
   std::atomic<std::uint64_t> dispatches{0}, submits{0}, waits{0}, allocations{0}, fallbacks{0};
+  std::atomic<std::uint64_t> traces{0}, plan_reuses{0}, kernel_compiles{0}, kernel_cache_hits{0};
+  std::atomic<std::uint64_t> kernel_disk_hits{0};
   std::mutex by_op_mutex;
   std::map<std::string, std::uint64_t> fallbacks_by_op;
 };
@@ -35,6 +37,11 @@ LedgerCounts LedgerCounts::operator-(const LedgerCounts& b) const {
   d.waits = waits - b.waits;
   d.allocations = allocations - b.allocations;
   d.fallbacks = fallbacks - b.fallbacks;
+  d.traces = traces - b.traces;
+  d.plan_reuses = plan_reuses - b.plan_reuses;
+  d.kernel_compiles = kernel_compiles - b.kernel_compiles;
+  d.kernel_cache_hits = kernel_cache_hits - b.kernel_cache_hits;
+  d.kernel_disk_hits = kernel_disk_hits - b.kernel_disk_hits;
   for (const auto& [op, n] : fallbacks_by_op) {
     const auto it = b.fallbacks_by_op.find(op);
     const std::uint64_t before = it == b.fallbacks_by_op.end() ? 0 : it->second;
@@ -49,6 +56,11 @@ std::string LedgerCounts::to_string() const {
     << download_bytes << " B) device_copies=" << device_copies << " (" << device_copy_bytes
     << " B) dispatches=" << dispatches << " submits=" << submits << " waits=" << waits
     << " allocations=" << allocations << " fallbacks=" << fallbacks;
+  if (traces + plan_reuses + kernel_compiles + kernel_cache_hits + kernel_disk_hits != 0) {
+    s << " traces=" << traces << " plan_reuses=" << plan_reuses
+      << " kernel_compiles=" << kernel_compiles << " kernel_cache_hits=" << kernel_cache_hits
+      << " kernel_disk_hits=" << kernel_disk_hits;
+  }
   for (const auto& [op, n] : fallbacks_by_op) s << " " << op << ":" << n;
   return s.str();
 }
@@ -69,6 +81,11 @@ LedgerCounts snapshot() {
   s.waits = c.waits.load();
   s.allocations = c.allocations.load();
   s.fallbacks = c.fallbacks.load();
+  s.traces = c.traces.load();
+  s.plan_reuses = c.plan_reuses.load();
+  s.kernel_compiles = c.kernel_compiles.load();
+  s.kernel_cache_hits = c.kernel_cache_hits.load();
+  s.kernel_disk_hits = c.kernel_disk_hits.load();
   std::lock_guard lock(c.by_op_mutex);
   s.fallbacks_by_op = c.fallbacks_by_op;
   return s;
@@ -78,7 +95,8 @@ void reset() {
   Counters& c = counters();
   for (auto* a :
        {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes, &c.device_copies,
-        &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits, &c.allocations, &c.fallbacks}) {
+        &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits, &c.allocations, &c.fallbacks,
+        &c.traces, &c.plan_reuses, &c.kernel_compiles, &c.kernel_cache_hits, &c.kernel_disk_hits}) {
     a->store(0);
   }
   std::lock_guard lock(c.by_op_mutex);
@@ -108,6 +126,18 @@ void record_wait() {
 }
 void record_allocation() {
   counters().allocations += 1;
+}
+void record_trace() {
+  counters().traces += 1;
+}
+void record_plan_reuse() {
+  counters().plan_reuses += 1;
+}
+void record_kernel_compile() {
+  counters().kernel_compiles += 1;
+}
+void record_kernel_cache_hit(bool from_disk) {
+  (from_disk ? counters().kernel_disk_hits : counters().kernel_cache_hits) += 1;
 }
 void record_fallback(const std::string& op) {
   Counters& c = counters();

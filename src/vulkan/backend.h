@@ -4,12 +4,14 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "compile/fused_group.h"
 #include "vkt/backend.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/context.h"
@@ -63,6 +65,9 @@ class VulkanBackend final : public Backend {
   void dispatch_groups(const Pipeline& p,
                        const std::vector<std::pair<const Tensor*, bool>>& buffers, const void* push,
                        std::uint32_t push_bytes, const std::array<std::uint32_t, 3>& groups);
+
+  // vkt::compile (compiled.cpp): runs `body` holding the backend lock, as entry points do.
+  void locked(const std::function<void()>& body);
 
   // Test hooks (testing.h).
   void set_native_disabled(Op op, bool disabled);
@@ -135,6 +140,9 @@ Tensor run_window(VulkanBackend& b, const OpCall& call);
 bool window_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_sort(VulkanBackend& b, const OpCall& call);
 bool sort_supported(const VulkanBackend& b, const OpCall& call);
+// vkt::compile's fused elementwise groups as generated kernels (compiled.cpp); registered
+// for every Vulkan backend when it is made.
+std::unique_ptr<detail::FusedKernel> compile_fused(Backend& b, const detail::FusedGroup& group);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,

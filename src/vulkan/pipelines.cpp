@@ -37,24 +37,28 @@ const Pipelines::Layout& Pipelines::layout(std::uint32_t bindings) {
   return layouts_.emplace(bindings, std::move(l)).first->second;
 }
 
+VkShaderModule Pipelines::create_module(const std::string& name,
+                                        const std::vector<std::uint32_t>& module_words) {
+  // Subnormals kept where the device can (float_controls.h); elsewhere the module as built.
+  const FloatControls& fc = ctx_.caps().float_controls;
+  const std::vector<std::uint32_t> words =
+      with_denorm_preserve(module_words, fc.preserve32, fc.preserve64);
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = words.size() * sizeof(std::uint32_t);
+  info.pCode = words.data();
+  VkShaderModule mod = VK_NULL_HANDLE;
+  VKT_VK(vkCreateShaderModule, ctx_.device(), &info, nullptr, &mod);
+  return modules_.emplace(name, Owned<VkShaderModule>(ctx_.device(), mod, vkDestroyShaderModule))
+      .first->second.get();
+}
+
 VkShaderModule Pipelines::module(std::string_view shader) {
   auto it = modules_.find(shader);
   if (it != modules_.end()) return it->second.get();
   for (const SpirvModule& m : embedded_spirv()) {
     if (m.name != shader) continue;
-    // Subnormals kept where the device can (float_controls.h); elsewhere the module as built.
-    const FloatControls& fc = ctx_.caps().float_controls;
-    const std::vector<std::uint32_t> words =
-        with_denorm_preserve(m.words, fc.preserve32, fc.preserve64);
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = words.size() * sizeof(std::uint32_t);
-    info.pCode = words.data();
-    VkShaderModule mod = VK_NULL_HANDLE;
-    VKT_VK(vkCreateShaderModule, ctx_.device(), &info, nullptr, &mod);
-    return modules_
-        .emplace(std::string(shader),
-                 Owned<VkShaderModule>(ctx_.device(), mod, vkDestroyShaderModule))
-        .first->second.get();
+    return create_module(std::string(shader),
+                         std::vector<std::uint32_t>(m.words.begin(), m.words.end()));
   }
   throw Error("[vulkan] no embedded shader named '" + std::string(shader) + "'");
 }
@@ -69,7 +73,25 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
   if (it != pipelines_.end()) {
     return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
   }
+  return create_pipeline(std::move(key), bindings, module(shader));
+}
 
+Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
+                                  std::uint32_t bindings) {
+  std::lock_guard lock(mutex_);
+  auto full_key = std::make_pair("generated:" + key, std::vector<std::uint32_t>{kWorkgroupSize});
+  auto it = pipelines_.find(full_key);
+  if (it != pipelines_.end()) {
+    return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
+  }
+  auto m = modules_.find(full_key.first);
+  VkShaderModule mod = m != modules_.end() ? m->second.get() : create_module(full_key.first, words);
+  return create_pipeline(std::move(full_key), bindings, mod);
+}
+
+Pipeline Pipelines::create_pipeline(std::pair<std::string, std::vector<std::uint32_t>> key,
+                                    std::uint32_t bindings, VkShaderModule module) {
+  const std::vector<std::uint32_t>& spec = key.second;
   const Layout& l = layout(bindings);
   std::vector<VkSpecializationMapEntry> entries(spec.size());
   for (std::uint32_t i = 0; i < spec.size(); ++i) {
@@ -80,7 +102,7 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module(shader);
+  info.stage.module = module;
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &sinfo;
   info.layout = l.pipeline.get();

@@ -39,6 +39,9 @@ class Pipelines {
   // `shader`: an embedded variant name; `constants`: specialization constants 1.. .
   Pipeline get(std::string_view shader, std::uint32_t bindings,
                const std::vector<std::uint32_t>& constants);
+  // A pipeline for a module generated at run time (vkt::compile), cached under `key`.
+  Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
+                         std::uint32_t bindings);
   std::size_t size() const { return pipelines_.size(); }
   // Where the on-disk pipeline cache is and what loading it did (pipeline_cache.h).
   std::string cache_report() const { return store_.report(); }
@@ -55,6 +58,9 @@ class Pipelines {
   };
   const Layout& layout(std::uint32_t bindings);
   VkShaderModule module(std::string_view shader);
+  VkShaderModule create_module(const std::string& name, const std::vector<std::uint32_t>& words);
+  Pipeline create_pipeline(std::pair<std::string, std::vector<std::uint32_t>> key,
+                           std::uint32_t bindings, VkShaderModule module);
 
   const Context& ctx_;
   PipelineCacheStore store_;

@@ -1,0 +1,57 @@
+// A fused elementwise group as the compiler hands it to a backend: an expression DAG over
+// leaf tensors, evaluated once per element of the group's shape. A backend that can run it
+// as one kernel registers a FusedCompiler; the plan runs a group unfused (ordinary
+// dispatches, the usual fallback rule) where there is none or it returns nullptr.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vkt/backend/op_call.h"
+
+namespace vkt::detail {
+
+struct FusedValue {
+  enum class Kind : std::uint8_t { leaf, scalar, op };
+  Kind kind = Kind::op;
+  DType dtype = DType::f32;
+  Shape shape;  // broadcasts to the group's shape
+  // leaf: index into the kernel's leaf tensors. scalar: the element's bytes (inline
+  // constant). op: an elementwise unary/binary op or as_type over earlier values.
+  int leaf = -1;
+  std::vector<std::byte> scalar;
+  Op op = Op::add;
+  std::vector<int> args;
+};
+
+struct FusedGroup {
+  Shape shape;                     // every output has this shape
+  std::vector<FusedValue> values;  // in evaluation order; args refer to earlier values
+  std::vector<DType> leaf_dtypes;  // leaf tensors: dtype and shape (broadcast to `shape`)
+  std::vector<Shape> leaf_shapes;
+  std::vector<int> outputs;  // values written, in the order run() returns them
+  // One line per value, for VKT_COMPILE_DUMP and errors.
+  std::string describe() const;
+};
+
+// A group compiled for one backend. run() takes leaves on that backend (in leaf order) and
+// returns the outputs (in FusedGroup::outputs order) on it.
+class FusedKernel {
+ public:
+  virtual ~FusedKernel() = default;
+  virtual std::vector<Tensor> run(const std::vector<Tensor>& leaves) = 0;
+};
+
+// Compiles `group` for backend `b`, or returns nullptr when it cannot (an op or dtype it
+// does not run natively, a size past its limits).
+using FusedCompiler = std::unique_ptr<FusedKernel> (*)(Backend& b, const FusedGroup& group);
+// Device backends register themselves when made; the cpu's compiler is built in.
+void register_fused_compiler(Backend& b, FusedCompiler compiler);
+std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);
+
+// True when `op` may be inlined into a fused group (elementwise unary/binary, as_type).
+bool fusible_op(Op op);
+
+}  // namespace vkt::detail

@@ -1,0 +1,326 @@
+#include "compile/plan.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "core/checks.h"
+#include "core/dispatch.h"
+#include "vkt/backend/legacy_policy.h"
+#include "vkt/backend.h"
+#include "vkt/ops.h"
+
+namespace vkt::detail {
+namespace {
+
+bool same_view(const ValueRef& r, const GraphNode& n) {
+  return r.dtype == n.dtype && r.shape == n.shape;
+}
+
+std::string ref_key(const ValueRef& r) {
+  return std::to_string(r.node) + ":" + std::string(dtype_name(r.dtype)) + shape_str(r.shape);
+}
+
+bool fusible(const GraphNode& n) {
+  return n.kind == GraphNode::Kind::op && fusible_op(n.op);
+}
+
+// The backend a signature's device-bound steps run on: the first input not on the cpu.
+Backend* device_of(const std::vector<Tensor>& inputs) {
+  for (const Tensor& t : inputs) {
+    if (!t.backend().is_cpu()) return &t.backend();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool fusible_op(Op op) {
+  const OpFamily f = op_family(op);
+  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type;
+}
+
+Plan::Plan(Graph graph) : graph_(std::move(graph)) {
+  merge_common_subexpressions();
+  const std::size_t n = graph_.nodes.size();
+  std::vector<bool> live(n, false);
+  for (const ValueRef& r : graph_.outputs) live[static_cast<std::size_t>(r.node)] = true;
+  for (std::size_t i = n; i-- > 0;) {
+    if (!live[i]) continue;
+    for (const ValueRef& a : graph_.nodes[i].args) live[static_cast<std::size_t>(a.node)] = true;
+  }
+  constants_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const GraphNode& node = graph_.nodes[i];
+    if (node.kind == GraphNode::Kind::constant && live[i]) {
+      constants_[i] = from_bytes(node.bytes, node.dtype, node.shape, &cpu());
+    }
+  }
+  build_groups(live);
+
+  // Each value is dropped after the last step that reads it (outputs are kept).
+  std::vector<int> last_read(n, -1);
+  auto reads = [&](int node, int step) { last_read[static_cast<std::size_t>(node)] = step; };
+  for (std::size_t s = 0; s < steps_.size(); ++s) {
+    const Step& st = steps_[s];
+    if (st.fused) {
+      for (const ValueRef& r : groups_[static_cast<std::size_t>(st.index)]->leaves)
+        reads(r.node, static_cast<int>(s));
+    } else {
+      for (const ValueRef& r : graph_.nodes[static_cast<std::size_t>(st.index)].args)
+        reads(r.node, static_cast<int>(s));
+    }
+  }
+  for (const ValueRef& r : graph_.outputs) last_read[static_cast<std::size_t>(r.node)] = -1;
+  release_after_.resize(steps_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (last_read[i] >= 0 && graph_.nodes[i].kind == GraphNode::Kind::op)
+      release_after_[static_cast<std::size_t>(last_read[i])].push_back(static_cast<int>(i));
+  }
+}
+
+// Identical constants and identical parameterless ops over the same values become one node.
+void Plan::merge_common_subexpressions() {
+  std::vector<int> alias(graph_.nodes.size());
+  std::map<std::string, int> seen;
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    alias[i] = static_cast<int>(i);
+    GraphNode& node = graph_.nodes[i];
+    for (ValueRef& a : node.args) a.node = alias[static_cast<std::size_t>(a.node)];
+    std::string key;
+    if (node.kind == GraphNode::Kind::constant) {
+      key = "c" + std::string(dtype_name(node.dtype)) + shape_str(node.shape) + ":" +
+            std::string(reinterpret_cast<const char*>(node.bytes.data()), node.bytes.size());
+    } else if (node.kind == GraphNode::Kind::op && std::holds_alternative<NoParams>(node.params) &&
+               (fusible_op(node.op) || node.op == Op::copy)) {
+      key = "o" + std::string(op_name(node.op)) + std::string(dtype_name(node.dtype)) +
+            shape_str(node.shape);
+      for (const ValueRef& a : node.args) key += "," + ref_key(a);
+    } else {
+      continue;
+    }
+    const auto [it, inserted] = seen.emplace(std::move(key), static_cast<int>(i));
+    if (!inserted) alias[i] = it->second;
+  }
+  for (ValueRef& r : graph_.outputs) r.node = alias[static_cast<std::size_t>(r.node)];
+}
+
+// Walking back from the sinks, an elementwise node joins its consumers' group when every
+// consumer is in that one group and sees its exact dtype and shape: then nobody outside the
+// group reads it and, unless it is an output (written by the same kernel, where it has the
+// group's shape), it is never written. Otherwise it roots a group of its own (written
+// once). Each group has one root, reached from every member, and its other written values
+// are read by no step, so groups never form a cycle.
+void Plan::build_groups(const std::vector<bool>& live) {
+  const std::size_t n = graph_.nodes.size();
+  std::vector<std::vector<std::pair<int, bool>>> consumers(n);  // (consumer, exact view)
+  std::vector<bool> is_output(n, false);
+  for (const ValueRef& r : graph_.outputs) is_output[static_cast<std::size_t>(r.node)] = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    for (const ValueRef& a : graph_.nodes[i].args) {
+      const auto p = static_cast<std::size_t>(a.node);
+      consumers[p].emplace_back(static_cast<int>(i), same_view(a, graph_.nodes[p]));
+    }
+  }
+  group_of_.assign(n, -1);
+  for (std::size_t i = n; i-- > 0;) {
+    if (!live[i] || !fusible(graph_.nodes[i])) continue;
+    int joined = -1;
+    if (!consumers[i].empty()) {
+      joined = group_of_[static_cast<std::size_t>(consumers[i].front().first)];
+      for (const auto& [c, exact] : consumers[i]) {
+        if (!exact || group_of_[static_cast<std::size_t>(c)] != joined) joined = -1;
+        if (joined < 0) break;
+      }
+    }
+    // An output joins only where it has the group's shape: the kernel writes it as well.
+    if (joined >= 0 && is_output[i]) {
+      const Group& g = *groups_[static_cast<std::size_t>(joined)];
+      if (graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
+        joined = -1;
+      } else {
+        groups_[static_cast<std::size_t>(joined)]->written.push_back(static_cast<int>(i));
+      }
+    }
+    if (joined < 0) {
+      joined = static_cast<int>(groups_.size());
+      groups_.push_back(std::make_unique<Group>());
+      groups_.back()->root = static_cast<int>(i);
+      groups_.back()->written.push_back(static_cast<int>(i));
+    }
+    group_of_[i] = joined;
+    groups_[static_cast<std::size_t>(joined)]->members.push_back(static_cast<int>(i));
+  }
+  for (auto& g : groups_) {
+    std::reverse(g->members.begin(), g->members.end());
+    if (g->members.size() > 1) build_group_description(*g);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!live[i] || graph_.nodes[i].kind != GraphNode::Kind::op) continue;
+    const int g = group_of_[i];
+    if (g < 0 || groups_[static_cast<std::size_t>(g)]->members.size() == 1) {
+      steps_.push_back({false, static_cast<int>(i)});
+    } else if (groups_[static_cast<std::size_t>(g)]->root == static_cast<int>(i)) {
+      steps_.push_back({true, g});
+    }
+  }
+}
+
+void Plan::build_group_description(Group& g) {
+  FusedGroup& d = g.desc;
+  d.shape = graph_.nodes[static_cast<std::size_t>(g.root)].shape;
+  std::map<int, int> value_of_member;
+  std::map<std::string, int> value_of_leaf;
+  auto leaf_value = [&](const ValueRef& r) {
+    const std::string key = ref_key(r);
+    if (auto it = value_of_leaf.find(key); it != value_of_leaf.end()) return it->second;
+    const GraphNode& src = graph_.nodes[static_cast<std::size_t>(r.node)];
+    FusedValue v;
+    v.dtype = r.dtype;
+    v.shape = r.shape;
+    if (src.kind == GraphNode::Kind::constant && numel(r.shape) == 1) {
+      v.kind = FusedValue::Kind::scalar;  // a literal: inlined, no buffer
+      v.scalar = src.bytes;
+    } else {
+      v.kind = FusedValue::Kind::leaf;
+      v.leaf = static_cast<int>(g.leaves.size());
+      g.leaves.push_back(r);
+      d.leaf_dtypes.push_back(r.dtype);
+      d.leaf_shapes.push_back(r.shape);
+    }
+    d.values.push_back(std::move(v));
+    const int index = static_cast<int>(d.values.size()) - 1;
+    value_of_leaf.emplace(key, index);
+    return index;
+  };
+  for (int m : g.members) {
+    const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
+    FusedValue v;
+    v.kind = FusedValue::Kind::op;
+    v.op = node.op;
+    v.dtype = node.dtype;
+    v.shape = node.shape;
+    for (const ValueRef& a : node.args) {
+      const auto it = value_of_member.find(a.node);
+      const bool inside =
+          it != value_of_member.end() &&
+          group_of_[static_cast<std::size_t>(a.node)] == group_of_[static_cast<std::size_t>(m)];
+      v.args.push_back(inside ? it->second : leaf_value(a));
+    }
+    d.values.push_back(std::move(v));
+    value_of_member[m] = static_cast<int>(d.values.size()) - 1;
+  }
+  for (int w : g.written) d.outputs.push_back(value_of_member.at(w));
+}
+
+Tensor Plan::resolve(const ValueRef& ref, const std::vector<Tensor>& values) const {
+  const auto i = static_cast<std::size_t>(ref.node);
+  const GraphNode& node = graph_.nodes[i];
+  Tensor t;
+  switch (node.kind) {
+    case GraphNode::Kind::constant:
+      t = constants_[i];
+      break;
+    case GraphNode::Kind::captured:
+      t = node.captured;
+      break;
+    default:
+      t = values[i];
+      break;
+  }
+  if (!t.defined())
+    throw Error("[compile] internal: value of node " + std::to_string(i) + " missing");
+  if (ref.dtype != t.dtype()) t = bitcast(t, ref.dtype);
+  if (ref.shape != t.shape()) t = reshape(t, ref.shape);
+  return t;
+}
+
+Tensor Plan::run_node(int index, std::vector<Tensor>& values, Backend* device) const {
+  const GraphNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+  OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
+  for (const ValueRef& a : node.args) call.inputs.push_back(resolve(a, values));
+  if (node.target_is_trace) call.target = device != nullptr ? device : &cpu();
+  return dispatch(std::move(call));
+}
+
+FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
+  std::lock_guard lock(g.mutex);
+  auto it = g.kernels.find(&b);
+  if (it == g.kernels.end()) it = g.kernels.emplace(&b, compile_fused(b, g.desc)).first;
+  return it->second.get();
+}
+
+void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
+  std::vector<Tensor> leaves;
+  for (const ValueRef& r : g.leaves) leaves.push_back(resolve(r, values));
+  check_backends("compile", leaves);
+  Backend* b = &cpu();
+  for (const Tensor& t : leaves) {
+    if (!t.backend().is_cpu()) b = &t.backend();
+  }
+  if (leaves.empty() && device != nullptr) b = device;
+  // The legacy path measures what eager dispatches cost: no fused kernels there.
+  FusedKernel* kernel = (b->is_cpu() || legacy_policy().native) ? kernel_for(g, *b) : nullptr;
+  if (kernel == nullptr) {
+    for (int m : g.members) values[static_cast<std::size_t>(m)] = run_node(m, values, device);
+    for (int m : g.members) {
+      if (std::find(g.written.begin(), g.written.end(), m) == g.written.end())
+        values[static_cast<std::size_t>(m)] = Tensor();
+    }
+    return;
+  }
+  for (Tensor& t : leaves) t = transfer(t, *b);
+  std::vector<Tensor> out = kernel->run(leaves);
+  for (std::size_t k = 0; k < g.written.size(); ++k)
+    values[static_cast<std::size_t>(g.written[k])] = std::move(out.at(k));
+}
+
+std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> values(graph_.nodes.size());
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    const GraphNode& node = graph_.nodes[i];
+    if (node.kind == GraphNode::Kind::input)
+      values[i] = inputs.at(static_cast<std::size_t>(node.input));
+  }
+  Backend* device = device_of(inputs);
+  for (std::size_t s = 0; s < steps_.size(); ++s) {
+    const Step& st = steps_[s];
+    if (st.fused) {
+      run_group(*groups_[static_cast<std::size_t>(st.index)], values, device);
+    } else {
+      values[static_cast<std::size_t>(st.index)] = run_node(st.index, values, device);
+    }
+    for (int dead : release_after_[s]) values[static_cast<std::size_t>(dead)] = Tensor();
+  }
+  std::vector<Tensor> out;
+  for (const ValueRef& r : graph_.outputs) out.push_back(resolve(r, values));
+  return out;
+}
+
+std::size_t Plan::fused_groups() const {
+  std::size_t n = 0;
+  for (const Step& s : steps_) n += s.fused ? 1 : 0;
+  return n;
+}
+
+std::string Plan::describe() const {
+  std::ostringstream s;
+  s << graph_.describe();
+  s << "steps (" << steps_.size() << "):\n";
+  for (const Step& st : steps_) {
+    if (!st.fused) {
+      s << "  dispatch %" << st.index << " "
+        << op_name(graph_.nodes[static_cast<std::size_t>(st.index)].op) << "\n";
+      continue;
+    }
+    const Group& g = *groups_[static_cast<std::size_t>(st.index)];
+    s << "  fused group " << st.index << " -> %" << g.root << " (" << g.members.size() << " ops, "
+      << g.leaves.size() << " leaves):\n"
+      << g.desc.describe();
+  }
+  return s.str();
+}
+
+}  // namespace vkt::detail

@@ -1,0 +1,61 @@
+// A compiled plan for one signature: the traced graph after common-subexpression merging
+// and dead-code removal, cut into steps. A step is one ordinary dispatch (an op the
+// compiler does not fuse, or a lone elementwise op) or one fused elementwise group, whose
+// kernel each backend compiles on first use.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "compile/fused_group.h"
+#include "compile/graph.h"
+
+namespace vkt::detail {
+
+class Plan {
+ public:
+  explicit Plan(Graph graph);
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  // Runs the plan on real inputs of the traced signature.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  // The graph, its groups and steps (VKT_COMPILE_DUMP prints it).
+  std::string describe() const;
+  std::size_t fused_groups() const;
+
+ private:
+  struct Group {
+    FusedGroup desc;
+    std::vector<ValueRef> leaves;
+    int root = -1;
+    std::vector<int> members;  // nodes in evaluation order (root last)
+    std::vector<int> written;  // the root, then members that are plan outputs
+    std::mutex mutex;
+    std::map<Backend*, std::unique_ptr<FusedKernel>> kernels;  // null: runs unfused there
+  };
+  struct Step {
+    bool fused = false;
+    int index = -1;  // a node, or a group when fused
+  };
+
+  void merge_common_subexpressions();
+  void build_groups(const std::vector<bool>& live);
+  void build_group_description(Group& g);
+  Tensor resolve(const ValueRef& ref, const std::vector<Tensor>& values) const;
+  Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
+  void run_group(Group& g, std::vector<Tensor>& values, Backend* device);
+  FusedKernel* kernel_for(Group& g, Backend& b);
+
+  Graph graph_;
+  std::vector<Tensor> constants_;  // per node: a constant's cpu tensor
+  std::vector<int> group_of_;
+  std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<Step> steps_;
+  std::vector<std::vector<int>> release_after_;  // per step: values no later step reads
+};
+
+}  // namespace vkt::detail

@@ -1,0 +1,43 @@
+// Which backend compiles fused groups how.
+#include <map>
+#include <mutex>
+
+#include "compile/fused_group.h"
+#include "cpu/compiled.h"
+#include "vkt/backend.h"
+
+namespace vkt {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<Backend*, detail::FusedCompiler> compilers;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+namespace detail {
+
+void register_fused_compiler(Backend& b, FusedCompiler compiler) {
+  std::lock_guard lock(registry().mutex);
+  registry().compilers[&b] = compiler;
+}
+
+std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group) {
+  if (b.is_cpu()) return cpu_kernels::compile_fused(group);
+  FusedCompiler compiler = nullptr;
+  {
+    std::lock_guard lock(registry().mutex);
+    auto it = registry().compilers.find(&b);
+    if (it != registry().compilers.end()) compiler = it->second;
+  }
+  return compiler != nullptr ? compiler(b, group) : nullptr;
+}
+
+}  // namespace detail
+
+}  // namespace vkt

@@ -1,0 +1,42 @@
+// Tracing: the traced function runs over symbolic tensors owned by the tracer backend,
+// whose execute() records each validated OpCall in a Graph and returns another symbolic
+// tensor. The core's validation and shape/dtype rules run unchanged.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "compile/graph.h"
+#include "vkt/tensor.h"
+
+namespace vkt::detail {
+
+// True for the tracer backend (dispatch sends every call on it straight to execute()).
+bool is_tracer(const Backend& b);
+
+// One trace on this thread: makes the symbolic inputs, records calls until finish().
+class Trace {
+ public:
+  Trace(const std::vector<Tensor>& inputs);
+  ~Trace();
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  const std::vector<Tensor>& symbolic_inputs() const { return symbolic_; }
+  // The graph with these outputs (symbolic tensors, or real ones kept as captured values).
+  Graph finish(const std::vector<Tensor>& outputs);
+
+  // For the tracer backend.
+  Graph& graph() { return graph_; }
+  std::uint64_t id() const { return id_; }
+  ValueRef ref_of(const Tensor& t);
+  Tensor symbolic(int node, DType dtype, const Shape& shape);
+
+ private:
+  Graph graph_;
+  std::vector<Tensor> symbolic_;
+  std::uint64_t id_;
+  Trace* previous_;
+};
+
+}  // namespace vkt::detail

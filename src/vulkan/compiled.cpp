@@ -1,0 +1,426 @@
+// vkt::compile on Vulkan: a fused elementwise group becomes one generated compute shader.
+// The GLSL is generated here (shapes, dtypes and literals baked in), calls the same
+// functions as the built-in elementwise shaders (shaders/*_ops.glsl, embedded), and is
+// compiled in-process by shaderc; SPIR-V is cached in memory and on disk (kernel_cache.cpp).
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "vkt/compile.h"
+#include "vulkan/backend.h"
+#include "vulkan/kernel_cache.h"
+
+namespace vkt::vk {
+namespace {
+
+const char* glsl_type(DType d) {
+  switch (d) {
+    case DType::f32:
+    case DType::f16:
+    case DType::bf16:
+      return "float";
+    case DType::f64:
+      return "double";
+    case DType::s8:
+    case DType::s16:
+    case DType::s32:
+      return "int";
+    case DType::u8:
+    case DType::u16:
+    case DType::u32:
+      return "uint";
+    case DType::s64:
+      return "int64_t";
+    case DType::u64:
+      return "uint64_t";
+    default:
+      return nullptr;
+  }
+}
+
+// The element type of a buffer holding dtype d.
+const char* buffer_type(DType d) {
+  switch (d) {
+    case DType::f16:
+    case DType::bf16:
+    case DType::u16:
+      return "uint16_t";
+    case DType::s16:
+      return "int16_t";
+    case DType::u8:
+      return "uint8_t";
+    case DType::s8:
+      return "int8_t";
+    default:
+      return glsl_type(d);
+  }
+}
+
+std::uint32_t bits_of(DType d) {
+  return static_cast<std::uint32_t>(itemsize(d) * 8);
+}
+
+bool is_32bit_float_family(DType d) {
+  return d == DType::f32 || d == DType::f16 || d == DType::bf16;
+}
+
+// A value computed in the dtype's holding type, brought back to what the dtype holds (the
+// rounding or wrapping eager's store then load would do).
+std::string narrowed(DType d, const std::string& e) {
+  switch (d) {
+    case DType::f16:
+      return "unpackHalf2x16(f32_to_f16_bits(" + e + ")).x";
+    case DType::bf16:
+      return "uintBitsToFloat(f32_to_bf16_bits(" + e + ") << 16)";
+    case DType::s8:
+      return "bitfieldExtract(int(" + e + "), 0, 8)";
+    case DType::s16:
+      return "bitfieldExtract(int(" + e + "), 0, 16)";
+    case DType::u8:
+      return "(uint(" + e + ") & 0xffu)";
+    case DType::u16:
+      return "(uint(" + e + ") & 0xffffu)";
+    default:
+      return e;
+  }
+}
+
+std::string load(DType d, const std::string& e) {
+  switch (d) {
+    case DType::f16:
+      return "unpackHalf2x16(uint(" + e + ")).x";
+    case DType::bf16:
+      return "uintBitsToFloat(uint(" + e + ") << 16)";
+    case DType::s8:
+    case DType::s16:
+      return "int(" + e + ")";
+    case DType::u8:
+    case DType::u16:
+      return "uint(" + e + ")";
+    default:
+      return e;
+  }
+}
+
+std::string store(DType d, const std::string& e) {
+  switch (d) {
+    case DType::f16:
+      return "uint16_t(f32_to_f16_bits(" + e + "))";
+    case DType::bf16:
+      return "uint16_t(f32_to_bf16_bits(" + e + "))";
+    default:
+      return std::string(buffer_type(d)) + "(" + e + ")";
+  }
+}
+
+std::string hex(std::uint64_t v, int digits) {
+  std::ostringstream s;
+  s << "0x" << std::hex;
+  s.width(digits);
+  s.fill('0');
+  s << v;
+  return s.str();
+}
+
+// An inline literal with exactly the element's bits.
+std::string literal(DType d, const std::vector<std::byte>& bytes) {
+  std::uint64_t raw = 0;
+  std::memcpy(&raw, bytes.data(), std::min(bytes.size(), sizeof raw));
+  switch (d) {
+    case DType::f32:
+      return "uintBitsToFloat(" + hex(raw & 0xffffffffu, 8) + "u)";
+    case DType::f16: {
+      f16 h;
+      std::memcpy(&h, bytes.data(), sizeof h);
+      const float f = static_cast<float>(h);
+      std::uint32_t b;
+      std::memcpy(&b, &f, sizeof b);
+      return "uintBitsToFloat(" + hex(b, 8) + "u)";
+    }
+    case DType::bf16:
+      return "uintBitsToFloat(" + hex((raw & 0xffffu) << 16, 8) + "u)";
+    case DType::f64:
+      return "packDouble2x32(uvec2(" + hex(raw & 0xffffffffu, 8) + "u, " + hex(raw >> 32, 8) +
+             "u))";
+    case DType::s8:
+      return "int(" + std::to_string(static_cast<std::int8_t>(raw)) + ")";
+    case DType::s16:
+      return "int(" + std::to_string(static_cast<std::int16_t>(raw)) + ")";
+    case DType::s32:
+      return "int(" + hex(raw & 0xffffffffu, 8) + "u)";
+    case DType::u8:
+      return hex(raw & 0xffu, 2) + "u";
+    case DType::u16:
+      return hex(raw & 0xffffu, 4) + "u";
+    case DType::u32:
+      return hex(raw & 0xffffffffu, 8) + "u";
+    case DType::s64:
+      return "int64_t(" + hex(raw, 16) + "ul)";
+    default:  // u64
+      return hex(raw, 16) + "ul";
+  }
+}
+
+const char* dt_code(DType d) {
+  static const char* const names[] = {"DT_U8",  "DT_U16", "DT_U32", "DT_U64",  "DT_S8",  "DT_S16",
+                                      "DT_S32", "DT_S64", "DT_F16", "DT_BF16", "DT_F32", "DT_F64"};
+  return names[static_cast<int>(d)];
+}
+
+// as_type: float sources and float targets through dtype_value.glsl's Value, as
+// conversion.comp does; integer to integer wraps (two's complement), written out.
+std::string conversion(DType from, DType to, const std::string& x) {
+  if (is_integer(from) && is_integer(to)) {
+    const bool from_signed = is_signed_integer(from);
+    // Widening builds the two halves explicitly (llvmpipe lost the sign of an extended
+    // negative value feeding int_remainder_s64 when written as int64_t(x)).
+    if (to == DType::s64 || to == DType::u64) {
+      std::string wide;
+      if (itemsize(from) == 8) {
+        wide = "int64_t(" + x + ")";
+      } else {
+        const std::string low = "int(" + x + ")";
+        wide = "packInt2x32(ivec2(" + low + ", " + (from_signed ? low + " >> 31" : "0") + "))";
+      }
+      return to == DType::s64 ? wide : "uint64_t(" + wide + ")";
+    }
+    return narrowed(to, std::string(glsl_type(to)) + "(" + x + ")");
+  }
+  std::string value;
+  if (is_float(from)) {
+    value = "float_value(widen(" + x + "))";  // exact where a device flushes (dtype_value.glsl)
+  } else {
+    value = "int_value(IWIDE(" + x + "), " + (is_unsigned_integer(from) ? "true" : "false") + ")";
+  }
+  if (is_32bit_float_family(to)) return narrowed(to, "to_f32(" + value + ")");
+  if (to == DType::f64) return "to_f64(" + value + ")";
+  return narrowed(to,
+                  std::string(glsl_type(to)) + "(to_int_bits(" + value + ", " + dt_code(to) + "))");
+}
+
+std::string unary_expr(Op op, DType in, DType out, const std::string& x) {
+  const std::string code = std::to_string(shader_op_code(op)) + "u";
+  if (op == Op::logical_not) {  // zero on the bits (a subnormal is not zero), as eager
+    if (is_32bit_float_family(in)) return "(f32_nonzero(" + x + ") ? 0u : 1u)";
+    if (in == DType::f64) return "(f64_nonzero(" + x + ") ? 0u : 1u)";
+    return "(" + x + " == " + std::string(glsl_type(in)) + "(0) ? 1u : 0u)";
+  }
+  if (op == Op::is_nan || op == Op::is_infinity) {
+    if (!is_float(in)) return "0u";
+    return std::string("(") + (op == Op::is_nan ? "isnan" : "isinf") + "(" + x + ") ? 1u : 0u)";
+  }
+  if (is_32bit_float_family(in)) return narrowed(out, "float_function(" + code + ", " + x + ")");
+  if (in == DType::f64) return "double_function(" + code + ", " + x + ")";
+  if (in == DType::s64) return "int64_t(bits64_function(" + code + ", uint64_t(" + x + "), true))";
+  if (in == DType::u64) return "bits64_function(" + code + ", " + x + ", false)";
+  const std::string bits = std::to_string(bits_of(in)) + "u";
+  if (is_unsigned_integer(in))
+    return narrowed(out, "unsigned_function(" + code + ", " + x + ", " + bits + ")");
+  return narrowed(out, "signed_function(" + code + ", " + x + ", " + bits + ")");
+}
+
+std::string binary_expr(Op op, DType in, DType out, const std::string& a, const std::string& b) {
+  const std::string code = std::to_string(shader_op_code(op)) + "u";
+  const std::string args = code + ", " + a + ", " + b;
+  const std::string suffix = in == DType::s64          ? "s64"
+                             : in == DType::u64        ? "u64"
+                             : is_unsigned_integer(in) ? "u32"
+                                                       : "s32";
+  if (writes_u8(op)) {
+    if (is_32bit_float_family(in)) return "(float_predicate(" + args + ") ? 1u : 0u)";
+    if (in == DType::f64) return "(double_predicate(" + args + ") ? 1u : 0u)";
+    return "(int_predicate_" + suffix + "(" + args + ") ? 1u : 0u)";
+  }
+  if (is_32bit_float_family(in)) {
+    // Written out, so each is one rounding marked precise (no contraction across ops).
+    if (op == Op::add) return narrowed(out, a + " + " + b);
+    if (op == Op::subtract) return narrowed(out, a + " - " + b);
+    if (op == Op::multiply) return narrowed(out, a + " * " + b);
+    return narrowed(out, "float_binary(" + args + ")");
+  }
+  if (in == DType::f64) return "double_binary(" + args + ")";
+  const std::string bits = std::to_string(bits_of(in)) + "u";
+  return narrowed(out, "int_binary_" + suffix + "(" + args + ", " + bits + ")");
+}
+
+// The index into a leaf of shape `leaf` for output element i of shape `out` (broadcast
+// axes have stride 0; axes that stay contiguous together are merged).
+std::string leaf_index(const Shape& leaf, const Shape& out) {
+  if (numel(leaf) == numel(out)) return "i";
+  if (numel(leaf) == 1) return "0u";
+  const std::size_t rank = out.size();
+  std::vector<std::int64_t> stride(rank, 0);
+  std::int64_t st = 1;
+  for (std::size_t k = 0; k < leaf.size(); ++k) {
+    const std::size_t axis = leaf.size() - 1 - k, out_axis = rank - 1 - k;
+    if (leaf[axis] != 1) stride[out_axis] = st;
+    st *= leaf[axis];
+  }
+  std::vector<std::int64_t> dims, strides;
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    if (!dims.empty() && strides.back() == stride[d] * out[d]) {
+      dims.back() *= out[d];
+      strides.back() = stride[d];
+      continue;
+    }
+    dims.push_back(out[d]);
+    strides.push_back(stride[d]);
+  }
+  std::string e;
+  std::string rest = "i";
+  for (std::size_t k = dims.size(); k-- > 0;) {
+    const std::string d = std::to_string(dims[k]) + "u";
+    const std::string term = k == 0 ? rest : "(" + rest + " % " + d + ")";
+    if (strides[k] != 0)
+      e += (e.empty() ? "" : " + ") + term + " * " + std::to_string(strides[k]) + "u";
+    rest = "(" + rest + " / " + d + ")";
+  }
+  return e.empty() ? "0u" : e;
+}
+
+std::string generate(const detail::FusedGroup& g) {
+  bool i64 = false, f64 = false;
+  auto note = [&](DType d) {
+    i64 = i64 || d == DType::s64 || d == DType::u64;
+    f64 = f64 || d == DType::f64;
+  };
+  for (const detail::FusedValue& v : g.values) note(v.dtype);
+  if (f64) i64 = true;  // the f64 variant of the shared sources also names 64-bit ints
+  std::ostringstream s;
+  s << "#version 450\n// vkt::compile fused kernel: " << g.values.size() << " values, output "
+    << shape_str(g.shape) << "\n";
+  if (i64) s << "#define VKT_I64\n";
+  if (f64) s << "#define VKT_F64\n";
+  s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+       "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
+       "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
+       "#include \"elementwise_binary_ops.glsl\"\n"
+       "#include \"elementwise_unary_ops.glsl\"\n";
+  const std::size_t leaves = g.leaf_dtypes.size();
+  for (std::size_t k = 0; k < leaves; ++k) {
+    s << "layout(binding = " << k << ") readonly buffer Leaf" << k << " { "
+      << buffer_type(g.leaf_dtypes[k]) << " v[]; } leaf" << k << ";\n";
+  }
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
+    s << "layout(binding = " << leaves + k << ") writeonly buffer Out" << k << " { "
+      << buffer_type(d) << " v[]; } out" << k << ";\n";
+  }
+  s << "\nvoid element(uint i) {\n";
+  for (std::size_t k = 0; k < g.values.size(); ++k) {
+    const detail::FusedValue& v = g.values[k];
+    std::string e;
+    switch (v.kind) {
+      case detail::FusedValue::Kind::leaf:
+        e = load(v.dtype, "leaf" + std::to_string(v.leaf) + ".v[" +
+                              leaf_index(g.leaf_shapes[static_cast<std::size_t>(v.leaf)], g.shape) +
+                              "]");
+        break;
+      case detail::FusedValue::Kind::scalar:
+        e = literal(v.dtype, v.scalar);
+        break;
+      case detail::FusedValue::Kind::op: {
+        const auto arg = [&](std::size_t j) { return "v" + std::to_string(v.args[j]); };
+        const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
+        if (v.op == Op::as_type) {
+          e = conversion(in, v.dtype, arg(0));
+        } else if (v.args.size() == 1) {
+          e = unary_expr(v.op, in, v.dtype, arg(0));
+        } else {
+          e = binary_expr(v.op, in, v.dtype, arg(0), arg(1));
+        }
+        break;
+      }
+    }
+    s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k << " = "
+      << e << ";\n";
+  }
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
+    s << "  out" << k << ".v[i] = " << store(d, "v" + std::to_string(g.outputs[k])) << ";\n";
+  }
+  s << "}\n\nvoid main() {\n  const uint stride = grid_stride();\n  for (uint i = global_index(); "
+       "i < "
+    << numel(g.shape) << "u; i += stride) element(i);\n}\n";
+  return s.str();
+}
+
+// True when eager would run every op of the group natively here (else the plan runs the
+// group op by op, with the usual fallback rule for those that need it).
+bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
+  for (const detail::FusedValue& v : g.values) {
+    if (glsl_type(v.dtype) == nullptr || !b.dtype_supported(v.dtype)) return false;
+    if (v.kind != detail::FusedValue::Kind::op) continue;
+    OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
+    for (int a : v.args) {
+      const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
+      call.inputs.push_back(
+          Tensor(in.dtype, in.shape,
+                 std::make_shared<Storage>(
+                     b, static_cast<std::size_t>(numel(in.shape)) * itemsize(in.dtype))));
+    }
+    if (!b.supports(call)) return false;
+  }
+  return true;
+}
+
+class VulkanFusedKernel final : public detail::FusedKernel {
+ public:
+  VulkanFusedKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p)
+      : b_(b), pipeline_(p), shape_(g.shape) {
+    for (int o : g.outputs) out_dtypes_.push_back(g.values[static_cast<std::size_t>(o)].dtype);
+  }
+
+  std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    std::vector<Tensor> outs;
+    b_.locked([&] {
+      for (DType d : out_dtypes_) {
+        outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
+      }
+      const std::uint64_t n = static_cast<std::uint64_t>(numel(shape_));
+      if (n == 0) return;
+      std::vector<std::pair<const Tensor*, bool>> buffers;
+      for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
+      for (const Tensor& t : outs) buffers.emplace_back(&t, true);
+      const std::uint32_t push = 0;
+      b_.dispatch(pipeline_, buffers, &push, sizeof push, grid_stride_threads(n));
+    });
+    return outs;
+  }
+
+ private:
+  VulkanBackend& b_;
+  Pipeline pipeline_;
+  Shape shape_;
+  std::vector<DType> out_dtypes_;
+};
+
+}  // namespace
+
+std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detail::FusedGroup& g) {
+  auto& b = static_cast<VulkanBackend&>(backend);
+  // Bindings within what every device offers per stage; 32-bit indexing; one range each.
+  const std::size_t bindings = g.leaf_dtypes.size() + g.outputs.size();
+  if (bindings > 8) return nullptr;
+  const std::uint64_t limit = b.context().limits().max_storage_range;
+  const std::uint64_t n = static_cast<std::uint64_t>(numel(g.shape));
+  if (n >= (std::uint64_t{1} << 31)) return nullptr;
+  for (const detail::FusedValue& v : g.values) {
+    if (glsl_type(v.dtype) == nullptr || n * itemsize(v.dtype) > limit) return nullptr;
+  }
+  if (!natively_supported(b, g)) return nullptr;
+  const std::string source = generate(g);
+  if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
+  std::unique_ptr<detail::FusedKernel> kernel;
+  b.locked([&] {
+    const KernelBinary bin = kernel_binary(b.context(), source);
+    const Pipeline p =
+        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
+    kernel = std::make_unique<VulkanFusedKernel>(b, g, p);
+  });
+  return kernel;
+}
+
+}  // namespace vkt::vk

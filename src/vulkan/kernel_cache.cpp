@@ -1,0 +1,216 @@
+#include "vulkan/kernel_cache.h"
+
+#include <shaderc/shaderc.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "vkt/error.h"
+#include "vkt/ledger.h"
+#include "vulkan/glsl_sources.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr char kMagic[8] = {'V', 'K', 'T', 'S', 'P', 'V', '0', '1'};
+
+std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 14695981039346656037ull) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+struct Header {
+  char magic[8];
+  std::uint64_t key_check;  // a second hash of the full key (another basis)
+  std::uint64_t words;
+  std::uint64_t checksum;  // of the words
+};
+
+std::uint64_t words_checksum(const std::vector<std::uint32_t>& w) {
+  return fnv1a(w.data(), w.size() * sizeof(std::uint32_t));
+}
+
+// A disk entry's words, or empty when missing or damaged in any way.
+std::vector<std::uint32_t> read_entry(const std::filesystem::path& path, std::uint64_t key_check) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  Header h{};
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return {};
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.key_check != key_check ||
+      h.words == 0 || h.words > (std::uint64_t{1} << 24)) {
+    return {};
+  }
+  std::vector<std::uint32_t> w(static_cast<std::size_t>(h.words));
+  if (!in.read(reinterpret_cast<char*>(w.data()),
+               static_cast<std::streamsize>(w.size() * sizeof(std::uint32_t)))) {
+    return {};
+  }
+  if (in.peek() != std::char_traits<char>::eof()) return {};  // trailing bytes: damaged
+  if (words_checksum(w) != h.checksum || w[0] != 0x07230203u) return {};
+  return w;
+}
+
+// Written to a temporary name and renamed, so readers never see half an entry. A cache
+// that cannot be written is only a slower next start: failures are ignored.
+void write_entry(const std::filesystem::path& path, std::uint64_t key_check,
+                 const std::vector<std::uint32_t>& w) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) return;
+  const std::filesystem::path tmp =
+      path.string() + ".tmp" + std::to_string(static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    Header h{};
+    std::memcpy(h.magic, kMagic, sizeof kMagic);
+    h.key_check = key_check;
+    h.words = w.size();
+    h.checksum = words_checksum(w);
+    out.write(reinterpret_cast<const char*>(&h), sizeof h);
+    out.write(reinterpret_cast<const char*>(w.data()),
+              static_cast<std::streamsize>(w.size() * sizeof(std::uint32_t)));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+std::vector<std::uint32_t> compile_glsl(const std::string& source) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  static shaderc_compiler_t compiler = shaderc_compiler_initialize();
+  if (compiler == nullptr) throw Error("[compile] shaderc could not be initialised");
+  const std::string expanded = expand_includes(source);
+  shaderc_compile_options_t options = shaderc_compile_options_initialize();
+  shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan,
+                                         shaderc_env_version_vulkan_1_1);
+  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+  shaderc_compilation_result_t result =
+      shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(), shaderc_compute_shader,
+                               "vkt_fused.comp", "main", options);
+  shaderc_compile_options_release(options);
+  const bool ok =
+      shaderc_result_get_compilation_status(result) == shaderc_compilation_status_success;
+  std::vector<std::uint32_t> words;
+  std::string log;
+  if (ok) {
+    const std::size_t bytes = shaderc_result_get_length(result);
+    words.resize(bytes / sizeof(std::uint32_t));
+    std::memcpy(words.data(), shaderc_result_get_bytes(result),
+                words.size() * sizeof(std::uint32_t));
+  } else {
+    log = shaderc_result_get_error_message(result);
+  }
+  shaderc_result_release(result);
+  if (!ok) throw Error("[compile] generated shader failed to compile: " + log + "\n" + source);
+  return words;
+}
+
+struct MemoryCache {
+  std::mutex mutex;
+  std::map<std::string, std::vector<std::uint32_t>> entries;  // by full key
+};
+MemoryCache& memory_cache() {
+  static MemoryCache c;
+  return c;
+}
+
+}  // namespace
+
+std::string expand_includes(const std::string& source) {
+  std::istringstream in(source);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const std::string directive = "#include \"";
+    if (line.rfind(directive, 0) == 0) {
+      const std::string name =
+          line.substr(directive.size(), line.find('"', directive.size()) - directive.size());
+      bool found = false;
+      for (const GlslSource& s : embedded_glsl()) {
+        if (s.name != name) continue;
+        out += expand_includes(std::string(s.text));
+        found = true;
+        break;
+      }
+      if (!found) throw Error("[compile] no embedded GLSL file named '" + name + "'");
+      continue;
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+void clear_kernel_memory_cache() {
+  std::lock_guard lock(memory_cache().mutex);
+  memory_cache().entries.clear();
+}
+
+std::string kernel_cache_dir() {
+  if (const char* d = std::getenv("VKT_CACHE_DIR"); d != nullptr && *d != '\0') {
+    return std::string(d) == "off" ? "" : d;
+  }
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
+    return std::string(x) + "/vktensor";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
+    return std::string(h) + "/.cache/vktensor";
+  return "";
+}
+
+KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
+  const VkPhysicalDeviceProperties& p = ctx.properties();
+  std::ostringstream device;
+  device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
+         << " driver " << p.driverVersion << " api " << p.apiVersion << " uuid ";
+  for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
+  const std::string full = source + device.str();
+  KernelBinary bin;
+  bin.key = hex64(fnv1a(full.data(), full.size()));
+  const std::uint64_t key_check = fnv1a(full.data(), full.size(), 0x84222325cbf29ce4ull);
+  MemoryCache& mem = memory_cache();
+  {
+    std::lock_guard lock(mem.mutex);
+    if (auto it = mem.entries.find(full); it != mem.entries.end()) {
+      bin.words = it->second;
+      ledger::record_kernel_cache_hit(false);
+      return bin;
+    }
+  }
+  const std::string dir = kernel_cache_dir();
+  const std::filesystem::path path =
+      dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
+  if (!dir.empty()) bin.words = read_entry(path, key_check);
+  if (!bin.words.empty()) {
+    ledger::record_kernel_cache_hit(true);
+  } else {
+    bin.words = compile_glsl(source);
+    ledger::record_kernel_compile();
+    if (!dir.empty()) write_entry(path, key_check, bin.words);
+  }
+  std::lock_guard lock(mem.mutex);
+  mem.entries.emplace(full, bin.words);
+  return bin;
+}
+
+}  // namespace vkt::vk

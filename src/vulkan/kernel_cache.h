@@ -1,0 +1,34 @@
+// SPIR-V for kernels generated at run time (vkt::compile): compiled from GLSL in-process
+// with shaderc, cached in memory and on disk. The key hashes the source, the device and its
+// driver version; a disk entry carries a checksum and is rebuilt, never trusted, when it
+// does not match.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vulkan/context.h"
+
+namespace vkt::vk {
+
+struct KernelBinary {
+  std::string key;  // hex hash of source + device + driver
+  std::vector<std::uint32_t> words;
+};
+
+// Counts a compile or a memory/disk hit in the ledger. Throws Error with the
+// compiler's log when the source does not compile.
+KernelBinary kernel_binary(const Context& ctx, const std::string& source);
+
+// Forgets the in-memory entries (tests of the disk cache).
+void clear_kernel_memory_cache();
+
+// The disk cache directory: $VKT_CACHE_DIR, else $XDG_CACHE_HOME/vktensor, else
+// $HOME/.cache/vktensor; empty (no disk cache) when none is set or VKT_CACHE_DIR=off.
+std::string kernel_cache_dir();
+
+// GLSL with every #include "x.glsl" replaced by the embedded file (glsl_sources.h).
+std::string expand_includes(const std::string& source);
+
+}  // namespace vkt::vk
