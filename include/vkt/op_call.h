@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -14,36 +15,42 @@
 
 namespace vkt {
 
-#define VKT_UNARY_OPS(X)                                                                           \
-  X(exp)                                                                                           \
-  X(expm1) X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) \
-      X(atan) X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs) \
-          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)        \
+#define VKT_UNARY_OPS(X)                                                                          \
+  X(exp)                                                                                          \
+  X(expm1)                                                                                        \
+  X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) X(atan) \
+      X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs)        \
+          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)       \
               X(population_count) X(is_nan) X(is_infinity) X(conjugate) X(real) X(imag)
 
-#define VKT_BINARY_OPS(X)                                                                  \
-  X(add)                                                                                   \
-  X(subtract) X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) \
-      X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal)    \
-          X(not_equal) X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and)    \
-              X(logical_or) X(logical_xor)
+#define VKT_BINARY_OPS(X)                                                                     \
+  X(add)                                                                                      \
+  X(subtract)                                                                                 \
+  X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) X(bitwise_and) \
+      X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal) X(not_equal) X(less) \
+          X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor)
 
 #define VKT_REDUCE_OPS(X) X(all) X(any) X(sum) X(product) X(reduce_max) X(reduce_min)
 #define VKT_ARGREDUCE_OPS(X) X(argmax) X(argmin)
 #define VKT_WINDOW_OPS(X) X(window_sum) X(window_product) X(window_max) X(window_min)
 #define VKT_CUMULATIVE_OPS(X) \
   X(cumulative_sum) X(cumulative_product) X(cumulative_min) X(cumulative_max)
+#define VKT_WINDOW_SCATTER_OPS(X) X(window_scatter_max) X(window_scatter_min)
+// Reductions with a caller's C++ function (cpu only: a device runs them by fallback).
+#define VKT_CALLABLE_OPS(X) X(reduce) X(window_reduce)
 // Ops with a family of their own.
-#define VKT_OTHER_OPS(X)                                                                    \
-  X(full)                                                                                   \
-  X(iota) X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) \
-      X(put_slice) X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip)    \
-          X(indexed_add) X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
+#define VKT_OTHER_OPS(X)                                                                         \
+  X(full)                                                                                        \
+  X(iota)                                                                                        \
+  X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) X(put_slice) \
+      X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip) X(indexed_add)       \
+          X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
 
-#define VKT_ALL_OPS(X)                                                                             \
-  VKT_UNARY_OPS(X)                                                                                 \
-  VKT_BINARY_OPS(X) VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
-      VKT_OTHER_OPS(X)
+#define VKT_ALL_OPS(X)                                                           \
+  VKT_UNARY_OPS(X)                                                               \
+  VKT_BINARY_OPS(X)                                                              \
+  VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
+      VKT_WINDOW_SCATTER_OPS(X) VKT_CALLABLE_OPS(X) VKT_OTHER_OPS(X)
 
 enum class Op : std::uint16_t {
 #define VKT_ENUM_ENTRY(name) name,
@@ -63,7 +70,9 @@ enum class OpFamily : std::uint8_t {
   movement,
   indexing,
   sort,
-  linalg
+  linalg,
+  window_scatter,
+  callable
 };
 
 std::string_view op_name(Op op);
@@ -149,6 +158,32 @@ struct WindowParams {
   std::vector<std::int64_t> dims, strides, dilations;
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;
 };
+// window_scatter_max/min: inputs {t, source}; `window` as for window_*; init_value is the
+// output's fill, already of out_dtype's kind.
+struct WindowScatterParams {
+  WindowParams window;
+  Scalar init_value;
+};
+// reduce / window_reduce with a caller's function, type-erased over runs: fold_run folds
+// `n` elements of out_dtype at first, first + stride, ... (stride in elements, may be 0)
+// into *acc (also out_dtype) in order, acc = fn(element, acc). Called from several threads
+// at once on different outputs.
+using FoldRun =
+    std::function<void(void* acc, const void* first, std::int64_t n, std::int64_t stride)>;
+// reduce: inputs {t} already of out_dtype; reduce `axes` (sorted, unique), each output
+// starting at `acc`.
+struct CallableReduceParams {
+  Scalar acc;
+  Axes axes;
+  bool keep_axes = false;
+  FoldRun fold_run;
+};
+// window_reduce: inputs {t} already of out_dtype; padding positions fold `acc` as elements.
+struct CallableWindowParams {
+  Scalar acc;
+  WindowParams window;
+  FoldRun fold_run;
+};
 struct CumulativeParams {
   std::int64_t axis = 0;
   bool reverse = false;
@@ -188,10 +223,11 @@ inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
   return n;
 }
 
-using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
-                              PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
-                              AxisParams, ReduceParams, ArgReduceParams, WindowParams,
-                              CumulativeParams, SortParams, TopKParams, DotParams>;
+using OpParams =
+    std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams, PadParams,
+                 AxesParams, SliceParams, PutSliceParams, GatherParams, AxisParams, ReduceParams,
+                 ArgReduceParams, WindowParams, CumulativeParams, SortParams, TopKParams, DotParams,
+                 WindowScatterParams, CallableReduceParams, CallableWindowParams>;
 
 struct OpCall {
   Op op;
