@@ -131,10 +131,13 @@ Tensor window_scatter_min(const Tensor& t, const Tensor& source, Scalar init_val
 // ---- reductions and windows with a caller's function (Nx.reduce, Nx.window_reduce) ----
 // fn(element, acc) returns the new acc; each output starts at `acc` and folds its elements
 // in row-major order. Out dtype: acc as a weak literal meeting t's dtype (Nx's binary_type);
-// t is converted to it first, and fn's result is converted back to it (saturating). These
+// t is converted to it first, and fn's result is converted back to it as as_type converts
+// (integers wrap, as Nx's integer ops do; floats saturate into integers). These
 // run on the cpu: from a device the input is read back and the result stays on the cpu (a
-// fallback, counted in the ledger). This form calls a std::function per element on
-// Scalars; reduce_typed / window_reduce_typed below inline a typed function instead.
+// fallback, counted in the ledger). fn is called from several threads at once (on different
+// outputs): keep it free of shared mutable state; an exception it throws propagates. This
+// form calls a std::function per element on Scalars; reduce_typed / window_reduce_typed
+// below inline a typed function instead.
 using ReduceFunction = std::function<Scalar(Scalar element, Scalar acc)>;
 Tensor reduce(const Tensor& t, Scalar acc, const ReduceFunction& fn, const Axes& axes = {},
               bool keep_axes = false);
@@ -200,7 +203,9 @@ struct AllCloseOptions {
   bool equal_nan = false;
 };
 // Nx.all_close: a u8 scalar, 1 when every |a - b| <= atol + rtol * |b| (broadcasting);
-// infinities are close only to an equal infinity, NaN only to NaN with equal_nan.
+// infinities are close only to an equal infinity, NaN only to NaN with equal_nan. Two
+// integer tensors are compared in f64, as NumPy does (Nx subtracts in the integer type, which
+// wraps: there u8 3 and 4 are not close even with atol 1).
 Tensor all_close(const Tensor& a, const Tensor& b, const AllCloseOptions& opts = {});
 // Nx.to_batched: t split along axis 0 into tensors of batch_size rows. A last, partial
 // batch is completed from the start of t (repeat) or dropped (discard).

@@ -18,11 +18,14 @@ Tensor all_close(const Tensor& a, const Tensor& b, const AllCloseOptions& opts) 
                                          " must be finite and non-negative");
   }
   broadcast_shapes("all_close", a.shape(), b.shape());  // names all_close, not subtract
-  const bool integers = is_integer(a.dtype()) && is_integer(b.dtype());
-  // Nx widens an integer b to f64 before abs, so abs(s8 -128) does not wrap.
-  const Tensor abs_b = integers ? abs(as_type(b, DType::f64)) : abs(b);
-  const Tensor finite = less_equal(abs(subtract(a, b)), add(multiply(abs_b, opts.rtol), opts.atol));
-  if (integers) return all(finite);
+  if (is_integer(a.dtype()) && is_integer(b.dtype())) {
+    // In f64, as NumPy does: Nx subtracts in the integer type, where u8 3 - 4 wraps to 255
+    // and s8 127 - -128 to -1, so its answer there is an artifact of the wrap.
+    const Tensor a64 = as_type(a, DType::f64), b64 = as_type(b, DType::f64);
+    return all(less_equal(abs(subtract(a64, b64)), add(multiply(abs(b64), opts.rtol), opts.atol)));
+  }
+  const Tensor finite =
+      less_equal(abs(subtract(a, b)), add(multiply(abs(b), opts.rtol), opts.atol));
   // inf - inf is NaN: infinities count as close only when equal.
   const Tensor close = select(logical_or(is_infinity(a), is_infinity(b)), equal(a, b), finite);
   if (!opts.equal_nan) return all(close);

@@ -2,12 +2,31 @@
 // through FoldRun once per run of elements (the innermost reduced axis, or a window row),
 // so a typed function is inlined over the run. Outputs are spread over threads.
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <vector>
 
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
 namespace {
+
+// parallel_for for a body that runs the caller's function: an exception it throws must not
+// leave an OpenMP region (that terminates); the first one is rethrown after the join.
+template <class F>
+void parallel_for_rethrowing(std::int64_t n, std::int64_t grain, F&& f) {
+  std::exception_ptr first;
+  std::mutex mutex;
+  parallel_for(n, grain, [&](std::int64_t b, std::int64_t e) {
+    try {
+      f(b, e);
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!first) first = std::current_exception();
+    }
+  });
+  if (first) std::rethrow_exception(first);
+}
 
 // The output index `o` as per-axis coordinates of `shape`.
 void unflatten(std::int64_t o, const Shape& shape, std::vector<std::int64_t>& idx) {
@@ -35,28 +54,27 @@ void reduce_runs(const std::byte* in, std::byte* out, std::size_t item, const Sh
   const std::int64_t run_stride = red_strides.empty() ? 0 : red_strides.back();
   const std::int64_t runs =
       red_shape.empty() ? 1 : numel(red_shape) / std::max<std::int64_t>(run, 1);
-  parallel_for(outputs,
-               std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(1, numel(red_shape))),
-               [&](std::int64_t b, std::int64_t e) {
-                 std::vector<std::int64_t> k(kept_shape.size()), r(red_shape.size());
-                 for (std::int64_t o = b; o < e; ++o) {
-                   unflatten(o, kept_shape, k);
-                   std::int64_t base = 0;
-                   for (std::size_t a = 0; a < k.size(); ++a) base += k[a] * kept_strides[a];
-                   std::byte* acc = out + static_cast<std::size_t>(o) * item;
-                   std::memcpy(acc, acc_bytes, item);
-                   if (run == 0) continue;
-                   for (std::int64_t j = 0; j < runs; ++j) {
-                     std::int64_t offset = base;
-                     if (!red_shape.empty()) {
-                       unflatten(j * run, red_shape, r);
-                       for (std::size_t a = 0; a + 1 < r.size(); ++a)
-                         offset += r[a] * red_strides[a];
-                     }
-                     p.fold_run(acc, in + static_cast<std::size_t>(offset) * item, run, run_stride);
-                   }
-                 }
-               });
+  parallel_for_rethrowing(
+      outputs, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(1, numel(red_shape))),
+      [&](std::int64_t b, std::int64_t e) {
+        std::vector<std::int64_t> k(kept_shape.size()), r(red_shape.size());
+        for (std::int64_t o = b; o < e; ++o) {
+          unflatten(o, kept_shape, k);
+          std::int64_t base = 0;
+          for (std::size_t a = 0; a < k.size(); ++a) base += k[a] * kept_strides[a];
+          std::byte* acc = out + static_cast<std::size_t>(o) * item;
+          std::memcpy(acc, acc_bytes, item);
+          if (run == 0) continue;
+          for (std::int64_t j = 0; j < runs; ++j) {
+            std::int64_t offset = base;
+            if (!red_shape.empty()) {
+              unflatten(j * run, red_shape, r);
+              for (std::size_t a = 0; a + 1 < r.size(); ++a) offset += r[a] * red_strides[a];
+            }
+            p.fold_run(acc, in + static_cast<std::size_t>(offset) * item, run, run_stride);
+          }
+        }
+      });
 }
 
 // Each output folds its whole window in row-major order; positions in the padding fold
@@ -73,7 +91,7 @@ void window_runs(const std::byte* in, std::byte* out, std::size_t item, const Sh
   }
   const std::vector<std::int64_t> strides = contiguous_strides(in_shape);
   const std::size_t last = rank - 1;
-  parallel_for(
+  parallel_for_rethrowing(
       numel(out_shape),
       std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(1, numel(p.dims))),
       [&](std::int64_t b, std::int64_t e) {
