@@ -1,0 +1,146 @@
+// The API gaps on Vulkan: window_scatter_max/min and reduce / window_reduce with a function
+// run by host fallback (result on the cpu, one fallback in the ledger, the cpu's numbers);
+// all_close, to_batched and tensor-start slices stay on the device without reads; partial
+// reads and inspect read only the bytes they show; to_pointer refuses device tensors.
+#include <cmath>
+
+#include "conformance/fixture.h"
+#include "support/compare.h"
+
+namespace vkt::testing {
+namespace {
+
+class ApiGaps : public VulkanTest {};
+
+Tensor data(const Shape& shape, DType dtype) {
+  // Few distinct values, so windows hold ties.
+  return as_type(remainder(iota(shape, DType::s32, std::nullopt, &cpu()), 5), dtype);
+}
+
+TEST_F(ApiGaps, WindowScatterFallsBackWithTheCpuResult) {
+  for (DType d : {DType::f32, DType::s32, DType::f16, DType::u8}) {
+    const Tensor t = data({6, 7}, d);
+    const Tensor src = as_type(iota({3, 3}, DType::s32, std::nullopt, &cpu()), d);
+    const WindowOptions o{{2, 2}, {{1, 0}, {0, 1}}, {}};
+    for (bool max : {true, false}) {
+      auto run = [&](const Tensor& a, const Tensor& b) {
+        return max ? window_scatter_max(a, b, 1, {2, 3}, o)
+                   : window_scatter_min(a, b, 1, {2, 3}, o);
+      };
+      const Tensor expected = run(t, src);
+      LedgerScope scope;
+      const Tensor got = run(transfer(t, gpu()), transfer(src, gpu()));
+      const LedgerCounts delta = scope.delta();
+      const char* name = max ? "window_scatter_max" : "window_scatter_min";
+      EXPECT_EQ(delta.fallbacks_by_op.count(name), 1u) << delta.to_string();
+      EXPECT_EQ(&got.backend(), &cpu());
+      EXPECT_TRUE(tensors_close(got, expected)) << name << " " << dtype_name(d);
+    }
+  }
+}
+
+TEST_F(ApiGaps, ReduceWithFunctionFallsBackWithTheCpuResult) {
+  const Tensor t = data({5, 6}, DType::f32);
+  auto fn = [](Scalar x, Scalar acc) { return acc.as_double() * 0.5 + x.as_double(); };
+  const Tensor expected = reduce(t, 1.0, fn, {1});
+  const Tensor dev = transfer(t, gpu());
+  LedgerScope scope;
+  const Tensor got = reduce(dev, 1.0, fn, {1});
+  LedgerCounts delta = scope.delta();
+  EXPECT_EQ(delta.fallbacks_by_op.at("reduce"), 1u) << delta.to_string();
+  EXPECT_EQ(delta.downloads, 1u) << delta.to_string();
+  EXPECT_EQ(delta.uploads, 0u) << delta.to_string();
+  EXPECT_EQ(&got.backend(), &cpu());
+  EXPECT_EQ(as_bits(got), as_bits(expected));
+  LedgerScope window_scope;
+  const Tensor w = window_reduce_typed<float>(dev, 0.0f, {2, 2}, {{1, 2}, {{1, 1}, {0, 0}}, {}},
+                                              [](float x, float a) { return std::fmax(x, a); });
+  delta = window_scope.delta();
+  EXPECT_EQ(delta.fallbacks_by_op.at("window_reduce"), 1u) << delta.to_string();
+  EXPECT_EQ(&w.backend(), &cpu());
+  EXPECT_EQ(as_bits(w),
+            as_bits(window_reduce_typed<float>(t, 0.0f, {2, 2}, {{1, 2}, {{1, 1}, {0, 0}}, {}},
+                                               [](float x, float a) { return std::fmax(x, a); })));
+}
+
+TEST_F(ApiGaps, AllCloseAndToBatchedStayOnTheDevice) {
+  const Tensor a = transfer(from_vector<float>({1, INFINITY, NAN, 4}, &cpu()), gpu());
+  const Tensor b = transfer(from_vector<float>({1.000001f, INFINITY, NAN, 4}, &cpu()), gpu());
+  LedgerScope scope;
+  const Tensor plain = all_close(a, b);
+  const Tensor nan_ok = all_close(a, b, {1e-5, 1e-8, true});
+  const std::vector<Tensor> batches = to_batched(reshape(a, {4, 1}), 3);
+  LedgerCounts delta = scope.delta();
+  EXPECT_EQ(delta.fallbacks, 0u) << delta.to_string();
+  EXPECT_EQ(delta.downloads, 0u) << delta.to_string();
+  EXPECT_EQ(&plain.backend(), &gpu());
+  EXPECT_EQ(plain.item<int>(), 0);
+  EXPECT_EQ(nan_ok.item<int>(), 1);
+  ASSERT_EQ(batches.size(), 2u);
+  EXPECT_EQ(&batches[1].backend(), &gpu());
+  const std::vector<float> last = batches[1].to_vector<float>();
+  EXPECT_EQ(last[0], 4.0f);
+  ASSERT_EQ(last.size(), 3u);  // the tail (4), then the head again (1, inf)
+  EXPECT_EQ(last[1], 1.0f);
+  EXPECT_TRUE(std::isinf(last[2]));
+}
+
+TEST_F(ApiGaps, DeviceStartsAreNotRead) {
+  const Tensor host = iota({5, 6}, DType::f32, std::nullopt, &cpu());
+  const Tensor t = transfer(host, gpu());
+  const Tensor row = transfer(scalar_tensor(3, DType::s32, &cpu()), gpu());
+  const Tensor col = transfer(scalar_tensor(-2, DType::s64, &cpu()), gpu());
+  const Tensor update = transfer(full({2, 4}, -1, DType::f32, &cpu()), gpu());
+  LedgerScope scope;
+  const Tensor s = slice(t, {row, col}, {3, 2}, {1, 2});
+  const Tensor p = put_slice(t, {row, col}, update);
+  const LedgerCounts delta = scope.delta();
+  EXPECT_EQ(delta.downloads, 0u) << delta.to_string();
+  EXPECT_EQ(delta.fallbacks, 0u) << delta.to_string();
+  EXPECT_EQ(&s.backend(), &gpu());
+  EXPECT_EQ(s.to_vector<float>(),
+            slice(host, std::vector<std::int64_t>{3, -2}, {3, 2}, {1, 2}).to_vector<float>());
+  EXPECT_EQ(p.to_vector<float>(),
+            put_slice(host, std::vector<std::int64_t>{3, -2}, update.to_cpu()).to_vector<float>());
+  // Starts past the end clamp as integer starts do.
+  const Tensor far = transfer(scalar_tensor(100, DType::u8, &cpu()), gpu());
+  EXPECT_EQ(slice(t, {far, far}, {2, 2}).to_vector<float>(),
+            slice(host, std::vector<std::int64_t>{100, 100}, {2, 2}).to_vector<float>());
+  // Starts on the cpu with a tensor on the device: read on the host, the slice native.
+  LedgerScope cpu_starts;
+  const Tensor c = slice(
+      t, {scalar_tensor(1, DType::s64, &cpu()), scalar_tensor(1, DType::s64, &cpu())}, {2, 2});
+  EXPECT_EQ(cpu_starts.delta().downloads, 0u);
+  EXPECT_EQ(&c.backend(), &gpu());
+}
+
+TEST_F(ApiGaps, PartialReadAndInspectReadOnlyWhatTheyShow) {
+  const Tensor host = iota({1000}, DType::f32, std::nullopt, &cpu());
+  const Tensor t = transfer(host, gpu());
+  vulkan().synchronize();
+  LedgerScope scope;
+  const std::vector<std::byte> b = t.to_bytes(10);
+  LedgerCounts delta = scope.delta();
+  EXPECT_EQ(b.size(), 40u);
+  EXPECT_EQ(delta.downloads, 1u);
+  EXPECT_EQ(delta.download_bytes, 40u) << delta.to_string();
+  EXPECT_TRUE(b == host.to_bytes(10));
+  LedgerScope inspect_scope;
+  EXPECT_EQ(inspect(t), inspect(host));
+  delta = inspect_scope.delta();
+  EXPECT_EQ(delta.download_bytes, 51u * 4) << delta.to_string();  // limit 50, plus one
+  EXPECT_THROW(to_pointer(t), Unsupported);
+  EXPECT_EQ(to_pointer(t.to_cpu()) != nullptr, true);
+}
+
+TEST_F(ApiGaps, FromPointerUploadsOnTransfer) {
+  std::vector<float> memory = {1, 2, 3};
+  const Tensor t = from_pointer(memory.data(), DType::f32, {3});
+  LedgerScope scope;
+  const Tensor dev = transfer(t, gpu());
+  EXPECT_EQ(scope.delta().upload_bytes, 12u);
+  EXPECT_EQ(exp(dev).to_vector<float>(), exp(t).to_vector<float>());
+}
+
+}  // namespace
+}  // namespace vkt::testing
