@@ -36,18 +36,21 @@ using host::stream_grain;
 inline constexpr std::int64_t kGrain = 1 << 15;
 
 // The op families; each lives in the file of the same name.
-Tensor run_unary(const OpCall& call);           // elementwise_unary.cpp
-Tensor run_binary(const OpCall& call);          // elementwise_binary.cpp
-Tensor run_reduce(const OpCall& call);          // reduce.cpp (reduce and argreduce)
-Tensor run_window(const OpCall& call);          // window.cpp
-Tensor run_cumulative(const OpCall& call);      // cumulative.cpp
-Tensor run_creation(const OpCall& call);        // creation.cpp
-Tensor run_conversion(const OpCall& call);      // conversion.cpp
-Tensor run_movement(const OpCall& call);        // movement.cpp
-Tensor run_indexing(const OpCall& call);        // index.cpp
-Tensor run_sort(const OpCall& call);            // sort.cpp
-Tensor run_linalg(const OpCall& call);          // linalg.cpp
-Tensor run_window_scatter(const OpCall& call);  // window_scatter.cpp
-Tensor run_callable(const OpCall& call);        // reduce_callable.cpp
+Tensor run_unary(const OpCall& call);       // elementwise_unary.cpp
+Tensor run_binary(const OpCall& call);      // elementwise_binary.cpp
+Tensor run_reduce(const OpCall& call);      // reduce.cpp (reduce and argreduce)
+Tensor run_window(const OpCall& call);      // window.cpp
+Tensor run_cumulative(const OpCall& call);  // cumulative.cpp
+Tensor run_creation(const OpCall& call);    // creation.cpp
+Tensor run_conversion(const OpCall& call);  // conversion.cpp
+Tensor run_movement(const OpCall& call);    // movement.cpp
+Tensor run_indexing(const OpCall& call);    // index.cpp
+Tensor run_sort(const OpCall& call);        // sort.cpp
+Tensor run_linalg(const OpCall& call);      // linalg.cpp
+
+// window_scatter_max/min (window_scatter.cpp); reduce / window_reduce with a caller's
+// function (reduce_callable.cpp).
+Tensor run_window_scatter(const OpCall& call);
+Tensor run_callable(const OpCall& call);
 
 }  // namespace vkt::cpu_kernels

@@ -208,7 +208,8 @@ TEST(HostThreading, WideIsaLoopsAgreeWithEachOtherAndWithTheBaseline) {
       const std::vector<double> avx512 = run(VectorIsa::avx512);
       for (std::size_t i = 0; i < base.size(); ++i) {
         ASSERT_EQ(apart(avx2[i], avx512[i]), 0) << op_name(op) << " " << dtype_name(d) << " " << i;
-        ASSERT_LE(apart(base[i], avx512[i]), 2) << op_name(op) << " " << dtype_name(d) << " " << i;
+        ASSERT_LE(apart(base[i], avx512[i]), 2)
+            << op_name(op) << " " << dtype_name(d) << " " << i;
       }
     }
   }
