@@ -131,6 +131,8 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call);
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_window(VulkanBackend& b, const OpCall& call);
 bool window_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_window_scatter(VulkanBackend& b, const OpCall& call);
+bool window_scatter_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_sort(VulkanBackend& b, const OpCall& call);
 bool sort_supported(const VulkanBackend& b, const OpCall& call);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's

@@ -1,11 +1,13 @@
-// The API gaps on Vulkan: window_scatter_max/min and reduce / window_reduce with a function
-// run by host fallback (result on the cpu, one fallback in the ledger, the cpu's numbers);
+// The API gaps on Vulkan: window_scatter_max/min (native for 32-bit dtypes, else by
+// fallback) against the cpu; reduce / window_reduce with a function run by host fallback
+// (result on the cpu, one fallback in the ledger, the cpu's numbers);
 // all_close, to_batched and tensor-start slices stay on the device without reads; partial
 // reads and inspect read only the bytes they show; to_pointer refuses device tensors.
 #include <cmath>
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
@@ -17,26 +19,81 @@ Tensor data(const Shape& shape, DType dtype) {
   return as_type(remainder(iota(shape, DType::s32, std::nullopt, &cpu()), 5), dtype);
 }
 
-TEST_F(ApiGaps, WindowScatterFallsBackWithTheCpuResult) {
-  for (DType d : {DType::f32, DType::s32, DType::f16, DType::u8}) {
+// The device's answer for a window_scatter call, native for 32-bit dtypes (f32, s32, u32)
+// and by fallback otherwise, against the cpu's.
+void check_scatter(Backend& gpu, bool max, const Tensor& t, const Tensor& src, Scalar init,
+                   const Shape& window, const WindowOptions& o, const std::string& what) {
+  auto run = [&](const Tensor& a, const Tensor& b) {
+    return max ? window_scatter_max(a, b, init, window, o)
+               : window_scatter_min(a, b, init, window, o);
+  };
+  const Tensor expected = run(t, src);
+  const Tensor dt = transfer(t, gpu), ds = transfer(src, gpu);
+  LedgerScope scope;
+  const Tensor got = run(dt, ds);
+  const LedgerCounts delta = scope.delta();
+  auto word = [](DType d) { return d == DType::f32 || d == DType::s32 || d == DType::u32; };
+  const bool native = word(t.dtype()) && word(expected.dtype());
+  EXPECT_EQ(delta.fallbacks, native ? 0u : 1u) << what << " " << delta.to_string();
+  EXPECT_EQ(&got.backend(), native ? &gpu : &cpu()) << what;
+  EXPECT_EQ(got.dtype(), expected.dtype()) << what;
+  EXPECT_TRUE(tensors_close(got, expected)) << what;
+}
+
+TEST_F(ApiGaps, WindowScatterMatchesTheCpu) {
+  const WindowOptions padded{{2, 2}, {{1, 0}, {0, 1}}, {}};
+  for (DType d : {DType::f32, DType::s32, DType::u32, DType::f16, DType::u8, DType::f64}) {
     const Tensor t = data({6, 7}, d);
     const Tensor src = as_type(iota({3, 3}, DType::s32, std::nullopt, &cpu()), d);
-    const WindowOptions o{{2, 2}, {{1, 0}, {0, 1}}, {}};
     for (bool max : {true, false}) {
-      auto run = [&](const Tensor& a, const Tensor& b) {
-        return max ? window_scatter_max(a, b, 1, {2, 3}, o)
-                   : window_scatter_min(a, b, 1, {2, 3}, o);
-      };
-      const Tensor expected = run(t, src);
-      LedgerScope scope;
-      const Tensor got = run(transfer(t, gpu()), transfer(src, gpu()));
-      const LedgerCounts delta = scope.delta();
-      const char* name = max ? "window_scatter_max" : "window_scatter_min";
-      EXPECT_EQ(delta.fallbacks_by_op.count(name), 1u) << delta.to_string();
-      EXPECT_EQ(&got.backend(), &cpu());
-      EXPECT_TRUE(tensors_close(got, expected)) << name << " " << dtype_name(d);
+      const std::string what = std::string(max ? "max " : "min ") + std::string(dtype_name(d));
+      check_scatter(gpu(), max, t, src, 1, {2, 3}, padded, what + " padded");
+      // Overlapping windows (stride 1): collisions sum in window order.
+      check_scatter(gpu(), max, t, as_type(iota({5, 6}, DType::s32, std::nullopt, &cpu()), d), 0,
+                    {2, 2}, {}, what + " overlapping");
+      // Dilated windows, rank 3, windows in padding only.
+      const Tensor t3 = data({3, 4, 5}, d);
+      const WindowOptions dilated{{1, 1, 2}, {{2, 0}, {0, 1}, {1, 1}}, {1, 2, 2}};
+      const Shape windows = window_sum(t3, {1, 2, 2}, dilated).shape();
+      check_scatter(gpu(), max, t3, as_type(iota(windows, DType::s32, std::nullopt, &cpu()), d), 2,
+                    {1, 2, 2}, dilated, what + " dilated");
     }
   }
+  // A float init with an integer source gives f32 (native); rank 0; no windows at all.
+  check_scatter(gpu(), true, data({4, 4}, DType::s32),
+                iota({2, 2}, DType::s32, std::nullopt, &cpu()), 0.5, {2, 2}, {{2, 2}, {}, {}},
+                "s32 with f32 out");
+  check_scatter(gpu(), true, scalar_tensor(3.0, DType::f32, &cpu()),
+                scalar_tensor(2.0, DType::f32, &cpu()), 1, {}, {}, "rank 0");
+  check_scatter(gpu(), false, data({2, 3}, DType::f32), full({0, 2}, 1, DType::f32, &cpu()), 7,
+                {3, 2}, {}, "no windows");
+}
+
+TEST_F(ApiGaps, WindowScatterSpecialValues) {
+  // NaN first, NaN later, +-0 ties, infinities, subnormals: the cpu's choices exactly.
+  const std::vector<float> v = {NAN,  1.0f,   -0.0f,   0.0f, INFINITY, -INFINITY,
+                                2.0f, 1e-40f, -1e-40f, NAN,  2.0f,     0.0f};
+  const Tensor t = from_vector<float>(v, {3, 4}, &cpu());
+  for (bool max : {true, false}) {
+    check_scatter(gpu(), max, t, full({2, 3}, 1.5, DType::f32, &cpu()), 0, {2, 2}, {},
+                  max ? "max specials" : "min specials");
+    check_scatter(gpu(), max, t, full({3, 2}, 1.5, DType::f32, &cpu()), -1, {2, 3},
+                  {{1, 1}, {{0, 1}, {0, 0}}, {}},
+                  max ? "max specials strided" : "min specials strided");
+  }
+}
+
+TEST_F(ApiGaps, WindowScatterForcedFallbackStaysOnCpu) {
+  const Tensor t = transfer(data({4, 4}, DType::f32), gpu());
+  const Tensor src = transfer(full({2, 2}, 1, DType::f32, &cpu()), gpu());
+  vk::testing::set_native_disabled(Op::window_scatter_max, true);
+  LedgerScope scope;
+  const Tensor r = window_scatter_max(t, src, 0, {2, 2}, {{2, 2}, {}, {}});
+  vk::testing::set_native_disabled(Op::window_scatter_max, false);
+  EXPECT_EQ(scope.delta().fallbacks_by_op.at("window_scatter_max"), 1u);
+  EXPECT_EQ(&r.backend(), &cpu());
+  EXPECT_TRUE(
+      tensors_close(r, window_scatter_max(t.to_cpu(), src.to_cpu(), 0, {2, 2}, {{2, 2}, {}, {}})));
 }
 
 TEST_F(ApiGaps, ReduceWithFunctionFallsBackWithTheCpuResult) {
