@@ -12,8 +12,8 @@
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M; the radix path forced too
-# apigaps   window_scatter_max/min, reduce and window_reduce with a C++ function (the
-#           Scalar form; all four by host fallback on Vulkan) and all_close, at 64K and 1M
+# apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
+#           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
