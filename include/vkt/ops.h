@@ -122,7 +122,9 @@ Tensor window_min(const Tensor& t, const Shape& window, const WindowOptions& opt
 // maximum (minimum) in t. Ties go to the last such position in row-major window order, as
 // in Nx's BinaryBackend and EXLA; NaN is never chosen over a number met earlier. Padding
 // positions are never chosen (as XLA's select_and_scatter; Nx's BinaryBackend compares them
-// as init_value). Out dtype: init_value as a weak literal meeting source's dtype.
+// as init_value). Out dtype: init_value as a weak literal meeting source's dtype. Native on
+// Vulkan when t and the out dtype are f32, s32 or u32 (the cpu's sums, in the same order);
+// other dtypes run by host fallback.
 Tensor window_scatter_max(const Tensor& t, const Tensor& source, Scalar init_value,
                           const Shape& window, const WindowOptions& opts = {});
 Tensor window_scatter_min(const Tensor& t, const Tensor& source, Scalar init_value,
