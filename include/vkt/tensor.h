@@ -85,8 +85,9 @@ Tensor from_pointer(const void* data, DType dtype, Shape shape,
 const void* to_pointer(const Tensor& t);
 
 // The tensor as Nx prints it: "#Nx.Tensor<\n  f32[2][3]\n  [\n    [1.0, 2.0, 3.0], ..."; at
-// most `limit` values are printed, the rest elided with "..." (Nx's inspect :limit). Only
-// the first limit + 1 elements are read from a device.
+// most `limit` values are printed, the rest elided with "..." (Nx's inspect :limit). A
+// device tensor adds a line naming its backend ("vktensor.Backend<vulkan:...>", as EXLA
+// names its own); only the first limit + 1 elements are read from the device.
 std::string inspect(const Tensor& t, std::int64_t limit = 50);
 // Writes inspect(t).
 std::ostream& operator<<(std::ostream& os, const Tensor& t);

@@ -1,5 +1,6 @@
 // inspect: a tensor printed as Nx prints it (Nx.Tensor's Inspect and Nx.Backend.inspect):
-// type and shape, then the values nested per axis, elided with "..." after `limit` values.
+// type and shape, the backend of a device tensor, then the values nested per axis, elided
+// with "..." after `limit` values.
 // Only the first limit + 1 elements are read (a partial read from a device).
 #include <charconv>
 #include <cmath>
@@ -141,6 +142,9 @@ std::string inspect(const Tensor& t, std::int64_t limit) {
   if (limit < 0) detail::fail<ShapeError>("inspect", "limit " + std::to_string(limit) + " < 0");
   std::string header = "#Nx.Tensor<\n  " + std::string(dtype_name(t.dtype()));
   for (std::int64_t d : t.shape()) header += "[" + std::to_string(d) + "]";
+  // A device tensor names its backend on a line of its own, as EXLA's inspect does; the
+  // cpu, like Nx.BinaryBackend, adds nothing.
+  if (!t.backend().is_cpu()) header += "\n  vktensor.Backend<" + t.backend().name() + ">";
   // Nx reads limit + 1 values: enough to know whether "..." follows.
   const std::int64_t wanted = limit < t.size() ? limit + 1 : t.size();
   const std::vector<std::byte> bytes = t.to_bytes(wanted);

@@ -3,7 +3,9 @@
 // (result on the cpu, one fallback in the ledger, the cpu's numbers);
 // all_close, to_batched and tensor-start slices stay on the device without reads; partial
 // reads and inspect read only the bytes they show; to_pointer refuses device tensors.
+#include <array>
 #include <cmath>
+#include <random>
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
@@ -81,6 +83,40 @@ TEST_F(ApiGaps, WindowScatterSpecialValues) {
                   {{1, 1}, {{0, 1}, {0, 0}}, {}},
                   max ? "max specials strided" : "min specials strided");
   }
+}
+
+TEST_F(ApiGaps, WindowScatterRandomGeometries) {
+  // Ranks 1 to 4, windows, strides, padding and dilations drawn from a fixed seed; values
+  // with many ties (and NaN, +-0 for f32).
+  std::mt19937 rng(20261201);
+  auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int checked = 0;
+  for (int i = 0; i < 60; ++i) {
+    const DType d = std::array{DType::f32, DType::s32, DType::u32}[static_cast<std::size_t>(i % 3)];
+    const int rank = draw(1, 4);
+    Shape shape, window;
+    WindowOptions o;
+    for (int a = 0; a < rank; ++a) {
+      shape.push_back(draw(1, 6));
+      window.push_back(draw(1, 3));
+      o.strides.push_back(draw(1, 3));
+      o.dilations.push_back(draw(1, 2));
+      o.padding.emplace_back(draw(0, 2), draw(0, 2));
+    }
+    Tensor t = as_type(remainder(iota(shape, DType::s32, std::nullopt, &cpu()), draw(2, 4)), d);
+    if (d == DType::f32 && i % 2 == 0) {  // 0 -> NaN, 1 -> -0, 2 -> +0
+      const Tensor f32_scalar_nan = scalar_tensor(NAN, DType::f32, &cpu());
+      const Tensor minus_zero = scalar_tensor(-0.0, DType::f32, &cpu());
+      t = select(equal(t, 0), f32_scalar_nan,
+                 select(equal(t, 1), minus_zero, select(equal(t, 2), multiply(t, 0.0), t)));
+    }
+    const Shape windows = window_sum(t, window, o).shape();
+    const Tensor src = as_type(iota(windows, DType::s32, std::nullopt, &cpu()), d);
+    check_scatter(gpu(), i % 2 == 0, t, src, draw(0, 2), window, o,
+                  "random geometry " + std::to_string(i) + " " + shape_str(shape));
+    ++checked;
+  }
+  EXPECT_EQ(checked, 60);
 }
 
 TEST_F(ApiGaps, WindowScatterForcedFallbackStaysOnCpu) {
@@ -183,7 +219,10 @@ TEST_F(ApiGaps, PartialReadAndInspectReadOnlyWhatTheyShow) {
   EXPECT_EQ(delta.download_bytes, 40u) << delta.to_string();
   EXPECT_TRUE(b == host.to_bytes(10));
   LedgerScope inspect_scope;
-  EXPECT_EQ(inspect(t), inspect(host));
+  const std::string on_cpu = inspect(host), on_device = inspect(t);
+  const std::string backend_line = "\n  vktensor.Backend<" + gpu().name() + ">";
+  const std::size_t after_shape = on_cpu.find("f32[1000]") + 9;
+  EXPECT_EQ(on_device, on_cpu.substr(0, after_shape) + backend_line + on_cpu.substr(after_shape));
   delta = inspect_scope.delta();
   EXPECT_EQ(delta.download_bytes, 51u * 4) << delta.to_string();  // limit 50, plus one
   EXPECT_THROW(to_pointer(t), Unsupported);
