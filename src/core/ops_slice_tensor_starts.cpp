@@ -90,7 +90,7 @@ Tensor slice(const Tensor& t, const StartTensors& start, const std::vector<std::
     limit[a] = t.shape()[a] - span;
     empty = empty || lengths[a] == 0;
   }
-  // Nothing to read: the start values cannot matter.
+  // An empty slice: the start values cannot matter.
   if (empty || t.rank() == 0) {
     return transfer(slice(t, std::vector<std::int64_t>(lengths.size(), 0), lengths, st), *device);
   }
@@ -106,8 +106,8 @@ Tensor put_slice(const Tensor& t, const StartTensors& start, const Tensor& updat
   all.push_back(update);
   detail::check_backends("put_slice", all);
   if (device == nullptr) return put_slice(t, read_starts(start), update);
-  // The integer form's checks (rank, fit) without running it: an empty update of the
-  // same rank gives the base tensor.
+  // A rank mismatch (an error) or an empty update (the base tensor): the integer form
+  // answers without the start values.
   if (update.rank() != t.rank() || update.size() == 0) {
     return put_slice(t, std::vector<std::int64_t>(start.values.size(), 0), update);
   }
