@@ -222,6 +222,37 @@ const std::map<std::string, Maker>& makers() {
     VKT_WINDOW_MAKER(window_max)
     VKT_WINDOW_MAKER(window_min)
 #undef VKT_WINDOW_MAKER
+#define VKT_WINDOW_SCATTER_MAKER(name)                                                   \
+  r[#name] = [](std::int64_t n) {                                                        \
+    const Shape s = square_ish(n);                                                       \
+    const Shape windows = {s[0] / 2, s[1] / 2};                                          \
+    return simple(#name, s, {{seed_data(n, s)}, {seed_data(n / 4, windows)}},            \
+                  [](const std::vector<Tensor>& in) {                                    \
+                    return name(in[0], in[1], 0, {2, 2}, WindowOptions{{2, 2}, {}, {}}); \
+                  });                                                                    \
+  };
+    VKT_WINDOW_SCATTER_MAKER(window_scatter_max)
+    VKT_WINDOW_SCATTER_MAKER(window_scatter_min)
+#undef VKT_WINDOW_SCATTER_MAKER
+    // The Scalar form (one std::function call per element): what a generic caller pays.
+    r["reduce"] = [](std::int64_t n) {
+      const Shape s = square_ish(n);
+      return simple("reduce", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {
+        return reduce(in[0], 0,
+                      [](Scalar x, Scalar acc) { return x.as_double() + acc.as_double(); }, {1});
+      });
+    };
+    r["window_reduce"] = [](std::int64_t n) {
+      const Shape s = square_ish(n);
+      return simple("window_reduce", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {
+        return window_reduce(in[0], 0, {2, 2}, WindowOptions{{2, 2}, {}, {}},
+                             [](Scalar x, Scalar acc) { return x.as_double() + acc.as_double(); });
+      });
+    };
+    r["all_close"] = [](std::int64_t n) {
+      return simple("all_close", {n}, {{seed_data(n, {n})}, {seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return all_close(in[0], in[1]); });
+    };
 #define VKT_CUMULATIVE_MAKER(name)                                               \
   r[#name] = [](std::int64_t n) {                                                \
     const Shape s = square_ish(n);                                               \

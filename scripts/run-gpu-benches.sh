@@ -16,6 +16,8 @@
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
 # convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
 #           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
+# apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
+#           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -89,6 +91,9 @@ for b in $benches; do
           --out "$out/${host}_conv-tile-${t}_${day}.csv"
       done
       VKT_VK_COOPMAT=1 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-coopmat_${day}.csv" ;;
+    apigaps)
+      "$bench" ops --ops window_scatter_max,window_scatter_min,reduce,window_reduce,all_close \
+        --sizes 65536,1048576 --reps 10 --out "$out/${host}_ops-apigaps_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;

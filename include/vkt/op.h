@@ -30,7 +30,9 @@ enum class OpFamily : std::uint8_t {
   indexing,
   sort,
   linalg,
-  conv
+  conv,
+  window_scatter,  // window_scatter_max/min
+  callable         // reduce / window_reduce with a user function (the cpu runs them)
 };
 
 std::string_view op_name(Op op);

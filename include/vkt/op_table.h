@@ -134,7 +134,11 @@
   R(X, top_k, sort, none, own_rule, own_rule)               \
   R(X, dot, linalg, none, own_rule, own_rule)               \
   R(X, copy, conversion, none, own_rule, own_rule)          \
-  R(X, conv, conv, none, own_rule, own_rule)
+  R(X, conv, conv, none, own_rule, own_rule)                \
+  R(X, window_scatter_max, window_scatter, none, own_rule, own_rule) \
+  R(X, window_scatter_min, window_scatter, none, own_rule, own_rule) \
+  R(X, reduce, callable, none, own_rule, own_rule)          \
+  R(X, window_reduce, callable, none, own_rule, own_rule)
 
 #define VKT_OP_TABLE(R, X)  \
   VKT_UNARY_TABLE(R, X)     \

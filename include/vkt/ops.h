@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -66,6 +68,20 @@ Tensor slice(const Tensor& t, const std::vector<std::int64_t>& start,
              const std::vector<std::int64_t>& lengths,
              const std::vector<std::int64_t>& strides = {});
 Tensor put_slice(const Tensor& t, const std::vector<std::int64_t>& start, const Tensor& update);
+// Start indices held in scalar integer tensors (Nx's tensor starts), written {s0, s1} or
+// from a std::vector<Tensor>; clamped as integer starts are. Starts all on the cpu are read
+// (no transfer); a start on a device keeps the op there without reading it: the positions
+// are computed on the device and the op runs as gather / indexed_put.
+struct StartTensors {
+  std::vector<Tensor> values;
+  StartTensors(const std::vector<Tensor>& v) : values(v) {}  // NOLINT: implicit by design
+  template <class... Rest>
+  StartTensors(const Tensor& first, const Rest&... rest)  // NOLINT: implicit by design
+      : values{first, rest...} {}
+};
+Tensor slice(const Tensor& t, const StartTensors& start, const std::vector<std::int64_t>& lengths,
+             const std::vector<std::int64_t>& strides = {});
+Tensor put_slice(const Tensor& t, const StartTensors& start, const Tensor& update);
 // indices [..., k] index the first k axes of t (or `axes`).
 Tensor gather(const Tensor& t, const Tensor& indices, const Axes& axes = {});
 Tensor take(const Tensor& t, const Tensor& indices, std::int64_t axis = 0);
@@ -104,6 +120,77 @@ Tensor window_sum(const Tensor& t, const Shape& window, const WindowOptions& opt
 Tensor window_product(const Tensor& t, const Shape& window, const WindowOptions& opts = {});
 Tensor window_max(const Tensor& t, const Shape& window, const WindowOptions& opts = {});
 Tensor window_min(const Tensor& t, const Shape& window, const WindowOptions& opts = {});
+
+// Nx.window_scatter_max / window_scatter_min (the gradients of window_max / window_min):
+// an output of t's shape filled with init_value, where each source element (one per window,
+// so source has the window output's shape) is added at the position of its window's
+// maximum (minimum) in t. Ties go to the last such position in row-major window order, as
+// in Nx's BinaryBackend and EXLA; NaN is never chosen over a number met earlier. Padding
+// positions are never chosen (as XLA's select_and_scatter; Nx's BinaryBackend compares them
+// as init_value). Out dtype: init_value as a weak literal meeting source's dtype. Native on
+// Vulkan when t and the out dtype are f32, s32 or u32 (the cpu's sums, in the same order);
+// other dtypes run by host fallback.
+Tensor window_scatter_max(const Tensor& t, const Tensor& source, Scalar init_value,
+                          const Shape& window, const WindowOptions& opts = {});
+Tensor window_scatter_min(const Tensor& t, const Tensor& source, Scalar init_value,
+                          const Shape& window, const WindowOptions& opts = {});
+
+// ---- reductions and windows with a caller's function (Nx.reduce, Nx.window_reduce) ----
+// fn(element, acc) returns the new acc; each output starts at `acc` and folds its elements
+// in row-major order. Out dtype: acc as a weak literal meeting t's dtype (Nx's binary_type);
+// t is converted to it first, and fn's result is converted back to it as as_type converts
+// (integers wrap, as Nx's integer ops do; floats saturate into integers). These
+// run on the cpu: from a device the input is read back and the result stays on the cpu (a
+// fallback, counted in the ledger). fn is called from several threads at once (on different
+// outputs): keep it free of shared mutable state; an exception it throws propagates. This
+// form calls a std::function per element on Scalars; reduce_typed / window_reduce_typed
+// below inline a typed function instead.
+using ReduceFunction = std::function<Scalar(Scalar element, Scalar acc)>;
+Tensor reduce(const Tensor& t, Scalar acc, const ReduceFunction& fn, const Axes& axes = {},
+              bool keep_axes = false);
+// Out dtype: t's (acc is converted to it), as in Nx; padding positions count as elements
+// holding `acc`, as in Nx's window_reduce.
+Tensor window_reduce(const Tensor& t, Scalar acc, const Shape& window, const WindowOptions& opts,
+                     const ReduceFunction& fn);
+
+// reduce / window_reduce with a caller's function, type-erased over runs: a FoldRun folds
+// `n` elements of the out dtype at first, first + stride, ... (stride in elements, may be 0)
+// into *acc (also the out dtype) in order, acc = fn(element, acc). Called from several
+// threads at once on different outputs.
+using FoldRun =
+    std::function<void(void* acc, const void* first, std::int64_t n, std::int64_t stride)>;
+
+namespace detail {
+Tensor reduce_with(const Tensor& t, Scalar acc, DType dtype, FoldRun fold_run, const Axes& axes,
+                   bool keep_axes);
+Tensor window_reduce_with(const Tensor& t, Scalar acc, DType dtype, FoldRun fold_run,
+                          const Shape& window, const WindowOptions& opts);
+// fn inlined into the loop over a run: one indirect call per run, not per element.
+template <class T, class F>
+FoldRun typed_fold(F fn) {
+  return [fn](void* acc, const void* first, std::int64_t n, std::int64_t stride) {
+    T a;
+    std::memcpy(&a, acc, sizeof(T));
+    const T* x = static_cast<const T*>(first);
+    for (std::int64_t i = 0; i < n; ++i) a = static_cast<T>(fn(x[i * stride], a));
+    std::memcpy(acc, &a, sizeof(T));
+  };
+}
+}  // namespace detail
+
+// Typed forms: fn(T element, T acc) -> T is inlined into the kernel's loops (no per-element
+// indirect call). The out dtype is T's (dtype_of_v<T>); t is converted to it first.
+template <class T, class F>
+Tensor reduce_typed(const Tensor& t, T acc, F fn, const Axes& axes = {}, bool keep_axes = false) {
+  return detail::reduce_with(t, Scalar(acc), dtype_of_v<T>, detail::typed_fold<T>(std::move(fn)),
+                             axes, keep_axes);
+}
+template <class T, class F>
+Tensor window_reduce_typed(const Tensor& t, T acc, const Shape& window, const WindowOptions& opts,
+                           F fn) {
+  return detail::window_reduce_with(t, Scalar(acc), dtype_of_v<T>,
+                                    detail::typed_fold<T>(std::move(fn)), window, opts);
+}
 
 // ---- sorting and scans ----
 enum class Direction { asc, desc };
@@ -146,6 +233,23 @@ struct ConvOptions {
   Axes input_permutation, kernel_permutation, output_permutation;
 };
 Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& opts = {});
+
+// ---- comparison and batching ----
+struct AllCloseOptions {
+  double rtol = 1e-5;
+  double atol = 1e-8;
+  bool equal_nan = false;
+};
+// Nx.all_close: a u8 scalar, 1 when every |a - b| <= atol + rtol * |b| (broadcasting);
+// infinities are close only to an equal infinity, NaN only to NaN with equal_nan. Two
+// integer tensors are compared in f64, as NumPy does (Nx subtracts in the integer type, which
+// wraps: there u8 3 and 4 are not close even with atol 1).
+Tensor all_close(const Tensor& a, const Tensor& b, const AllCloseOptions& opts = {});
+// Nx.to_batched: t split along axis 0 into tensors of batch_size rows. A last, partial
+// batch is completed from the start of t (repeat) or dropped (discard).
+enum class Leftover { repeat, discard };
+std::vector<Tensor> to_batched(const Tensor& t, std::int64_t batch_size,
+                               Leftover leftover = Leftover::repeat);
 
 // Completes every backend's pending work.
 void synchronize();

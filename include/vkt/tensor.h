@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <vector>
@@ -44,6 +46,9 @@ class Tensor {
   std::vector<T> to_vector() const;
   void read_into(std::span<std::byte> dst) const;
   std::vector<std::byte> to_bytes() const;
+  // The first min(limit, size()) elements only (Nx's to_binary limit:): from a device only
+  // those bytes are read, and the ledger counts only them. ShapeError for a negative limit.
+  std::vector<std::byte> to_bytes(std::int64_t limit) const;
   // The single element of a size-1 tensor, converted to T.
   template <class T>
   T item() const;
@@ -66,6 +71,26 @@ template <class T>
 Tensor from_vector(const std::vector<T>& values, Backend* backend = nullptr) {
   return from_vector(values, Shape{static_cast<std::int64_t>(values.size())}, backend);
 }
+
+// Zero-copy import of host memory (Nx.from_pointer) on the cpu backend: the tensor's
+// storage is `data` itself. The memory must stay valid and unchanged while any tensor made
+// from it lives (reshape/squeeze results alias it too); `release`, when given, is called
+// with `data` once the last of them is gone (for owned memory: the deleter). `data` must be
+// aligned to the dtype's item size. Ops read it and write their results elsewhere.
+Tensor from_pointer(const void* data, DType dtype, Shape shape,
+                    std::function<void(const void*)> release = {});
+// The host address of a cpu tensor's elements (Nx.to_pointer, local mode): valid while the
+// tensor (or a tensor sharing its storage) lives; never write through it. A tensor on a
+// device has no host address: Unsupported (call to_cpu() first and take that one's).
+const void* to_pointer(const Tensor& t);
+
+// The tensor as Nx prints it: "#Nx.Tensor<\n  f32[2][3]\n  [\n    [1.0, 2.0, 3.0], ..."; at
+// most `limit` values are printed, the rest elided with "..." (Nx's inspect :limit). A
+// device tensor adds a line naming its backend ("vktensor.Backend<vulkan:...>", as EXLA
+// names its own); only the first limit + 1 elements are read from the device.
+std::string inspect(const Tensor& t, std::int64_t limit = 50);
+// Writes inspect(t).
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 // Moves a tensor to `b` (the same backend: returned as is, no copy).
 Tensor transfer(const Tensor& t, Backend& b);

@@ -3,6 +3,7 @@
 
 #include "core/checks.h"
 #include "core/dispatch.h"
+#include "core/window_params.h"
 #include "vkt/ops.h"
 
 namespace vkt {
@@ -36,8 +37,11 @@ std::vector<std::int64_t> per_axis(const std::string& op, const char* what,
   return given;
 }
 
-Tensor window(Op op, const Tensor& t, const Shape& window, const WindowOptions& opts) {
-  const std::string name(op_name(op));
+}  // namespace
+
+namespace detail {
+WindowParams window_params(const std::string& name, const Tensor& t, const Shape& window,
+                           const WindowOptions& opts, Shape& out_shape) {
   detail::check_defined(name, t);
   const std::int64_t rank = t.rank();
   if (static_cast<std::int64_t>(window.size()) != rank) {
@@ -70,24 +74,29 @@ Tensor window(Op op, const Tensor& t, const Shape& window, const WindowOptions& 
   }
   // Per axis: floor((padded dim - dilated window) / stride) + 1, and 0 when the window
   // does not fit (an empty result, as NumPy and XLA give).
-  Shape out_shape(static_cast<std::size_t>(rank));
+  out_shape.assign(static_cast<std::size_t>(rank), 0);
   for (std::size_t a = 0; a < out_shape.size(); ++a) {
     const std::string where = "axis " + std::to_string(a);
     const std::int64_t padded = detail::checked_add(
         name, "the padded size of " + where,
-        detail::checked_add(name, "the padded size of " + where, t.shape()[a],
-                            p.padding[a].first),
+        detail::checked_add(name, "the padded size of " + where, t.shape()[a], p.padding[a].first),
         p.padding[a].second);
     const std::int64_t span = detail::checked_add(
         name, "the dilated window of " + where,
-        detail::checked_mul(name, "the dilated window of " + where, window[a] - 1,
-                            p.dilations[a]),
+        detail::checked_mul(name, "the dilated window of " + where, window[a] - 1, p.dilations[a]),
         1);
     out_shape[a] = padded < span ? 0 : (padded - span) / p.strides[a] + 1;
   }
+  return p;
+}
+}  // namespace detail
+
+namespace {
+Tensor window(Op op, const Tensor& t, const Shape& window, const WindowOptions& opts) {
+  Shape out_shape;
+  WindowParams p = detail::window_params(std::string(op_name(op)), t, window, opts, out_shape);
   return detail::dispatch({op, {t}, std::move(p), t.dtype(), std::move(out_shape)});
 }
-
 }  // namespace
 
 Tensor window_sum(const Tensor& t, const Shape& w, const WindowOptions& opts) {

@@ -1,5 +1,6 @@
 #include "vkt/tensor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -53,6 +54,26 @@ std::vector<std::byte> Tensor::to_bytes() const {
   }
   std::vector<std::byte> out = detail::fresh_vector<std::byte>(nbytes());
   read_into(out);
+  return out;
+}
+
+std::vector<std::byte> Tensor::to_bytes(std::int64_t limit) const {
+  if (!storage_) throw Error("[to_bytes] the tensor is empty (default-constructed)");
+  if (limit < 0) {
+    throw ShapeError("[to_bytes] limit " + std::to_string(limit) + " must be >= 0");
+  }
+  const std::size_t n = static_cast<std::size_t>(std::min(limit, size())) * itemsize(dtype_);
+  if (n == nbytes()) return to_bytes();
+  if (n == 0) return {};
+  if (const void* p = storage_->host_data()) {
+    return detail::copy_to_vector(static_cast<const std::byte*>(p), n);
+  }
+  std::vector<std::byte> out = detail::fresh_vector<std::byte>(n);
+  Backend& b = storage_->backend();
+  detail::naming_failures("[to_bytes] the first " + std::to_string(n) + " bytes of " +
+                              detail::describe(*this) + " from " + b.name(),
+                          [&] { b.to_host(*storage_, 0, out.data(), n); });
+  ledger::record_download(n);
   return out;
 }
 

@@ -56,6 +56,10 @@ class CpuBackend final : public Backend {
         return run_linalg(call);
       case OpFamily::conv:
         return run_conv(call);
+      case OpFamily::window_scatter:
+        return run_window_scatter(call);
+      case OpFamily::callable:
+        return run_callable(call);
     }
     throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
   }

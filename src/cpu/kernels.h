@@ -49,4 +49,9 @@ Tensor run_sort(const OpCall& call);        // sort.cpp
 Tensor run_linalg(const OpCall& call);      // linalg.cpp
 Tensor run_conv(const OpCall& call);        // conv.cpp
 
+// window_scatter_max/min (window_scatter.cpp); reduce / window_reduce with a caller's
+// function (reduce_callable.cpp).
+Tensor run_window_scatter(const OpCall& call);
+Tensor run_callable(const OpCall& call);
+
 }  // namespace vkt::cpu_kernels

@@ -197,6 +197,8 @@ bool VulkanBackend::supports(const OpCall& call) const {
       return shader_ops_ok(call) && cumulative_supported(*this, call);
     case OpFamily::window:
       return shader_ops_ok(call) && window_supported(*this, call);
+    case OpFamily::window_scatter:
+      return shader_ops_ok(call) && window_scatter_supported(*this, call);
     case OpFamily::sort:
       return shader_ops_ok(call) && sort_supported(*this, call);
     default:
@@ -237,6 +239,8 @@ Tensor VulkanBackend::run(const OpCall& call) {
       return run_cumulative(*this, call);
     case OpFamily::window:
       return run_window(*this, call);
+    case OpFamily::window_scatter:
+      return run_window_scatter(*this, call);
     case OpFamily::sort:
       return run_sort(*this, call);
     default:

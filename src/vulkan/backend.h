@@ -138,6 +138,8 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call);
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_window(VulkanBackend& b, const OpCall& call);
 bool window_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_window_scatter(VulkanBackend& b, const OpCall& call);
+bool window_scatter_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_sort(VulkanBackend& b, const OpCall& call);
 bool sort_supported(const VulkanBackend& b, const OpCall& call);
 // vkt::compile's fused elementwise groups as generated kernels (compiled.cpp); registered

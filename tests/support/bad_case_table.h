@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/bad_cases_apigaps.h"
 #include "support/bad_cases_compute.h"
 #include "support/bad_cases_elementwise.h"
 #include "support/bad_cases_shape.h"
@@ -23,6 +24,8 @@ inline std::vector<BadCase> bad_case_table() {
   add_reduce_cases(v);
   add_sort_linalg_cases(v);
   add_forbidden_fallback_cases(v);
+  add_apigaps_cases(v);
+  add_apigaps_forbidden_cases(v);
   return v;
 }
 

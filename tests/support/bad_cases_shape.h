@@ -62,7 +62,8 @@ inline void add_movement_cases(std::vector<BadCase>& v) {
   one("length 5 of 4", S, "slice", on_home({4}), [](auto& t) { (void)slice(t, {0}, {5}); });
   one("span past int64", S, "slice", on_home({4}),
       [](auto& t) { (void)slice(t, {0}, {3}, {std::int64_t{1} << 62}); });
-  one("empty tensor", E, "slice", empty_tensor(), [](auto& t) { (void)slice(t, {}, {}); });
+  one("empty tensor", E, "slice", empty_tensor(),
+      [](auto& t) { (void)slice(t, std::vector<std::int64_t>{}, {}); });
   auto two = [&](std::string name, Expect x, std::string op, Spec a, Spec b,
                  std::function<void(const Tensor&, const Tensor&)> f) {
     add_case(v, op + "/" + name, x, op, {std::move(a), std::move(b)},

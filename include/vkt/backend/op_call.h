@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -82,6 +83,27 @@ struct WindowParams {
   std::vector<std::int64_t> dims, strides, dilations;
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;
 };
+// window_scatter_max/min: inputs {t, source}; `window` as for window_*; init_value is the
+// output's fill, already of out_dtype's kind.
+struct WindowScatterParams {
+  WindowParams window;
+  Scalar init_value;
+};
+// reduce / window_reduce with a caller's function: FoldRun (vkt/ops.h) folds runs of elements.
+// reduce: inputs {t} already of out_dtype; reduce `axes` (sorted, unique), each output
+// starting at `acc`.
+struct CallableReduceParams {
+  Scalar acc;
+  Axes axes;
+  bool keep_axes = false;
+  FoldRun fold_run;
+};
+// window_reduce: inputs {t} already of out_dtype; padding positions fold `acc` as elements.
+struct CallableWindowParams {
+  Scalar acc;
+  WindowParams window;
+  FoldRun fold_run;
+};
 struct CumulativeParams {
   std::int64_t axis = 0;
   bool reverse = false;
@@ -134,7 +156,8 @@ inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
 using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
                               PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
                               AxisParams, ReduceParams, ArgReduceParams, WindowParams,
-                              CumulativeParams, SortParams, TopKParams, DotParams, ConvParams>;
+                              CumulativeParams, SortParams, TopKParams, DotParams, ConvParams,
+                              WindowScatterParams, CallableReduceParams, CallableWindowParams>;
 
 struct OpCall {
   Op op;
