@@ -14,19 +14,20 @@
 
 namespace vkt {
 
-#define VKT_UNARY_OPS(X)                                                                           \
-  X(exp)                                                                                           \
-  X(expm1) X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) \
-      X(atan) X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs) \
-          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)        \
+#define VKT_UNARY_OPS(X)                                                                          \
+  X(exp)                                                                                          \
+  X(expm1)                                                                                        \
+  X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) X(atan) \
+      X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs)        \
+          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)       \
               X(population_count) X(is_nan) X(is_infinity) X(conjugate) X(real) X(imag)
 
-#define VKT_BINARY_OPS(X)                                                                  \
-  X(add)                                                                                   \
-  X(subtract) X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) \
-      X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal)    \
-          X(not_equal) X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and)    \
-              X(logical_or) X(logical_xor)
+#define VKT_BINARY_OPS(X)                                                                     \
+  X(add)                                                                                      \
+  X(subtract)                                                                                 \
+  X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) X(bitwise_and) \
+      X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal) X(not_equal) X(less) \
+          X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor)
 
 #define VKT_REDUCE_OPS(X) X(all) X(any) X(sum) X(product) X(reduce_max) X(reduce_min)
 #define VKT_ARGREDUCE_OPS(X) X(argmax) X(argmin)
@@ -34,16 +35,23 @@ namespace vkt {
 #define VKT_CUMULATIVE_OPS(X) \
   X(cumulative_sum) X(cumulative_product) X(cumulative_min) X(cumulative_max)
 // Ops with a family of their own.
-#define VKT_OTHER_OPS(X)                                                                    \
-  X(full)                                                                                   \
-  X(iota) X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) \
-      X(put_slice) X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip)    \
-          X(indexed_add) X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
+#define VKT_OTHER_OPS(X)                                                                         \
+  X(full)                                                                                        \
+  X(iota)                                                                                        \
+  X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) X(put_slice) \
+      X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip) X(indexed_add)       \
+          X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
 
-#define VKT_ALL_OPS(X)                                                                             \
-  VKT_UNARY_OPS(X)                                                                                 \
-  VKT_BINARY_OPS(X) VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
-      VKT_OTHER_OPS(X)
+// Decompositions and solvers (LAPACK on the cpu). An op with several results (qr, lu, eigh,
+// svd) returns them packed into one tensor, batch ++ {total}; the core slices them apart.
+#define VKT_LINALG_OPS(X) \
+  X(triangular_solve) X(cholesky) X(qr) X(lu) X(eigh) X(svd) X(solve) X(determinant)
+
+#define VKT_ALL_OPS(X)                                                                            \
+  VKT_UNARY_OPS(X)                                                                                \
+  VKT_BINARY_OPS(X)                                                                               \
+  VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) VKT_OTHER_OPS(X) \
+      VKT_LINALG_OPS(X)
 
 enum class Op : std::uint16_t {
 #define VKT_ENUM_ENTRY(name) name,
@@ -168,6 +176,25 @@ struct DotParams {
   Axes contract_a, batch_a, contract_b, batch_b;
 };
 
+// triangular_solve: inputs {a [..., n, n], b [..., n, k] or [..., n]} of one float dtype.
+// Solves op(a) x = b (left_side) or x op(a) = b; only the `lower` (else upper) triangle
+// of a is read. A zero on the diagonal gives inf/NaN, as BLAS trsm does.
+enum class TriangularTransform { none, transpose, conjugate_transpose };
+struct TriangularSolveParams {
+  bool left_side = true;
+  bool lower = true;
+  TriangularTransform transform_a = TriangularTransform::none;
+};
+// qr: packed {q [m, c], r [c, n]} with c = m (complete) or min(m, n) (reduced).
+struct QrParams {
+  bool complete = false;
+};
+// svd: packed {u [m, cu], s [k], vt [cv, n]}, k = min(m, n); cu, cv = m, n when
+// full_matrices, else k. lu: packed {p, l, u}, each [n, n]. eigh: packed {w [n], v [n, n]}.
+struct SvdParams {
+  bool full_matrices = true;
+};
+
 // A dot operand's free axes: those neither contracted nor batch, in order (shared by the
 // core's shape rule and the backends' GEMM views).
 inline Axes dot_free_axes(std::int64_t rank, const Axes& contract, const Axes& batch) {
@@ -188,10 +215,11 @@ inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
   return n;
 }
 
-using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
-                              PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
-                              AxisParams, ReduceParams, ArgReduceParams, WindowParams,
-                              CumulativeParams, SortParams, TopKParams, DotParams>;
+using OpParams =
+    std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams, PadParams,
+                 AxesParams, SliceParams, PutSliceParams, GatherParams, AxisParams, ReduceParams,
+                 ArgReduceParams, WindowParams, CumulativeParams, SortParams, TopKParams, DotParams,
+                 TriangularSolveParams, QrParams, SvdParams>;
 
 struct OpCall {
   Op op;

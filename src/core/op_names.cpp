@@ -41,6 +41,7 @@ OpFamily op_family(Op op) {
     VKT_ARGREDUCE_OPS(VKT_FAMILY_CASE) return OpFamily::argreduce;
     VKT_WINDOW_OPS(VKT_FAMILY_CASE) return OpFamily::window;
     VKT_CUMULATIVE_OPS(VKT_FAMILY_CASE) return OpFamily::cumulative;
+    VKT_LINALG_OPS(VKT_FAMILY_CASE) return OpFamily::linalg;
 #undef VKT_FAMILY_CASE
     case Op::full:
     case Op::iota:
