@@ -14,20 +14,19 @@
 
 namespace vkt {
 
-#define VKT_UNARY_OPS(X)                                                                          \
-  X(exp)                                                                                          \
-  X(expm1)                                                                                        \
-  X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) X(atan) \
-      X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs)        \
-          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)       \
+#define VKT_UNARY_OPS(X)                                                                           \
+  X(exp)                                                                                           \
+  X(expm1) X(log) X(log1p) X(sigmoid) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(acos) X(asin) \
+      X(atan) X(acosh) X(asinh) X(atanh) X(sqrt) X(rsqrt) X(cbrt) X(erf) X(erfc) X(erf_inv) X(abs) \
+          X(bitwise_not) X(ceil) X(floor) X(round) X(negate) X(sign) X(count_leading_zeros)        \
               X(population_count) X(is_nan) X(is_infinity) X(conjugate) X(real) X(imag)
 
-#define VKT_BINARY_OPS(X)                                                                     \
-  X(add)                                                                                      \
-  X(subtract)                                                                                 \
-  X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) X(bitwise_and) \
-      X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal) X(not_equal) X(less) \
-          X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor)
+#define VKT_BINARY_OPS(X)                                                                  \
+  X(add)                                                                                   \
+  X(subtract) X(multiply) X(divide) X(pow) X(remainder) X(atan2) X(min) X(max) X(quotient) \
+      X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift) X(equal)    \
+          X(not_equal) X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and)    \
+              X(logical_or) X(logical_xor)
 
 #define VKT_REDUCE_OPS(X) X(all) X(any) X(sum) X(product) X(reduce_max) X(reduce_min)
 #define VKT_ARGREDUCE_OPS(X) X(argmax) X(argmin)
@@ -35,23 +34,21 @@ namespace vkt {
 #define VKT_CUMULATIVE_OPS(X) \
   X(cumulative_sum) X(cumulative_product) X(cumulative_min) X(cumulative_max)
 // Ops with a family of their own.
-#define VKT_OTHER_OPS(X)                                                                         \
-  X(full)                                                                                        \
-  X(iota)                                                                                        \
-  X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) X(put_slice) \
-      X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip) X(indexed_add)       \
-          X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
+#define VKT_OTHER_OPS(X)                                                                    \
+  X(full)                                                                                   \
+  X(iota) X(eye) X(as_type) X(bitcast) X(broadcast) X(transpose) X(pad) X(reverse) X(slice) \
+      X(put_slice) X(gather) X(take) X(take_along_axis) X(concatenate) X(select) X(clip)    \
+          X(indexed_add) X(indexed_put) X(sort) X(argsort) X(top_k) X(dot) X(copy)
 
 // Decompositions and solvers (LAPACK on the cpu). An op with several results (qr, lu, eigh,
 // svd) returns them packed into one tensor, batch ++ {total}; the core slices them apart.
 #define VKT_LINALG_OPS(X) \
   X(triangular_solve) X(cholesky) X(qr) X(lu) X(eigh) X(svd) X(solve) X(determinant)
 
-#define VKT_ALL_OPS(X)                                                                            \
-  VKT_UNARY_OPS(X)                                                                                \
-  VKT_BINARY_OPS(X)                                                                               \
-  VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) VKT_OTHER_OPS(X) \
-      VKT_LINALG_OPS(X)
+#define VKT_ALL_OPS(X)                                                                             \
+  VKT_UNARY_OPS(X)                                                                                 \
+  VKT_BINARY_OPS(X) VKT_REDUCE_OPS(X) VKT_ARGREDUCE_OPS(X) VKT_WINDOW_OPS(X) VKT_CUMULATIVE_OPS(X) \
+      VKT_OTHER_OPS(X) VKT_LINALG_OPS(X)
 
 enum class Op : std::uint16_t {
 #define VKT_ENUM_ENTRY(name) name,
@@ -176,7 +173,7 @@ struct DotParams {
   Axes contract_a, batch_a, contract_b, batch_b;
 };
 
-// triangular_solve: inputs {a [..., n, n], b [..., n, k] or [..., n]} of one float dtype.
+// triangular_solve: inputs {a [..., n, n], b [..., n, k] (left) or [..., k, n]}, one dtype.
 // Solves op(a) x = b (left_side) or x op(a) = b; only the `lower` (else upper) triangle
 // of a is read. A zero on the diagonal gives inf/NaN, as BLAS trsm does.
 enum class TriangularTransform { none, transpose, conjugate_transpose };
