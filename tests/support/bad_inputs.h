@@ -16,7 +16,17 @@
 
 namespace vkt::testing {
 
-enum class Expect { error, shape, axis, type, incompatible, unsupported, forbidden, out_of_memory };
+enum class Expect {
+  error,
+  shape,
+  axis,
+  type,
+  incompatible,
+  unsupported,
+  forbidden,
+  out_of_memory,
+  linalg
+};
 
 // Where a case makes its inputs. `device` and `device2` are two distinct non-cpu backends
 // (the unit suite: fake devices; the Vulkan suite: the default device and a second one).
@@ -100,6 +110,8 @@ inline const char* expect_name(Expect x) {
       return "vkt::FallbackForbidden";
     case Expect::out_of_memory:
       return "vkt::OutOfMemory";
+    case Expect::linalg:
+      return "vkt::LinAlgError";
   }
   return "?";
 }
@@ -124,6 +136,8 @@ inline bool has_type(const Error& e, Expect x) {
       return t == typeid(FallbackForbidden);
     case Expect::out_of_memory:
       return t == typeid(OutOfMemory);
+    case Expect::linalg:
+      return t == typeid(LinAlgError);
   }
   return false;
 }
@@ -135,7 +149,8 @@ inline void run_bad_case(const BadCase& c, const BadInputEnv& env) {
   Inputs in;
   for (const Spec& s : c.specs) in.push_back(make_input(s, env));
   std::vector<std::vector<std::byte>> before;
-  for (const Tensor& t : in) before.push_back(t.defined() ? t.to_bytes() : std::vector<std::byte>{});
+  for (const Tensor& t : in)
+    before.push_back(t.defined() ? t.to_bytes() : std::vector<std::byte>{});
   if (c.forbid_fallback_of) {
     env.set_native(*c.forbid_fallback_of, false);
     set_fallback_policy(FallbackPolicy::error);
@@ -147,7 +162,8 @@ inline void run_bad_case(const BadCase& c, const BadInputEnv& env) {
   } catch (const Error& e) {
     const std::string msg = e.what();
     if (!has_type(e, c.expect)) {
-      failure = std::string("expected ") + expect_name(c.expect) + ", got another vkt error: " + msg;
+      failure =
+          std::string("expected ") + expect_name(c.expect) + ", got another vkt error: " + msg;
     } else if (msg.rfind("[" + c.op + "]", 0) != 0) {
       failure = "the message does not start with [" + c.op + "]: " + msg;
     }
