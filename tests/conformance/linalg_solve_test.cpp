@@ -65,8 +65,10 @@ const std::vector<SolveCase>& solve_cases() {
   return cases;
 }
 
-Shape right_side(Shape b) {
-  if (b.size() >= 2) std::swap(b[b.size() - 1], b[b.size() - 2]);
+// b for the right side: a matrix's last two axes swapped; a vector stays as it is.
+Shape right_side(const SolveCase& c) {
+  Shape b = c.b;
+  if (b.size() == c.a.size()) std::swap(b[b.size() - 1], b[b.size() - 2]);
   return b;
 }
 
@@ -85,7 +87,7 @@ TEST_F(LinalgSolve, TriangularSolveMatchesTheCpu) {
                                      " transform " + std::to_string(static_cast<int>(t));
             SCOPED_TRACE(what);
             const Tensor a = as_type(triangle(c.a, lower, seed++), d);
-            const Tensor b = as_type(random(left ? c.b : right_side(c.b), seed++), d);
+            const Tensor b = as_type(random(left ? c.b : right_side(c), seed++), d);
             const TriangularSolveOptions opts{left, lower, t};
             const Tensor want = triangular_solve(a, b, opts);
             LedgerScope scope;
