@@ -253,6 +253,7 @@ const std::map<std::string, Maker>& makers() {
       return simple("dot", s, {{seed_data(n, s)}, {seed_data(n, {s[1], s[0]})}},
                     [](const std::vector<Tensor>& in) { return dot(in[0], in[1]); });
     };
+    for (auto& entry : linalg_makers()) r[entry.first] = std::move(entry.second);
     return r;
   }();
   return m;
