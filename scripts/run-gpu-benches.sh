@@ -12,6 +12,8 @@
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M; the radix path forced too
+# linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
+#           matrices of 64, 256 and 1024 rows (sizes 4096, 65536, 1048576)
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -72,6 +74,9 @@ for b in $benches; do
         --out "$out/${host}_ops-sort-window_${day}.csv"
       VKT_VK_SORT_LOCAL_MAX=0 "$bench" ops --ops sort,argsort,top_k --sizes 1048576,16777216 --reps 10 \
         --out "$out/${host}_ops-sort-radix_${day}.csv" ;;
+    linalg)
+      "$bench" ops --ops triangular_solve,solve,cholesky,qr,lu,eigh,svd,determinant \
+        --sizes 4096,65536,1048576 --reps 10 --out "$out/${host}_ops-linalg_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;
