@@ -122,7 +122,9 @@ Tensor matmul(const Tensor& a, const Tensor& b);  // batched over leading axes
 // result is float: integer inputs give f32; f16/bf16 are computed in f32 and rounded back
 // to their own type; f32/f64 run LAPACK in their own precision. On the cpu through the
 // process's OpenBLAS; on Vulkan triangular_solve is native and the others fall back (the
-// result stays on the cpu). A matrix that cannot be factored throws LinAlgError.
+// result stays on the cpu). A matrix that cannot be factored throws LinAlgError; cholesky,
+// eigh and svd of a matrix holding NaN or infinity give NaN results for it
+// (docs/semantics-linalg.md).
 struct TriangularSolveOptions {
   bool left_side = true;  // op(a) x = b; false: x op(a) = b
   bool lower = true;      // read a's lower triangle; false: its upper one

@@ -3,6 +3,7 @@
 // the core slices apart (op_call.h). The batch runs in order; LAPACK threads each matrix.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "cpu/linalg_lapack.h"
@@ -28,12 +29,40 @@ void set_identity(T* dst, std::int64_t rows, std::int64_t cols) {
   }
 }
 
+// The iterative eigen and singular value solvers may loop forever on an infinity (gesdd
+// does with 0.3.21) and return garbage for NaN: such a matrix gets NaN results instead.
+template <class T>
+bool all_finite(const T* p, std::int64_t count) {
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (!std::isfinite(p[i])) return false;
+  }
+  return true;
+}
+
+// The same over the lower triangle of an n x n row-major matrix (what eigh reads).
+template <class T>
+bool lower_finite(const T* p, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!all_finite(p + i * n, i + 1)) return false;
+  }
+  return true;
+}
+
+template <class T>
+void fill_nan(T* p, std::int64_t count) {
+  std::fill(p, p + count, std::numeric_limits<T>::quiet_NaN());
+}
+
 template <class T>
 void cholesky(const OpCall& call, const Dims& d, const T* a, T* out) {
   const Lapack<T>& L = lapack<T>();
   const lapack_int n = lapack_dim(call, d.n), ld = leading(n);
   std::vector<T> buf(static_cast<std::size_t>(d.n * d.n));
   for (std::int64_t b = 0; b < d.batch; ++b) {
+    if (!lower_finite(a + b * d.n * d.n, d.n)) {  // potrf's answer would depend on where
+      fill_nan(out + b * d.n * d.n, d.n * d.n);
+      continue;
+    }
     to_col_major(a + b * d.n * d.n, d.n, d.n, buf.data());
     lapack_int info = 0;
     if (n > 0) L.potrf("L", &n, buf.data(), &ld, &info, 1);
@@ -135,8 +164,12 @@ void eigh(const OpCall& call, const Dims& d, const T* a, T* out) {
   std::vector<T> work(static_cast<std::size_t>(lwork));
   std::vector<lapack_int> iwork(static_cast<std::size_t>(liwork));
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    to_col_major(a + b * nn, n, n, buf.data());
     T* w = out + b * (n + nn);
+    if (!lower_finite(a + b * nn, n)) {
+      fill_nan(w, n + nn);
+      continue;
+    }
+    to_col_major(a + b * nn, n, n, buf.data());
     if (n > 0) {
       L.syevd("V", "L", &ni, buf.data(), &ld, w, work.data(), &lwork, iwork.data(), &liwork, &info,
               1, 1);
@@ -177,6 +210,10 @@ void svd(const OpCall& call, const Dims& d, const T* a, T* out) {
     if (k == 0) {  // nothing to factor: the full bases are identities
       set_identity(uo, d.m, cu);
       set_identity(vto, cv, d.n);
+      continue;
+    }
+    if (!all_finite(a + b * d.m * d.n, d.m * d.n)) {
+      fill_nan(uo, per);
       continue;
     }
     to_col_major(a + b * d.m * d.n, d.m, d.n, buf.data());

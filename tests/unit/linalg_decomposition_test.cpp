@@ -136,6 +136,24 @@ TEST(LinalgDecomposition, OnlyTheNamedTriangleIsRead) {
   expect_near(values(e.eigenvalues), {2, 3}, 1e-6f);  // ascending
 }
 
+TEST(LinalgDecomposition, NonFiniteInputsGiveNanFactorsWithoutHanging) {
+  // gesdd loops forever on an infinity: svd and eigh of such a matrix return NaN instead,
+  // batch entry by entry.
+  const float inf = INFINITY, nan = std::nanf("");
+  const Tensor a = f32({1, 2, 3, inf, 5, 6, 7, 8, 10, 2, 0, 0, 0, 3, 0, 0, 0, 4}, {2, 3, 3});
+  const std::vector<float> s = values(svd(a).s);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(s[i]));
+  expect_near({s[3], s[4], s[5]}, {4, 3, 2}, 1e-6f);
+  const std::vector<float> w = values(eigh(a).eigenvalues);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(w[i]));
+  expect_near({w[3], w[4], w[5]}, {2, 3, 4}, 1e-6f);
+  EXPECT_TRUE(std::isnan(values(svd(f32({nan, 1, 1, 1}, {2, 2})).vt)[3]));
+  // cholesky likewise (OpenBLAS's potrf lets a NaN through or not depending on where it is);
+  // NaN in solve's a propagates by arithmetic (no pivot is exactly zero).
+  for (float v : values(cholesky(f32({nan, 0, 0, 1}, {2, 2})))) EXPECT_TRUE(std::isnan(v));
+  EXPECT_TRUE(std::isnan(values(solve(f32({nan, 1, 1, 1}, {2, 2}), f32({1, 1}, {2})))[0]));
+}
+
 TEST(LinalgDecomposition, LinAlgErrorNamesTheBatchEntry) {
   const Tensor a = f32({4, 0, 0, 4, 1, 2, 2, 1}, {2, 2, 2});  // entry 1 is indefinite
   try {
