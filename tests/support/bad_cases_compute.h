@@ -15,9 +15,8 @@ inline void add_reduce_cases(std::vector<BadCase>& v) {
     const std::string n(op_name(op));
     add_case(v, n + "/axis 2 of rank 2", A, n, {on_home({2, 3})},
              [op](const Inputs& x) { (void)run_reduce(op, x[0], {2}, false); });
-    add_case(v, n + "/repeated axis", A, n, {on_home({2, 3})}, [op](const Inputs& x) {
-      (void)run_reduce(op, x[0], {0, -2}, false);
-    });
+    add_case(v, n + "/repeated axis", A, n, {on_home({2, 3})},
+             [op](const Inputs& x) { (void)run_reduce(op, x[0], {0, -2}, false); });
     add_case(v, n + "/empty tensor", E, n, {empty_tensor()},
              [op](const Inputs& x) { (void)run_reduce(op, x[0], {}, false); });
   }
@@ -61,8 +60,8 @@ inline void add_reduce_cases(std::vector<BadCase>& v) {
     add_case(v, n + "/empty tensor", E, n, {empty_tensor()},
              [op](const Inputs& x) { (void)run_window(op, x[0], {}, {}); });
   }
-  for (Op op :
-       {Op::cumulative_sum, Op::cumulative_product, Op::cumulative_min, Op::cumulative_max}) {
+  for (Op op : {Op::cumulative_sum, Op::cumulative_product, Op::cumulative_min,
+                Op::cumulative_max}) {
     const std::string n(op_name(op));
     add_case(v, n + "/axis 2 of rank 2", A, n, {on_home({2, 3})},
              [op](const Inputs& x) { (void)run_scan(op, x[0], 2, false); });
@@ -143,9 +142,8 @@ inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
     add_case(v, op + "/" + what, x, op, {std::move(a), std::move(b)},
              [f](const Inputs& in) { f(in[0], in[1]); });
   };
-  two("contracting axes count", A, "dot", on_home({2, 3}), on_home({3, 2}), [](auto& a, auto& b) {
-    (void)dot(a, {1}, {}, b, {0, 1}, {});
-  });
+  two("contracting axes count", A, "dot", on_home({2, 3}), on_home({3, 2}),
+      [](auto& a, auto& b) { (void)dot(a, {1}, {}, b, {0, 1}, {}); });
   two("contracting sizes 3 and 2", S, "dot", on_home({2, 3}), on_home({2, 2}),
       [](auto& a, auto& b) { (void)dot(a, {1}, {}, b, {0}, {}); });
   two("axis 2 of rank 2", A, "dot", on_home({2, 3}), on_home({3, 2}),
@@ -180,7 +178,8 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
                  std::move(f), op});
   };
   const DType s64 = DType::s64;
-  forbid(Op::full, {on_dev({1})}, [](auto& x) { (void)full({3}, 1, DType::f32, &x[0].backend()); });
+  forbid(Op::full, {on_dev({1})},
+         [](auto& x) { (void)full({3}, 1, DType::f32, &x[0].backend()); });
   forbid(Op::exp, {on_dev({3})}, [](auto& x) { (void)exp(x[0]); });
   forbid(Op::add, {on_dev({3}), on_dev({3})}, [](auto& x) { (void)add(x[0], x[1]); });
   forbid(Op::as_type, {on_dev({3})}, [](auto& x) { (void)as_type(x[0], DType::s32); });
@@ -189,11 +188,11 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
   forbid(Op::sort, {on_dev({2, 3})}, [](auto& x) { (void)sort(x[0]); });
   forbid(Op::transpose, {on_dev({2, 3})}, [](auto& x) { (void)transpose(x[0]); });
   forbid(Op::slice, {on_dev({4})}, [](auto& x) { (void)slice(x[0], {1}, {2}); });
-  forbid(Op::gather, {on_dev({4}), on_dev({2, 1}, s64)}, [](auto& x) { (void)gather(x[0], x[1]); });
+  forbid(Op::gather, {on_dev({4}), on_dev({2, 1}, s64)},
+         [](auto& x) { (void)gather(x[0], x[1]); });
   forbid(Op::take, {on_dev({4}), on_dev({2}, s64)}, [](auto& x) { (void)take(x[0], x[1]); });
-  forbid(Op::concatenate, {on_dev({2}), on_dev({3})}, [](auto& x) {
-    (void)concatenate({x[0], x[1]});
-  });
+  forbid(Op::concatenate, {on_dev({2}), on_dev({3})},
+         [](auto& x) { (void)concatenate({x[0], x[1]}); });
   forbid(Op::window_sum, {on_dev({4})}, [](auto& x) { (void)window_sum(x[0], {2}); });
   forbid(Op::cumulative_sum, {on_dev({4})}, [](auto& x) { (void)cumulative_sum(x[0]); });
   forbid(Op::dot, {on_dev({2, 3}), on_dev({3, 2})}, [](auto& x) { (void)dot(x[0], x[1]); });
