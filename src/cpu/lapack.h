@@ -10,7 +10,8 @@
 #include <cblas.h>
 
 // Routines with character flags are declared as LAPACK_x_base (their hidden lengths
-// included), the others as LAPACK_x. Complex arguments as std::complex, for the c64/c128 instantiations to come.
+// included), the others as LAPACK_x. Complex arguments as std::complex, for the c64/c128
+// instantiations to come.
 #define LAPACK_COMPLEX_CPP
 #include <lapack.h>
 
