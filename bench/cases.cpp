@@ -294,6 +294,7 @@ const std::map<std::string, Maker>& makers() {
                       return conv(in[0], in[1], o);
                     });
     };
+    for (auto& entry : linalg_makers()) r[entry.first] = std::move(entry.second);
     return r;
   }();
   return m;

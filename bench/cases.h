@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,5 +36,7 @@ OpCase make_case(const std::string& op, std::int64_t n);
 std::vector<Tensor> place_inputs(const OpCase& c, Backend& b);
 // f32 iota(n)/n + 0.01: the seed's data.
 Tensor seed_data(std::int64_t n, const Shape& shape);
+// The decompositions' and solvers' cases (cases_linalg.cpp), part of the table above.
+std::map<std::string, std::function<OpCase(std::int64_t)>> linalg_makers();
 
 }  // namespace vkt::bench

@@ -18,6 +18,8 @@
 #           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
+# linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
+#           matrices of 64, 256 and 1024 rows (sizes 4096, 65536, 1048576)
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -94,6 +96,9 @@ for b in $benches; do
     apigaps)
       "$bench" ops --ops window_scatter_max,window_scatter_min,reduce,window_reduce,all_close \
         --sizes 65536,1048576 --reps 10 --out "$out/${host}_ops-apigaps_${day}.csv" ;;
+    linalg)
+      "$bench" ops --ops triangular_solve,solve,cholesky,qr,lu,eigh,svd,determinant \
+        --sizes 4096,65536,1048576 --reps 10 --out "$out/${host}_ops-linalg_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;

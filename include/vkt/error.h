@@ -25,6 +25,8 @@ VKT_DEFINE_ERROR(FallbackForbidden)
 VKT_DEFINE_ERROR(OutOfMemory)
 VKT_DEFINE_ERROR(DeviceLost)
 VKT_DEFINE_ERROR(NoDevice)
+// A matrix the op cannot factor: singular (solve), not positive definite (cholesky).
+VKT_DEFINE_ERROR(LinAlgError)
 #undef VKT_DEFINE_ERROR
 
 }  // namespace vkt

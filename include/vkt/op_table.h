@@ -109,36 +109,44 @@
   R(X, cumulative_max, cumulative, none, own_rule, own_rule)
 
 // Ops with a family of their own.
-#define VKT_OTHER_TABLE(R, X)                               \
-  R(X, full, creation, none, own_rule, own_rule)            \
-  R(X, iota, creation, none, own_rule, own_rule)            \
-  R(X, eye, creation, none, own_rule, own_rule)             \
-  R(X, as_type, conversion, none, own_rule, own_rule)       \
-  R(X, bitcast, conversion, none, own_rule, own_rule)       \
-  R(X, broadcast, movement, none, own_rule, own_rule)       \
-  R(X, transpose, movement, none, own_rule, own_rule)       \
-  R(X, pad, movement, none, own_rule, own_rule)             \
-  R(X, reverse, movement, none, own_rule, own_rule)         \
-  R(X, slice, movement, none, own_rule, own_rule)           \
-  R(X, put_slice, movement, none, own_rule, own_rule)       \
-  R(X, gather, indexing, none, own_rule, own_rule)          \
-  R(X, take, indexing, none, own_rule, own_rule)            \
-  R(X, take_along_axis, indexing, none, own_rule, own_rule) \
-  R(X, concatenate, movement, none, own_rule, own_rule)     \
-  R(X, select, indexing, none, own_rule, own_rule)          \
-  R(X, clip, indexing, none, own_rule, own_rule)            \
-  R(X, indexed_add, indexing, none, own_rule, own_rule)     \
-  R(X, indexed_put, indexing, none, own_rule, own_rule)     \
-  R(X, sort, sort, none, own_rule, own_rule)                \
-  R(X, argsort, sort, none, own_rule, own_rule)             \
-  R(X, top_k, sort, none, own_rule, own_rule)               \
-  R(X, dot, linalg, none, own_rule, own_rule)               \
-  R(X, copy, conversion, none, own_rule, own_rule)          \
-  R(X, conv, conv, none, own_rule, own_rule)                \
+#define VKT_OTHER_TABLE(R, X)                                        \
+  R(X, full, creation, none, own_rule, own_rule)                     \
+  R(X, iota, creation, none, own_rule, own_rule)                     \
+  R(X, eye, creation, none, own_rule, own_rule)                      \
+  R(X, as_type, conversion, none, own_rule, own_rule)                \
+  R(X, bitcast, conversion, none, own_rule, own_rule)                \
+  R(X, broadcast, movement, none, own_rule, own_rule)                \
+  R(X, transpose, movement, none, own_rule, own_rule)                \
+  R(X, pad, movement, none, own_rule, own_rule)                      \
+  R(X, reverse, movement, none, own_rule, own_rule)                  \
+  R(X, slice, movement, none, own_rule, own_rule)                    \
+  R(X, put_slice, movement, none, own_rule, own_rule)                \
+  R(X, gather, indexing, none, own_rule, own_rule)                   \
+  R(X, take, indexing, none, own_rule, own_rule)                     \
+  R(X, take_along_axis, indexing, none, own_rule, own_rule)          \
+  R(X, concatenate, movement, none, own_rule, own_rule)              \
+  R(X, select, indexing, none, own_rule, own_rule)                   \
+  R(X, clip, indexing, none, own_rule, own_rule)                     \
+  R(X, indexed_add, indexing, none, own_rule, own_rule)              \
+  R(X, indexed_put, indexing, none, own_rule, own_rule)              \
+  R(X, sort, sort, none, own_rule, own_rule)                         \
+  R(X, argsort, sort, none, own_rule, own_rule)                      \
+  R(X, top_k, sort, none, own_rule, own_rule)                        \
+  R(X, dot, linalg, none, own_rule, own_rule)                        \
+  R(X, copy, conversion, none, own_rule, own_rule)                   \
+  R(X, conv, conv, none, own_rule, own_rule)                         \
   R(X, window_scatter_max, window_scatter, none, own_rule, own_rule) \
   R(X, window_scatter_min, window_scatter, none, own_rule, own_rule) \
-  R(X, reduce, callable, none, own_rule, own_rule)          \
-  R(X, window_reduce, callable, none, own_rule, own_rule)
+  R(X, reduce, callable, none, own_rule, own_rule)                   \
+  R(X, window_reduce, callable, none, own_rule, own_rule)            \
+  R(X, triangular_solve, linalg, none, own_rule, own_rule)           \
+  R(X, cholesky, linalg, none, own_rule, own_rule)                   \
+  R(X, qr, linalg, none, own_rule, own_rule)                         \
+  R(X, lu, linalg, none, own_rule, own_rule)                         \
+  R(X, eigh, linalg, none, own_rule, own_rule)                       \
+  R(X, svd, linalg, none, own_rule, own_rule)                        \
+  R(X, solve, linalg, none, own_rule, own_rule)                      \
+  R(X, determinant, linalg, none, own_rule, own_rule)
 
 #define VKT_OP_TABLE(R, X)  \
   VKT_UNARY_TABLE(R, X)     \

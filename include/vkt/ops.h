@@ -250,6 +250,56 @@ Tensor all_close(const Tensor& a, const Tensor& b, const AllCloseOptions& opts =
 enum class Leftover { repeat, discard };
 std::vector<Tensor> to_batched(const Tensor& t, std::int64_t batch_size,
                                Leftover leftover = Leftover::repeat);
+// Decompositions and solvers (Nx.LinAlg), batched over leading axes: a is [..., m, n]. The
+// result is float: integer inputs give f32; f16/bf16 are computed in f32 and rounded back
+// to their own type; f32/f64 run LAPACK in their own precision. On the cpu through the
+// process's OpenBLAS; on Vulkan triangular_solve is native and the others fall back (the
+// result stays on the cpu). A matrix that cannot be factored throws LinAlgError; cholesky,
+// eigh and svd of a matrix holding NaN or infinity give NaN results for it
+// (docs/semantics-linalg.md).
+enum class TriangularTransform { none, transpose, conjugate_transpose };
+struct TriangularSolveOptions {
+  bool left_side = true;  // op(a) x = b; false: x op(a) = b
+  bool lower = true;      // read a's lower triangle; false: its upper one
+  TriangularTransform transform_a = TriangularTransform::none;
+};
+// a [..., n, n]; b [..., n, k] (left side), [..., k, n] (right side) or [..., n], with a's
+// batch dims. The other triangle of a is not read. No singularity check: a zero on the
+// diagonal gives inf/NaN in x (as BLAS trsm and Nx's EXLA backend), the same on every
+// backend (a check would cost the device a read-back).
+Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& opts = {});
+// Lower L with L·Lᴴ = a, reading a's lower triangle. LinAlgError when a is not positive
+// definite (as NumPy and Nx's default backend).
+Tensor cholesky(const Tensor& a);
+enum class QrMode { reduced, complete };
+struct QR {
+  Tensor q, r;
+};
+// q [..., m, k], r [..., k, n] (k = min(m, n); complete: q [..., m, m], r [..., m, n]).
+QR qr(const Tensor& a, QrMode mode = QrMode::reduced);
+struct LU {
+  Tensor p, l, u;
+};
+// a = p·l·u for square a: p a permutation matrix (in a's dtype, as Nx), l unit lower, u
+// upper (partial pivoting, LAPACK getrf). A singular a is factored, u has a zero pivot.
+LU lu(const Tensor& a);
+struct Eigh {
+  Tensor eigenvalues, eigenvectors;
+};
+// Symmetric a (its lower triangle is read): eigenvalues ascending (NumPy's order; Nx
+// leaves it unspecified) and eigenvectors as columns, a = v·diag(w)·vᵀ.
+Eigh eigh(const Tensor& a);
+struct SVD {
+  Tensor u, s, vt;
+};
+// a = u·diag(s)·vt, s descending. full_matrices: u [..., m, m], vt [..., n, n]; else
+// [..., m, k] and [..., k, n], k = min(m, n).
+SVD svd(const Tensor& a, bool full_matrices = true);
+// x with a·x = b; a [..., n, n], b [..., n] or [..., n, k] with a's batch dims.
+// LinAlgError when a is singular (as NumPy).
+Tensor solve(const Tensor& a, const Tensor& b);
+// det(a) [...] for square a; 0 for a singular a, 1 for a 0x0 one.
+Tensor determinant(const Tensor& a);
 
 // Completes every backend's pending work.
 void synchronize();

@@ -67,6 +67,7 @@ Blas load() {
     // Never closed: OpenBLAS lives for the process, as a linked library would.
     Blas b;
     b.library = name;
+    b.handle = handle;
     b.sgemm = symbol<decltype(&cblas_sgemm)>(handle, "cblas_sgemm", name);
     b.dgemm = symbol<decltype(&cblas_dgemm)>(handle, "cblas_dgemm", name);
     b.config = symbol<char* (*)()>(handle, "openblas_get_config", name)();

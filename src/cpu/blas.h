@@ -14,9 +14,10 @@ namespace vkt::cpu_kernels {
 struct Blas {
   decltype(&cblas_sgemm) sgemm = nullptr;
   decltype(&cblas_dgemm) dgemm = nullptr;
-  std::string library;  // the file loaded
-  std::string config;   // openblas_get_config()
-  std::string core;     // openblas_get_corename(), and who chose it
+  void* handle = nullptr;  // the dlopen handle, for the LAPACK routines (lapack.h)
+  std::string library;     // the file loaded
+  std::string config;      // openblas_get_config()
+  std::string core;        // openblas_get_corename(), and who chose it
   int threads = 0;
   std::string threading;  // sequential, pthreads or openmp
 };

@@ -9,6 +9,7 @@
 
 #include "cpu/blas.h"
 #include "cpu/kernels.h"
+#include "cpu/linalg_lapack.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -182,9 +183,8 @@ void integer_gemm(const Operand<T>& a, const Operand<T>& b, T* c, const GemmShap
 }  // namespace
 
 Tensor run_linalg(const OpCall& call) {
-  if (call.op != Op::dot) {
-    throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a linalg op");
-  }
+  if (call.op == Op::triangular_solve || call.op == Op::solve) return run_lapack_solve(call);
+  if (call.op != Op::dot) return run_lapack_factor(call);
   Tensor out = make_output(call);
   const DotParams& p = call.get<DotParams>();
   const Tensor& a = call.inputs[0];

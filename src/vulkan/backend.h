@@ -132,6 +132,8 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call);
 bool linalg_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_conv(VulkanBackend& b, const OpCall& call);
 bool conv_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_triangular_solve(VulkanBackend& b, const OpCall& call);  // linalg_triangular.cpp
+bool triangular_solve_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_reduce(VulkanBackend& b, const OpCall& call);
 Tensor run_cumulative(VulkanBackend& b, const OpCall& call);
 bool reduce_supported(const VulkanBackend& b, const OpCall& call);

@@ -167,11 +167,14 @@ DotKernel last_dot_kernel() {
 }  // namespace testing
 
 bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
+  // The decompositions and solve fall back to the cpu (LAPACK); triangular_solve is native.
+  if (call.op == Op::triangular_solve) return triangular_solve_supported(b, call);
   if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
   return gemm_view(call).has_value();
 }
 
 Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
+  if (call.op == Op::triangular_solve) return run_triangular_solve(b, call);
   if (call.op != Op::dot) {
     throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a linalg op");
   }

@@ -72,6 +72,53 @@ inline void add_reduce_cases(std::vector<BadCase>& v) {
   }
 }
 
+// Decompositions and solvers. Inputs hold 0, 1, 2, ...: iota {2, 2} is not positive
+// definite, iota {3, 3} is singular (its LU meets an exact zero pivot).
+inline void add_decomposition_cases(std::vector<BadCase>& v) {
+  const Expect S = Expect::shape, E = Expect::error, L = Expect::linalg;
+  auto one = [&](std::string what, Expect x, std::string op, Spec a,
+                 std::function<void(const Tensor&)> f) {
+    add_case(v, op + "/" + what, x, op, {std::move(a)}, [f](const Inputs& in) { f(in[0]); });
+  };
+  auto two = [&](std::string what, Expect x, std::string op, Spec a, Spec b,
+                 std::function<void(const Tensor&, const Tensor&)> f) {
+    add_case(v, op + "/" + what, x, op, {std::move(a), std::move(b)},
+             [f](const Inputs& in) { f(in[0], in[1]); });
+  };
+  auto tri = [](const Tensor& a, const Tensor& b) { (void)triangular_solve(a, b); };
+  auto right = [](const Tensor& a, const Tensor& b) {
+    (void)triangular_solve(a, b, {false, true, TriangularTransform::none});
+  };
+  two("a not square", S, "triangular_solve", on_home({2, 3}), on_home({2}), tri);
+  two("a of rank 1", S, "triangular_solve", on_home({2}), on_home({2}), tri);
+  two("b rows 3 for a 2x2", S, "triangular_solve", on_home({2, 2}), on_home({3, 1}), tri);
+  two("b columns 3 for a 2x2 on the right", S, "triangular_solve", on_home({2, 2}), on_home({2, 3}),
+      right);
+  two("batch dims 2 and 3", S, "triangular_solve", on_home({2, 2, 2}), on_home({3, 2, 1}), tri);
+  two("two devices", Expect::incompatible, "triangular_solve", on_dev({2, 2}), on_dev2({2, 1}),
+      tri);
+  two("empty operand", E, "triangular_solve", on_home({2, 2}), empty_tensor(), tri);
+  auto slv = [](const Tensor& a, const Tensor& b) { (void)solve(a, b); };
+  two("a not square", S, "solve", on_home({2, 3}), on_home({2}), slv);
+  two("b size 3 for a 2x2", S, "solve", on_home({2, 2}), on_home({3}), slv);
+  two("singular a", L, "solve", on_home({3, 3}), on_home({3}), slv);
+  two("singular a on the device", L, "solve", on_dev({3, 3}), on_dev({3, 2}), slv);
+  two("two devices", Expect::incompatible, "solve", on_dev({2, 2}), on_dev2({2}), slv);
+  one("not square", S, "cholesky", on_home({2, 3}), [](auto& a) { (void)cholesky(a); });
+  one("rank 1", S, "cholesky", on_home({4}), [](auto& a) { (void)cholesky(a); });
+  one("not positive definite", L, "cholesky", on_home({2, 2}), [](auto& a) { (void)cholesky(a); });
+  one("not positive definite on the device", L, "cholesky", on_dev({2, 2, 2}),
+      [](auto& a) { (void)cholesky(a); });
+  one("empty tensor", E, "cholesky", empty_tensor(), [](auto& a) { (void)cholesky(a); });
+  one("rank 1", S, "qr", on_home({3}), [](auto& a) { (void)qr(a); });
+  one("empty tensor", E, "qr", empty_tensor(), [](auto& a) { (void)qr(a); });
+  one("not square", S, "lu", on_home({2, 3}), [](auto& a) { (void)lu(a); });
+  one("not square", S, "eigh", on_dev({3, 2}), [](auto& a) { (void)eigh(a); });
+  one("rank 0", S, "svd", on_home({}), [](auto& a) { (void)svd(a); });
+  one("not square", S, "determinant", on_home({3, 2}), [](auto& a) { (void)determinant(a); });
+  one("empty tensor", E, "determinant", empty_tensor(), [](auto& a) { (void)determinant(a); });
+}
+
 inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
   const Expect S = Expect::shape, A = Expect::axis, E = Expect::error;
   add_case(v, "sort/axis 2 of rank 2", A, "sort", {on_home({2, 3})},
@@ -158,6 +205,7 @@ inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
   two("two devices", Expect::incompatible, "conv", on_dev({1, 2, 5}), on_dev2({2, 2, 3}),
       conv_with(defaults));
   two("empty operand", E, "conv", on_home({1, 2, 5}), empty_tensor(), conv_with(defaults));
+  add_decomposition_cases(v);
 }
 
 // Policy 'error' with the op's native kernel off: the fallback is refused, naming the op.
@@ -189,6 +237,9 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
   forbid(Op::dot, {on_dev({2, 3}), on_dev({3, 2})}, [](auto& x) { (void)dot(x[0], x[1]); });
   forbid(Op::conv, {on_dev({1, 2, 5}), on_dev({2, 2, 3})},
          [](auto& x) { (void)conv(x[0], x[1]); });
+  forbid(Op::triangular_solve, {on_dev({2, 2}), on_dev({2, 1})},
+         [](auto& x) { (void)triangular_solve(x[0], x[1]); });
+  forbid(Op::cholesky, {on_dev({2, 2})}, [](auto& x) { (void)cholesky(x[0]); });
 }
 
 }  // namespace vkt::testing

@@ -16,7 +16,17 @@
 
 namespace vkt::testing {
 
-enum class Expect { error, shape, axis, type, incompatible, unsupported, forbidden, out_of_memory };
+enum class Expect {
+  error,
+  shape,
+  axis,
+  type,
+  incompatible,
+  unsupported,
+  forbidden,
+  out_of_memory,
+  linalg
+};
 
 // Where a case makes its inputs. `device` and `device2` are two distinct non-cpu backends
 // (the unit suite: fake devices; the Vulkan suite: the default device and a second one).
@@ -100,6 +110,8 @@ inline const char* expect_name(Expect x) {
       return "vkt::FallbackForbidden";
     case Expect::out_of_memory:
       return "vkt::OutOfMemory";
+    case Expect::linalg:
+      return "vkt::LinAlgError";
   }
   return "?";
 }
@@ -124,6 +136,8 @@ inline bool has_type(const Error& e, Expect x) {
       return t == typeid(FallbackForbidden);
     case Expect::out_of_memory:
       return t == typeid(OutOfMemory);
+    case Expect::linalg:
+      return t == typeid(LinAlgError);
   }
   return false;
 }

@@ -132,6 +132,23 @@ struct ConvParams {
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;
   std::int64_t feature_groups = 1, batch_groups = 1;
 };
+// triangular_solve: inputs {a [..., n, n], b [..., n, k] (left) or [..., k, n]}, one dtype.
+// Solves op(a) x = b (left_side) or x op(a) = b; only the `lower` (else upper) triangle
+// of a is read. A zero on the diagonal gives inf/NaN, as BLAS trsm does.
+struct TriangularSolveParams {
+  bool left_side = true;
+  bool lower = true;
+  TriangularTransform transform_a = TriangularTransform::none;
+};
+// qr: packed {q [m, c], r [c, n]} with c = m (complete) or min(m, n) (reduced).
+struct QrParams {
+  bool complete = false;
+};
+// svd: packed {u [m, cu], s [k], vt [cv, n]}, k = min(m, n); cu, cv = m, n when
+// full_matrices, else k. lu: packed {p, l, u}, each [n, n]. eigh: packed {w [n], v [n, n]}.
+struct SvdParams {
+  bool full_matrices = true;
+};
 
 // A dot operand's free axes: those neither contracted nor batch, in order (shared by the
 // core's shape rule and the backends' GEMM views).
@@ -153,11 +170,12 @@ inline std::int64_t axes_product(const Shape& shape, const Axes& axes) {
   return n;
 }
 
-using OpParams = std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams,
-                              PadParams, AxesParams, SliceParams, PutSliceParams, GatherParams,
-                              AxisParams, ReduceParams, ArgReduceParams, WindowParams,
-                              CumulativeParams, SortParams, TopKParams, DotParams, ConvParams,
-                              WindowScatterParams, CallableReduceParams, CallableWindowParams>;
+using OpParams =
+    std::variant<NoParams, FullParams, IotaParams, BroadcastParams, TransposeParams, PadParams,
+                 AxesParams, SliceParams, PutSliceParams, GatherParams, AxisParams, ReduceParams,
+                 ArgReduceParams, WindowParams, CumulativeParams, SortParams, TopKParams, DotParams,
+                 ConvParams, WindowScatterParams, CallableReduceParams, CallableWindowParams,
+                 TriangularSolveParams, QrParams, SvdParams>;
 
 struct OpCall {
   Op op;

@@ -1,0 +1,62 @@
+// Shared by the LAPACK-backed ops (linalg_lapack_factor.cpp, linalg_lapack_solve.cpp):
+// row-major <-> column-major copies, LAPACK's int dims and its error reports.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cpu/kernels.h"
+#include "cpu/lapack.h"
+#include "vkt/error.h"
+
+namespace vkt::cpu_kernels {
+
+Tensor run_lapack_factor(const OpCall& call);  // cholesky qr lu eigh svd determinant
+Tensor run_lapack_solve(const OpCall& call);   // triangular_solve solve
+
+// A dim as LAPACK's int; Unsupported past its range (the matrix would not fit anyway).
+inline lapack_int lapack_dim(const OpCall& call, std::int64_t d) {
+  if (d > INT_MAX) {
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] dimension " + std::to_string(d) +
+                      " exceeds LAPACK's 32-bit sizes");
+  }
+  return static_cast<lapack_int>(d);
+}
+
+// LAPACK's leading dimension may not be 0, even for an empty matrix.
+inline lapack_int leading(lapack_int rows) {
+  return rows > 0 ? rows : 1;
+}
+
+// dst (column-major, leading dim `rows`) = src (row-major rows x cols).
+template <class T>
+void to_col_major(const T* src, std::int64_t rows, std::int64_t cols, T* dst) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t j = 0; j < cols; ++j) dst[i + j * rows] = src[i * cols + j];
+  }
+}
+
+// dst (row-major rows x cols) = src (column-major, leading dim `ld`).
+template <class T>
+void from_col_major(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* dst) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t j = 0; j < cols; ++j) dst[i * cols + j] = src[i + j * ld];
+  }
+}
+
+// The size of work array LAPACK asked for in a workspace query (lwork = -1).
+template <class T>
+lapack_int work_size(T queried) {
+  return static_cast<lapack_int>(queried) > 1 ? static_cast<lapack_int>(queried) : 1;
+}
+
+// "[op] matrix 3 of the batch ...": which matrix failed, for LinAlgError messages.
+inline std::string matrix_label(const OpCall& call, std::int64_t index, std::int64_t count) {
+  std::string s = "[" + std::string(op_name(call.op)) + "] matrix";
+  if (count > 1) s += " " + std::to_string(index) + " of the batch of " + std::to_string(count);
+  return s;
+}
+
+}  // namespace vkt::cpu_kernels
