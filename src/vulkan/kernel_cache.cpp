@@ -13,21 +13,13 @@
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
+#include "vulkan/cache_files.h"
 #include "vulkan/glsl_sources.h"
 
 namespace vkt::vk {
 namespace {
 
 constexpr char kMagic[8] = {'V', 'K', 'T', 'S', 'P', 'V', '0', '1'};
-
-std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 14695981039346656037ull) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 std::string hex64(std::uint64_t v) {
   char buf[17];
@@ -66,34 +58,16 @@ std::vector<std::uint32_t> read_entry(const std::filesystem::path& path, std::ui
   return w;
 }
 
-// Written to a temporary name and renamed, so readers never see half an entry. A cache
-// that cannot be written is only a slower next start: failures are ignored.
+// A cache that cannot be written is only a slower next start: failures are ignored.
 void write_entry(const std::filesystem::path& path, std::uint64_t key_check,
                  const std::vector<std::uint32_t>& w) {
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) return;
-  const std::filesystem::path tmp =
-      path.string() + ".tmp" + std::to_string(static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    Header h{};
-    std::memcpy(h.magic, kMagic, sizeof kMagic);
-    h.key_check = key_check;
-    h.words = w.size();
-    h.checksum = words_checksum(w);
-    out.write(reinterpret_cast<const char*>(&h), sizeof h);
-    out.write(reinterpret_cast<const char*>(w.data()),
-              static_cast<std::streamsize>(w.size() * sizeof(std::uint32_t)));
-    if (!out) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.key_check = key_check;
+  h.words = w.size();
+  h.checksum = words_checksum(w);
+  (void)write_file_atomically(path.string(), &h, sizeof h, w.data(),
+                              w.size() * sizeof(std::uint32_t));
 }
 
 std::vector<std::uint32_t> compile_glsl(const std::string& source) {
@@ -167,17 +141,6 @@ void clear_kernel_memory_cache() {
   memory_cache().entries.clear();
 }
 
-std::string kernel_cache_dir() {
-  if (const char* d = std::getenv("VKT_CACHE_DIR"); d != nullptr && *d != '\0') {
-    return std::string(d) == "off" ? "" : d;
-  }
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
-    return std::string(x) + "/vktensor";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
-    return std::string(h) + "/.cache/vktensor";
-  return "";
-}
-
 KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
   const VkPhysicalDeviceProperties& p = ctx.properties();
   std::ostringstream device;
@@ -197,7 +160,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
       return bin;
     }
   }
-  const std::string dir = kernel_cache_dir();
+  const std::string dir = cache_dir();
   const std::filesystem::path path =
       dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
   if (!dir.empty()) bin.words = read_entry(path, key_check);

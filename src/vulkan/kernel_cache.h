@@ -24,10 +24,6 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source);
 // Forgets the in-memory entries (tests of the disk cache).
 void clear_kernel_memory_cache();
 
-// The disk cache directory: $VKT_CACHE_DIR, else $XDG_CACHE_HOME/vktensor, else
-// $HOME/.cache/vktensor; empty (no disk cache) when none is set or VKT_CACHE_DIR=off.
-std::string kernel_cache_dir();
-
 // GLSL with every #include "x.glsl" replaced by the embedded file (glsl_sources.h).
 std::string expand_includes(const std::string& source);
 

@@ -1,17 +1,15 @@
 #include "vulkan/pipeline_cache.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
 
+#include "vulkan/cache_files.h"
 #include "vulkan/check.h"
 
 namespace vkt::vk {
@@ -23,31 +21,10 @@ constexpr std::size_t kHeaderBytes = 24;  // magic, payload size, payload hash
 constexpr std::size_t kMaxBlobBytes = std::size_t{256} << 20;
 constexpr std::int64_t kSaveIntervalMs = 3000;
 
-std::uint64_t fnv1a(const char* p, std::size_t n) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= static_cast<unsigned char>(p[i]);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-std::string cache_dir() {
-  const char* env = std::getenv("VKT_PIPELINE_CACHE");
-  if (env != nullptr && *env != '\0') return std::strcmp(env, "off") == 0 ? "" : env;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
-    return std::string(x) + "/vktensor";
-  }
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') {
-    return std::string(h) + "/.cache/vktensor";
-  }
-  return "";
 }
 
 // One file per device, driver version and cache UUID: another driver's blob is never read.
@@ -192,21 +169,8 @@ void PipelineCacheStore::save() {
   std::vector<char> blob(size);
   if (vkGetPipelineCacheData(ctx_.device(), cache_.get(), &size, blob.data()) != VK_SUCCESS) return;
   blob.resize(size);
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
-  const std::string tmp = path_ + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    const std::vector<char> file = wrap(blob);
-    out.write(file.data(), static_cast<std::streamsize>(file.size()));
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path_, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  const std::vector<char> file = wrap(blob);
+  (void)write_file_atomically(path_, file.data(), file.size(), nullptr, 0);
 }
 
 std::string PipelineCacheStore::report() const {

@@ -3,8 +3,8 @@
 // H200's fuzzer ran ~12 programs a second, lavapipe ~1,000: bench_results/h200/run13-7e8d606).
 // The file is ours: a header with the payload's size and FNV-1a hash, then the driver's
 // blob; a file that fails any check (or names another device or driver) is ignored and
-// rewritten, never handed to the driver. VKT_PIPELINE_CACHE=off disables it, =DIR moves it
-// (default $XDG_CACHE_HOME/vktensor, else $HOME/.cache/vktensor).
+// rewritten, never handed to the driver. It lives in cache_dir() (cache_files.h:
+// VKT_CACHE_DIR=off disables it, =DIR moves it).
 #pragma once
 
 #include <vulkan/vulkan.h>

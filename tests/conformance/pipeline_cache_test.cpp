@@ -37,10 +37,10 @@ class PipelineCache : public VulkanTest {
     dir_ = std::filesystem::temp_directory_path() /
            ("vkt-pipeline-cache-test-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
-    ::setenv("VKT_PIPELINE_CACHE", dir_.c_str(), 1);
+    ::setenv("VKT_CACHE_DIR", dir_.c_str(), 1);
   }
   void TearDown() override {
-    ::unsetenv("VKT_PIPELINE_CACHE");
+    ::unsetenv("VKT_CACHE_DIR");
     std::filesystem::remove_all(dir_);
     VulkanTest::TearDown();
   }
@@ -95,7 +95,7 @@ TEST_F(PipelineCache, DamagedFileIsRejectedAndRewritten) {
 }
 
 TEST_F(PipelineCache, OffWritesNothing) {
-  ::setenv("VKT_PIPELINE_CACHE", "off", 1);
+  ::setenv("VKT_CACHE_DIR", "off", 1);
   EXPECT_EQ(run_once(), "off");
   EXPECT_FALSE(std::filesystem::exists(dir_));
 }
