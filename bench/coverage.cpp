@@ -7,6 +7,7 @@
 #include "cases.h"
 #include "commands.h"
 #include "device.h"
+#include "nx_callbacks.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -40,6 +41,39 @@ std::string cell(const OpCase& c, DType dtype, Backend* dev) {
   return ledger_scope.delta().fallbacks > 0 ? "F" : "**N**";
 }
 
+// Every Nx.Backend callback with vktensor's equivalent; an op's cells are its row above.
+std::string nx_table(const std::map<std::string, std::string>& cells) {
+  std::vector<NxCallback> all = nx_named_callbacks();
+  for (Op op : all_ops()) {
+    const OpFamily f = op_family(op);
+    const std::string name(op_name(op));
+    if ((f == OpFamily::unary || f == OpFamily::binary) && name != "logical_not") {
+      all.push_back({name, name, name});  // Nx has no logical_not callback (it composes one)
+    }
+  }
+  std::size_t covered = 0;
+  std::string rows;
+  for (const NxCallback& c : all) {
+    covered += c.vktensor.empty() ? 0 : 1;
+    rows += "| " + c.nx + " | " + (c.vktensor.empty() ? "**missing**" : c.vktensor) + " |";
+    const auto it = cells.find(c.probe);
+    if (it != cells.end()) {
+      rows += it->second;
+    } else {
+      for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) rows += " |";
+    }
+    rows += "\n";
+  }
+  std::string md = "\n## Nx.Backend callbacks (nx 0.13.1)\n\n" + std::to_string(covered) + " of " +
+                   std::to_string(all.size()) +
+                   " callbacks have an equivalent. Cells: the op's row above (blank: not an op on "
+                   "tensor data, or no equivalent).\n\n| Nx callback | vktensor |";
+  for (DType d : kAllDTypes) md += " " + std::string(dtype_name(d)) + " |";
+  md += "\n|---|---|";
+  for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) md += ":-:|";
+  return md + "\n" + rows;
+}
+
 }  // namespace
 
 void run_coverage(int device, const std::string& out) {
@@ -54,16 +88,19 @@ void run_coverage(int device, const std::string& out) {
   md += "\n|---|";
   for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) md += ":-:|";
   md += "\n";
+  std::map<std::string, std::string> cells;  // an op's row of cells, for the Nx table
   for (const std::string& op : case_ops()) {
     const OpCase c = make_case(op, 256);
-    md += "| " + op + " |";
+    std::string row;
     for (DType d : kAllDTypes) {
       // Creation ops and cases without data inputs are dtype-fixed: show them once.
       const bool fixed = c.inputs.empty() && d != c.dtype;
-      md += " " + (fixed ? std::string("") : cell(c, d, dev)) + " |";
+      row += " " + (fixed ? std::string("") : cell(c, d, dev)) + " |";
     }
-    md += "\n";
+    cells[op] = row;
+    md += "| " + op + " |" + row + "\n";
   }
+  md += nx_table(cells);
   std::ofstream f(out);
   if (!f) throw std::runtime_error("cannot write '" + out + "'");
   f << md;
