@@ -4,6 +4,7 @@
 
 #include "core/checks.h"
 #include "core/dispatch.h"
+#include "core/reduce_shape.h"
 #include "vkt/ops.h"
 
 namespace vkt {
@@ -29,21 +30,9 @@ DType reduce_out_dtype(Op op, DType in) {
 Tensor reduce(Op op, const Tensor& t, const Axes& axes, bool keep_axes) {
   const std::string name(op_name(op));
   detail::check_defined(name, t);
-  Axes reduced = normalize_axes(name.c_str(), axes, t.rank());
-  if (axes.empty()) {
-    for (std::int64_t a = 0; a < t.rank(); ++a) reduced.push_back(a);
-  }
-  Shape out_shape;
-  std::size_t next = 0;
-  for (std::int64_t a = 0; a < t.rank(); ++a) {
-    const bool is_reduced = next < reduced.size() && reduced[next] == a;
-    if (is_reduced) ++next;
-    if (!is_reduced) {
-      out_shape.push_back(t.dim(a));
-    } else if (keep_axes) {
-      out_shape.push_back(1);
-    }
-  }
+  detail::ReducedShape r = detail::reduced_shape(name.c_str(), t, axes, keep_axes);
+  Axes reduced = std::move(r.axes);
+  Shape out_shape = std::move(r.shape);
   return detail::dispatch({op,
                            {t},
                            ReduceParams{std::move(reduced), keep_axes},

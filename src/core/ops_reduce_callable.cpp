@@ -5,6 +5,7 @@
 
 #include "core/checks.h"
 #include "core/dispatch.h"
+#include "core/reduce_shape.h"
 #include "core/window_params.h"
 #include "vkt/ops.h"
 
@@ -37,21 +38,9 @@ Tensor reduce_with(const Tensor& t, Scalar acc, DType dtype, FoldRun fold_run, c
                    bool keep_axes) {
   detail::check_defined("reduce", t);
   check_function("reduce", static_cast<bool>(fold_run));
-  Axes reduced = normalize_axes("reduce", axes, t.rank());
-  if (axes.empty()) {
-    for (std::int64_t a = 0; a < t.rank(); ++a) reduced.push_back(a);
-  }
-  Shape out_shape;
-  std::size_t next = 0;
-  for (std::int64_t a = 0; a < t.rank(); ++a) {
-    const bool is_reduced = next < reduced.size() && reduced[next] == a;
-    if (is_reduced) ++next;
-    if (!is_reduced) {
-      out_shape.push_back(t.dim(a));
-    } else if (keep_axes) {
-      out_shape.push_back(1);
-    }
-  }
+  detail::ReducedShape r = detail::reduced_shape("reduce", t, axes, keep_axes);
+  Axes reduced = std::move(r.axes);
+  Shape out_shape = std::move(r.shape);
   return dispatch({Op::reduce,
                    {as_type(t, dtype)},
                    CallableReduceParams{acc, std::move(reduced), keep_axes, std::move(fold_run)},

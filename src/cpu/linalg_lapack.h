@@ -59,4 +59,23 @@ inline std::string matrix_label(const OpCall& call, std::int64_t index, std::int
   return s;
 }
 
+// A new output for `call`, filled by run(T* out) in LAPACK's precision (f32 or f64; the
+// core converts other dtypes first). TypeError for any other out dtype.
+template <class Run>
+Tensor run_in_lapack_dtype(const OpCall& call, Run&& run) {
+  Tensor out = make_output(call);
+  switch (call.out_dtype) {
+    case DType::f32:
+      run(mutable_data<float>(out));
+      break;
+    case DType::f64:
+      run(mutable_data<double>(out));
+      break;
+    default:
+      throw TypeError("[" + std::string(op_name(call.op)) + "] runs on f32 or f64, got " +
+                      std::string(dtype_name(call.out_dtype)));
+  }
+  return out;
+}
+
 }  // namespace vkt::cpu_kernels

@@ -75,19 +75,7 @@ void run_typed(const OpCall& call, T* x) {
 }  // namespace
 
 Tensor run_lapack_solve(const OpCall& call) {
-  Tensor out = make_output(call);
-  switch (call.out_dtype) {
-    case DType::f32:
-      run_typed(call, mutable_data<float>(out));
-      break;
-    case DType::f64:
-      run_typed(call, mutable_data<double>(out));
-      break;
-    default:
-      throw TypeError("[" + std::string(op_name(call.op)) + "] runs on f32 or f64, got " +
-                      std::string(dtype_name(call.out_dtype)));
-  }
-  return out;
+  return run_in_lapack_dtype(call, [&](auto* out) { run_typed(call, out); });
 }
 
 }  // namespace vkt::cpu_kernels
