@@ -24,7 +24,8 @@ inline bool is_nan_value(C x) {
 template <class C>
 inline bool order_less(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
-    return (a < b) | ((a == b) & std::signbit(a) & !std::signbit(b));
+    const bool sign_a = std::signbit(a), sign_b = std::signbit(b);
+    return (a < b) | ((a == b) & sign_a & !sign_b);
   } else {
     return a < b;
   }
@@ -34,11 +35,13 @@ inline bool order_less(C a, C b) {
 // `b` fails the comparison, so NaN propagates.
 template <class C>
 inline C pick_min(C a, C b) {
-  return (order_less(a, b) | is_nan_value(a)) ? a : b;
+  const bool below = order_less(a, b), nan = is_nan_value(a);
+  return (below | nan) ? a : b;  // `|`: a branch-free select
 }
 template <class C>
 inline C pick_max(C a, C b) {
-  return (order_less(b, a) | is_nan_value(a)) ? a : b;
+  const bool above = order_less(b, a), nan = is_nan_value(a);
+  return (above | nan) ? a : b;
 }
 
 }  // namespace vkt::cpu_kernels
