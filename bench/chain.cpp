@@ -90,10 +90,6 @@ FirstCall first_call(const Workload& w, Backend& b) {
   return r;
 }
 
-std::string num_or_empty(const Column& c) {
-  return c.measured ? fmt_num(c.stats.median_us) : "";
-}
-
 }  // namespace
 
 std::vector<Row> run_chain(const SuiteOptions& o) {
@@ -189,13 +185,13 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
     row.emplace_back("B_us", fmt_num(b.stats.median_us));
     row.emplace_back("B_p95_us", fmt_num(b.stats.p95_us));
     row.emplace_back("B_compiled_us", fmt_num(bc.stats.median_us));
-    row.emplace_back("C_us", num_or_empty(c));
-    row.emplace_back("C_compiled_us", num_or_empty(cc));
+    row.emplace_back("C_us", median_or_empty(c));
+    row.emplace_back("C_compiled_us", median_or_empty(cc));
     add_device_time(row, "C", c);
     add_device_time(row, "C_compiled", cc);
-    row.emplace_back("D_us", num_or_empty(d));
+    row.emplace_back("D_us", median_or_empty(d));
     row.emplace_back("D_p95_us", d.measured ? fmt_num(d.stats.p95_us) : "");
-    row.emplace_back("D_compiled_us", num_or_empty(dc));
+    row.emplace_back("D_compiled_us", median_or_empty(dc));
     row.emplace_back("D_over_B",
                      d.measured ? fmt_num(d.stats.median_us / b.stats.median_us, 4) : "");
     row.emplace_back("D_compiled_over_B",

@@ -32,10 +32,6 @@ OpCase layer_case(std::int64_t batch, std::int64_t channels, std::int64_t hw, DT
                 }};
 }
 
-std::string us(const Column& c) {
-  return c.measured ? fmt_num(c.stats.median_us) : "";
-}
-
 }  // namespace
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
@@ -89,7 +85,7 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
       const std::pair<const char*, const Column*> cols[] = {
           {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
       for (const auto& [col_name, col] : cols) {
-        row.emplace_back(std::string(col_name) + "_us", us(*col));
+        row.emplace_back(std::string(col_name) + "_us", median_or_empty(*col));
         row.emplace_back(std::string(col_name) + "_min_us",
                          col->measured ? fmt_num(col->stats.min_us) : "");
         row.emplace_back(std::string(col_name) + "_p95_us",

@@ -25,6 +25,10 @@ enum class Read {
 };
 
 // Places the inputs on `b` (outside the timing), then times the op and `read`.
+// The column's median as a CSV cell, or an empty cell where it was not measured.
+inline std::string median_or_empty(const Column& c) {
+  return c.measured ? fmt_num(c.stats.median_us) : "";
+}
 Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
 
 // <prefix>_gpu_us and <prefix>_gpu_min_us: the column's device-clock median and minimum,
