@@ -10,6 +10,10 @@
 set -euo pipefail
 build=${1:-build}
 packed=${2:-build-gpu}
+# Built first, so vkt-bench's commit stamp (bench/commit.cmake, refreshed at every build) is
+# the commit packed: a pack made after a commit without a rebuild carried the previous
+# commit's "-dirty" stamp into runs 15 and 16's CSVs.
+cmake --build "$build" -j "$(nproc)" > /dev/null
 rm -rf "$packed"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -20,5 +24,5 @@ cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" \
 strip "$stage/vkt-bench" "$stage"/tests/*
 tar -czf "$packed/binaries.tar.gz" -C "$stage" vkt-bench tests
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
-git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench" >&2
+git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench (CSVs will be stamped -dirty)" >&2
 du -sh "$packed"
