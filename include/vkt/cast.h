@@ -1,5 +1,6 @@
 // Value conversion with Nx's as_type semantics: float to integer saturates (NaN gives 0),
-// integer to integer wraps modulo 2^bits, anything to float rounds to nearest.
+// integer to integer wraps modulo 2^bits, anything to float rounds to nearest; complex to
+// real takes the real part, real to complex has imaginary part 0.
 #pragma once
 
 #include <cmath>
@@ -12,7 +13,25 @@
 namespace vkt {
 
 template <class To, class From>
+To convert_real(From v);
+
+template <class To, class From>
 To convert(From v) {
+  if constexpr (is_complex_v<To> && is_complex_v<From>) {
+    using R = typename To::value_type;
+    return To(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+  } else if constexpr (is_complex_v<To>) {
+    using R = typename To::value_type;
+    return To(convert<R>(v), R(0));
+  } else if constexpr (is_complex_v<From>) {
+    return convert<To>(v.real());
+  } else {
+    return convert_real<To>(v);
+  }
+}
+
+template <class To, class From>
+To convert_real(From v) {
   using F = compute_t<From>;
   using T = compute_t<To>;
   F x = static_cast<F>(v);

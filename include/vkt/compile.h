@@ -69,15 +69,24 @@ class CompileCache {
   std::unique_ptr<State> state_;
 };
 
+inline void append_double_bits(std::string& key, double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  key += std::to_string(bits);
+}
+
 inline void append_scalar_key(std::string& key, const Scalar& s) {
   switch (s.kind()) {
-    case Scalar::Kind::floating: {
-      const double v = s.as<double>();
-      std::uint64_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      key += "f" + std::to_string(bits);
+    case Scalar::Kind::floating:
+      key += "f";
+      append_double_bits(key, s.as_double());
       return;
-    }
+    case Scalar::Kind::complex:
+      key += "c";
+      append_double_bits(key, s.as_complex().real());
+      key += ",";
+      append_double_bits(key, s.as_complex().imag());
+      return;
     case Scalar::Kind::signed_int:
       key += "i" + std::to_string(s.as<std::int64_t>());
       return;

@@ -1,6 +1,7 @@
 // Element types, their C++ value types and Nx's promotion rules.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -9,27 +10,57 @@
 
 namespace vkt {
 
-enum class DType : std::uint8_t { u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32, f64 };
+// c64 / c128: complex numbers of two f32 / two f64 (real part first), as Nx's {:c, 64/128}.
+enum class DType : std::uint8_t {
+  u8,
+  u16,
+  u32,
+  u64,
+  s8,
+  s16,
+  s32,
+  s64,
+  f16,
+  bf16,
+  f32,
+  f64,
+  c64,
+  c128
+};
 
-inline constexpr DType kAllDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
-                                       DType::s8,  DType::s16,  DType::s32, DType::s64,
-                                       DType::f16, DType::bf16, DType::f32, DType::f64};
+inline constexpr DType kRealDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
+                                        DType::s8,  DType::s16,  DType::s32, DType::s64,
+                                        DType::f16, DType::bf16, DType::f32, DType::f64};
+inline constexpr DType kComplexDTypes[] = {DType::c64, DType::c128};
+inline constexpr DType kAllDTypes[] = {DType::u8,  DType::u16, DType::u32, DType::u64, DType::s8,
+                                       DType::s16, DType::s32, DType::s64, DType::f16, DType::bf16,
+                                       DType::f32, DType::f64, DType::c64, DType::c128};
 
 std::string_view dtype_name(DType d);
 // Parses "f32", "s64", ... ; throws TypeError on an unknown name.
 DType dtype_from_name(std::string_view name);
 std::size_t itemsize(DType d);
+// Real floating point (f16, bf16, f32, f64); complex dtypes are neither float nor integer.
 bool is_float(DType d);
+bool is_complex(DType d);
 bool is_integer(DType d);
 bool is_signed_integer(DType d);
 bool is_unsigned_integer(DType d);
 int bit_width(DType d);
 
 // Nx's type promotion: same kind keeps the wider; signed with unsigned gives a signed type
-// wide enough for both (capped at s64); float beats integer; f16 with bf16 gives f32.
+// wide enough for both (capped at s64); float beats integer; f16 with bf16 gives f32;
+// complex beats everything, and a float with a complex gives a complex holding both (f64
+// with c64 is c128).
 DType promote(DType a, DType b);
-// The float type an integer is computed in by float functions (exp, divide...): f32.
+// The type float functions (exp, divide...) compute in: integers in f32; floats and
+// complex dtypes as they are (Nx's to_floating).
 DType to_float_type(DType d);
+// The real type of a dtype's components (Nx's to_real): c64 -> f32, c128 -> f64, floats
+// unchanged, integers f32.
+DType to_real_type(DType d);
+// The smallest complex type holding d (Nx's to_complex): f64 -> c128, others -> c64.
+DType to_complex_type(DType d);
 
 // IEEE binary16, stored as bits; arithmetic happens in float.
 struct f16 {
@@ -116,6 +147,14 @@ template <>
 struct dtype_of<double> {
   static constexpr DType value = DType::f64;
 };
+template <>
+struct dtype_of<std::complex<float>> {
+  static constexpr DType value = DType::c64;
+};
+template <>
+struct dtype_of<std::complex<double>> {
+  static constexpr DType value = DType::c128;
+};
 template <class T>
 inline constexpr DType dtype_of_v = dtype_of<T>::value;
 
@@ -123,12 +162,23 @@ template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, f16> || std::is_same_v<T, bf16>;
 template <class T>
 inline constexpr bool is_float_v = is_half_v<T> || std::is_floating_point_v<T>;
+template <class T>
+inline constexpr bool is_complex_v =
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
 // The type arithmetic on T is carried out in: f16/bf16 compute in float.
 template <class T>
 using compute_t = std::conditional_t<is_half_v<T>, float, T>;
 
-// Calls f(std::type_identity<T>{}) with T the value type of d.
+namespace detail {
+[[noreturn]] void throw_not_complex(DType d);
+// Thrown by visit_dtype on a complex dtype: the op table (dtypes column) keeps complex
+// tensors away from real-only kernels, so reaching it is a bug in a family's checks.
+[[noreturn]] void complex_reached_real_kernel(DType d);
+}  // namespace detail
+
+// Calls f(std::type_identity<T>{}) with T the value type of d, a real dtype (complex dtypes
+// go through visit_complex_dtype or visit_any_dtype).
 template <class F>
 decltype(auto) visit_dtype(DType d, F&& f) {
   switch (d) {
@@ -156,8 +206,26 @@ decltype(auto) visit_dtype(DType d, F&& f) {
       return f(std::type_identity<float>{});
     case DType::f64:
       return f(std::type_identity<double>{});
+    case DType::c64:
+    case DType::c128:
+      detail::complex_reached_real_kernel(d);
   }
   return f(std::type_identity<float>{});  // unreachable: every enumerator is handled
+}
+
+// Calls f(std::type_identity<std::complex<R>>{}) for c64 (R = float) and c128 (R = double).
+template <class F>
+decltype(auto) visit_complex_dtype(DType d, F&& f) {
+  if (d == DType::c128) return f(std::type_identity<std::complex<double>>{});
+  if (d != DType::c64) detail::throw_not_complex(d);
+  return f(std::type_identity<std::complex<float>>{});
+}
+
+// visit_dtype over every dtype, complex included.
+template <class F>
+decltype(auto) visit_any_dtype(DType d, F&& f) {
+  if (is_complex(d)) return visit_complex_dtype(d, std::forward<F>(f));
+  return visit_dtype(d, std::forward<F>(f));
 }
 
 }  // namespace vkt

@@ -9,8 +9,11 @@
 //                   predicate (out u8), imaginary_part (zeros of the input type);
 //           binary  arithmetic (out = promoted), to_float (computed in the float type of the
 //                   promoted dtype), comparison and logical (out u8).
-//   dtypes  OpDTypes: what the core accepts: any, integer (TypeError otherwise), or
-//           own_rule (the family's core file checks its own operands).
+//   dtypes  OpDTypes: the dtypes the op's operands may have (the core's TypeError
+//           otherwise; families check the rest of their own rules): any (complex
+//           included; a complex input gives a complex result), real (every dtype but
+//           complex), integer, or to_real (any; a complex input gives the real type of its
+//           parts: abs, real, imag, phase).
 //   vulkan  VulkanRule: native (every dtype the device has, f64 included), no_f64 (f64 runs
 //           on the cpu: GLSL.std.450 has no f64 transcendentals and none is written out), or
 //           own_rule (the family's supports() decides from shapes and dtypes).
@@ -39,14 +42,14 @@
   R(X, sqrt, unary, float_function, any, native)                \
   R(X, rsqrt, unary, float_function, any, native)               \
   R(X, cbrt, unary, float_function, any, native)                \
-  R(X, erf, unary, float_function, any, no_f64)                 \
-  R(X, erfc, unary, float_function, any, no_f64)                \
-  R(X, erf_inv, unary, float_function, any, no_f64)             \
-  R(X, abs, unary, keeps_type, any, native)                     \
+  R(X, erf, unary, float_function, real, no_f64)                 \
+  R(X, erfc, unary, float_function, real, no_f64)                \
+  R(X, erf_inv, unary, float_function, real, no_f64)             \
+  R(X, abs, unary, keeps_type, to_real, native)                     \
   R(X, bitwise_not, unary, keeps_type, integer, native)         \
-  R(X, ceil, unary, keeps_type, any, native)                    \
-  R(X, floor, unary, keeps_type, any, native)                   \
-  R(X, round, unary, keeps_type, any, native)                   \
+  R(X, ceil, unary, keeps_type, real, native)                    \
+  R(X, floor, unary, keeps_type, real, native)                   \
+  R(X, round, unary, keeps_type, real, native)                   \
   R(X, negate, unary, keeps_type, any, native)                  \
   R(X, sign, unary, keeps_type, any, native)                    \
   R(X, count_leading_zeros, unary, keeps_type, integer, native) \
@@ -54,8 +57,9 @@
   R(X, is_nan, unary, predicate, any, native)                   \
   R(X, is_infinity, unary, predicate, any, native)              \
   R(X, conjugate, unary, keeps_type, any, native)               \
-  R(X, real, unary, keeps_type, any, native)                    \
-  R(X, imag, unary, imaginary_part, any, native)                \
+  R(X, real, unary, keeps_type, to_real, native)                    \
+  R(X, imag, unary, imaginary_part, to_real, native)                \
+  R(X, phase, unary, float_function, to_real, native)               \
   R(X, logical_not, unary, predicate, any, native)
 
 #define VKT_BINARY_TABLE(R, X)                           \
@@ -64,10 +68,10 @@
   R(X, multiply, binary, arithmetic, any, native)        \
   R(X, divide, binary, to_float, any, native)            \
   R(X, pow, binary, arithmetic, any, no_f64)             \
-  R(X, remainder, binary, arithmetic, any, native)       \
-  R(X, atan2, binary, to_float, any, native)             \
-  R(X, min, binary, arithmetic, any, native)             \
-  R(X, max, binary, arithmetic, any, native)             \
+  R(X, remainder, binary, arithmetic, real, native)       \
+  R(X, atan2, binary, to_float, real, native)             \
+  R(X, min, binary, arithmetic, real, native)             \
+  R(X, max, binary, arithmetic, real, native)             \
   R(X, quotient, binary, arithmetic, integer, native)    \
   R(X, bitwise_and, binary, arithmetic, integer, native) \
   R(X, bitwise_or, binary, arithmetic, integer, native)  \
@@ -76,77 +80,77 @@
   R(X, right_shift, binary, arithmetic, integer, native) \
   R(X, equal, binary, comparison, any, native)           \
   R(X, not_equal, binary, comparison, any, native)       \
-  R(X, less, binary, comparison, any, native)            \
-  R(X, less_equal, binary, comparison, any, native)      \
-  R(X, greater, binary, comparison, any, native)         \
-  R(X, greater_equal, binary, comparison, any, native)   \
+  R(X, less, binary, comparison, real, native)            \
+  R(X, less_equal, binary, comparison, real, native)      \
+  R(X, greater, binary, comparison, real, native)         \
+  R(X, greater_equal, binary, comparison, real, native)   \
   R(X, logical_and, binary, logical, any, native)        \
   R(X, logical_or, binary, logical, any, native)         \
   R(X, logical_xor, binary, logical, any, native)
 
 #define VKT_REDUCE_TABLE(R, X)                       \
-  R(X, all, reduce, none, own_rule, own_rule)        \
-  R(X, any, reduce, none, own_rule, own_rule)        \
-  R(X, sum, reduce, none, own_rule, own_rule)        \
-  R(X, product, reduce, none, own_rule, own_rule)    \
-  R(X, reduce_max, reduce, none, own_rule, own_rule) \
-  R(X, reduce_min, reduce, none, own_rule, own_rule)
+  R(X, all, reduce, none, any, own_rule)        \
+  R(X, any, reduce, none, any, own_rule)        \
+  R(X, sum, reduce, none, any, own_rule)        \
+  R(X, product, reduce, none, any, own_rule)    \
+  R(X, reduce_max, reduce, none, real, own_rule) \
+  R(X, reduce_min, reduce, none, real, own_rule)
 
 #define VKT_ARGREDUCE_TABLE(R, X)                   \
-  R(X, argmax, argreduce, none, own_rule, own_rule) \
-  R(X, argmin, argreduce, none, own_rule, own_rule)
+  R(X, argmax, argreduce, none, real, own_rule) \
+  R(X, argmin, argreduce, none, real, own_rule)
 
 #define VKT_WINDOW_TABLE(R, X)                           \
-  R(X, window_sum, window, none, own_rule, own_rule)     \
-  R(X, window_product, window, none, own_rule, own_rule) \
-  R(X, window_max, window, none, own_rule, own_rule)     \
-  R(X, window_min, window, none, own_rule, own_rule)
+  R(X, window_sum, window, none, any, own_rule)     \
+  R(X, window_product, window, none, any, own_rule) \
+  R(X, window_max, window, none, real, own_rule)     \
+  R(X, window_min, window, none, real, own_rule)
 
 #define VKT_CUMULATIVE_TABLE(R, X)                               \
-  R(X, cumulative_sum, cumulative, none, own_rule, own_rule)     \
-  R(X, cumulative_product, cumulative, none, own_rule, own_rule) \
-  R(X, cumulative_min, cumulative, none, own_rule, own_rule)     \
-  R(X, cumulative_max, cumulative, none, own_rule, own_rule)
+  R(X, cumulative_sum, cumulative, none, any, own_rule)     \
+  R(X, cumulative_product, cumulative, none, any, own_rule) \
+  R(X, cumulative_min, cumulative, none, real, own_rule)     \
+  R(X, cumulative_max, cumulative, none, real, own_rule)
 
 // Ops with a family of their own.
 #define VKT_OTHER_TABLE(R, X)                                        \
-  R(X, full, creation, none, own_rule, own_rule)                     \
-  R(X, iota, creation, none, own_rule, own_rule)                     \
-  R(X, eye, creation, none, own_rule, own_rule)                      \
-  R(X, as_type, conversion, none, own_rule, own_rule)                \
-  R(X, bitcast, conversion, none, own_rule, own_rule)                \
-  R(X, broadcast, movement, none, own_rule, own_rule)                \
-  R(X, transpose, movement, none, own_rule, own_rule)                \
-  R(X, pad, movement, none, own_rule, own_rule)                      \
-  R(X, reverse, movement, none, own_rule, own_rule)                  \
-  R(X, slice, movement, none, own_rule, own_rule)                    \
-  R(X, put_slice, movement, none, own_rule, own_rule)                \
-  R(X, gather, indexing, none, own_rule, own_rule)                   \
-  R(X, take, indexing, none, own_rule, own_rule)                     \
-  R(X, take_along_axis, indexing, none, own_rule, own_rule)          \
-  R(X, concatenate, movement, none, own_rule, own_rule)              \
-  R(X, select, indexing, none, own_rule, own_rule)                   \
-  R(X, clip, indexing, none, own_rule, own_rule)                     \
-  R(X, indexed_add, indexing, none, own_rule, own_rule)              \
-  R(X, indexed_put, indexing, none, own_rule, own_rule)              \
-  R(X, sort, sort, none, own_rule, own_rule)                         \
-  R(X, argsort, sort, none, own_rule, own_rule)                      \
-  R(X, top_k, sort, none, own_rule, own_rule)                        \
-  R(X, dot, linalg, none, own_rule, own_rule)                        \
-  R(X, copy, conversion, none, own_rule, own_rule)                   \
-  R(X, conv, conv, none, own_rule, own_rule)                         \
-  R(X, window_scatter_max, window_scatter, none, own_rule, own_rule) \
-  R(X, window_scatter_min, window_scatter, none, own_rule, own_rule) \
-  R(X, reduce, callable, none, own_rule, own_rule)                   \
-  R(X, window_reduce, callable, none, own_rule, own_rule)            \
-  R(X, triangular_solve, linalg, none, own_rule, own_rule)           \
-  R(X, cholesky, linalg, none, own_rule, own_rule)                   \
-  R(X, qr, linalg, none, own_rule, own_rule)                         \
-  R(X, lu, linalg, none, own_rule, own_rule)                         \
-  R(X, eigh, linalg, none, own_rule, own_rule)                       \
-  R(X, svd, linalg, none, own_rule, own_rule)                        \
-  R(X, solve, linalg, none, own_rule, own_rule)                      \
-  R(X, determinant, linalg, none, own_rule, own_rule)
+  R(X, full, creation, none, any, own_rule)                     \
+  R(X, iota, creation, none, any, own_rule)                     \
+  R(X, eye, creation, none, any, own_rule)                      \
+  R(X, as_type, conversion, none, any, own_rule)                \
+  R(X, bitcast, conversion, none, any, own_rule)                \
+  R(X, broadcast, movement, none, any, own_rule)                \
+  R(X, transpose, movement, none, any, own_rule)                \
+  R(X, pad, movement, none, any, own_rule)                      \
+  R(X, reverse, movement, none, any, own_rule)                  \
+  R(X, slice, movement, none, any, own_rule)                    \
+  R(X, put_slice, movement, none, any, own_rule)                \
+  R(X, gather, indexing, none, any, own_rule)                   \
+  R(X, take, indexing, none, any, own_rule)                     \
+  R(X, take_along_axis, indexing, none, any, own_rule)          \
+  R(X, concatenate, movement, none, any, own_rule)              \
+  R(X, select, indexing, none, any, own_rule)                   \
+  R(X, clip, indexing, none, real, own_rule)                     \
+  R(X, indexed_add, indexing, none, any, own_rule)              \
+  R(X, indexed_put, indexing, none, any, own_rule)              \
+  R(X, sort, sort, none, real, own_rule)                         \
+  R(X, argsort, sort, none, real, own_rule)                      \
+  R(X, top_k, sort, none, real, own_rule)                        \
+  R(X, dot, linalg, none, any, own_rule)                        \
+  R(X, copy, conversion, none, any, own_rule)                   \
+  R(X, conv, conv, none, any, own_rule)                         \
+  R(X, window_scatter_max, window_scatter, none, real, own_rule) \
+  R(X, window_scatter_min, window_scatter, none, real, own_rule) \
+  R(X, reduce, callable, none, real, own_rule)                   \
+  R(X, window_reduce, callable, none, real, own_rule)            \
+  R(X, triangular_solve, linalg, none, any, own_rule)           \
+  R(X, cholesky, linalg, none, any, own_rule)                   \
+  R(X, qr, linalg, none, any, own_rule)                         \
+  R(X, lu, linalg, none, any, own_rule)                         \
+  R(X, eigh, linalg, none, any, own_rule)                       \
+  R(X, svd, linalg, none, any, own_rule)                        \
+  R(X, solve, linalg, none, any, own_rule)                      \
+  R(X, determinant, linalg, none, any, own_rule)
 
 #define VKT_OP_TABLE(R, X)  \
   VKT_UNARY_TABLE(R, X)     \

@@ -167,7 +167,7 @@ T Tensor::item() const {
     throw ShapeError("[item] needs a tensor of one element, got shape " + shape_str(shape_));
   }
   const std::vector<std::byte> bytes = to_bytes();
-  return visit_dtype(dtype_, [&](auto tag) {
+  return visit_any_dtype(dtype_, [&](auto tag) {
     using S = typename decltype(tag)::type;
     S v;
     std::memcpy(&v, bytes.data(), sizeof(S));

@@ -81,4 +81,11 @@ inline std::string describe(const Tensor& t) {
   return std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape());
 }
 
+// For ops Nx does not define on complex numbers (orderings, rounding, bit-level ops).
+inline void check_not_complex(std::string_view op, const Tensor& t, std::string_view role = "") {
+  if (!t.defined() || !is_complex(t.dtype())) return;
+  fail<TypeError>(op, "is not defined for complex numbers, got " +
+                          (role.empty() ? std::string() : std::string(role) + " ") + describe(t));
+}
+
 }  // namespace vkt::detail

@@ -10,6 +10,7 @@
 #include "core/checks.h"
 #include "vkt/backend.h"
 #include "vkt/backend/legacy_policy.h"
+#include "vkt/backend/op_info.h"
 #include "vkt/ledger.h"
 
 namespace vkt {
@@ -164,6 +165,14 @@ void move_inputs(OpCall& call, Backend& b) {
 
 Tensor dispatch(OpCall call) {
   check_size(op_name(call.op), call.out_shape, call.out_dtype);
+  for (const Tensor& t : call.inputs) {
+    if (t.defined() && !op_accepts(call.op, t.dtype())) {
+      fail<TypeError>(op_name(call.op), std::string(op_info(call.op).dtypes == OpDTypes::integer
+                                                        ? "expects integer operands"
+                                                        : "is not defined for complex numbers") +
+                                            ", got " + describe(t));
+    }
+  }
   Backend& b = pick_backend(call);
   if (b.is_cpu()) return execute_on(b, call);
   // While tracing (vkt::compile) every call is recorded, whatever the policies say.

@@ -32,6 +32,10 @@ std::string_view dtype_name(DType d) {
       return "f32";
     case DType::f64:
       return "f64";
+    case DType::c64:
+      return "c64";
+    case DType::c128:
+      return "c128";
   }
   return "?";
 }
@@ -64,7 +68,10 @@ int bit_width(DType d) {
     case DType::u64:
     case DType::s64:
     case DType::f64:
+    case DType::c64:
       return 64;
+    case DType::c128:
+      return 128;
   }
   return 0;
 }
@@ -78,8 +85,11 @@ bool is_signed_integer(DType d) {
 bool is_unsigned_integer(DType d) {
   return d == DType::u8 || d == DType::u16 || d == DType::u32 || d == DType::u64;
 }
+bool is_complex(DType d) {
+  return d == DType::c64 || d == DType::c128;
+}
 bool is_integer(DType d) {
-  return !is_float(d);
+  return is_signed_integer(d) || is_unsigned_integer(d);
 }
 
 namespace {
@@ -99,6 +109,10 @@ DType signed_of_width(int bits) {
 
 DType promote(DType a, DType b) {
   if (a == b) return a;
+  if (is_complex(a) || is_complex(b)) {
+    const bool wide = a == DType::c128 || b == DType::c128 || a == DType::f64 || b == DType::f64;
+    return wide ? DType::c128 : DType::c64;
+  }
   const bool fa = is_float(a), fb = is_float(b);
   if (fa && fb) {
     if ((a == DType::bf16 && b == DType::f16) || (a == DType::f16 && b == DType::bf16)) {
@@ -117,8 +131,28 @@ DType promote(DType a, DType b) {
 }
 
 DType to_float_type(DType d) {
+  return is_float(d) || is_complex(d) ? d : DType::f32;
+}
+
+DType to_real_type(DType d) {
+  if (d == DType::c64) return DType::f32;
+  if (d == DType::c128) return DType::f64;
   return is_float(d) ? d : DType::f32;
 }
+
+DType to_complex_type(DType d) {
+  return d == DType::c128 || d == DType::f64 ? DType::c128 : DType::c64;
+}
+
+namespace detail {
+void complex_reached_real_kernel(DType d) {
+  throw Unsupported("[dtype] a real-only kernel was handed " + std::string(dtype_name(d)) +
+                    " (the op's dtype checks should have refused it)");
+}
+void throw_not_complex(DType d) {
+  throw TypeError("[dtype] expected c64 or c128, got " + std::string(dtype_name(d)));
+}
+}  // namespace detail
 
 // ---- half-precision conversion (bit exact, round to nearest even) ----
 float f16_bits_to_float(std::uint16_t h) {

@@ -4,6 +4,7 @@
 // Only the first limit + 1 elements are read (a partial read from a device).
 #include <charconv>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <ostream>
 #include <string>
@@ -92,6 +93,14 @@ std::string number_str(T v) {
   }
 }
 
+// Complex numbers as Nx's Complex prints them: "1.0+2.0i", "1.0-2.0i", "NaN+Infi".
+template <class R>
+std::string number_str(std::complex<R> v) {
+  const std::string im = number_str(v.imag());
+  const bool has_sign = !im.empty() && im[0] == '-';
+  return number_str(v.real()) + (has_sign ? "" : "+") + im + "i";
+}
+
 // Builds the nested lists the way Nx's chunk/chunk_each do: `budget` counts the values
 // still to print; when it reaches 0 with entries left, "..." closes the list.
 struct Printer {
@@ -149,7 +158,7 @@ std::string inspect(const Tensor& t, std::int64_t limit) {
   const std::int64_t wanted = limit < t.size() ? limit + 1 : t.size();
   const std::vector<std::byte> bytes = t.to_bytes(wanted);
   std::vector<std::string> values(static_cast<std::size_t>(wanted));
-  visit_dtype(t.dtype(), [&](auto tag) {
+  visit_any_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (std::size_t i = 0; i < values.size(); ++i) {
       T v;

@@ -24,12 +24,15 @@ Tensor unary(Op op, const Tensor& t) {
   detail::check_defined(name, t);
   DType out_dtype = t.dtype();
   Tensor input = t;
-  if (op_info(op).dtypes == OpDTypes::integer && !is_integer(t.dtype())) {
-    detail::fail<TypeError>(name, "expects an integer tensor, got " + detail::describe(t));
+  if (!op_accepts(op, t.dtype())) {
+    detail::fail<TypeError>(name, std::string(op_info(op).dtypes == OpDTypes::integer
+                                                  ? "expects an integer tensor"
+                                                  : "is not defined for complex numbers") +
+                                      ", got " + detail::describe(t));
   }
   switch (op_kind(op)) {
     case OpKind::float_function:
-      // Integers are computed in f32; the kernel only ever sees float inputs.
+      // Integers are computed in f32; the kernel only ever sees float or complex inputs.
       out_dtype = to_float_type(t.dtype());
       input = as_type(t, out_dtype);
       break;
@@ -38,6 +41,10 @@ Tensor unary(Op op, const Tensor& t) {
       break;
     default:  // keeps_type, imaginary_part
       break;
+  }
+  // abs, real, imag, phase of a complex tensor: the real type of its parts.
+  if (op_info(op).dtypes == OpDTypes::to_real && is_complex(t.dtype())) {
+    out_dtype = to_real_type(t.dtype());
   }
   return detail::dispatch({op, {input}, NoParams{}, out_dtype, t.shape()});
 }
@@ -55,9 +62,12 @@ Tensor binary(Op op, const Tensor& a, const Tensor& b) {
   const DType promoted = promote(a.dtype(), b.dtype());
   DType compute = promoted;
   DType out_dtype = promoted;
-  if (op_info(op).dtypes == OpDTypes::integer && !is_integer(promoted)) {
-    detail::fail<TypeError>(name, "expects integer operands, got " + dtype_str(a.dtype()) +
-                                      " and " + dtype_str(b.dtype()) + " (promoted to " +
+  if (!op_accepts(op, promoted)) {
+    detail::fail<TypeError>(name, std::string(op_info(op).dtypes == OpDTypes::integer
+                                                  ? "expects integer operands"
+                                                  : "is not defined for complex numbers") +
+                                      ", got " + dtype_str(a.dtype()) + " and " +
+                                      dtype_str(b.dtype()) + " (promoted to " +
                                       dtype_str(promoted) + ")");
   }
   switch (op_kind(op)) {

@@ -84,6 +84,8 @@ bool run_float_function(Op op, const T* in, Out* out, std::int64_t n) {
       return go([](C x) { return C(1) / std::sqrt(x); });
     case Op::cbrt:
       return go([](C x) { return std::cbrt(x); });
+    case Op::phase:  // the angle of x + 0i: pi for negative x and -0, NaN stays NaN
+      return go([](C x) { return std::isnan(x) ? x : std::atan2(C(0), x); });
     case Op::erf:
       return go([](C x) { return std::erf(x); });
     case Op::erfc:

@@ -151,7 +151,7 @@ std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
 bool VulkanBackend::dtype_supported(DType d) const {
   const DeviceCaps& c = ctx_.caps();
   if (!c.storage8 || !c.storage16) return false;
-  if (d == DType::f64) return c.float64 && c.int64;
+  if (d == DType::f64 || d == DType::c128) return c.float64 && c.int64;
   if (d == DType::u64 || d == DType::s64) return c.int64;
   return true;
 }
@@ -170,9 +170,21 @@ bool VulkanBackend::shader_ops_ok(const OpCall& call) const {
   return within_shader_limits(call, ctx_.limits().max_storage_range);
 }
 
+namespace {
+bool touches_complex(const OpCall& call) {
+  if (is_complex(call.out_dtype)) return true;
+  for (const Tensor& t : call.inputs) {
+    if (t.defined() && is_complex(t.dtype())) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool VulkanBackend::supports(const OpCall& call) const {
   std::lock_guard lock(mutex_);
   if (disabled_.count(call.op) != 0) return false;
+  // Complex tensors are computed on the cpu (the fallback rule, result on the cpu).
+  if (touches_complex(call)) return false;
   switch (op_family(call.op)) {
     case OpFamily::creation:
       return shader_ops_ok(call) && creation_supported(*this, call);

@@ -94,7 +94,7 @@ const std::vector<DotCase>& fallback_cases() {
 std::vector<DType> integer_dtypes() {
   std::vector<DType> out;
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  for (DType d : kAllDTypes) {
+  for (DType d : kRealDTypes) {
     if (is_integer(d) && vb.dtype_supported(d)) out.push_back(d);
   }
   return out;

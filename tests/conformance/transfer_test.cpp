@@ -26,7 +26,7 @@ std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
 }
 
 TEST_F(Transfer, RoundTripsEveryDtypeAndSize) {
-  for (DType d : kAllDTypes) {
+  for (DType d : kRealDTypes) {
     for (std::int64_t n : {0, 1, 3, 7, 255, 257, 1001, 65537}) {
       const auto bytes =
           pattern(static_cast<std::size_t>(n) * itemsize(d), static_cast<unsigned>(n));

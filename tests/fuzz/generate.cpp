@@ -13,7 +13,7 @@ namespace {
 constexpr std::int64_t kMaxLeaf = 256;     // elements in a generated leaf
 constexpr std::int64_t kMaxResult = 4096;  // larger results are dropped from the program
 
-const std::vector<DType> kDTypes(std::begin(kAllDTypes), std::end(kAllDTypes));
+const std::vector<DType> kDTypes(std::begin(kRealDTypes), std::end(kRealDTypes));
 const std::vector<DType> kIndexDTypes = {DType::s64, DType::s64, DType::s32, DType::u8,
                                          DType::u32, DType::s8,  DType::u64};
 

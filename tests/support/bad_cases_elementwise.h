@@ -115,7 +115,7 @@ void add_wrong_read(std::vector<BadCase>& v, DType d) {
 }
 
 inline void add_read_cases(std::vector<BadCase>& v) {
-  for (DType d : kAllDTypes) {
+  for (DType d : kRealDTypes) {
     if (d == DType::f32) {
       add_wrong_read<std::int32_t>(v, d);
     } else {

@@ -19,8 +19,8 @@ TEST(DType, PromotionFollowsNx) {
   EXPECT_EQ(promote(DType::f16, DType::bf16), DType::f32);
   EXPECT_EQ(promote(DType::f32, DType::f64), DType::f64);
   EXPECT_EQ(promote(DType::bf16, DType::f32), DType::f32);
-  for (DType a : kAllDTypes) {
-    for (DType b : kAllDTypes) EXPECT_EQ(promote(a, b), promote(b, a));
+  for (DType a : kRealDTypes) {
+    for (DType b : kRealDTypes) EXPECT_EQ(promote(a, b), promote(b, a));
   }
 }
 

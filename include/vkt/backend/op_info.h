@@ -27,7 +27,7 @@ enum class OpKind : std::uint8_t {
   comparison,
   logical
 };
-enum class OpDTypes : std::uint8_t { any, integer, own_rule };
+enum class OpDTypes : std::uint8_t { any, real, integer, to_real };
 enum class VulkanRule : std::uint8_t { native, no_f64, own_rule };
 
 struct OpInfo {
@@ -75,18 +75,41 @@ constexpr bool writes_u8(Op op) {
   const OpKind k = op_kind(op);
   return k == OpKind::predicate || k == OpKind::comparison || k == OpKind::logical;
 }
+namespace detail {
+constexpr bool real_float(DType d) {
+  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+}
+constexpr bool complex_dtype(DType d) {
+  return d == DType::c64 || d == DType::c128;
+}
+}  // namespace detail
+
+// Whether the op accepts operands of dtype d (the core's TypeError otherwise).
+constexpr bool op_accepts(Op op, DType d) {
+  switch (op_info(op).dtypes) {
+    case OpDTypes::real:
+      return !detail::complex_dtype(d);
+    case OpDTypes::integer:
+      return !detail::complex_dtype(d) && !detail::real_float(d);
+    case OpDTypes::any:
+    case OpDTypes::to_real:
+      break;
+  }
+  return true;
+}
 // The dtypes an elementwise kernel is handed: float functions and to_float ops see floats
-// only (the core converts integers first); integer ops see integers only.
+// and complex only (the core converts integers first); integer ops see integers only.
 constexpr bool kernel_takes(Op op, DType d) {
   const OpInfo& info = op_info(op);
   if (info.kind == OpKind::float_function || info.kind == OpKind::to_float) {
-    return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+    return op_accepts(op, d) && (detail::real_float(d) || detail::complex_dtype(d));
   }
-  return info.dtypes != OpDTypes::integer ||
-         !(d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64);
+  return op_accepts(op, d);
 }
-// An elementwise op's Vulkan rule for dtype d (the device must also have d).
+// An elementwise op's Vulkan rule for dtype d (the device must also have d). Complex
+// elementwise ops run on the cpu by the fallback rule.
 constexpr bool vulkan_native(Op op, DType d) {
+  if (detail::complex_dtype(d)) return false;
   switch (op_info(op).vulkan) {
     case VulkanRule::native:
       return true;

@@ -140,6 +140,8 @@ float float_function(uint op, float x) {
     // NaN stays NaN and zeros keep their sign; decided on the bits.
     case OP_SIGN: return (f32_nonzero(x) && !isnan(x)) ? copy_sign(1.0, x) : x;
     case OP_IMAG: return 0.0;
+    // The angle of x + 0i, on the sign bit: pi for negative x and -0.
+    case OP_PHASE: return isnan(x) ? x : ((floatBitsToUint(x) >> 31) != 0u ? 3.14159265358979 : 0.0);
     default: return x;  // conjugate, real
   }
 }
@@ -181,6 +183,7 @@ double double_function(uint op, double x) {
     case OP_NEGATE: return -x;
     case OP_SIGN: return (f64_nonzero(x) && !isnan(x)) ? ((f64_bits(x) >> 63) != 0UL ? -1.0LF : 1.0LF) : x;
     case OP_IMAG: return 0.0LF;
+    case OP_PHASE: return isnan(x) ? x : ((f64_bits(x) >> 63) != 0UL ? 3.141592653589793LF : 0.0LF);
     default: return x;  // conjugate, real
   }
 }
