@@ -1,4 +1,4 @@
-// as_type and copy on the cpu (bitcast is an alias made by the core).
+// as_type and copy on the cpu, between every two dtypes (bitcast is an alias made by the core).
 #include <cstring>
 
 #include "cpu/strided.h"
@@ -17,9 +17,9 @@ Tensor run_conversion(const OpCall& call) {
   if (call.op != Op::as_type) {
     throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a conversion op");
   }
-  visit_dtype(in.dtype(), [&](auto in_tag) {
+  visit_any_dtype(in.dtype(), [&](auto in_tag) {
     using S = typename decltype(in_tag)::type;
-    visit_dtype(call.out_dtype, [&](auto out_tag) {
+    visit_any_dtype(call.out_dtype, [&](auto out_tag) {
       using D = typename decltype(out_tag)::type;
       const S* s = data<S>(in);
       D* d = mutable_data<D>(out);
