@@ -578,13 +578,15 @@ class Gen {
     return perm;
   }
 
-  // conv of a rank 3..5 value read through a random input layout, with a kernel made to fit
-  // in a random layout of its own, a random output layout, valid / same / explicit padding
-  // and feature or batch groups of 2 or 3 where they divide.
+  // conv of a rank 3..5 value (a new leaf when the picked one has another rank) through a
+  // random input layout, with a kernel made to fit in a random layout of its own, a random
+  // output layout, valid / same / explicit padding and feature or batch groups of 2 or 3
+  // where they divide.
   bool conv_layouts(Node& n, int x) {
+    if (val(x).rank() < 3 || val(x).rank() > 5) x = values(dtype(), shape(rng_.range(3, 5)));
+    if (x < 0) return false;
     const Tensor t = val(x);
     const std::int64_t r = t.rank();
-    if (r < 3 || r > 5) return false;
     const Axes in_perm = permutation(r, 0.3);
     Shape logical;
     for (std::int64_t a : in_perm) logical.push_back(t.shape()[static_cast<std::size_t>(a)]);
