@@ -71,7 +71,7 @@ Split split_for(const Blas& lib) {
     if (v == "images") return Split::images;
     throw Error("[conv] VKT_CPU_CONV_SPLIT='" + v + "': expected tiles or images");
   }
-  return lib.threading == "pthreads" || max_threads() == 1 ? Split::images : Split::tiles;
+  return lib.threading == "pthreads" ? Split::images : Split::tiles;
 }
 
 // Columns per tile: the column matrix in half of L2 (sysconf; 256 KiB, the smallest L2 of

@@ -80,13 +80,14 @@ void conv_column_row(const ConvGeometry& g, const F* chan0, std::int64_t row, st
     if (!inside) {
       std::fill(out, out + n, F(0));
     } else if (g.in_dil[last] == 1) {
-      const F* src = chan + offset + base;
-      const std::int64_t lo = std::clamp(x_lo, x0, x1), hi = std::clamp(x_hi + 1, x0, x1);
+      const F* src = chan + offset;
+      const std::int64_t lo = std::clamp(x_lo, x0, x1);
+      const std::int64_t hi = std::max(lo, std::clamp(x_hi + 1, x0, x1));
       std::fill(out, out + (lo - x0), F(0));
       if (stride == 1) {
-        std::copy(src + lo, src + hi, out + (lo - x0));
+        std::copy(src + (lo + base), src + (hi + base), out + (lo - x0));
       } else {
-        for (std::int64_t x = lo; x < hi; ++x) out[x - x0] = src[x * stride];
+        for (std::int64_t x = lo; x < hi; ++x) out[x - x0] = src[x * stride + base];
       }
       std::fill(out + (hi - x0), out + n, F(0));
     } else {
