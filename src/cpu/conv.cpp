@@ -134,25 +134,30 @@ void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const
   const std::int64_t spans = g.out_batch * g.groups;
   const std::size_t col_size = pointwise ? 0 : static_cast<std::size_t>(k * width);
   if (split == Split::tiles) {
-    parallel_for(spans * tiles, 1, [&](std::int64_t begin, std::int64_t end) {
-      // From the host pool: a steady loop of convs takes no fresh pages.
-      const Tensor col = make_tensor(DType::u8, {static_cast<std::int64_t>(col_size * sizeof(F))});
-      F* cols = mutable_data<F>(col);
-      std::vector<std::int64_t> scratch(2 * rank);
-      for (std::int64_t i = begin; i < end; ++i) {
-        const std::int64_t s = i / tiles, t = i % tiles;
-        const F* img = group_input(s);
-        const std::int64_t p0 = t * width, p1 = std::min(g.positions, p0 + width);
-        if (pointwise) {
-          multiply(s, t, img + p0, g.in_plane);
-          continue;
-        }
-        for (std::int64_t r = 0; r < k; ++r) {
-          conv_column_row(g, img, r, p0, p1, cols + r * (p1 - p0), scratch.data());
-        }
-        multiply(s, t, cols, p1 - p0);
-      }
-    });
+    // A thread's share is at least 16 * kGrain multiply-adds (~10 us on one core), so a
+    // small conv is not spread thinner than a fork/join is worth.
+    const std::int64_t macs = std::max<std::int64_t>(1, g.group_out * k * width);
+    parallel_for(spans * tiles, std::max<std::int64_t>(1, 16 * kGrain / macs),
+                 [&](std::int64_t begin, std::int64_t end) {
+                   // From the host pool: a steady loop of convs takes no fresh pages.
+                   const Tensor col =
+                       make_tensor(DType::u8, {static_cast<std::int64_t>(col_size * sizeof(F))});
+                   F* cols = mutable_data<F>(col);
+                   std::vector<std::int64_t> scratch(2 * rank);
+                   for (std::int64_t i = begin; i < end; ++i) {
+                     const std::int64_t s = i / tiles, t = i % tiles;
+                     const F* img = group_input(s);
+                     const std::int64_t p0 = t * width, p1 = std::min(g.positions, p0 + width);
+                     if (pointwise) {
+                       multiply(s, t, img + p0, g.in_plane);
+                       continue;
+                     }
+                     for (std::int64_t r = 0; r < k; ++r) {
+                       conv_column_row(g, img, r, p0, p1, cols + r * (p1 - p0), scratch.data());
+                     }
+                     multiply(s, t, cols, p1 - p0);
+                   }
+                 });
     return;
   }
   const Tensor col = make_tensor(DType::u8, {static_cast<std::int64_t>(col_size * sizeof(F))});
