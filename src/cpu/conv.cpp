@@ -60,34 +60,40 @@ bool is_pointwise(const ConvGeometry& g) {
 // tiles: every thread runs whole tiles (its im2col and a one-thread GEMM: OpenBLAS's OpenMP
 // build runs one thread inside a parallel region). images: one image's columns at a time,
 // filled by every thread, then one GEMM threaded by OpenBLAS. OpenBLAS's pthreads build
-// takes `images` (calls from several of our threads would each start its thread pool).
+// takes `images` (calls from several of our threads would each start its thread pool), and
+// so does a conv with fewer tiles of kMinTile columns than threads (a deep layer of a small
+// batch: thinner tiles would each pack the whole kernel for a few columns' work).
 // VKT_CPU_CONV_SPLIT=tiles|images overrides, to compare the two on a host.
 enum class Split { tiles, images };
+constexpr std::int64_t kMinTile = 64;
 
-Split split_for(const Blas& lib) {
+Split split_for(const Blas& lib, const ConvGeometry& g) {
   if (const char* env = std::getenv("VKT_CPU_CONV_SPLIT"); env != nullptr && *env != '\0') {
     const std::string v(env);
     if (v == "tiles") return Split::tiles;
     if (v == "images") return Split::images;
     throw Error("[conv] VKT_CPU_CONV_SPLIT='" + v + "': expected tiles or images");
   }
-  return lib.threading == "pthreads" ? Split::images : Split::tiles;
+  const std::int64_t tiles = g.out_batch * g.groups * ((g.positions + kMinTile - 1) / kMinTile);
+  return lib.threading == "pthreads" || tiles < max_threads() ? Split::images : Split::tiles;
 }
 
 // Columns per tile: the column matrix in half of L2 (sysconf; 256 KiB, the smallest L2 of
-// an x86 core with AVX2, where the system does not say), at least 64 columns so the GEMM
-// has a few of OpenBLAS's column blocks; narrower when the batch alone would leave threads
-// idle. A multiple of 16 (the widest GEMM micro-kernel's columns) where that fits.
+// an x86 core with AVX2, where the system does not say), at least kMinTile columns so the
+// GEMM has a few of OpenBLAS's column blocks; narrower (not below kMinTile) when the batch
+// alone would leave threads idle. A multiple of 16 (the widest GEMM micro-kernel's columns)
+// where that fits.
 std::int64_t tile_width(const ConvGeometry& g, std::size_t item_bytes) {
   long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   if (l2 <= 0) l2 = 256 << 10;
   const auto column_bytes =
       static_cast<std::int64_t>(item_bytes) * std::max<std::int64_t>(g.rows(), 1);
-  std::int64_t width = std::max<std::int64_t>(64, (l2 / 2) / column_bytes / 16 * 16);
+  std::int64_t width = std::max(kMinTile, (l2 / 2) / column_bytes / 16 * 16);
   const std::int64_t spans = g.out_batch * g.groups;
   const std::int64_t tiles_for_threads =
       (max_threads() + spans - 1) / std::max<std::int64_t>(spans, 1);
-  width = std::min(width, (g.positions + tiles_for_threads - 1) / tiles_for_threads);
+  width = std::min(width,
+                   std::max(kMinTile, (g.positions + tiles_for_threads - 1) / tiles_for_threads));
   return std::clamp<std::int64_t>(width, 1, g.positions);
 }
 
@@ -111,7 +117,7 @@ void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const
   const std::int64_t k = g.rows();
   const bool pointwise = is_pointwise(g);
   const Blas& lib = blas();
-  const Split split = split_for(lib);
+  const Split split = split_for(lib, g);
   const std::int64_t width = split == Split::images ? g.positions : tile_width(g, sizeof(F));
   const std::int64_t tiles = (g.positions + width - 1) / width;
   const std::int64_t in_image = g.channels * g.in_plane;
