@@ -16,6 +16,10 @@
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
 # convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
 #           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
+# convcpu   the cpu's conv (columns A, B; f32 and f64) under each work split
+#           (VKT_CPU_CONV_SPLIT=tiles|images), at all threads and at 2 (the 2-core rule),
+#           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
+#           CPU's conv beside the ResNet layer (16 and 2 threads)
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
@@ -86,6 +90,22 @@ for b in $benches; do
         python3 bench/peers/torch_conv.py --out "$out/${host}_torch-conv_${day}.csv"
       else
         echo "run-gpu-benches: no PyTorch here; conv peer skipped" >&2
+      fi ;;
+    convcpu)
+      for split in tiles images; do
+        VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32,f64 --reps 10 \
+          --out "$out/${host}_conv-cpu-${split}_${day}.csv"
+        OMP_NUM_THREADS=2 VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32 --reps 5 \
+          --out "$out/${host}_conv-cpu-$split-threads2_${day}.csv"
+        VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32 --batches 1,32 --channels 512 \
+          --hw 7 --reps 10 --out "$out/${host}_conv-cpu-deep-${split}_${day}.csv"
+      done
+      if have_torch; then
+        python3 bench/peers/torch_conv.py --dtypes f32,f64 --reps 10 --out "$out/${host}_torch-conv-cpu_${day}.csv"
+        OMP_NUM_THREADS=2 python3 bench/peers/torch_conv.py --dtypes f32 --reps 5 \
+          --out "$out/${host}_torch-conv-cpu-threads2_${day}.csv"
+      else
+        echo "run-gpu-benches: no PyTorch here; cpu conv peer skipped" >&2
       fi ;;
     convtiles)
       for t in 64x128x16 64x128x8 64x256x8 64x256x16 128x128x8 128x64x16; do

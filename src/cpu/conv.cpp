@@ -1,25 +1,25 @@
-// conv on the cpu: per output image and group, im2col of the input into a [Cg * KS, P]
-// column matrix (KS kernel taps, P output positions) and one OpenBLAS gemm of the group's
-// kernel rows [Og, Cg * KS] with it, written straight into the output's [Og, P] block. A 1x1
-// kernel with unit strides, no padding and no dilation reads the input itself as the column
-// matrix. f32/f64 run sgemm/dgemm; f16/bf16 are widened to f32 once (f32 accumulation, one
-// rounding on store, as dot does).
+// conv on the cpu: im2col + OpenBLAS GEMM. The output positions of each (image, group)
+// are cut into column tiles; a tile's column matrix [Cg * KS, width] (KS kernel taps) is
+// filled (conv_columns.h) and one GEMM of the group's kernel rows [Og, Cg * KS] with it
+// writes the tile's [Og, width] block of the output in place. A tile is sized to half of
+// this core's L2, so the GEMM reads what im2col just wrote from L2 rather than memory (the
+// whole batch's columns are 9x the input for a 3x3 kernel). A 1x1 kernel with unit strides,
+// no padding and no dilation reads the input itself. f32/f64 run sgemm/dgemm; f16/bf16 are
+// widened to f32 once (f32 accumulation, one rounding on store, as dot does).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "cpu/blas.h"
+#include "cpu/conv_columns.h"
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
 namespace {
-
-// The sizes of one call, spatial axes in row-major order.
-struct ConvGeometry {
-  std::int64_t out_batch = 0, out_channels = 0, group_out = 0, group_in = 0, channels = 0;
-  std::int64_t groups = 1, taps = 1, positions = 1, in_plane = 1;
-  std::vector<std::int64_t> in_dims, out_dims, k_dims, strides, pad_lo, in_dil, k_dil;
-};
 
 ConvGeometry geometry(const OpCall& call) {
   const ConvParams& p = call.get<ConvParams>();
@@ -57,111 +57,131 @@ bool is_pointwise(const ConvGeometry& g) {
   return true;
 }
 
-// The input index on one axis for output index o and kernel tap t, or -1 where the tap
-// falls on padding or between dilated input elements.
-inline std::int64_t source_index(const ConvGeometry& g, std::size_t a, std::int64_t o,
-                                 std::int64_t t) {
-  const std::int64_t pos = o * g.strides[a] + t * g.k_dil[a] - g.pad_lo[a];
-  if (pos < 0 || pos % g.in_dil[a] != 0) return -1;
-  const std::int64_t i = pos / g.in_dil[a];
-  return i < g.in_dims[a] ? i : -1;
+// tiles: every thread runs whole tiles (its im2col and a one-thread GEMM: OpenBLAS's OpenMP
+// build runs one thread inside a parallel region). images: one image's columns at a time,
+// filled by every thread, then one GEMM threaded by OpenBLAS. OpenBLAS's pthreads build
+// takes `images` (calls from several of our threads would each start its thread pool), and
+// so does a conv with fewer tiles of kMinTile columns than threads (a deep layer of a small
+// batch: thinner tiles would each pack the whole kernel for a few columns' work).
+// VKT_CPU_CONV_SPLIT=tiles|images overrides, to compare the two on a host.
+enum class Split { tiles, images };
+constexpr std::int64_t kMinTile = 64;
+
+Split split_for(const Blas& lib, const ConvGeometry& g) {
+  if (const char* env = std::getenv("VKT_CPU_CONV_SPLIT"); env != nullptr && *env != '\0') {
+    const std::string v(env);
+    if (v == "tiles") return Split::tiles;
+    if (v == "images") return Split::images;
+    throw Error("[conv] VKT_CPU_CONV_SPLIT='" + v + "': expected tiles or images");
+  }
+  const std::int64_t tiles = g.out_batch * g.groups * ((g.positions + kMinTile - 1) / kMinTile);
+  return lib.threading == "pthreads" || tiles < max_threads() ? Split::images : Split::tiles;
 }
 
-// col[k, pos] for the group's channels of one image (img points at its first channel).
+// Columns per tile: the column matrix in half of L2 (sysconf; 256 KiB, the smallest L2 of
+// an x86 core with AVX2, where the system does not say), at least kMinTile columns so the
+// GEMM has a few of OpenBLAS's column blocks; narrower (not below kMinTile) when the batch
+// alone would leave threads idle. A multiple of 16 (the widest GEMM micro-kernel's columns)
+// where that fits.
+std::int64_t tile_width(const ConvGeometry& g, std::size_t item_bytes) {
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 <= 0) l2 = 256 << 10;
+  const auto column_bytes =
+      static_cast<std::int64_t>(item_bytes) * std::max<std::int64_t>(g.rows(), 1);
+  std::int64_t width = std::max(kMinTile, (l2 / 2) / column_bytes / 16 * 16);
+  const std::int64_t spans = g.out_batch * g.groups;
+  const std::int64_t tiles_for_threads =
+      (max_threads() + spans - 1) / std::max<std::int64_t>(spans, 1);
+  width = std::min(width,
+                   std::max(kMinTile, (g.positions + tiles_for_threads - 1) / tiles_for_threads));
+  return std::clamp<std::int64_t>(width, 1, g.positions);
+}
+
 template <class F>
-void im2col(const ConvGeometry& g, const F* img, F* col) {
-  const std::size_t rank = g.in_dims.size();
-  const std::int64_t rows = g.group_in * g.taps;
-  const std::int64_t last_out = g.out_dims[rank - 1];
-  const std::int64_t outer = g.positions / std::max<std::int64_t>(last_out, 1);
-  parallel_for(rows, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(g.positions, 1)),
-               [&](std::int64_t begin, std::int64_t end) {
-                 std::vector<std::int64_t> tap(rank), o(rank);
-                 for (std::int64_t row = begin; row < end; ++row) {
-                   const std::int64_t c = row / g.taps;
-                   std::int64_t rem = row % g.taps;
-                   for (std::size_t a = rank; a-- > 0;) {
-                     tap[a] = rem % g.k_dims[a];
-                     rem /= g.k_dims[a];
-                   }
-                   const F* chan = img + c * g.in_plane;
-                   F* dst = col + row * g.positions;
-                   for (std::int64_t r = 0; r < outer; ++r) {
-                     // The offset of the outer axes' source row, or -1 when it is padding.
-                     std::int64_t idx = r, offset = 0, scale = 1;
-                     bool inside = true;
-                     for (std::size_t a = rank - 1; a-- > 0;) {
-                       o[a] = idx % g.out_dims[a];
-                       idx /= g.out_dims[a];
-                     }
-                     for (std::size_t a = rank - 1; a-- > 0;) {
-                       const std::int64_t i = source_index(g, a, o[a], tap[a]);
-                       inside = inside && i >= 0;
-                       offset += i * scale * g.in_dims[rank - 1];
-                       scale *= g.in_dims[a];
-                     }
-                     F* out_row = dst + r * last_out;
-                     if (!inside) {
-                       std::fill(out_row, out_row + last_out, F(0));
-                       continue;
-                     }
-                     const F* src = chan + offset;
-                     for (std::int64_t x = 0; x < last_out; ++x) {
-                       const std::int64_t i = source_index(g, rank - 1, x, tap[rank - 1]);
-                       out_row[x] = i < 0 ? F(0) : src[i];
-                     }
-                   }
-                 }
-               });
+void gemm(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const F* a, const F* b,
+          std::int64_t ldb, F* c, std::int64_t ldc) {
+  const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+  if constexpr (std::is_same_v<F, float>) {
+    lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b,
+              static_cast<blasint>(ldb), 0.0f, c, static_cast<blasint>(ldc));
+  } else {
+    lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b,
+              static_cast<blasint>(ldb), 0.0, c, static_cast<blasint>(ldc));
+  }
 }
 
 // out[n, o, pos] for float type F, input and kernel already in F.
 template <class F>
 void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const F* kernel,
                F* out) {
-  const std::int64_t k = g.group_in * g.taps;
+  const std::int64_t k = g.rows();
   const bool pointwise = is_pointwise(g);
   const Blas& lib = blas();
-  const auto m = static_cast<blasint>(g.group_out), n = static_cast<blasint>(g.positions);
-  const auto kk = static_cast<blasint>(k);
+  const Split split = split_for(lib, g);
+  const std::int64_t width = split == Split::images ? g.positions : tile_width(g, sizeof(F));
+  const std::int64_t tiles = (g.positions + width - 1) / width;
   const std::int64_t in_image = g.channels * g.in_plane;
-  // Item i is one (image, group) GEMM: im2col of the group's channels, then C = W x cols.
-  auto run_item = [&](std::int64_t item, F* col) {
-    const std::int64_t b = item / g.groups, grp = item % g.groups;
+  const std::size_t rank = g.in_dims.size();
+  // The image, group and first channel of span s = (output image, group).
+  auto group_input = [&](std::int64_t s) {
+    const std::int64_t b = s / g.groups, grp = s % g.groups;
     // Feature groups read a channel slice; batch groups read another input image.
     const std::int64_t image = p.batch_groups > 1 ? b + grp * g.out_batch : b;
     const std::int64_t channel0 = p.feature_groups > 1 ? grp * g.group_in : 0;
-    const F* img = input + image * in_image + channel0 * g.in_plane;
-    const F* cols = img;
-    if (!pointwise) {
-      im2col(g, img, col);
-      cols = col;
-    }
-    const F* a = kernel + grp * g.group_out * k;
-    F* c = out + (b * g.out_channels + grp * g.group_out) * g.positions;
-    if constexpr (std::is_same_v<F, float>) {
-      lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, a, kk, cols, n, 0.0f, c,
-                n);
-    } else {
-      lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0, a, kk, cols, n, 0.0, c,
-                n);
-    }
+    return input + image * in_image + channel0 * g.in_plane;
   };
-  const std::int64_t items = g.out_batch * g.groups;
-  const auto col_size = static_cast<std::size_t>(pointwise ? 0 : k * g.positions);
-  // With an item for every thread, each thread runs whole items (its im2col and a one-thread
-  // GEMM: OpenBLAS's OpenMP build runs one thread inside a parallel region); else items run
-  // in turn, each threaded inside. OpenBLAS's pthreads build keeps the second way (its own
-  // threads would contend). On the H200 host the first way is the batch-32 ResNet layer's
-  // case: items in turn took 35.6 ms (bench_results/h200/run14-2ea8ca0).
-  if (items >= max_threads() && max_threads() > 1 && lib.threading != "pthreads") {
-    parallel_for(items, 1, [&](std::int64_t begin, std::int64_t end) {
-      std::vector<F> col(col_size);
-      for (std::int64_t i = begin; i < end; ++i) run_item(i, col.data());
-    });
-  } else {
-    std::vector<F> col(col_size);
-    for (std::int64_t i = 0; i < items; ++i) run_item(i, col.data());
+  // The GEMM of tile t of span s, its columns already in `cols` (ldb) when not pointwise.
+  auto multiply = [&](std::int64_t s, std::int64_t t, const F* cols, std::int64_t ldb) {
+    const std::int64_t b = s / g.groups, grp = s % g.groups;
+    const std::int64_t p0 = t * width, n = std::min(width, g.positions - p0);
+    F* c = out + (b * g.out_channels + grp * g.group_out) * g.positions + p0;
+    gemm<F>(lib, g.group_out, n, k, kernel + grp * g.group_out * k, cols, ldb, c, g.positions);
+  };
+  const std::int64_t spans = g.out_batch * g.groups;
+  const std::size_t col_size = pointwise ? 0 : static_cast<std::size_t>(k * width);
+  if (split == Split::tiles) {
+    // A thread's share is at least 16 * kGrain multiply-adds (~10 us on one core), so a
+    // small conv is not spread thinner than a fork/join is worth.
+    const std::int64_t macs = std::max<std::int64_t>(1, g.group_out * k * width);
+    parallel_for(spans * tiles, std::max<std::int64_t>(1, 16 * kGrain / macs),
+                 [&](std::int64_t begin, std::int64_t end) {
+                   // From the host pool: a steady loop of convs takes no fresh pages.
+                   const Tensor col =
+                       make_tensor(DType::u8, {static_cast<std::int64_t>(col_size * sizeof(F))});
+                   F* cols = mutable_data<F>(col);
+                   std::vector<std::int64_t> scratch(2 * rank);
+                   for (std::int64_t i = begin; i < end; ++i) {
+                     const std::int64_t s = i / tiles, t = i % tiles;
+                     const F* img = group_input(s);
+                     const std::int64_t p0 = t * width, p1 = std::min(g.positions, p0 + width);
+                     if (pointwise) {
+                       multiply(s, t, img + p0, g.in_plane);
+                       continue;
+                     }
+                     for (std::int64_t r = 0; r < k; ++r) {
+                       conv_column_row(g, img, r, p0, p1, cols + r * (p1 - p0), scratch.data());
+                     }
+                     multiply(s, t, cols, p1 - p0);
+                   }
+                 });
+    return;
+  }
+  const Tensor col = make_tensor(DType::u8, {static_cast<std::int64_t>(col_size * sizeof(F))});
+  F* cols = mutable_data<F>(col);
+  for (std::int64_t s = 0; s < spans; ++s) {
+    const F* img = group_input(s);
+    if (pointwise) {
+      multiply(s, 0, img, g.in_plane);
+      continue;
+    }
+    parallel_for(
+        k, std::max<std::int64_t>(1, kGrain / g.positions), [&](std::int64_t r0, std::int64_t r1) {
+          std::vector<std::int64_t> scratch(2 * rank);
+          for (std::int64_t r = r0; r < r1; ++r) {
+            conv_column_row(g, img, r, 0, g.positions, cols + r * g.positions, scratch.data());
+          }
+        });
+    multiply(s, 0, cols, g.positions);
   }
 }
 

@@ -2,8 +2,11 @@
 // + getrs on column-major copies) on the cpu, per matrix of the batch. b is always a batch
 // of matrices here: the core turns a vector into one column or row.
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 #include "cpu/linalg_lapack.h"
+#include "cpu/linalg_substitution.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -34,9 +37,16 @@ void triangular_solve(const OpCall& call, const SolveDims& d, const T* a, const 
   const blasint rows = lapack_dim(call, d.rows), cols = lapack_dim(call, d.cols);
   const blasint n = lapack_dim(call, d.n);
   for (std::int64_t i = 0; i < d.batch; ++i) {
+    T* xi = x + i * d.rows * d.cols;
     L.trsm(CblasRowMajor, p.left_side ? CblasLeft : CblasRight, p.lower ? CblasLower : CblasUpper,
-           trans, CblasNonUnit, rows, cols, T(1), a + i * d.n * d.n, n, x + i * d.rows * d.cols,
-           cols);
+           trans, CblasNonUnit, rows, cols, T(1), a + i * d.n * d.n, n, xi, cols);
+    // A non-finite x may carry trsm's stray NaN (linalg_substitution.h): solved again.
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::all_of(xi, xi + d.rows * d.cols, [](T v) { return std::isfinite(v); })) {
+        substitute(p.left_side, p.lower, p.transform_a != TriangularTransform::none, d.n, d.rows,
+                   d.cols, a + i * d.n * d.n, b + i * d.rows * d.cols, xi);
+      }
+    }
   }
 }
 

@@ -4,7 +4,9 @@
 // pow(1, sNaN), where C and the device give 1), and reduce_max over both zeros (the device
 // kept -0, the cpu +0: each kept whichever its combining order met last), and on the H200
 // f32 subnormals lost in f32 <-> f64 conversions (stack, select and clip of mixed dtypes),
-// and rank-6 pads and strided copies whose last axis's divisor shift did not fit its word.
+// and rank-6 pads and strided copies whose last axis's divisor shift did not fit its word,
+// and triangular_solve with infinities or NaN in b (the cpu's trsm spread NaN to elements
+// that do not depend on them).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/linalg_check.h"
 #include "support/op_tolerance.h"
 #include "vulkan/testing.h"
 
@@ -146,6 +149,46 @@ TEST_F(FuzzFindings, RankSixPadAndStridedCopy) {
     EXPECT_TRUE(same_bits(transpose(transfer(cb, gpu()), perm), transpose(cb, perm)))
         << dtype_name(d);
   }
+}
+
+// Replays (lavapipe): vkt_fuzz --seed 101 --first 111 (and 132, 77) --programs 1, shrunk.
+// OpenBLAS's trsm multiplies whole tiles, zeros included, so an infinity or NaN in one x
+// gave NaN (0 * inf) in x's that do not depend on it; the device's substitution kept them.
+// The cpu now solves such matrices again by substitution (src/cpu/linalg_substitution.h).
+TEST_F(FuzzFindings, TriangularSolveNonFiniteOnlyWhereItDepends) {
+  const float inf = INFINITY, nan = std::nanf("");
+  // x u = b, u upper: x[r, 0] = b[r, 0] / u00 whatever b[r, 1] holds.
+  const Tensor u = from_vector<float>({2.33925f, -0.207853f, nan, 2.92366f}, {2, 2}, &cpu());
+  const Tensor b = from_vector<float>({1.4013e-45f, 1.04488e-40f, nan, 6, 4, -3.72801f, inf, nan},
+                                      {4, 2}, &cpu());
+  TriangularSolveOptions right;
+  right.left_side = false;
+  right.lower = false;
+  const Tensor c = triangular_solve(u, b, right);
+  EXPECT_EQ(c.to_vector<float>()[6], inf);
+  EXPECT_EQ(c.to_vector<float>()[4], 4 / 2.33925f);
+  EXPECT_TRUE(tensors_close(triangular_solve(transfer(u, gpu()), transfer(b, gpu()), right), c,
+                            conditioned_tolerance(DType::f32, 2, 4.0, 4.0)));
+  // uᵀ x = b, u upper: a forward substitution; x0 = b0 / u00 before the infinities below it.
+  const Tensor u5 = as_type(
+      from_vector<float>({2.48047f, -0.195923f, 0.0999146f, -0.145508f, 0.0864258f,  // row 0
+                          nan,      2.70703f,   0.12915f,   -0.137695f, -0.172119f,  // row 1
+                          nan,      nan,        2.08398f,   -0.176636f, 0.0821533f,  // row 2
+                          nan,      nan,        nan,        2.33789f,   0.115356f,   // row 3
+                          nan,      nan,        nan,        nan,        2.21484f},
+                         {1, 5, 5}, &cpu()),
+      DType::f16);
+  const Tensor b5 =
+      as_type(from_vector<float>({-1.86426f, 1, -inf, -inf, -inf}, {1, 5, 1}, &cpu()), DType::f16);
+  TriangularSolveOptions transposed;
+  transposed.lower = false;
+  transposed.transform_a = TriangularTransform::transpose;
+  const Tensor c5 = triangular_solve(u5, b5, transposed);
+  const std::vector<double> x = as_doubles(c5);
+  EXPECT_TRUE(std::isfinite(x[0]) && std::isfinite(x[1])) << x[0] << " " << x[1];
+  EXPECT_NEAR(x[0], -1.86426 / 2.48047, 2e-3);
+  EXPECT_TRUE(
+      tensors_close(triangular_solve(transfer(u5, gpu()), transfer(b5, gpu()), transposed), c5));
 }
 
 }  // namespace

@@ -109,4 +109,30 @@ std::vector<std::byte> make_indices(DType d, std::int64_t n, std::uint64_t seed,
   return out;
 }
 
+std::vector<std::byte> make_triangle(DType d, const Shape& shape, bool lower, std::uint64_t seed) {
+  Rng rng(seed);
+  const std::size_t w = itemsize(d);
+  const std::int64_t count = numel(shape);
+  const std::int64_t n = shape.empty() ? 1 : shape.back();
+  std::vector<std::byte> out(static_cast<std::size_t>(count) * w);
+  visit_dtype(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      for (std::int64_t e = 0; e < count; ++e) {
+        const std::int64_t i = e / n % n, j = e % n;
+        double v = std::numeric_limits<double>::quiet_NaN();  // the half that is never read
+        if (i == j) {
+          v = 2 + rng.unit();
+        } else if (lower ? j < i : j > i) {
+          // Never zero: a zero times an infinity another order made would hide a difference.
+          v = (rng.chance(0.5) ? -1 : 1) * (0.25 + 0.75 * rng.unit()) / static_cast<double>(n);
+        }
+        const T t = convert<T>(v);
+        std::memcpy(out.data() + static_cast<std::size_t>(e) * w, &t, w);
+      }
+    }
+  });
+  return out;
+}
+
 }  // namespace vkt::fuzz

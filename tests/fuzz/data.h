@@ -16,4 +16,9 @@ std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed);
 std::vector<std::byte> make_indices(DType d, std::int64_t n, std::uint64_t seed, std::int64_t lo,
                                     std::int64_t hi);
 
+// A batch of float n x n triangles ([..., n, n]) well conditioned for triangular_solve:
+// diagonal in [2, 3], off-diagonal magnitudes in [1/4n, 1/n] (never zero), NaN in the other
+// half, which the op must not read.
+std::vector<std::byte> make_triangle(DType d, const Shape& shape, bool lower, std::uint64_t seed);
+
 }  // namespace vkt::fuzz

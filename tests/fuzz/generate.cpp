@@ -27,18 +27,25 @@ std::vector<Op> ops_of(OpFamily f) {
 
 class Gen {
  public:
-  explicit Gen(std::uint64_t seed) : rng_(seed) { p_.seed = seed; }
+  explicit Gen(std::uint64_t seed) : rng_(seed), later_rng_(seed ^ kLaterStream) { p_.seed = seed; }
 
   Program run() {
     const int leaves = static_cast<int>(rng_.range(1, 3));
     for (int i = 0; i < leaves; ++i) leaf();
     const int ops = static_cast<int>(rng_.range(1, 8));
     for (int i = 0; i < ops && live().size() > 0; ++i) step();
+    // The ops added later draw from a stream of their own and come last, so a recorded
+    // (seed, index) still makes the nodes it made before, with these appended.
+    std::swap(rng_, later_rng_);
+    const int later = static_cast<int>(rng_.range(0, 2));
+    for (int i = 0; i < later && live().size() > 0; ++i) later_step();
+    std::swap(rng_, later_rng_);
     return p_;
   }
 
  private:
-  Rng rng_;
+  static constexpr std::uint64_t kLaterStream = 0x5deece66dull;
+  Rng rng_, later_rng_;
   Program p_;
   std::vector<Tensor> vals_;  // the cpu's results; undefined where the node threw
 
@@ -527,6 +534,231 @@ class Gen {
     }
     if (rng_.chance(0.3)) n.ints["input_dilation"] = idl;
     if (rng_.chance(0.3)) n.ints["kernel_dilation"] = kdl;
+    return true;
+  }
+
+  // The ops the first stage does not make: conv's layouts, padding modes and larger groups,
+  // window_scatter_max/min, triangular_solve, slice and put_slice with tensor starts, and
+  // all_close.
+  void later_step() {
+    const int x = pick();
+    Node n;
+    bool made = false;
+    switch (rng_.range(0, 5)) {
+      case 0:
+        made = conv_layouts(n, x);
+        break;
+      case 1:
+        made = window_scatter(n, x);
+        break;
+      case 2:
+        made = triangular(n);
+        break;
+      case 3:
+        made = slice_at(n, x, false);
+        break;
+      case 4:
+        made = slice_at(n, x, true);
+        break;
+      default:
+        made = close_check(n, x);
+        break;
+    }
+    if (made) add(n);
+  }
+
+  Axes permutation(std::int64_t r, double identity) {
+    Axes perm(static_cast<std::size_t>(r));
+    std::iota(perm.begin(), perm.end(), 0);
+    if (rng_.chance(identity)) return perm;
+    for (std::size_t i = perm.size(); i > 1; --i) {
+      std::swap(perm[i - 1],
+                perm[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(i) - 1))]);
+    }
+    return perm;
+  }
+
+  // conv of a rank 3..5 value (a new leaf when the picked one has another rank) through a
+  // random input layout, with a kernel made to fit in a random layout of its own, a random
+  // output layout, valid / same / explicit padding and feature or batch groups of 2 or 3
+  // where they divide.
+  bool conv_layouts(Node& n, int x) {
+    if (val(x).rank() < 3 || val(x).rank() > 5) x = values(dtype(), shape(rng_.range(3, 5)));
+    if (x < 0) return false;
+    const Tensor t = val(x);
+    const std::int64_t r = t.rank();
+    const Axes in_perm = permutation(r, 0.3);
+    Shape logical;
+    for (std::int64_t a : in_perm) logical.push_back(t.shape()[static_cast<std::size_t>(a)]);
+    const std::int64_t batch = logical[0], channels = logical[1];
+    const std::int64_t size = rng_.range(2, 3);
+    std::int64_t fg = 1, bg = 1;
+    if (rng_.chance(0.4) && channels > 0 && channels % size == 0) fg = size;
+    if (fg == 1 && rng_.chance(0.4) && batch > 0 && batch % size == 0) bg = size;
+    Shape ks{rng_.range(1, 2) * fg * bg, channels / fg};
+    std::vector<std::int64_t> st, lo, hi, idl, kdl;
+    for (std::int64_t a = 2; a < r; ++a) {
+      ks.push_back(rng_.range(1, 3));
+      st.push_back(rng_.range(1, 2));
+      lo.push_back(rng_.range(-1, 2));
+      hi.push_back(rng_.range(0, 2));
+      idl.push_back(rng_.range(1, 2));
+      kdl.push_back(rng_.range(1, 3));
+    }
+    const Axes k_perm = permutation(r, 0.4);
+    Shape physical(static_cast<std::size_t>(r));
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      physical[static_cast<std::size_t>(k_perm[i])] = ks[i];
+    const int y = values(rng_.chance(0.7) ? t.dtype() : dtype(), physical);
+    if (y < 0) return false;
+    n.op = "conv";
+    n.args = {x, y};
+    n.ints["groups"] = {fg, bg};
+    n.ints["input_perm"] = in_perm;
+    n.ints["kernel_perm"] = k_perm;
+    n.ints["output_perm"] = permutation(r, 0.4);
+    n.ints["padding_mode"] = {rng_.range(0, 2)};
+    if (n.ints["padding_mode"][0] == 0 && rng_.chance(0.6)) {
+      n.ints["pad_lo"] = lo;
+      n.ints["pad_hi"] = hi;
+    }
+    if (rng_.chance(0.4)) n.ints["strides"] = st;
+    if (rng_.chance(0.3)) n.ints["input_dilation"] = idl;
+    if (rng_.chance(0.4)) n.ints["kernel_dilation"] = kdl;
+    return true;
+  }
+
+  // window_scatter_max/min: windows as the window ops make them, a source of the window
+  // output's shape (rarely another, a ShapeError on both sides), an init literal.
+  bool window_scatter(Node& n, int x) {
+    const Tensor t = val(x);
+    std::vector<std::int64_t> w, s, dl, lo, hi;
+    for (std::int64_t v : t.shape()) {
+      w.push_back(rng_.range(1, std::max<std::int64_t>(1, std::min<std::int64_t>(v, 3))));
+      s.push_back(rng_.range(1, 3));
+      dl.push_back(rng_.range(1, 2));
+      lo.push_back(rng_.range(0, 1));
+      hi.push_back(rng_.range(0, 2));
+    }
+    n.op = rng_.chance(0.5) ? "window_scatter_max" : "window_scatter_min";
+    n.ints["window"] = w;
+    if (rng_.chance(0.6)) n.ints["strides"] = s;
+    if (rng_.chance(0.3)) n.ints["dilations"] = dl;
+    if (rng_.chance(0.4)) {
+      n.ints["pad_lo"] = lo;
+      n.ints["pad_hi"] = hi;
+    }
+    Node shape_probe = make_node("window_max", t.dtype(), {});
+    shape_probe.ints = n.ints;
+    Shape source_shape;
+    try {
+      source_shape = run_node(shape_probe, {t}, cpu()).shape();
+    } catch (const Error&) {
+      source_shape = t.shape();  // the window does not fit: both sides throw
+    }
+    if (rng_.chance(0.03) && !source_shape.empty()) source_shape.back() += 1;
+    const int src = values(rng_.chance(0.7) ? t.dtype() : dtype(), source_shape);
+    if (src < 0) return false;
+    n.args = {x, src};
+    n.literals.push_back(literal(t.dtype()));
+    return true;
+  }
+
+  // triangular_solve of a well-conditioned triangle (data.h) with a right-hand side of
+  // random values: left or right side, either triangle, each transform, batched, vectors.
+  bool triangular(Node& n) {
+    const std::int64_t order = rng_.range(1, 6);
+    Shape batch;
+    for (std::int64_t i = rng_.range(0, 2); i > 0; --i)
+      batch.push_back(rng_.chance(0.05) ? 0 : rng_.range(1, 3));
+    const bool lower = rng_.chance(0.5), left = rng_.chance(0.5);
+    Shape as = batch;
+    as.push_back(order);
+    as.push_back(order);
+    const std::vector<DType> floats = {DType::f32, DType::f32, DType::f64, DType::f16, DType::bf16};
+    Node a = make_node("triangle", rng_.pick(floats), as);
+    a.ints["lower"] = {lower ? 1 : 0};
+    a.data_seed = rng_.next() % 1000000;
+    const int ai = add(a);
+    Shape bs = batch;
+    const std::int64_t k = rng_.range(0, 4);
+    if (left && rng_.chance(0.25)) {
+      bs.push_back(order);
+    } else {
+      bs.push_back(left ? order : k);
+      bs.push_back(left ? k : order);
+    }
+    if (rng_.chance(0.03)) bs.back() += 1;  // does not fit: a ShapeError on both sides
+    const int bi = values(rng_.chance(0.6) ? a.dtype : dtype(), bs);
+    if (ai < 0 || bi < 0) return false;
+    n.op = "triangular_solve";
+    n.args = {ai, bi};
+    n.ints["left"] = {left ? 1 : 0};
+    n.ints["lower"] = {lower ? 1 : 0};
+    n.ints["transform"] = {rng_.range(0, 2)};
+    return true;
+  }
+
+  // slice / put_slice with one scalar integer start tensor per axis, in a range past both
+  // ends (clamped like integer starts).
+  bool slice_at(Node& n, int x, bool put) {
+    const Tensor t = val(x);
+    std::vector<std::int64_t> len, strides;
+    Shape update;
+    for (std::int64_t v : t.shape()) {
+      len.push_back(rng_.range(0, v));
+      strides.push_back(rng_.range(1, 3));
+      update.push_back(rng_.range(0, v));
+    }
+    n.args = {x};
+    if (put) {
+      const int u = values(rng_.chance(0.7) ? t.dtype() : dtype(), update);
+      if (u < 0) return false;
+      n.args.push_back(u);
+    }
+    for (std::int64_t v : t.shape()) {
+      const int s = indices({}, -2, v + 2);
+      if (s < 0) return false;
+      n.args.push_back(s);
+    }
+    if (rng_.chance(0.03)) {  // one start too many: an error on both sides
+      const int s = indices({}, 0, 1);
+      if (s < 0) return false;
+      n.args.push_back(s);
+    }
+    n.op = put ? "put_slice_at" : "slice_at";
+    if (!put) {
+      n.ints["lengths"] = len;
+      if (rng_.chance(0.6)) n.ints["strides"] = strides;
+    }
+    return true;
+  }
+
+  // all_close of a value with itself, with a nudged copy of itself, or with a broadcast
+  // partner; rtol and atol from zero to large (rarely negative: an error on both sides).
+  bool close_check(Node& n, int x) {
+    const Tensor t = val(x);
+    int y = x;
+    const double r = rng_.unit();
+    if (r < 0.35) {
+      Node nudged = make_node("add", t.dtype(), {});
+      nudged.args = {x};
+      const double step = rng_.pick(std::vector<double>{1e-7, 1e-4, 1e-2, 0.5});
+      nudged.literals.push_back({step, std::to_string(step)});
+      nudged.ints["literal_left"] = {0};
+      y = add(nudged);
+    } else if (r < 0.7) {
+      y = compatible(t.shape(), rng_.chance(0.7) ? t.dtype() : dtype());
+    }
+    if (y < 0 || !val(y).defined()) return false;
+    n.op = "all_close";
+    n.args = rng_.chance(0.5) ? std::vector<int>{x, y} : std::vector<int>{y, x};
+    const double rtol =
+        rng_.chance(0.03) ? -1.0 : rng_.pick(std::vector<double>{1e-5, 0, 1e-3, 0.5});
+    const double atol = rng_.pick(std::vector<double>{1e-8, 0, 1e-3, 2});
+    n.literals.push_back({rtol, std::to_string(rtol)});
+    n.literals.push_back({atol, std::to_string(atol)});
+    n.ints["equal_nan"] = {rng_.chance(0.5) ? 1 : 0};
     return true;
   }
 

@@ -87,6 +87,10 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   if (op == "full") return full(n.shape, n.literals.at(0).value, n.dtype, &where);
   if (op == "iota") return iota(n.shape, n.dtype, maybe(n, "axis"), &where);
   if (op == "eye") return eye(n.shape, n.dtype, &where);
+  if (op == "triangle") {
+    return from_bytes(make_triangle(n.dtype, n.shape, int0(n, "lower") != 0, n.data_seed), n.dtype,
+                      n.shape, &where);
+  }
   if (is_family(op, OpFamily::unary)) return unary(op_from_name(op), x(0));
   if (is_family(op, OpFamily::binary)) {
     if (!n.literals.empty()) {
@@ -150,7 +154,38 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
     o.kernel_dilation = ints(n, "kernel_dilation");
     o.feature_group_size = ints(n, "groups").at(0);
     o.batch_group_size = ints(n, "groups").at(1);
+    o.padding_mode = static_cast<ConvPadding>(int0(n, "padding_mode", 0));
+    o.input_permutation = ints(n, "input_perm");
+    o.kernel_permutation = ints(n, "kernel_perm");
+    o.output_permutation = ints(n, "output_perm");
     return conv(x(0), x(1), o);
+  }
+  if (op == "window_scatter_max" || op == "window_scatter_min") {
+    const Scalar init = n.literals.at(0).value;
+    const WindowOptions o = window_options(n);
+    return op == "window_scatter_max" ? window_scatter_max(x(0), x(1), init, ints(n, "window"), o)
+                                      : window_scatter_min(x(0), x(1), init, ints(n, "window"), o);
+  }
+  if (op == "triangular_solve") {
+    TriangularSolveOptions o;
+    o.left_side = int0(n, "left") != 0;
+    o.lower = int0(n, "lower") != 0;
+    o.transform_a = static_cast<TriangularTransform>(int0(n, "transform"));
+    return triangular_solve(x(0), x(1), o);
+  }
+  if (op == "slice_at") {
+    return slice(x(0), StartTensors(std::vector<Tensor>(in.begin() + 1, in.end())),
+                 ints(n, "lengths"), ints(n, "strides"));
+  }
+  if (op == "put_slice_at") {
+    return put_slice(x(0), StartTensors(std::vector<Tensor>(in.begin() + 2, in.end())), x(1));
+  }
+  if (op == "all_close") {
+    AllCloseOptions o;
+    o.rtol = n.literals.at(0).value.as_double();
+    o.atol = n.literals.at(1).value.as_double();
+    o.equal_nan = int0(n, "equal_nan") != 0;
+    return all_close(x(0), x(1), o);
   }
   if (op == "dot2") return dot(x(0), x(1));
   if (op == "matmul") return matmul(x(0), x(1));
@@ -160,6 +195,10 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
 bool is_data_arg(const Node& n, std::size_t arg) {
   if (n.op == "indexed_add" || n.op == "indexed_put") return arg != 1;
   if (n.op == "gather" || n.op == "take" || n.op == "take_along_axis") return arg == 0;
+  // Start tensors are indices; window_scatter's first operand is only compared, never summed.
+  if (n.op == "slice_at") return arg == 0;
+  if (n.op == "put_slice_at") return arg < 2;
+  if (n.op == "window_scatter_max" || n.op == "window_scatter_min") return arg != 0;
   return true;
 }
 
@@ -173,7 +212,8 @@ std::string listing(const Program& p, const std::vector<Tensor>& results) {
     const bool leaf = n.args.empty();
     if (leaf || n.op == "as_type" || n.op == "bitcast") s << " dtype=" << dtype_name(n.dtype);
     if (leaf || n.op == "reshape" || n.op == "broadcast") s << " shape=" << shape_str(n.shape);
-    if (n.op == "values" || n.op == "indices") s << " data_seed=" << n.data_seed;
+    if (n.op == "values" || n.op == "indices" || n.op == "triangle")
+      s << " data_seed=" << n.data_seed;
     for (const auto& [k, v] : n.ints) s << " " << k << "=" << shape_str(v);
     for (const Literal& l : n.literals) s << " literal=" << l.text;
     if (n.op == "const" && n.bytes.size() <= 64 * 8) {
