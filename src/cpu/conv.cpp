@@ -2,9 +2,10 @@
 // column matrix (KS kernel taps, P output positions) and one OpenBLAS gemm of the group's
 // kernel rows [Og, Cg * KS] with it, written straight into the output's [Og, P] block. A 1x1
 // kernel with unit strides, no padding and no dilation reads the input itself as the column
-// matrix. f32/f64 run sgemm/dgemm; f16/bf16 are widened to f32 once (f32 accumulation, one
-// rounding on store, as dot does).
+// matrix. f32/f64/c64/c128 run sgemm/dgemm/cgemm/zgemm; f16/bf16 are widened to f32 once (f32
+// accumulation, one rounding on store, as dot does).
 #include <algorithm>
+#include <complex>
 #include <type_traits>
 #include <vector>
 
@@ -142,9 +143,13 @@ void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const
     if constexpr (std::is_same_v<F, float>) {
       lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, a, kk, cols, n, 0.0f, c,
                 n);
-    } else {
+    } else if constexpr (std::is_same_v<F, double>) {
       lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0, a, kk, cols, n, 0.0, c,
                 n);
+    } else {  // c64, c128: no conjugation (Nx's conv)
+      const F one(1), zero(0);
+      auto gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
+      gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, &one, a, kk, cols, n, &zero, c, n);
     }
   };
   const std::int64_t items = g.out_batch * g.groups;
@@ -185,9 +190,9 @@ Tensor run_conv(const OpCall& call) {
   if (out.size() == 0) return out;
   const ConvGeometry g = geometry(call);
   const ConvParams& p = call.get<ConvParams>();
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_float_v<T>) {
+    if constexpr (is_float_v<T> || is_complex_v<T>) {
       T* c = mutable_data<T>(out);
       if (g.group_in * g.taps == 0) {  // an empty sum
         std::fill(c, c + out.size(), T(compute_t<T>(0)));

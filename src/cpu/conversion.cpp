@@ -17,9 +17,10 @@ Tensor run_conversion(const OpCall& call) {
   if (call.op != Op::as_type) {
     throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a conversion op");
   }
-  visit_dtype(in.dtype(), [&](auto in_tag) {
+  // convert<D> handles complex both ways (complex to real takes the real part, as Nx).
+  visit_any_dtype(in.dtype(), [&](auto in_tag) {
     using S = typename decltype(in_tag)::type;
-    visit_dtype(call.out_dtype, [&](auto out_tag) {
+    visit_any_dtype(call.out_dtype, [&](auto out_tag) {
       using D = typename decltype(out_tag)::type;
       const S* s = data<S>(in);
       D* d = mutable_data<D>(out);

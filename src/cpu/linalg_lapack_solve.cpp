@@ -33,9 +33,18 @@ void triangular_solve(const OpCall& call, const SolveDims& d, const T* a, const 
                                                                                   : CblasConjTrans;
   const blasint rows = lapack_dim(call, d.rows), cols = lapack_dim(call, d.cols);
   const blasint n = lapack_dim(call, d.n);
+  const T one(1);
   for (std::int64_t i = 0; i < d.batch; ++i) {
+    // Complex trsm takes alpha by pointer.
+    const auto alpha = [&] {
+      if constexpr (is_complex_v<T>) {
+        return &one;
+      } else {
+        return one;
+      }
+    }();
     L.trsm(CblasRowMajor, p.left_side ? CblasLeft : CblasRight, p.lower ? CblasLower : CblasUpper,
-           trans, CblasNonUnit, rows, cols, T(1), a + i * d.n * d.n, n, x + i * d.rows * d.cols,
+           trans, CblasNonUnit, rows, cols, alpha, a + i * d.n * d.n, n, x + i * d.rows * d.cols,
            cols);
   }
 }
