@@ -33,7 +33,7 @@ inline VectorIsa supported_vector_isa() {
     return VectorIsa::avx512;
   }
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? VectorIsa::avx2
-                                                                         : VectorIsa::baseline;
+                                                                        : VectorIsa::baseline;
 }
 #endif
 
@@ -55,9 +55,8 @@ inline VectorIsa vector_isa() {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 template <class In, class Out, class F>
-__attribute__((target("avx2,fma"))) void map_range_avx2(const In* __restrict src,
-                                                        Out* __restrict dst, std::int64_t len,
-                                                        F f) {
+__attribute__((target("avx2,fma"))) void map_range_avx2(const In* __restrict src, Out* __restrict dst,
+                                                    std::int64_t len, F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 template <class In, class Out, class F>
