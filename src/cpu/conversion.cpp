@@ -1,4 +1,4 @@
-// as_type and copy on the cpu (bitcast is an alias made by the core).
+// as_type and copy on the cpu, between every two dtypes (bitcast is an alias made by the core).
 #include <cstring>
 
 #include "cpu/strided.h"
@@ -17,7 +17,6 @@ Tensor run_conversion(const OpCall& call) {
   if (call.op != Op::as_type) {
     throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a conversion op");
   }
-  // convert<D> handles complex both ways (complex to real takes the real part, as Nx).
   visit_any_dtype(in.dtype(), [&](auto in_tag) {
     using S = typename decltype(in_tag)::type;
     visit_any_dtype(call.out_dtype, [&](auto out_tag) {
