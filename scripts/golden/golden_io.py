@@ -7,7 +7,8 @@ import numpy as np
 
 DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
           "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
-          "f16": np.float16, "f32": np.float32, "f64": np.float64}
+          "f16": np.float16, "f32": np.float32, "f64": np.float64,
+          "c64": np.complex64, "c128": np.complex128}
 NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 
 
@@ -22,10 +23,13 @@ def _value(v):
 
 
 def tensor(arr, dtype=None):
-    """JSON form of an array; dtype names the vktensor dtype (needed for bf16)."""
+    """JSON form of an array; dtype names the vktensor dtype (needed for bf16). Complex
+    data is interleaved: real, imaginary, real, ... (the memory layout)."""
     arr = np.asarray(arr)
     name = dtype or NAMES[arr.dtype]
     flat = arr.reshape(-1)
+    if np.iscomplexobj(flat):
+        flat = np.stack([flat.real, flat.imag], axis=-1).reshape(-1)
     if name == "bf16":
         flat = flat.astype(np.float32)
     return {"dtype": name, "shape": list(arr.shape), "data": [_value(x) for x in flat.tolist()]}

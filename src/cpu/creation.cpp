@@ -1,4 +1,4 @@
-// full, iota, eye on the cpu.
+// full, iota, eye on the cpu, every dtype (complex: the value or count in the real part).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -10,7 +10,7 @@ namespace vkt::cpu_kernels {
 Tensor run_creation(const OpCall& call) {
   Tensor out = make_output(call);
   const std::int64_t n = out.size();
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = mutable_data<T>(out);
     switch (call.op) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <type_traits>
 
+#include "cpu/elementwise_complex.h"
 #include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_math.h"
 
@@ -112,6 +113,38 @@ bool predicate(Op op, Go go) {
   }
 }
 
+// c64/c128 operands: a complex result, or u8 for comparisons and logical ops.
+bool run_complex(const OpCall& call, const Tensor& a, const Tensor& b, Tensor& out,
+                 const BroadcastPlan& plan) {
+  const std::int64_t n = out.size();
+  return visit_complex_dtype(a.dtype(), [&](auto tag) {
+    using Z = typename decltype(tag)::type;
+    using R = typename Z::value_type;
+    const Z* pa = data<Z>(a);
+    const Z* pb = data<Z>(b);
+    if (writes_u8(call.op)) {
+      std::uint8_t* po = mutable_data<std::uint8_t>(out);
+      return complex_predicate_binary_op<R>(call.op, [&](auto f) {
+        map_binary(pa, pb, po, plan, n, cheap_grain<std::uint8_t, Z, Z>(), f);
+        return true;
+      });
+    }
+    if (call.out_dtype != a.dtype()) return false;
+    Z* po = mutable_data<Z>(out);
+    const bool costly = call.op == Op::pow || call.op == Op::divide;
+    const std::int64_t grain = costly ? kGrain : cheap_grain<Z, Z, Z>();
+    return complex_arithmetic_op<R>(call.op, [&](auto f) {
+      map_binary(pa, pb, po, plan, n, grain, f);
+      return true;
+    });
+  });
+}
+
+[[noreturn]] void no_kernel(Op op, DType in, DType out) {
+  throw Unsupported("[" + std::string(op_name(op)) + "] has no cpu kernel for " +
+                    std::string(dtype_name(in)) + " -> " + std::string(dtype_name(out)));
+}
+
 }  // namespace
 
 Tensor run_binary(const OpCall& call) {
@@ -125,6 +158,10 @@ Tensor run_binary(const OpCall& call) {
   Tensor out = make_output(call);
   const std::int64_t n = out.size();
   const BroadcastPlan plan = plan_broadcast(a.shape(), b.shape(), call.out_shape);
+  if (is_complex(a.dtype())) {
+    if (!run_complex(call, a, b, out, plan)) no_kernel(call.op, a.dtype(), call.out_dtype);
+    return out;
+  }
   const bool done = visit_dtype(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
@@ -149,11 +186,7 @@ Tensor run_binary(const OpCall& call) {
       return true;
     });
   });
-  if (!done) {
-    throw Unsupported("[" + std::string(op_name(call.op)) + "] has no cpu kernel for " +
-                      std::string(dtype_name(a.dtype())) + " -> " +
-                      std::string(dtype_name(call.out_dtype)));
-  }
+  if (!done) no_kernel(call.op, a.dtype(), call.out_dtype);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "cpu/elementwise_complex.h"
 #include "cpu/elementwise_math.h"
 #include "cpu/wide_loops.h"
 
@@ -201,12 +202,51 @@ bool run_predicate(Op op, const T* in, std::uint8_t* out, std::int64_t n) {
   }
 }
 
+// c64/c128 inputs: complex results, the real type of the parts (abs, real, imag, phase), or
+// u8 predicates. Library calls per element: the compute-bound grain.
+bool run_complex(Op op, const Tensor& in, Tensor& out, DType out_dtype) {
+  const std::int64_t n = out.size();
+  return visit_complex_dtype(in.dtype(), [&](auto tag) {
+    using Z = typename decltype(tag)::type;
+    using R = typename Z::value_type;
+    const Z* src = data<Z>(in);
+    if (op_kind(op) == OpKind::predicate) {
+      if (out_dtype != DType::u8) return false;
+      return complex_predicate_op<R>(op, [&](auto f) {
+        map_unary(src, mutable_data<std::uint8_t>(out), n, kGrain, f);
+        return true;
+      });
+    }
+    if (out_dtype == to_real_type(in.dtype())) {
+      return complex_to_real_op<R>(op, [&](auto f) {
+        map_unary(src, mutable_data<R>(out), n, kGrain, f);
+        return true;
+      });
+    }
+    if (out_dtype != in.dtype()) return false;
+    return complex_unary_op<R>(op, [&](auto f) {
+      map_unary(src, mutable_data<Z>(out), n, kGrain, f);
+      return true;
+    });
+  });
+}
+
+[[noreturn]] void no_kernel(Op op, DType in, DType out) {
+  throw Unsupported("[" + std::string(op_name(op)) + "] has no cpu kernel for " +
+                    std::string(dtype_name(in)) + " -> " + std::string(dtype_name(out)));
+}
+
 }  // namespace
 
 Tensor run_unary(const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   Tensor out = make_output(call);
   const std::int64_t n = out.size();
+  if (is_complex(in.dtype())) {
+    if (!run_complex(call.op, in, out, call.out_dtype))
+      no_kernel(call.op, in.dtype(), call.out_dtype);
+    return out;
+  }
   const bool done = visit_dtype(in.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (op_kind(call.op) == OpKind::predicate) {
@@ -219,11 +259,7 @@ Tensor run_unary(const OpCall& call) {
     }
     return run_same_type(call.op, data<T>(in), mutable_data<T>(out), n);
   });
-  if (!done) {
-    throw Unsupported("[" + std::string(op_name(call.op)) + "] has no cpu kernel for " +
-                      std::string(dtype_name(in.dtype())) + " -> " +
-                      std::string(dtype_name(call.out_dtype)));
-  }
+  if (!done) no_kernel(call.op, in.dtype(), call.out_dtype);
   return out;
 }
 

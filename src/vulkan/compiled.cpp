@@ -407,8 +407,11 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
   const std::uint64_t limit = b.context().limits().max_storage_range;
   const std::uint64_t n = static_cast<std::uint64_t>(numel(g.shape));
   if (n >= (std::uint64_t{1} << 31)) return nullptr;
+  // c64/c128 have no glsl_type: groups touching complex run op by op through dispatch
+  // (the plan's unfused path), giving eager's results.
   for (const detail::FusedValue& v : g.values) {
-    if (glsl_type(v.dtype) == nullptr || n * itemsize(v.dtype) > limit) return nullptr;
+    if (is_complex(v.dtype) || glsl_type(v.dtype) == nullptr || n * itemsize(v.dtype) > limit)
+      return nullptr;
   }
   if (!natively_supported(b, g)) return nullptr;
   const std::string source = generate(g);

@@ -1,7 +1,8 @@
 // Golden cases computed by NumPy (scripts/golden/gen_*.py) and committed as JSON under
 // tests/golden/data/<family>.json.
 // Format: {"cases": [{"name", "op", "params": {...}, "inputs": [T...], "expected": T}]}
-// with T = {"dtype": "f32", "shape": [2, 3], "data": [...]}; NaN/Inf as "nan"/"inf"/"-inf".
+// with T = {"dtype": "f32", "shape": [2, 3], "data": [...]}; NaN/Inf as "nan"/"inf"/"-inf";
+// complex data interleaved: [re0, im0, re1, im1, ...].
 #pragma once
 
 #include <cstdlib>
@@ -38,8 +39,22 @@ inline Tensor golden_tensor(const nlohmann::json& j) {
   const Shape shape = j.at("shape").get<Shape>();
   const nlohmann::json& data = j.at("data");
   std::vector<std::byte> bytes(static_cast<std::size_t>(numel(shape)) * itemsize(dtype));
-  if (data.size() * itemsize(dtype) != bytes.size()) {
+  // Complex data is interleaved (real, imaginary, ...): two numbers per element.
+  const std::size_t numbers = is_complex(dtype) ? 2 : 1;
+  if (data.size() * itemsize(dtype) != bytes.size() * numbers) {
     throw std::runtime_error("golden: data size does not match shape " + shape_str(shape));
+  }
+  if (is_complex(dtype)) {
+    visit_complex_dtype(dtype, [&](auto tag) {
+      using Z = typename decltype(tag)::type;
+      using R = typename Z::value_type;
+      for (std::size_t i = 0; i * 2 < data.size(); ++i) {
+        const Z v(static_cast<R>(golden_number(data[2 * i])),
+                  static_cast<R>(golden_number(data[2 * i + 1])));
+        std::memcpy(bytes.data() + i * sizeof(Z), &v, sizeof(Z));
+      }
+    });
+    return from_bytes(bytes, dtype, shape, &cpu());
   }
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

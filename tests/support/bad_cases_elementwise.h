@@ -24,7 +24,22 @@ inline void add_elementwise_cases(std::vector<BadCase>& v) {
         }
       }
     }
+    // Ops the op table keeps to real (or integer) dtypes refuse complex ones.
+    if (op_family(op) == OpFamily::unary && !op_accepts(op, DType::c64)) {
+      for (DType d : kComplexDTypes) {
+        add_case(v, n + "/" + std::string(dtype_name(d)) + " input", Expect::type, n,
+                 {on_home({3}, d)}, [op](const Inputs& x) { (void)unary(op, x[0]); });
+      }
+    }
     if (op_family(op) != OpFamily::binary) continue;
+    if (!op_accepts(op, DType::c64)) {
+      add_case(v, n + "/c64 operands", Expect::type, n,
+               {on_home({2}, DType::c64), on_home({2}, DType::c64)},
+               [op](const Inputs& x) { (void)binary(op, x[0], x[1]); });
+      add_case(v, n + "/s32 with c128", Expect::type, n,
+               {on_home({2}, DType::s32), on_home({2}, DType::c128)},
+               [op](const Inputs& x) { (void)binary(op, x[0], x[1]); });
+    }
     add_case(v, n + "/shapes {2, 3} and {4}", Expect::shape, n, {on_home({2, 3}), on_home({4})},
              [op](const Inputs& x) { (void)binary(op, x[0], x[1]); });
     add_case(v, n + "/empty right operand", Expect::error, n, {on_home({2}), empty_tensor()},
@@ -92,10 +107,10 @@ inline void add_creation_cases(std::vector<BadCase>& v) {
            [](const Inputs& x) { (void)as_type(x[0], DType::s32); });
   add_case(v, "bitcast/empty tensor", Expect::error, "bitcast", {empty_tensor()},
            [](const Inputs& x) { (void)bitcast(x[0], DType::s32); });
-  const std::pair<DType, DType> sizes[] = {{DType::f32, DType::f64},
-                                           {DType::u8, DType::s16},
-                                           {DType::f16, DType::s32},
-                                           {DType::s64, DType::bf16}};
+  const std::pair<DType, DType> sizes[] = {{DType::f32, DType::f64}, {DType::u8, DType::s16},
+                                           {DType::f16, DType::s32}, {DType::s64, DType::bf16},
+                                           {DType::c64, DType::f32}, {DType::c128, DType::f64},
+                                           {DType::s32, DType::c64}};
   for (const auto& pair : sizes) {
     const DType from = pair.first, to = pair.second;  // clang 14 cannot capture a binding
     add_case(v, "bitcast/" + std::string(dtype_name(from)) + " as " + std::string(dtype_name(to)),

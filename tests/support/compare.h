@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -27,15 +29,31 @@ inline Tolerance default_tolerance(DType d) {
       return {2e-5, 1e-6};
     case DType::f64:
       return {1e-12, 1e-14};
+    case DType::c64:  // per part, as the real type of the parts (scaled by |z|: tensors_close)
+      return default_tolerance(DType::f32);
+    case DType::c128:
+      return default_tolerance(DType::f64);
     default:
       return {0, 0};
   }
 }
 
 // Every element as double (exact for integers up to 2^53; 64-bit integers compared exactly
-// through as_int64 below).
+// through as_int64 below); a complex element gives its two parts, real first.
 inline std::vector<double> as_doubles(const Tensor& t) {
   const std::vector<std::byte> bytes = t.to_bytes();
+  if (is_complex(t.dtype())) {
+    std::vector<double> parts(static_cast<std::size_t>(2 * t.size()));
+    visit_complex_dtype(t.dtype(), [&](auto tag) {
+      using R = typename decltype(tag)::type::value_type;
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        R v;
+        std::memcpy(&v, bytes.data() + i * sizeof(R), sizeof(R));
+        parts[i] = static_cast<double>(v);
+      }
+    });
+    return parts;
+  }
   std::vector<double> out(static_cast<std::size_t>(t.size()));
   visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -78,10 +96,16 @@ inline ::testing::AssertionResult tensors_close(const Tensor& actual, const Tens
     return ::testing::AssertionSuccess();
   }
   const auto a = as_doubles(actual), e = as_doubles(expected);
+  // Complex parts are compared each within the tolerance scaled by |z| (the functions are
+  // accurate relative to the magnitude, not to each part).
+  const bool complex = is_complex(expected.dtype());
   for (std::size_t i = 0; i < a.size(); ++i) {
+    const double magnitude = complex ? std::hypot(e[i & ~std::size_t{1}], e[i | 1]) : 0.0;
+    const double scale =
+        std::isfinite(magnitude) ? std::max(magnitude, std::fabs(e[i])) : std::fabs(e[i]);
     const bool ok = (std::isnan(a[i]) && std::isnan(e[i])) || (std::isinf(e[i]) && a[i] == e[i]) ||
                     (std::isfinite(a[i]) && std::isfinite(e[i]) &&
-                     std::fabs(a[i] - e[i]) <= tol.atol + tol.rtol * std::fabs(e[i]));
+                     std::fabs(a[i] - e[i]) <= tol.atol + tol.rtol * scale);
     if (!ok) {
       return ::testing::AssertionFailure()
              << "element " << i << ": " << a[i] << " != expected " << e[i] << " (rtol " << tol.rtol
