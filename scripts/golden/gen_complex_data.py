@@ -2,35 +2,17 @@
 conv and the linear-algebra results that are unique (determinant, solve, triangular_solve),
 computed by NumPy.
 
-Run with Debian's /usr/bin/python3: writes tests/golden/data/complex_data.json. A complex
-tensor's data is its elements' parts interleaved (re, im, re, im, ...), as in memory;
-tests/golden/complex_golden.h reads it. Decompositions with a choice of phase (qr, eigh, svd,
+Run with Debian's /usr/bin/python3: writes tests/golden/data/complex_data.json (complex
+data interleaved, as golden_io writes it). Decompositions with a choice of phase (qr, eigh, svd,
 cholesky, lu) are checked by reconstruction in tests/unit/complex_linalg_test.cpp instead.
 """
 import numpy as np
 
-import golden_io
-from golden_io import write
+from golden_io import tensor, write
 
 rng = np.random.default_rng(11)
 CT = {"c64": np.complex64, "c128": np.complex128}
 cases = []
-
-
-def _part(v):
-    return golden_io._value(float(v))
-
-
-def tensor(arr, name=None):
-    arr = np.asarray(arr)
-    if np.iscomplexobj(arr):
-        name = name or {np.dtype(np.complex64): "c64", np.dtype(np.complex128): "c128"}[arr.dtype]
-        flat = arr.reshape(-1)
-        data = []
-        for z in flat.tolist():
-            data += [_part(z.real), _part(z.imag)]
-        return {"dtype": name, "shape": list(arr.shape), "data": data}
-    return golden_io.tensor(arr)
 
 
 def add(name, op, params, inputs, expected):

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "golden/complex_golden.h"
-#include "support/complex_compare.h"
+#include "golden/golden.h"
+#include "support/compare.h"
 
 namespace vkt {
 namespace {
@@ -111,13 +111,13 @@ testing::Tolerance tolerance_for(const testing::GoldenCase& c) {
 }
 
 TEST(ComplexDataGolden, MatchesNumPy) {
-  const auto cases = testing::load_complex_golden("complex_data");
+  const auto cases = testing::load_golden("complex_data");
   ASSERT_GE(cases.size(), 100u);
   std::set<std::string> ops;
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     ops.insert(c.op);
-    EXPECT_TRUE(testing::complex_tensors_close(run_case(c), c.expected, tolerance_for(c)));
+    EXPECT_TRUE(testing::tensors_close(run_case(c), c.expected, tolerance_for(c)));
   }
   EXPECT_GE(ops.size(), 26u);  // every op family of the generator ran
 }

@@ -1,7 +1,8 @@
-// Comparison of complex (c64/c128) results for tests: per component, each part within
-// rtol of the expected element's larger part (so a part that cancels to near zero is held
-// to the precision of the element, not to its own size) plus atol; NaN and infinity
-// positions per part must match. Real dtypes go to tensors_close (compare.h).
+// Complex (c64/c128) results against references computed in complex<double> by the test
+// itself: per component, each part within rtol of the expected element's larger finite part
+// (a part that cancels to near zero is held to the precision of the element, not to its own
+// size) plus atol; NaN and infinity positions per part must match. Tensor against tensor:
+// tensors_close (compare.h) handles complex dtypes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -38,11 +39,6 @@ inline std::vector<Complex> as_complex_values(const Tensor& t) {
   return out;
 }
 
-// Tolerance of a computed complex result: that of the real type of its parts.
-inline Tolerance complex_tolerance(DType d) {
-  return default_tolerance(is_complex(d) ? to_real_type(d) : d);
-}
-
 inline bool part_close(double a, double e, double scale, Tolerance tol) {
   if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
   if (std::isinf(e) || std::isinf(a)) return a == e;
@@ -69,21 +65,6 @@ inline ::testing::AssertionResult complex_close(const Tensor& actual,
     }
   }
   return ::testing::AssertionSuccess();
-}
-
-// dtype and shape equal, then elements as above (complex) or by tensors_close (real).
-inline ::testing::AssertionResult complex_tensors_close(const Tensor& actual,
-                                                        const Tensor& expected, Tolerance tol) {
-  if (actual.dtype() != expected.dtype()) {
-    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype())
-                                         << " != expected " << dtype_name(expected.dtype());
-  }
-  if (actual.shape() != expected.shape()) {
-    return ::testing::AssertionFailure() << "shape " << shape_str(actual.shape()) << " != expected "
-                                         << shape_str(expected.shape());
-  }
-  if (!is_complex(expected.dtype())) return tensors_close(actual, expected, tol);
-  return complex_close(actual, as_complex_values(expected), tol);
 }
 
 // Same dtype, shape and bytes: results that must be identical (movement, a fallback).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -288,6 +289,43 @@ TYPED_TEST(ComplexData, ToBatchedAndTensorStartSlices) {
   EXPECT_EQ(sv[3], ref[18]);
   const Tensor put = put_slice(t, {start0, start1}, s);
   EXPECT_TRUE(testing::complex_close(put, ref, {0, 0}));
+}
+
+TYPED_TEST(ComplexData, AllCloseOnTheComplexModulus) {
+  using C = TypeParam;
+  using R = typename C::value_type;
+  auto close = [](const std::vector<C>& a, const std::vector<C>& b, double rtol, double atol,
+                  bool equal_nan = false) {
+    const Tensor r = all_close(from_vector(a, &cpu()), from_vector(b, &cpu()),
+                               AllCloseOptions{rtol, atol, equal_nan});
+    EXPECT_EQ(r.dtype(), DType::u8);
+    return r.template to_vector<std::uint8_t>()[0];
+  };
+  // a - b = (3, 4)·2^-12 with |b| = 1: |a - b| = 5·2^-12, while each part differs by at
+  // most 4·2^-12. The modulus decides, not the parts.
+  const R e = R(1) / R(4096);
+  const std::vector<C> b = {C(0, 1), C(2, -1)};
+  const std::vector<C> a = {C(3 * e, 1 + 4 * e), C(2, -1)};
+  EXPECT_EQ(close(a, b, 4.5 * e, 0), 0);
+  EXPECT_EQ(close(a, b, 5.5 * e, 0), 1);
+  EXPECT_EQ(close(a, b, 0, 5.5 * e), 1);  // atol alone
+  const R nan = std::numeric_limits<R>::quiet_NaN(), inf = std::numeric_limits<R>::infinity();
+  // NaN in either part: close only to NaN, and only with equal_nan.
+  EXPECT_EQ(close({C(nan, 0)}, {C(nan, 0)}, 1e-3, 0), 0);
+  EXPECT_EQ(close({C(nan, 0)}, {C(0, nan)}, 1e-3, 0, true), 1);
+  EXPECT_EQ(close({C(1, 0)}, {C(1, nan)}, 1e-3, 0, true), 0);
+  // Infinities: close only when equal.
+  EXPECT_EQ(close({C(inf, 1)}, {C(inf, 1)}, 1e-3, 0), 1);
+  EXPECT_EQ(close({C(inf, 1)}, {C(inf, 2)}, 1e-3, 0), 0);
+  EXPECT_EQ(close({C(inf, 1)}, {C(-inf, 1)}, 1e-3, 0), 0);
+  // A real operand is promoted: 2 is close to 2 + 0i, not to 2 + i.
+  const Tensor two = from_vector(std::vector<R>{2}, &cpu());
+  EXPECT_EQ(all_close(two, from_vector(std::vector<C>{C(2, 0)}, &cpu()))
+                .template to_vector<std::uint8_t>()[0],
+            1);
+  EXPECT_EQ(all_close(two, from_vector(std::vector<C>{C(2, 1)}, &cpu()))
+                .template to_vector<std::uint8_t>()[0],
+            0);
 }
 
 }  // namespace
