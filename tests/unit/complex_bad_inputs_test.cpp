@@ -18,7 +18,6 @@ using Call = std::function<void(const Tensor&)>;
 
 // The calls of the non-elementwise rows; elementwise rows go through unary()/binary().
 std::map<std::string, Call> family_calls() {
-  const Tensor u8 = full({2, 3}, 1, DType::u8, &cpu());
   return {
       {"reduce_max", [](const Tensor& t) { reduce_max(t); }},
       {"reduce_min", [](const Tensor& t) { reduce_min(t, {1}); }},
