@@ -269,6 +269,31 @@ TYPED_TEST(ComplexLinalg, TriangularSolveEverySideTriangleAndTransform) {
   }
 }
 
+TYPED_TEST(ComplexLinalg, EmptyAndSingularMatrices) {
+  using C = TypeParam;
+  using R = typename C::value_type;
+  const Tensor none = from_vector(std::vector<C>{}, {2, 0, 0}, &cpu());
+  EXPECT_EQ(cholesky(none).shape(), (Shape{2, 0, 0}));
+  EXPECT_EQ(eigh(none).eigenvalues.dtype(), dtype_of_v<R>);
+  EXPECT_EQ(eigh(none).eigenvalues.shape(), (Shape{2, 0}));
+  const Tensor det0 = determinant(none);  // 1 for a 0x0 matrix
+  EXPECT_TRUE(testing::complex_close(det0, {{1, 0}, {1, 0}}, {0, 0}));
+  // svd of a 3x0 matrix: no singular values, the full u is the identity.
+  const SVD f = svd(from_vector(std::vector<C>{}, {3, 0}, &cpu()));
+  EXPECT_EQ(f.s.shape(), (Shape{0}));
+  EXPECT_TRUE(testing::complex_close(f.u, identity(3), {0, 0}));
+  // A singular matrix: determinant 0, lu still factors it.
+  const CMatrix rank1 = {{1, 1}, {2, 0}, {0, 0}, {0, 0}};  // a zero row: an exact zero pivot
+  const Tensor s = to_tensor<C>(rank1, {2, 2});
+  EXPECT_TRUE(testing::complex_close(determinant(s), {{0, 0}}, {0, 1e-6}));
+  const LU d = lu(s);
+  EXPECT_TRUE(
+      near(mul(matrix_at(d.p, 0), mul(matrix_at(d.l, 0), matrix_at(d.u, 0), 2, 2, 2), 2, 2, 2),
+           rank1, tolerance<C>(2, 6)));
+  EXPECT_THROW(solve(s, to_tensor<C>({{1, 0}, {0, 1}}, {2})), LinAlgError);
+  EXPECT_THROW(cholesky(to_tensor<C>({{-1, 0}, {0, 0}, {0, 0}, {1, 0}}, {2, 2})), LinAlgError);
+}
+
 TEST(ComplexLinalgDtypes, MixedOperandsPromoteToComplex) {
   const Tensor a = from_vector(std::vector<double>{2, 0, 0, 4}, {2, 2}, &cpu());
   const Tensor b = from_vector(std::vector<std::complex<float>>{{2, 2}, {4, -8}}, {2}, &cpu());
