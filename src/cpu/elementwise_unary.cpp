@@ -203,9 +203,12 @@ bool run_predicate(Op op, const T* in, std::uint8_t* out, std::int64_t n) {
 }
 
 // c64/c128 inputs: complex results, the real type of the parts (abs, real, imag, phase), or
-// u8 predicates. Library calls per element: the compute-bound grain.
+// u8 predicates. Ops that only move or test parts take the streaming grain; library calls
+// (hypot, atan2, cexp...) the compute-bound one.
 bool run_complex(Op op, const Tensor& in, Tensor& out, DType out_dtype) {
   const std::int64_t n = out.size();
+  const bool moves_parts =
+      op == Op::negate || op == Op::conjugate || op == Op::real || op == Op::imag;
   return visit_complex_dtype(in.dtype(), [&](auto tag) {
     using Z = typename decltype(tag)::type;
     using R = typename Z::value_type;
@@ -213,19 +216,19 @@ bool run_complex(Op op, const Tensor& in, Tensor& out, DType out_dtype) {
     if (op_kind(op) == OpKind::predicate) {
       if (out_dtype != DType::u8) return false;
       return complex_predicate_op<R>(op, [&](auto f) {
-        map_unary(src, mutable_data<std::uint8_t>(out), n, kGrain, f);
+        map_unary(src, mutable_data<std::uint8_t>(out), n, cheap_grain<std::uint8_t, Z>(), f);
         return true;
       });
     }
     if (out_dtype == to_real_type(in.dtype())) {
       return complex_to_real_op<R>(op, [&](auto f) {
-        map_unary(src, mutable_data<R>(out), n, kGrain, f);
+        map_unary(src, mutable_data<R>(out), n, moves_parts ? cheap_grain<R, Z>() : kGrain, f);
         return true;
       });
     }
     if (out_dtype != in.dtype()) return false;
     return complex_unary_op<R>(op, [&](auto f) {
-      map_unary(src, mutable_data<Z>(out), n, kGrain, f);
+      map_unary(src, mutable_data<Z>(out), n, moves_parts ? cheap_grain<Z, Z>() : kGrain, f);
       return true;
     });
   });
