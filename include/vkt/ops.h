@@ -252,7 +252,9 @@ std::vector<Tensor> to_batched(const Tensor& t, std::int64_t batch_size,
                                Leftover leftover = Leftover::repeat);
 // Decompositions and solvers (Nx.LinAlg), batched over leading axes: a is [..., m, n]. The
 // result is float: integer inputs give f32; f16/bf16 are computed in f32 and rounded back
-// to their own type; f32/f64 run LAPACK in their own precision. On the cpu through the
+// to their own type; f32/f64/c64/c128 run LAPACK in their own precision (complex: the
+// Hermitian forms, L·Lᴴ, unitary Q, vᴴ; eigenvalues and singular values in the real type
+// of the parts, as NumPy). On the cpu through the
 // process's OpenBLAS; on Vulkan triangular_solve is native and the others fall back (the
 // result stays on the cpu). A matrix that cannot be factored throws LinAlgError; cholesky,
 // eigh and svd of a matrix holding NaN or infinity give NaN results for it

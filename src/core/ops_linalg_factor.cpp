@@ -40,6 +40,12 @@ Tensor run_packed(Op op, const Matrices& mats, OpParams params, std::int64_t tot
       {op, {mats.input}, std::move(params), mats.input.dtype(), with_tail(mats.batch, {total})});
 }
 
+// Eigenvalues and singular values are real: a complex factorisation packs them with a zero
+// imaginary part, and the caller gets them in the real type of the parts (as NumPy).
+Tensor real_values(const Tensor& t) {
+  return is_complex(t.dtype()) ? as_type(t, to_real_type(t.dtype())) : t;
+}
+
 }  // namespace
 
 Tensor cholesky(const Tensor& a) {
@@ -74,7 +80,7 @@ Eigh eigh(const Tensor& a) {
   const std::int64_t n = mats.n;
   const Tensor packed = run_packed(Op::eigh, mats, NoParams{}, n + n * n);
   std::vector<Tensor> parts = detail::unpack_parts(packed, mats.batch, {{n}, {n, n}}, mats.result);
-  return {std::move(parts[0]), std::move(parts[1])};
+  return {real_values(parts[0]), std::move(parts[1])};
 }
 
 SVD svd(const Tensor& a, bool full_matrices) {
@@ -86,7 +92,7 @@ SVD svd(const Tensor& a, bool full_matrices) {
       run_packed(Op::svd, mats, SvdParams{full_matrices}, mats.m * cu + k + cv * mats.n);
   std::vector<Tensor> parts =
       detail::unpack_parts(packed, mats.batch, {{mats.m, cu}, {k}, {cv, mats.n}}, mats.result);
-  return {std::move(parts[0]), std::move(parts[1]), std::move(parts[2])};
+  return {std::move(parts[0]), real_values(parts[1]), std::move(parts[2])};
 }
 
 Tensor determinant(const Tensor& a) {

@@ -63,11 +63,25 @@ Tensor window_reduce_with(const Tensor& t, Scalar acc, DType dtype, FoldRun fold
 
 }  // namespace detail
 
+namespace {
+// Real only (op table): the Scalar fold has no complex form, so refuse before building it.
+void check_real(std::string_view op, const Tensor& t, DType dtype) {
+  detail::check_not_complex(op, t);
+  if (is_complex(dtype)) {
+    detail::fail<TypeError>(op,
+                            "is not defined for complex numbers, got a complex accumulator "
+                            "with " +
+                                detail::describe(t));
+  }
+}
+}  // namespace
+
 Tensor reduce(const Tensor& t, Scalar acc, const ReduceFunction& fn, const Axes& axes,
               bool keep_axes) {
   detail::check_defined("reduce", t);
   check_function("reduce", static_cast<bool>(fn));
   const DType dtype = acc.weak_type_with(t.dtype());
+  check_real("reduce", t, dtype);
   return detail::reduce_with(t, acc, dtype, scalar_fold(dtype, fn), axes, keep_axes);
 }
 
@@ -75,6 +89,7 @@ Tensor window_reduce(const Tensor& t, Scalar acc, const Shape& window, const Win
                      const ReduceFunction& fn) {
   detail::check_defined("window_reduce", t);
   check_function("window_reduce", static_cast<bool>(fn));
+  check_real("window_reduce", t, t.dtype());
   return detail::window_reduce_with(t, acc, t.dtype(), scalar_fold(t.dtype(), fn), window, opts);
 }
 

@@ -70,6 +70,8 @@ Blas load() {
     b.handle = handle;
     b.sgemm = symbol<decltype(&cblas_sgemm)>(handle, "cblas_sgemm", name);
     b.dgemm = symbol<decltype(&cblas_dgemm)>(handle, "cblas_dgemm", name);
+    b.cgemm = symbol<decltype(&cblas_cgemm)>(handle, "cblas_cgemm", name);
+    b.zgemm = symbol<decltype(&cblas_zgemm)>(handle, "cblas_zgemm", name);
     b.config = symbol<char* (*)()>(handle, "openblas_get_config", name)();
     b.core = std::string(symbol<char* (*)()>(handle, "openblas_get_corename", name)()) +
              " (chosen by " + chosen_by + ")";

@@ -14,6 +14,8 @@ namespace vkt::cpu_kernels {
 struct Blas {
   decltype(&cblas_sgemm) sgemm = nullptr;
   decltype(&cblas_dgemm) dgemm = nullptr;
+  decltype(&cblas_cgemm) cgemm = nullptr;  // c64 and c128: alpha, beta by pointer
+  decltype(&cblas_zgemm) zgemm = nullptr;
   void* handle = nullptr;  // the dlopen handle, for the LAPACK routines (lapack.h)
   std::string library;     // the file loaded
   std::string config;      // openblas_get_config()

@@ -4,11 +4,12 @@
 // writes the tile's [Og, width] block of the output in place. A tile is sized to half of
 // this core's L2, so the GEMM reads what im2col just wrote from L2 rather than memory (the
 // whole batch's columns are 9x the input for a 3x3 kernel). A 1x1 kernel with unit strides,
-// no padding and no dilation reads the input itself. f32/f64 run sgemm/dgemm; f16/bf16 are
-// widened to f32 once (f32 accumulation, one rounding on store, as dot does).
+// no padding and no dilation reads the input itself. f32/f64/c64/c128 run sgemm/dgemm/cgemm/
+// zgemm; f16/bf16 are widened to f32 once (f32 accumulation, one rounding on store).
 #include <unistd.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
@@ -104,9 +105,14 @@ void gemm(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const
   if constexpr (std::is_same_v<F, float>) {
     lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b,
               static_cast<blasint>(ldb), 0.0f, c, static_cast<blasint>(ldc));
-  } else {
+  } else if constexpr (std::is_same_v<F, double>) {
     lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b,
               static_cast<blasint>(ldb), 0.0, c, static_cast<blasint>(ldc));
+  } else {  // c64, c128: no conjugation (Nx's conv)
+    const F one(1), zero(0);
+    auto complex_gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
+    complex_gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, &one, a, K, b,
+                 static_cast<blasint>(ldb), &zero, c, static_cast<blasint>(ldc));
   }
 }
 
@@ -205,9 +211,9 @@ Tensor run_conv(const OpCall& call) {
   if (out.size() == 0) return out;
   const ConvGeometry g = geometry(call);
   const ConvParams& p = call.get<ConvParams>();
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_float_v<T>) {
+    if constexpr (is_float_v<T> || is_complex_v<T>) {
       T* c = mutable_data<T>(out);
       if (g.group_in * g.taps == 0) {  // an empty sum
         std::fill(c, c + out.size(), T(compute_t<T>(0)));

@@ -84,12 +84,13 @@ Tensor run_cumulative(const OpCall& call) {
   std::int64_t outer = 1, inner = 1;
   for (std::size_t i = 0; i < axis; ++i) outer *= in.shape()[i];
   for (std::size_t i = axis + 1; i < in.shape().size(); ++i) inner *= in.shape()[i];
-  visit_dtype(in.dtype(), [&](auto tag) {
+  visit_any_dtype(in.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     visit_rule(kind, [&](auto rule_tag) {
       using Rule = typename decltype(rule_tag)::template type<T>;
-      // all/any are reductions only; their rules never reach a scan.
-      if constexpr (!std::is_same_v<Rule, AllRule<T>> && !std::is_same_v<Rule, AnyRule<T>>) {
+      // all/any are reductions only; their rules never reach a scan (nor min/max complex).
+      if constexpr (!std::is_same_v<Rule, AllRule<T>> && !std::is_same_v<Rule, AnyRule<T>> &&
+                    kRuleAccepts<T, Rule>) {
         scan<T, Rule>(data<T>(in), mutable_data<T>(out), outer, in.shape()[axis], inner, p.reverse);
       }
     });

@@ -151,7 +151,8 @@ template <class W>
 void run_select(const OpCall& call, W* out) {
   const W* a = data<W>(call.inputs[1]);
   const W* b = data<W>(call.inputs[2]);
-  visit_dtype(call.inputs[0].dtype(), [&](auto tag) {
+  // A complex predicate is true when either part is nonzero (complex != 0).
+  visit_any_dtype(call.inputs[0].dtype(), [&](auto tag) {
     using P = typename decltype(tag)::type;
     const P* pred = data<P>(call.inputs[0]);
     if (call.inputs[0].size() == 1 && numel(call.out_shape) > 1) {  // one branch is taken
@@ -259,16 +260,15 @@ Tensor run_indexing(const OpCall& call) {
   Tensor out = make_output(call);
   if (out.size() == 0) return out;
   switch (call.op) {
-    case Op::clip:
+    case Op::clip:  // real only (op table): complex has no order
+      visit_dtype(call.out_dtype, [&](auto tag) {
+        run_clip(call, mutable_data<typename decltype(tag)::type>(out));
+      });
+      return out;
     case Op::indexed_add:
     case Op::indexed_put:
-      visit_dtype(call.out_dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if (call.op == Op::clip) {
-          run_clip(call, mutable_data<T>(out));
-        } else {
-          run_indexed_update(call, mutable_data<T>(out));
-        }
+      visit_any_dtype(call.out_dtype, [&](auto tag) {
+        run_indexed_update(call, mutable_data<typename decltype(tag)::type>(out));
       });
       return out;
     default:

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cpu/blas.h"
+#include "vkt/dtype.h"
 #include "vkt/error.h"
 
 namespace vkt::cpu_kernels {
@@ -28,10 +29,15 @@ Lapack<T> load(char p) {
   Lapack<T> l;
   resolve(l.potrf, b, s + "potrf_");
   resolve(l.geqrf, b, s + "geqrf_");
-  resolve(l.orgqr, b, s + "orgqr_");
   resolve(l.getrf, b, s + "getrf_");
   resolve(l.getrs, b, s + "getrs_");
-  resolve(l.syevd, b, s + "syevd_");
+  if constexpr (is_complex_v<T>) {
+    resolve(l.orgqr, b, s + "ungqr_");
+    resolve(l.heevd, b, s + "heevd_");
+  } else {
+    resolve(l.orgqr, b, s + "orgqr_");
+    resolve(l.syevd, b, s + "syevd_");
+  }
   resolve(l.gesdd, b, s + "gesdd_");
   resolve(l.trsm, b, "cblas_" + s + "trsm");
   return l;
@@ -55,6 +61,15 @@ const Lapack<float>& lapack<float>() {
 template <>
 const Lapack<double>& lapack<double>() {
   return cached<double>('d');
+}
+
+template <>
+const Lapack<std::complex<float>>& lapack<std::complex<float>>() {
+  return cached<std::complex<float>>('c');
+}
+template <>
+const Lapack<std::complex<double>>& lapack<std::complex<double>>() {
+  return cached<std::complex<double>>('z');
 }
 
 }  // namespace vkt::cpu_kernels

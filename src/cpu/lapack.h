@@ -10,16 +10,16 @@
 #include <cblas.h>
 
 // Routines with character flags are declared as LAPACK_x_base (their hidden lengths
-// included), the others as LAPACK_x. Complex arguments as std::complex, for the c64/c128
-// instantiations to come.
-#define LAPACK_COMPLEX_CPP
+// included), the others as LAPACK_x. Complex arguments as std::complex (c64, c128).
+#include <complex>
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
 #include <lapack.h>
 
 namespace vkt::cpu_kernels {
 
 // The routines for one element type, under one set of member names so the kernels are
-// templates over it; c64/c128 add specialisations (potrf, geqrf and ungqr as orgqr, heevd
-// as syevd with its extra real workspace, gesdd with rwork).
+// templates over it.
 template <class T>
 struct Lapack;
 
@@ -45,6 +45,32 @@ struct Lapack<double> {
   decltype(&LAPACK_dsyevd_base) syevd = nullptr;
   decltype(&LAPACK_dgesdd_base) gesdd = nullptr;
   decltype(&cblas_dtrsm) trsm = nullptr;
+};
+
+// Complex: the unitary orgqr is ungqr, the Hermitian eigensolver heevd (real eigenvalues,
+// an extra real workspace), gesdd takes a real workspace too; trsm's alpha is a pointer.
+template <>
+struct Lapack<std::complex<float>> {
+  decltype(&LAPACK_cpotrf_base) potrf = nullptr;
+  decltype(&LAPACK_cgeqrf) geqrf = nullptr;
+  decltype(&LAPACK_cungqr) orgqr = nullptr;
+  decltype(&LAPACK_cgetrf) getrf = nullptr;
+  decltype(&LAPACK_cgetrs_base) getrs = nullptr;
+  decltype(&LAPACK_cheevd_base) heevd = nullptr;
+  decltype(&LAPACK_cgesdd_base) gesdd = nullptr;
+  decltype(&cblas_ctrsm) trsm = nullptr;
+};
+
+template <>
+struct Lapack<std::complex<double>> {
+  decltype(&LAPACK_zpotrf_base) potrf = nullptr;
+  decltype(&LAPACK_zgeqrf) geqrf = nullptr;
+  decltype(&LAPACK_zungqr) orgqr = nullptr;
+  decltype(&LAPACK_zgetrf) getrf = nullptr;
+  decltype(&LAPACK_zgetrs_base) getrs = nullptr;
+  decltype(&LAPACK_zheevd_base) heevd = nullptr;
+  decltype(&LAPACK_zgesdd_base) gesdd = nullptr;
+  decltype(&cblas_ztrsm) trsm = nullptr;
 };
 
 // Loaded once from blas()'s library; throws vkt::Error naming a missing routine.

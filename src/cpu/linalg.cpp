@@ -1,9 +1,10 @@
 // dot on the cpu. Operands are viewed as [batch, M, K] and [batch, K, N] (a permuted copy
 // only when the axes are not already in a gemm-compatible order). f32/f64 run OpenBLAS
 // gemm per batch; f16/bf16 are widened to f32 and run sgemm (f32 accumulation); integers
-// accumulate in their own width with unsigned (wrapping) arithmetic.
+// accumulate in their own width with unsigned (wrapping) arithmetic; c64/c128 run cgemm/zgemm.
 
 #include <algorithm>
+#include <complex>
 #include <type_traits>
 #include <vector>
 
@@ -128,8 +129,13 @@ void blas_gemm(const Operand<F>& a, const Operand<F>& b, F* c, const GemmShape& 
     F* pc = c + i * s.m * s.n;
     if constexpr (std::is_same_v<F, float>) {
       lib.sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, pa, lda, pb, ldb, 0.0f, pc, n);
-    } else {
+    } else if constexpr (std::is_same_v<F, double>) {
       lib.dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, n);
+    } else {
+      // Nx's dot does not conjugate: plain (not conjugate) transposes only.
+      const F one(1), zero(0);
+      auto gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
+      gemm(CblasRowMajor, ta, tb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
     }
   }
 }
@@ -194,7 +200,7 @@ Tensor run_linalg(const OpCall& call) {
   const GemmShape s{axes_product(a.shape(), p.batch_a), axes_product(a.shape(), free_a),
                     axes_product(b.shape(), free_b), axes_product(a.shape(), p.contract_a)};
   if (out.size() == 0) return out;
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* c = mutable_data<T>(out);
     if (s.k == 0) {  // an empty sum

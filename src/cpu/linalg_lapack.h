@@ -3,6 +3,7 @@
 #pragma once
 
 #include <climits>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,10 +47,29 @@ void from_col_major(const T* src, std::int64_t ld, std::int64_t rows, std::int64
   }
 }
 
-// The size of work array LAPACK asked for in a workspace query (lwork = -1).
+// The type of T's parts: T itself for f32/f64, R for std::complex<R>.
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class R>
+struct RealOf<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_of_t = typename RealOf<T>::type;
+
+// The size of work array LAPACK asked for in a workspace query (lwork = -1); complex
+// routines report it in the real part.
 template <class T>
 lapack_int work_size(T queried) {
-  return static_cast<lapack_int>(queried) > 1 ? static_cast<lapack_int>(queried) : 1;
+  lapack_int n = 0;
+  if constexpr (is_complex_v<T>) {
+    n = static_cast<lapack_int>(queried.real());
+  } else {
+    n = static_cast<lapack_int>(queried);
+  }
+  return n > 1 ? n : 1;
 }
 
 // "[op] matrix 3 of the batch ...": which matrix failed, for LinAlgError messages.
@@ -59,8 +79,8 @@ inline std::string matrix_label(const OpCall& call, std::int64_t index, std::int
   return s;
 }
 
-// A new output for `call`, filled by run(T* out) in LAPACK's precision (f32 or f64; the
-// core converts other dtypes first). TypeError for any other out dtype.
+// A new output for `call`, filled by run(T* out) in LAPACK's precision (f32, f64, c64 or
+// c128; the core converts other dtypes first). TypeError for any other out dtype.
 template <class Run>
 Tensor run_in_lapack_dtype(const OpCall& call, Run&& run) {
   Tensor out = make_output(call);
@@ -71,8 +91,15 @@ Tensor run_in_lapack_dtype(const OpCall& call, Run&& run) {
     case DType::f64:
       run(mutable_data<double>(out));
       break;
+    case DType::c64:
+      run(mutable_data<std::complex<float>>(out));
+      break;
+    case DType::c128:
+      run(mutable_data<std::complex<double>>(out));
+      break;
     default:
-      throw TypeError("[" + std::string(op_name(call.op)) + "] runs on f32 or f64, got " +
+      throw TypeError("[" + std::string(op_name(call.op)) +
+                      "] runs on f32, f64, c64 or c128, got " +
                       std::string(dtype_name(call.out_dtype)));
   }
   return out;

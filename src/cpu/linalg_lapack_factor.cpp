@@ -1,4 +1,5 @@
-// cholesky, qr, lu, eigh, svd and determinant on the cpu: LAPACK per matrix of the batch,
+// cholesky, qr, lu, eigh, svd and determinant on the cpu (f32, f64, c64, c128; complex
+// through the Hermitian routines: L·Lᴴ, unitary Q, heevd): LAPACK per matrix of the batch,
 // on a column-major copy (LAPACK's layout), written back row-major into the packed output
 // the core slices apart (op_call.h). The batch runs in order; LAPACK threads each matrix.
 #include <algorithm>
@@ -32,9 +33,18 @@ void set_identity(T* dst, std::int64_t rows, std::int64_t cols) {
 // The iterative eigen and singular value solvers may loop forever on an infinity (gesdd
 // does with 0.3.21) and return garbage for NaN: such a matrix gets NaN results instead.
 template <class T>
+bool is_finite_value(T v) {
+  if constexpr (is_complex_v<T>) {
+    return std::isfinite(v.real()) && std::isfinite(v.imag());
+  } else {
+    return std::isfinite(v);
+  }
+}
+
+template <class T>
 bool all_finite(const T* p, std::int64_t count) {
   for (std::int64_t i = 0; i < count; ++i) {
-    if (!std::isfinite(p[i])) return false;
+    if (!is_finite_value(p[i])) return false;
   }
   return true;
 }
@@ -50,7 +60,12 @@ bool lower_finite(const T* p, std::int64_t n) {
 
 template <class T>
 void fill_nan(T* p, std::int64_t count) {
-  std::fill(p, p + count, std::numeric_limits<T>::quiet_NaN());
+  const real_of_t<T> nan = std::numeric_limits<real_of_t<T>>::quiet_NaN();
+  if constexpr (is_complex_v<T>) {
+    std::fill(p, p + count, T(nan, nan));
+  } else {
+    std::fill(p, p + count, nan);
+  }
 }
 
 template <class T>
@@ -148,42 +163,83 @@ void lu(const OpCall& call, const Dims& d, const T* a, T* out) {
   }
 }
 
+// syevd (real symmetric) or heevd (Hermitian, with a real workspace); both write real
+// eigenvalues to w. A query (lwork = -1) reports the sizes in work[0], rwork[0], iwork[0].
+template <class T>
+void eigen_solve(const Lapack<T>& L, const lapack_int* n, T* a, const lapack_int* ld,
+                 real_of_t<T>* w, T* work, const lapack_int* lwork, real_of_t<T>* rwork,
+                 const lapack_int* lrwork, lapack_int* iwork, const lapack_int* liwork,
+                 lapack_int* info) {
+  if constexpr (is_complex_v<T>) {
+    L.heevd("V", "L", n, a, ld, w, work, lwork, rwork, lrwork, iwork, liwork, info, 1, 1);
+  } else {
+    (void)rwork, (void)lrwork;
+    L.syevd("V", "L", n, a, ld, w, work, lwork, iwork, liwork, info, 1, 1);
+  }
+}
+
+// Eigenvalues (real, ascending) then eigenvectors as columns; a complex output holds the
+// eigenvalues with a zero imaginary part (the core takes their real part).
 template <class T>
 void eigh(const OpCall& call, const Dims& d, const T* a, T* out) {
+  using R = real_of_t<T>;
   const Lapack<T>& L = lapack<T>();
   const std::int64_t n = d.n, nn = n * n;
   const lapack_int ni = lapack_dim(call, n), ld = leading(ni);
   std::vector<T> buf(static_cast<std::size_t>(nn));
-  lapack_int info = 0, query = -1, liwork = 1, iwork_size = 0;
+  std::vector<R> w(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
+  lapack_int info = 0, query = -1, liwork = 1, lrwork = 1, iwork_size = 0;
   T size{};
+  R rsize{};
   if (n > 0) {
-    L.syevd("V", "L", &ni, buf.data(), &ld, out, &size, &query, &iwork_size, &query, &info, 1, 1);
+    eigen_solve(L, &ni, buf.data(), &ld, w.data(), &size, &query, &rsize, &query, &iwork_size,
+                &query, &info);
     liwork = std::max<lapack_int>(iwork_size, 1);
+    lrwork = work_size(rsize);
   }
   lapack_int lwork = work_size(size);
   std::vector<T> work(static_cast<std::size_t>(lwork));
+  std::vector<R> rwork(static_cast<std::size_t>(lrwork));
   std::vector<lapack_int> iwork(static_cast<std::size_t>(liwork));
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    T* w = out + b * (n + nn);
+    T* wo = out + b * (n + nn);
     if (!lower_finite(a + b * nn, n)) {
-      fill_nan(w, n + nn);
+      fill_nan(wo, n + nn);
       continue;
     }
     to_col_major(a + b * nn, n, n, buf.data());
     if (n > 0) {
-      L.syevd("V", "L", &ni, buf.data(), &ld, w, work.data(), &lwork, iwork.data(), &liwork, &info,
-              1, 1);
+      eigen_solve(L, &ni, buf.data(), &ld, w.data(), work.data(), &lwork, rwork.data(), &lrwork,
+                  iwork.data(), &liwork, &info);
     }
     if (info > 0) {
       throw LinAlgError(matrix_label(call, b, d.batch) +
                         ": the eigenvalue iteration did not converge");
     }
-    from_col_major(buf.data(), n, n, n, w + n);
+    for (std::int64_t i = 0; i < n; ++i) wo[i] = T(w[static_cast<std::size_t>(i)]);
+    from_col_major(buf.data(), n, n, n, wo + n);
   }
 }
 
+// gesdd; the complex routine takes a real workspace of LAPACK's documented size.
+template <class T>
+void svd_solve(const Lapack<T>& L, const char* job, const lapack_int* m, const lapack_int* n, T* a,
+               const lapack_int* ld, real_of_t<T>* s, T* u, const lapack_int* ldu, T* vt,
+               const lapack_int* ldvt, T* work, const lapack_int* lwork, real_of_t<T>* rwork,
+               lapack_int* iwork, lapack_int* info) {
+  if constexpr (is_complex_v<T>) {
+    L.gesdd(job, m, n, a, ld, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork, info, 1);
+  } else {
+    (void)rwork;
+    L.gesdd(job, m, n, a, ld, s, u, ldu, vt, ldvt, work, lwork, iwork, info, 1);
+  }
+}
+
+// u, then the singular values (real; complex outputs hold them with a zero imaginary
+// part), then vᵀ (vᴴ for complex, as NumPy's vh).
 template <class T>
 void svd(const OpCall& call, const Dims& d, const T* a, T* out) {
+  using R = real_of_t<T>;
   const Lapack<T>& L = lapack<T>();
   const bool full = call.get<SvdParams>().full_matrices;
   const std::int64_t k = std::min(d.m, d.n);
@@ -193,13 +249,19 @@ void svd(const OpCall& call, const Dims& d, const T* a, T* out) {
   const char* job = full ? "A" : "S";
   std::vector<T> buf(static_cast<std::size_t>(d.m * d.n));
   std::vector<T> u(static_cast<std::size_t>(d.m * cu)), vt(static_cast<std::size_t>(cv * d.n));
+  std::vector<R> sv(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
+  // cgesdd/zgesdd's rwork for jobz A or S: mn * max(5 mn + 7, 2 max(m, n) + 2 mn + 1).
+  const std::int64_t big = std::max(d.m, d.n);
+  std::vector<R> rwork(is_complex_v<T> ? static_cast<std::size_t>(std::max<std::int64_t>(
+                                             k * std::max(5 * k + 7, 2 * big + 2 * k + 1), 1))
+                                       : 1);
   std::vector<lapack_int> iwork(static_cast<std::size_t>(std::max<std::int64_t>(8 * k, 1)));
   lapack_int info = 0, query = -1;
   T size{};
   const std::int64_t per = d.m * cu + k + cv * d.n;
   if (k > 0) {
-    L.gesdd(job, &m, &n, buf.data(), &ld, out, u.data(), &ldu, vt.data(), &ldvt, &size, &query,
-            iwork.data(), &info, 1);
+    svd_solve(L, job, &m, &n, buf.data(), &ld, sv.data(), u.data(), &ldu, vt.data(), &ldvt, &size,
+              &query, rwork.data(), iwork.data(), &info);
   }
   lapack_int lwork = work_size(size);
   std::vector<T> work(static_cast<std::size_t>(lwork));
@@ -217,11 +279,12 @@ void svd(const OpCall& call, const Dims& d, const T* a, T* out) {
       continue;
     }
     to_col_major(a + b * d.m * d.n, d.m, d.n, buf.data());
-    L.gesdd(job, &m, &n, buf.data(), &ld, s, u.data(), &ldu, vt.data(), &ldvt, work.data(), &lwork,
-            iwork.data(), &info, 1);
+    svd_solve(L, job, &m, &n, buf.data(), &ld, sv.data(), u.data(), &ldu, vt.data(), &ldvt,
+              work.data(), &lwork, rwork.data(), iwork.data(), &info);
     if (info > 0) {
       throw LinAlgError(matrix_label(call, b, d.batch) + ": the SVD iteration did not converge");
     }
+    for (std::int64_t i = 0; i < k; ++i) s[i] = T(sv[static_cast<std::size_t>(i)]);
     from_col_major(u.data(), d.m, d.m, cu, uo);
     from_col_major(vt.data(), cv, cv, d.n, vto);
   }

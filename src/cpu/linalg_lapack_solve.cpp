@@ -36,10 +36,19 @@ void triangular_solve(const OpCall& call, const SolveDims& d, const T* a, const 
                                                                                   : CblasConjTrans;
   const blasint rows = lapack_dim(call, d.rows), cols = lapack_dim(call, d.cols);
   const blasint n = lapack_dim(call, d.n);
+  const T one(1);
   for (std::int64_t i = 0; i < d.batch; ++i) {
+    // Complex trsm takes alpha by pointer.
+    const auto alpha = [&] {
+      if constexpr (is_complex_v<T>) {
+        return &one;
+      } else {
+        return one;
+      }
+    }();
     T* xi = x + i * d.rows * d.cols;
     L.trsm(CblasRowMajor, p.left_side ? CblasLeft : CblasRight, p.lower ? CblasLower : CblasUpper,
-           trans, CblasNonUnit, rows, cols, T(1), a + i * d.n * d.n, n, xi, cols);
+           trans, CblasNonUnit, rows, cols, alpha, a + i * d.n * d.n, n, xi, cols);
     // A non-finite x may carry trsm's stray NaN (linalg_substitution.h): solved again.
     if constexpr (std::is_floating_point_v<T>) {
       if (!std::all_of(xi, xi + d.rows * d.cols, [](T v) { return std::isfinite(v); })) {

@@ -39,10 +39,9 @@ template <class W>
 void run_pad(const OpCall& call, const Tensor& in, W* out) {
   const PadParams& p = call.get<PadParams>();
   W fill{};
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T v = p.value.as<T>();
-    static_assert(sizeof(T) <= sizeof(std::uint64_t));
+    const T v = p.value.as<T>();  // a complex value keeps both parts
     if constexpr (sizeof(T) == sizeof(W)) std::memcpy(&fill, &v, sizeof(W));
   });
   const Shape& oshape = call.out_shape;

@@ -279,17 +279,22 @@ Tensor run_reduce(const OpCall& call) {
   if (op_family(call.op) == OpFamily::argreduce) return run_argreduce(call);
   const RuleKind kind = rule_of(call.op);
   Tensor out = make_output(call);
-  visit_dtype(call.inputs.at(0).dtype(), [&](auto in_tag) {
+  visit_any_dtype(call.inputs.at(0).dtype(), [&](auto in_tag) {
     using T = typename decltype(in_tag)::type;
     visit_rule(kind, [&](auto rule_tag) {
       using Rule = typename decltype(rule_tag)::template type<T>;
       using Out = reduce_output_t<T, Rule>;
-      if (dtype_of_v<Out> != call.out_dtype) {
-        throw Unsupported("[" + std::string(op_name(call.op)) + "] cannot produce " +
-                          std::string(dtype_name(call.out_dtype)) + " from " +
-                          std::string(dtype_name(dtype_of_v<T>)));
+      if constexpr (!kRuleAccepts<T, Rule>) {
+        throw TypeError("[" + std::string(op_name(call.op)) + "] has no order on " +
+                        std::string(dtype_name(dtype_of_v<T>)));
+      } else {
+        if (dtype_of_v<Out> != call.out_dtype) {
+          throw Unsupported("[" + std::string(op_name(call.op)) + "] cannot produce " +
+                            std::string(dtype_name(call.out_dtype)) + " from " +
+                            std::string(dtype_name(dtype_of_v<T>)));
+        }
+        run_typed_reduce<T, Rule, Out>(call, out);
       }
-      run_typed_reduce<T, Rule, Out>(call, out);
     });
   });
   return out;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -19,11 +20,17 @@ namespace vkt::cpu_kernels {
 
 // Integers accumulate in uint64: wrapping is defined there (no signed-overflow UB), and
 // converting back to any integer width keeps the low bits, which is the wrapped result.
+// Complex sums gather lanes in complex<double>, as real float sums gather in double.
+template <class C>
+using sum_total_t =
+    std::conditional_t<std::is_integral_v<C>, std::uint64_t,
+                       std::conditional_t<is_complex_v<C>, std::complex<double>, double>>;
+
 template <class T>
 struct SumRule {
   using C = compute_t<T>;
   using Lane = std::conditional_t<std::is_integral_v<C>, std::uint64_t, C>;
-  using Total = std::conditional_t<std::is_integral_v<C>, std::uint64_t, double>;
+  using Total = sum_total_t<C>;
   static Lane lane_init() { return Lane(0); }
   static Total total_init() { return Total(0); }
   static Lane step(Lane a, C x) { return a + static_cast<Lane>(x); }
@@ -44,9 +51,10 @@ struct ProductRule {
   static Total merge(Total a, Total b) { return a * b; }
 };
 
-// max/min propagate NaN: once the running value is NaN no comparison replaces it. The
-// non-short-circuit `|` keeps the step a branch-free select (vectorised in the row-wise
-// loops; GCC 12 does not vectorise it in reduce_contiguous's 16-lane loop).
+// max/min (real dtypes only: complex has no order; kRuleAccepts keeps them from being
+// instantiated on complex) propagate NaN: once the running value is NaN no comparison replaces it.
+// The non-short-circuit `|` keeps the step a branch-free select (vectorised in the row-wise loops;
+// GCC 12 does not vectorise it in reduce_contiguous's 16-lane loop).
 template <class T>
 struct MaxRule {
   using C = compute_t<T>;
@@ -85,10 +93,15 @@ struct MinRule {
 
 template <class Rule>
 inline constexpr bool kIsMaxRule = std::is_same_v<Rule, MaxRule<typename Rule::C>>;
+// Is the rule defined for element type T: everything but max/min on complex.
+template <class T, class Rule>
+inline constexpr bool kRuleAccepts =
+    !is_complex_v<T> || !(std::is_same_v<Rule, MaxRule<T>> || std::is_same_v<Rule, MinRule<T>>);
 template <class Rule>
 inline constexpr bool kIsMinRule = std::is_same_v<Rule, MinRule<typename Rule::C>>;
 
-// all/any: an element is true when it is not zero (NaN is true).
+// all/any: an element is true when it is not zero (NaN is true; a complex element when
+// either part is nonzero, which is complex's operator!=).
 template <class T>
 struct AllRule {
   using C = compute_t<T>;

@@ -1,5 +1,5 @@
 // Strided element copies shared by the movement and indexing kernels. Elements are moved
-// as raw words of their item size (1, 2, 4 or 8 bytes): movement never does arithmetic.
+// as raw words of their item size (1, 2, 4, 8 or 16 bytes): movement never does arithmetic.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,11 @@
 
 namespace vkt::cpu_kernels {
 
+// A 16-byte element (c128) moved as one word: two 64-bit halves, no arithmetic.
+struct Word128 {
+  std::uint64_t lo, hi;
+};
+
 // The unsigned word of the same size as an element of `dtype`; calls f(type_identity<W>).
 template <class F>
 decltype(auto) visit_width(DType dtype, F&& f) {
@@ -22,8 +27,10 @@ decltype(auto) visit_width(DType dtype, F&& f) {
       return f(std::type_identity<std::uint16_t>{});
     case 4:
       return f(std::type_identity<std::uint32_t>{});
-    default:
+    case 8:
       return f(std::type_identity<std::uint64_t>{});
+    default:
+      return f(std::type_identity<Word128>{});
   }
 }
 

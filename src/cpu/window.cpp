@@ -104,12 +104,13 @@ Tensor run_window(const OpCall& call) {
   const RuleKind kind = rule_of(call.op);
   Tensor out = make_output(call);
   if (out.size() == 0) return out;
-  visit_dtype(in.dtype(), [&](auto tag) {
+  visit_any_dtype(in.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     visit_rule(kind, [&](auto rule_tag) {
       using Rule = typename decltype(rule_tag)::template type<T>;
-      // all/any have no window form; their rules never reach here.
-      if constexpr (!std::is_same_v<Rule, AllRule<T>> && !std::is_same_v<Rule, AnyRule<T>>) {
+      // all/any have no window form; their rules never reach here (nor min/max complex).
+      if constexpr (!std::is_same_v<Rule, AllRule<T>> && !std::is_same_v<Rule, AnyRule<T>> &&
+                    kRuleAccepts<T, Rule>) {
         window_reduce<T, Rule>(data<T>(in), mutable_data<T>(out), in.shape(), call.out_shape,
                                call.get<WindowParams>());
       }
