@@ -7,8 +7,8 @@
 
 #include "core/checks.h"
 #include "core/dispatch.h"
-#include "vkt/backend/legacy_policy.h"
 #include "vkt/backend.h"
+#include "vkt/backend/legacy_policy.h"
 #include "vkt/ops.h"
 
 namespace vkt::detail {
@@ -26,6 +26,15 @@ bool fusible(const GraphNode& n) {
   return n.kind == GraphNode::Kind::op && fusible_op(n.op);
 }
 
+bool reduction(const GraphNode& n) {
+  return n.kind == GraphNode::Kind::op && reduction_op(n.op) &&
+         std::holds_alternative<ReduceParams>(n.params);
+}
+
+// A value read by several groups is recomputed in each, up to this many, instead of written
+// once and read back (softmax's exp(x - max) feeds both its sum and its division).
+constexpr std::size_t kMaxRecomputes = 3;
+
 // The backend a signature's device-bound steps run on: the first input not on the cpu.
 Backend* device_of(const std::vector<Tensor>& inputs) {
   for (const Tensor& t : inputs) {
@@ -41,7 +50,12 @@ bool fusible_op(Op op) {
   return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type;
 }
 
-Plan::Plan(Graph graph) : graph_(std::move(graph)) {
+bool reduction_op(Op op) {
+  return op == Op::sum || op == Op::product || op == Op::reduce_max || op == Op::reduce_min ||
+         op == Op::all || op == Op::any;
+}
+
+Plan::Plan(Graph graph, Backend& where) : graph_(std::move(graph)), caps_(fusion_caps(where)) {
   merge_common_subexpressions();
   const std::size_t n = graph_.nodes.size();
   std::vector<bool> live(n, false);
@@ -109,9 +123,13 @@ void Plan::merge_common_subexpressions() {
 // Walking back from the sinks, an elementwise node joins its consumers' group when every
 // consumer is in that one group and sees its exact dtype and shape: then nobody outside the
 // group reads it and, unless it is an output (written by the same kernel, where it has the
-// group's shape), it is never written. Otherwise it roots a group of its own (written
-// once). Each group has one root, reached from every member, and its other written values
-// are read by no step, so groups never form a cycle.
+// group's shape), it is never written. Where the backend fuses reductions, a reduction roots
+// a group whose elementwise prologue joins it the same way; where it recomputes, a
+// non-output value whose exact-view consumers are all in 2 to kMaxRecomputes groups is
+// recomputed in each of them. Otherwise
+// it roots a group of its own (written once). Each group has one root, reached from every
+// member; its other written values are read by no step, and a recomputed value is written
+// by none, so groups never form a cycle.
 void Plan::build_groups(const std::vector<bool>& live) {
   const std::size_t n = graph_.nodes.size();
   std::vector<std::vector<std::pair<int, bool>>> consumers(n);  // (consumer, exact view)
@@ -124,34 +142,61 @@ void Plan::build_groups(const std::vector<bool>& live) {
       consumers[p].emplace_back(static_cast<int>(i), same_view(a, graph_.nodes[p]));
     }
   }
-  group_of_.assign(n, -1);
+  groups_of_.assign(n, {});
+  root_of_.assign(n, -1);
+  auto new_group = [&](std::size_t i, bool reducing) {
+    const int g = static_cast<int>(groups_.size());
+    groups_.push_back(std::make_unique<Group>());
+    groups_.back()->root = static_cast<int>(i);
+    groups_.back()->reduction = reducing;
+    groups_.back()->written.push_back(static_cast<int>(i));
+    return g;
+  };
   for (std::size_t i = n; i-- > 0;) {
-    if (!live[i] || !fusible(graph_.nodes[i])) continue;
-    int joined = -1;
-    if (!consumers[i].empty()) {
-      joined = group_of_[static_cast<std::size_t>(consumers[i].front().first)];
-      for (const auto& [c, exact] : consumers[i]) {
-        if (!exact || group_of_[static_cast<std::size_t>(c)] != joined) joined = -1;
-        if (joined < 0) break;
+    if (!live[i]) continue;
+    const GraphNode& node = graph_.nodes[i];
+    if (caps_.reductions && reduction(node)) {
+      const int g = new_group(i, true);
+      groups_of_[i] = {g};
+      root_of_[i] = g;
+      groups_[static_cast<std::size_t>(g)]->members.push_back(static_cast<int>(i));
+      continue;
+    }
+    if (!fusible(node)) continue;
+    // The groups of every consumer, when all see the exact view and are in some group.
+    std::vector<int> joined;
+    bool all_grouped = !consumers[i].empty();
+    for (const auto& [c, exact] : consumers[i]) {
+      const std::vector<int>& gs = groups_of_[static_cast<std::size_t>(c)];
+      if (!exact || gs.empty()) {
+        all_grouped = false;
+        break;
+      }
+      for (int g : gs) {
+        if (std::find(joined.begin(), joined.end(), g) == joined.end()) joined.push_back(g);
       }
     }
+    if (!all_grouped) joined.clear();
+    if (joined.size() > 1 && (!caps_.recompute || is_output[i] || joined.size() > kMaxRecomputes))
+      joined.clear();
     // An output joins only where it has the group's shape: the kernel writes it as well.
-    if (joined >= 0 && is_output[i]) {
-      const Group& g = *groups_[static_cast<std::size_t>(joined)];
-      if (graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
-        joined = -1;
+    if (joined.size() == 1 && is_output[i]) {
+      Group& g = *groups_[static_cast<std::size_t>(joined[0])];
+      if (g.reduction ||
+          graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
+        joined.clear();
       } else {
-        groups_[static_cast<std::size_t>(joined)]->written.push_back(static_cast<int>(i));
+        g.written.push_back(static_cast<int>(i));
       }
     }
-    if (joined < 0) {
-      joined = static_cast<int>(groups_.size());
-      groups_.push_back(std::make_unique<Group>());
-      groups_.back()->root = static_cast<int>(i);
-      groups_.back()->written.push_back(static_cast<int>(i));
+    if (joined.empty()) {
+      joined.push_back(new_group(i, false));
+      root_of_[i] = joined[0];
     }
-    group_of_[i] = joined;
-    groups_[static_cast<std::size_t>(joined)]->members.push_back(static_cast<int>(i));
+    std::sort(joined.begin(), joined.end());
+    groups_of_[i] = joined;
+    for (int g : joined)
+      groups_[static_cast<std::size_t>(g)]->members.push_back(static_cast<int>(i));
   }
   for (auto& g : groups_) {
     std::reverse(g->members.begin(), g->members.end());
@@ -159,10 +204,11 @@ void Plan::build_groups(const std::vector<bool>& live) {
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!live[i] || graph_.nodes[i].kind != GraphNode::Kind::op) continue;
-    const int g = group_of_[i];
-    if (g < 0 || groups_[static_cast<std::size_t>(g)]->members.size() == 1) {
+    const int g = root_of_[i];
+    if (groups_of_[i].empty() ||
+        (g >= 0 && groups_[static_cast<std::size_t>(g)]->members.size() == 1)) {
       steps_.push_back({false, static_cast<int>(i)});
-    } else if (groups_[static_cast<std::size_t>(g)]->root == static_cast<int>(i)) {
+    } else if (g >= 0) {
       steps_.push_back({true, g});
     }
   }
@@ -170,7 +216,9 @@ void Plan::build_groups(const std::vector<bool>& live) {
 
 void Plan::build_group_description(Group& g) {
   FusedGroup& d = g.desc;
-  d.shape = graph_.nodes[static_cast<std::size_t>(g.root)].shape;
+  const GraphNode& root = graph_.nodes[static_cast<std::size_t>(g.root)];
+  // A reduction's group evaluates its prologue over the reduction's input.
+  d.shape = g.reduction ? root.args.at(0).shape : root.shape;
   std::map<int, int> value_of_member;
   std::map<std::string, int> value_of_leaf;
   auto leaf_value = [&](const ValueRef& r) {
@@ -196,6 +244,7 @@ void Plan::build_group_description(Group& g) {
     return index;
   };
   for (int m : g.members) {
+    if (g.reduction && m == g.root) break;  // last: reduces the prologue's root
     const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
     FusedValue v;
     v.kind = FusedValue::Kind::op;
@@ -203,14 +252,17 @@ void Plan::build_group_description(Group& g) {
     v.dtype = node.dtype;
     v.shape = node.shape;
     for (const ValueRef& a : node.args) {
-      const auto it = value_of_member.find(a.node);
-      const bool inside =
-          it != value_of_member.end() &&
-          group_of_[static_cast<std::size_t>(a.node)] == group_of_[static_cast<std::size_t>(m)];
-      v.args.push_back(inside ? it->second : leaf_value(a));
+      const auto it = value_of_member.find(a.node);  // members of this group only
+      v.args.push_back(it != value_of_member.end() ? it->second : leaf_value(a));
     }
     d.values.push_back(std::move(v));
     value_of_member[m] = static_cast<int>(d.values.size()) - 1;
+  }
+  if (g.reduction) {
+    const auto& p = std::get<ReduceParams>(root.params);
+    d.reduce = FusedReduce{root.op, p.axes, p.keep_axes, root.dtype, root.shape};
+    d.outputs.push_back(value_of_member.at(root.args.at(0).node));
+    return;
   }
   for (int w : g.written) d.outputs.push_back(value_of_member.at(w));
 }

@@ -1,19 +1,26 @@
 // vkt::compile on the cpu: a fused group runs block by block. Each block of the output
 // (kBlock elements, sized to stay in L2) evaluates the group's values in order with the
 // backend's own elementwise kernels, so results are eager's bit for bit, while
-// intermediates live in cache instead of streaming through memory once per op.
+// intermediates live in cache instead of streaming through memory once per op. A group
+// that ends in a reduction over its trailing axes reduces each block as it is evaluated,
+// in the order and pieces of reduce.cpp (so sums are eager's bit for bit); over other axes
+// its prologue is evaluated into one tensor and reduced by the backend's reduction.
 #include "cpu/compiled.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "common/reduce_groups.h"
 #include "cpu/kernels.h"
+#include "cpu/reduce_contiguous.h"
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
 namespace {
 
-constexpr std::int64_t kBlock = 8192;
+// 128 KiB of f32: at the host pool's minimum, so block buffers are recycled, not faulted in
+// afresh each time malloc trims and regrows its heap (a third of the time at 8192).
+constexpr std::int64_t kBlock = 32768;
 
 // Host bytes the group does not own (a leaf's block, an inline scalar), as a tensor.
 class BorrowedStorage final : public Storage {
@@ -28,6 +35,31 @@ class BorrowedStorage final : public Storage {
 Tensor borrowed(const void* data, DType dtype, Shape shape) {
   const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
   return Tensor(dtype, std::move(shape), std::make_shared<BorrowedStorage>(data, bytes));
+}
+
+// `count` copies of one element of `item` bytes: a typed fill (a memcpy per element cost
+// softmax's broadcast row maxima more than the rest of its group on the cpu).
+void fill_items(std::byte* dst, const std::byte* one, std::size_t item, std::int64_t count) {
+  auto fill = [&](auto tag) {
+    using U = decltype(tag);
+    U v;
+    std::memcpy(&v, one, sizeof v);
+    std::fill_n(reinterpret_cast<U*>(dst), count, v);
+  };
+  switch (item) {
+    case 1:
+      fill(std::uint8_t{});
+      break;
+    case 2:
+      fill(std::uint16_t{});
+      break;
+    case 4:
+      fill(std::uint32_t{});
+      break;
+    default:
+      fill(std::uint64_t{});
+      break;
+  }
 }
 
 // A leaf broadcast to the group's shape, elements [begin, begin + len) of it.
@@ -63,8 +95,7 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
     if (stride[last] == 1) {
       std::memcpy(d, from, static_cast<std::size_t>(run) * item);
     } else {
-      for (std::int64_t j = 0; j < run; ++j)
-        std::memcpy(d + static_cast<std::size_t>(j) * item, from, item);
+      fill_items(d, from, item, run);
     }
     i += run;
     offset += stride[last] * (run - 1);
@@ -84,9 +115,17 @@ class CpuFusedKernel final : public detail::FusedKernel {
   explicit CpuFusedKernel(detail::FusedGroup group) : g_(std::move(group)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    if (g_.reduce) return {run_reduction(leaves)};
     std::vector<Tensor> outs;
     for (int o : g_.outputs)
       outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
+    write_outputs(leaves, outs);
+    return outs;
+  }
+
+ private:
+  // Evaluates the group over every element and writes `outs` (one per g_.outputs).
+  void write_outputs(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs) const {
     const std::int64_t n = numel(g_.shape);
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     // A thread per block range once it moves the measured streaming minimum (the bytes of
@@ -101,16 +140,27 @@ class CpuFusedKernel final : public detail::FusedKernel {
         std::max<std::int64_t>(1, std::min(stream_grain(bytes_per_element), kGrain) / kBlock);
     parallel_for(blocks, grain_blocks, [&](std::int64_t b0, std::int64_t b1) {
       for (std::int64_t blk = b0; blk < b1; ++blk) {
-        const std::int64_t begin = blk * kBlock;
-        run_block(leaves, outs, begin, std::min(kBlock, n - begin));
+        const std::int64_t begin = blk * kBlock, len = std::min(kBlock, n - begin);
+        const std::vector<Tensor> v = evaluate(leaves, begin, len);
+        for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+          const Tensor& r = v[static_cast<std::size_t>(g_.outputs[k])];
+          const std::size_t item = itemsize(r.dtype());
+          auto* dst = mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(begin) * item;
+          const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
+          if (r.rank() == 1) {
+            std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
+          } else {
+            fill_items(dst, src, item, len);
+          }
+        }
       }
     });
-    return outs;
   }
 
- private:
-  void run_block(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs,
-                 std::int64_t begin, std::int64_t len) const {
+  // The group's values over elements [begin, begin + len) of its shape: rank 1 ({len}), or
+  // rank 0 where a value is one element for the whole block (a literal, a one-element leaf).
+  std::vector<Tensor> evaluate(const std::vector<Tensor>& leaves, std::int64_t begin,
+                               std::int64_t len) const {
     std::vector<Tensor> v(g_.values.size());
     for (std::size_t i = 0; i < g_.values.size(); ++i) {
       const detail::FusedValue& fv = g_.values[i];
@@ -145,17 +195,104 @@ class CpuFusedKernel final : public detail::FusedKernel {
         }
       }
     }
-    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
-      const Tensor& r = v[static_cast<std::size_t>(g_.outputs[k])];
-      const std::size_t item = itemsize(r.dtype());
-      auto* dst = mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(begin) * item;
-      const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
-      if (r.rank() == 1) {
-        std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
-      } else {
-        for (std::int64_t i = 0; i < len; ++i)
-          std::memcpy(dst + static_cast<std::size_t>(i) * item, src, item);
+    return v;
+  }
+
+  // The reduced value over [begin, begin + len) as a contiguous run of `len` elements.
+  Tensor root_block(const std::vector<Tensor>& leaves, std::int64_t begin, std::int64_t len) const {
+    Tensor r = evaluate(leaves, begin, len)[static_cast<std::size_t>(g_.outputs.at(0))];
+    if (r.rank() == 1 || len == 1) return r;
+    Tensor full = make_tensor(r.dtype(), {len});
+    fill_items(mutable_data<std::byte>(full),
+               static_cast<const std::byte*>(r.storage()->host_data()), itemsize(r.dtype()), len);
+    return full;
+  }
+
+  Tensor run_reduction(const std::vector<Tensor>& leaves) const {
+    const detail::FusedReduce& r = *g_.reduce;
+    const DType in = g_.values[static_cast<std::size_t>(g_.outputs.at(0))].dtype;
+    const std::vector<common::ReduceGroup> groups = common::reduce_groups(g_.shape, r.axes);
+    const auto reduced = std::count_if(groups.begin(), groups.end(),
+                                       [](const common::ReduceGroup& m) { return m.reduced; });
+    // Each output reduces one contiguous run of the prologue: reduced axes trail the kept.
+    const bool trailing =
+        numel(g_.shape) > 0 && reduced == 1 && !groups.empty() && groups.back().reduced;
+    Tensor out;
+    if (trailing) {
+      visit_dtype(in, [&](auto in_tag) {
+        using T = typename decltype(in_tag)::type;
+        visit_rule(rule_of(r.op), [&](auto rule_tag) {
+          using Rule = typename decltype(rule_tag)::template type<T>;
+          using Out = reduce_output_t<T, Rule>;
+          if (dtype_of_v<Out> != r.dtype) return;  // the general path reports it as eager
+          out = make_tensor(r.dtype, r.shape);
+          reduce_trailing<T, Rule, Out>(leaves, mutable_data<Out>(out), groups.back().size);
+        });
+      });
+    }
+    if (out.defined()) return out;
+    // Other layouts: the prologue once, then the backend's reduction over it.
+    Tensor prologue = make_tensor(in, g_.shape);
+    write_outputs(leaves, {prologue});
+    return run_reduce(
+        OpCall{r.op, {prologue}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape, nullptr});
+  }
+
+  // reduce.cpp's reduce_segments for a layout of contiguous outputs of `per` elements (one
+  // segment each), the segments evaluated block by block: the same chunks per thread, and
+  // blocks that split a segment at multiples of kContiguousBlock, so the same sums.
+  template <class T, class Rule, class Out>
+  void reduce_trailing(const std::vector<Tensor>& leaves, Out* out, std::int64_t per) const {
+    using Total = typename Rule::Total;
+    static_assert(kBlock % kContiguousBlock == 0);
+    const std::int64_t outputs = numel(g_.shape) / per;
+    // Output o's elements [k0, k1), piece by piece, added to t.
+    auto partial = [&](std::int64_t o, std::int64_t k0, std::int64_t k1) {
+      Total t = Rule::total_init();
+      for (std::int64_t k = k0; k < k1; k += kBlock) {
+        const std::int64_t len = std::min(kBlock, k1 - k);
+        const Tensor block = root_block(leaves, o * per + k, len);
+        t = reduce_contiguous<T, Rule>(data<T>(block), len, t);
       }
+      return t;
+    };
+    const std::int64_t threads = max_threads();
+    const std::int64_t chunks = (outputs < threads && per >= 2 * kGrain) ? threads : 1;
+    if (chunks == 1) {
+      // Short segments: one block holds several whole outputs.
+      const std::int64_t rows = std::max<std::int64_t>(1, kBlock / per);
+      parallel_for(outputs, std::max<std::int64_t>(1, kGrain / per),
+                   [&](std::int64_t b, std::int64_t e) {
+                     if (per > kBlock) {
+                       for (std::int64_t o = b; o < e; ++o)
+                         out[o] = to_output<Out>(partial(o, 0, per));
+                       return;
+                     }
+                     for (std::int64_t o = b; o < e; o += rows) {
+                       const std::int64_t m = std::min(rows, e - o);
+                       const Tensor block = root_block(leaves, o * per, m * per);
+                       const T* x = data<T>(block);
+                       for (std::int64_t j = 0; j < m; ++j) {
+                         out[o + j] = to_output<Out>(
+                             reduce_contiguous<T, Rule>(x + j * per, per, Rule::total_init()));
+                       }
+                     }
+                   });
+      return;
+    }
+    std::vector<Total> parts(static_cast<std::size_t>(outputs * chunks));
+    parallel_for(outputs * chunks, 1, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t task = b; task < e; ++task) {
+        const std::int64_t o = task / chunks, c = task % chunks;
+        parts[static_cast<std::size_t>(task)] =
+            partial(o, per * c / chunks, per * (c + 1) / chunks);
+      }
+    });
+    for (std::int64_t o = 0; o < outputs; ++o) {
+      Total t = Rule::total_init();
+      for (std::int64_t c = 0; c < chunks; ++c)
+        t = Rule::merge(t, parts[static_cast<std::size_t>(o * chunks + c)]);
+      out[o] = to_output<Out>(t);
     }
   }
 
