@@ -37,7 +37,7 @@ VulkanBackend::VulkanBackend(int index)
       copy_path_(CopyPath::transfer_command),
       poison_(env_is("VKT_POISON", "1")),
       sort_local_max_(sort_local_max_from_env()) {
-  detail::register_fused_compiler(*this, &compile_fused, {false, false});
+  detail::register_fused_compiler(*this, &compile_fused, {true, true});
   // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.
   if (env_is("VKT_VK_COPY_PATH", "shader")) {
     copy_path_ = CopyPath::compute_shader;
