@@ -20,7 +20,9 @@ struct FusedValue {
   DType dtype = DType::f32;
   Shape shape;  // broadcasts to the group's shape
   // leaf: index into the kernel's leaf tensors. scalar: the element's bytes (inline
-  // constant). op: an elementwise unary/binary op or as_type over earlier values.
+  // constant). op: an elementwise unary/binary op, as_type, select (pred, on_true, on_false)
+  // or clip (x, lo, hi) over earlier values (implicit broadcasts are not values: the plan
+  // passes their argument on).
   int leaf = -1;
   std::vector<std::byte> scalar;
   Op op = Op::add;
@@ -71,7 +73,8 @@ std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);
 // What plans for backend b may fuse.
 FusionCaps fusion_caps(Backend& b);
 
-// True when `op` may be inlined into a fused group (elementwise unary/binary, as_type).
+// True when `op` may be inlined into a fused group (elementwise unary/binary, as_type,
+// select, clip; the plan also inlines right-aligned broadcasts).
 bool fusible_op(Op op);
 // True when `op` may end a fused group as its reduction (sum, product, max, min, all, any).
 bool reduction_op(Op op);

@@ -22,8 +22,23 @@ std::string ref_key(const ValueRef& r) {
   return std::to_string(r.node) + ":" + std::string(dtype_name(r.dtype)) + shape_str(r.shape);
 }
 
+// A broadcast that aligns the input's axes to the right of the output's (what implicit
+// broadcasting does): in a group, where every value is evaluated per element of the
+// group's shape with leaves broadcast the same way, it is the identity.
+bool implicit_broadcast(const GraphNode& n) {
+  if (n.kind != GraphNode::Kind::op || n.op != Op::broadcast || n.args.size() != 1) return false;
+  const Axes& map = std::get<BroadcastParams>(n.params).axes;
+  const auto in_rank = static_cast<std::int64_t>(n.args[0].shape.size());
+  const auto out_rank = static_cast<std::int64_t>(n.shape.size());
+  if (static_cast<std::int64_t>(map.size()) != in_rank) return false;
+  for (std::int64_t i = 0; i < in_rank; ++i) {
+    if (map[static_cast<std::size_t>(i)] != out_rank - in_rank + i) return false;
+  }
+  return true;
+}
+
 bool fusible(const GraphNode& n) {
-  return n.kind == GraphNode::Kind::op && fusible_op(n.op);
+  return n.kind == GraphNode::Kind::op && (fusible_op(n.op) || implicit_broadcast(n));
 }
 
 bool reduction(const GraphNode& n) {
@@ -47,7 +62,8 @@ Backend* device_of(const std::vector<Tensor>& inputs) {
 
 bool fusible_op(Op op) {
   const OpFamily f = op_family(op);
-  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type;
+  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type || op == Op::select ||
+         op == Op::clip;
 }
 
 bool reduction_op(Op op) {
@@ -246,6 +262,12 @@ void Plan::build_group_description(Group& g) {
   for (int m : g.members) {
     if (g.reduction && m == g.root) break;  // last: reduces the prologue's root
     const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
+    if (node.op == Op::broadcast) {  // implicit: the argument's value, broadcast as a leaf is
+      const ValueRef& a = node.args.at(0);
+      const auto it = value_of_member.find(a.node);
+      value_of_member[m] = it != value_of_member.end() ? it->second : leaf_value(a);
+      continue;
+    }
     FusedValue v;
     v.kind = FusedValue::Kind::op;
     v.op = node.op;

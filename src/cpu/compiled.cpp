@@ -110,6 +110,14 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
   return block;
 }
 
+// A one-element value as `len` copies of it.
+Tensor spread(const Tensor& one, std::int64_t len) {
+  Tensor full = make_tensor(one.dtype(), {len});
+  fill_items(mutable_data<std::byte>(full),
+             static_cast<const std::byte*>(one.storage()->host_data()), itemsize(one.dtype()), len);
+  return full;
+}
+
 class CpuFusedKernel final : public detail::FusedKernel {
  public:
   explicit CpuFusedKernel(detail::FusedGroup group) : g_(std::move(group)) {}
@@ -187,10 +195,16 @@ class CpuFusedKernel final : public detail::FusedKernel {
             call.inputs.push_back(v[static_cast<std::size_t>(a)]);
             if (call.inputs.back().rank() == 1) call.out_shape = {len};
           }
+          // clip reads x at every element (the core broadcasts it): a one-element x is
+          // spread over the block.
+          if (fv.op == Op::clip && call.inputs[0].rank() == 0 && !call.out_shape.empty()) {
+            call.inputs[0] = spread(call.inputs[0], len);
+          }
           const OpFamily f = op_family(fv.op);
-          v[i] = f == OpFamily::unary    ? run_unary(call)
-                 : f == OpFamily::binary ? run_binary(call)
-                                         : run_conversion(call);
+          v[i] = f == OpFamily::unary      ? run_unary(call)
+                 : f == OpFamily::binary   ? run_binary(call)
+                 : f == OpFamily::indexing ? run_indexing(call)  // select, clip
+                                           : run_conversion(call);
           break;
         }
       }
@@ -201,11 +215,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
   // The reduced value over [begin, begin + len) as a contiguous run of `len` elements.
   Tensor root_block(const std::vector<Tensor>& leaves, std::int64_t begin, std::int64_t len) const {
     Tensor r = evaluate(leaves, begin, len)[static_cast<std::size_t>(g_.outputs.at(0))];
-    if (r.rank() == 1 || len == 1) return r;
-    Tensor full = make_tensor(r.dtype(), {len});
-    fill_items(mutable_data<std::byte>(full),
-               static_cast<const std::byte*>(r.storage()->host_data()), itemsize(r.dtype()), len);
-    return full;
+    return r.rank() == 1 || len == 1 ? r : spread(r, len);
   }
 
   Tensor run_reduction(const std::vector<Tensor>& leaves) const {

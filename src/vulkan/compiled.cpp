@@ -310,6 +310,20 @@ std::string leaf_buffers(const detail::FusedGroup& g, std::size_t first) {
   return s.str();
 }
 
+// select's test: not zero on the bits for floats (-0 is false, NaN true), as eager.
+std::string nonzero(DType d, const std::string& x) {
+  if (is_32bit_float_family(d)) return "f32_nonzero(" + x + ")";
+  if (d == DType::f64) return "f64_nonzero(" + x + ")";
+  return "(" + x + " != " + std::string(glsl_type(d)) + "(0))";
+}
+
+// clip's comparison: floats by the order of their bits (NaN is never less; -0 == +0).
+std::string less(DType d, const std::string& a, const std::string& b) {
+  if (is_32bit_float_family(d)) return "f32_less(" + a + ", " + b + ")";
+  if (d == DType::f64) return "f64_less(" + a + ", " + b + ")";
+  return "(" + a + " < " + b + ")";
+}
+
 // One statement per value, computing v<k> for element i of the group's shape.
 std::string value_statements(const detail::FusedGroup& g) {
   std::ostringstream s;
@@ -328,7 +342,16 @@ std::string value_statements(const detail::FusedGroup& g) {
       case detail::FusedValue::Kind::op: {
         const auto arg = [&](std::size_t j) { return "v" + std::to_string(v.args[j]); };
         const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
-        if (v.op == Op::as_type) {
+        if (v.op == Op::select) {
+          e = "(" + nonzero(in, arg(0)) + " ? " + arg(1) + " : " + arg(2) + ")";
+        } else if (v.op == Op::clip) {
+          // The eager shader's order (a NaN x stays NaN), compared as it does: on the bits.
+          const std::string low = "c" + std::to_string(k);
+          s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " " << low
+            << " = " << less(v.dtype, arg(0), arg(1)) << " ? " << arg(1) << " : " << arg(0)
+            << ";\n";
+          e = less(v.dtype, arg(2), low) + " ? " + arg(2) + " : " + low;
+        } else if (v.op == Op::as_type) {
           e = conversion(in, v.dtype, arg(0));
         } else if (v.args.size() == 1) {
           e = unary_expr(v.op, in, v.dtype, arg(0));
@@ -412,12 +435,15 @@ bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
     if (glsl_type(v.dtype) == nullptr || !b.dtype_supported(v.dtype)) return false;
     if (v.kind != detail::FusedValue::Kind::op) continue;
     OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
+    const bool indexing = v.op == Op::select || v.op == Op::clip;
     for (int a : v.args) {
       const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
+      // select and clip take operands of the output's shape or of one element (the core's).
+      const Shape shape = !indexing ? in.shape : numel(in.shape) == 1 ? Shape{} : v.shape;
       call.inputs.push_back(
-          Tensor(in.dtype, in.shape,
+          Tensor(in.dtype, shape,
                  std::make_shared<Storage>(
-                     b, static_cast<std::size_t>(numel(in.shape)) * itemsize(in.dtype))));
+                     b, static_cast<std::size_t>(numel(shape)) * itemsize(in.dtype))));
     }
     if (!b.supports(call)) return false;
   }
