@@ -79,7 +79,9 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source) {
   shaderc_compile_options_t options = shaderc_compile_options_initialize();
   shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan,
                                          shaderc_env_version_vulkan_1_1);
-  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+  // No SPIR-V optimisation: the driver's compiler optimises the module again anyway, and
+  // spirv-opt's passes over the inlined shared sources were most of a first call's time.
+  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_zero);
   shaderc_compilation_result_t result =
       shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(), shaderc_compute_shader,
                                "vkt_fused.comp", "main", options);
