@@ -69,7 +69,10 @@ std::string FusedGroup::describe() const {
     s << "    reduces v" << outputs.at(0) << " by " << op_name(reduce->op) << " over axes {";
     for (std::size_t k = 0; k < reduce->axes.size(); ++k) s << (k ? "," : "") << reduce->axes[k];
     s << "}" << (reduce->keep_axes ? " (kept)" : "") << ", writes "
-      << view(reduce->dtype, reduce->shape) << "\n";
+      << view(reduce->dtype, reduce->shape);
+    if (outputs.size() > 1) s << "; also writes";
+    for (std::size_t k = 1; k < outputs.size(); ++k) s << " v" << outputs[k];
+    s << "\n";
     return s.str();
   }
   s << "    writes:";

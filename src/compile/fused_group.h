@@ -30,7 +30,8 @@ struct FusedValue {
 };
 
 // A reduction the group ends in: its prologue's root (outputs[0], of the group's shape) is
-// reduced over `axes` instead of written; run() returns the reduced tensor only.
+// reduced over `axes`; outputs[1...] are written at the group's shape as the kernel goes
+// (values later steps read too). run() returns the reduced tensor, then those.
 struct FusedReduce {
   Op op = Op::sum;  // sum, product, reduce_max, reduce_min, all, any
   Axes axes;

@@ -195,6 +195,28 @@ void Plan::build_groups(const std::vector<bool>& live) {
     if (!all_grouped) joined.clear();
     if (joined.size() > 1 && (!caps_.recompute || is_output[i] || joined.size() > kMaxRecomputes))
       joined.clear();
+    // Without recomputation, a reduction's input that later steps read too is written by
+    // the reduction's kernel as it reduces it (one pass over the prologue, not two).
+    if (joined.empty() && !caps_.recompute) {
+      int reducer = -1;
+      for (const auto& [c, exact] : consumers[i]) {
+        const int g = root_of_[static_cast<std::size_t>(c)];
+        if (exact && g >= 0 && groups_[static_cast<std::size_t>(g)]->reduction &&
+            graph_.nodes[static_cast<std::size_t>(c)].args.at(0).node == static_cast<int>(i)) {
+          reducer = c;
+        }
+      }
+      bool later = reducer >= 0;
+      for (const auto& [c, exact] : consumers[i]) later = later && (c == reducer || c > reducer);
+      if (later) {
+        joined.push_back(root_of_[static_cast<std::size_t>(reducer)]);
+        groups_[static_cast<std::size_t>(joined[0])]->written.push_back(static_cast<int>(i));
+        std::sort(joined.begin(), joined.end());
+        groups_of_[i] = joined;
+        groups_[static_cast<std::size_t>(joined[0])]->members.push_back(static_cast<int>(i));
+        continue;
+      }
+    }
     // An output joins only where it has the group's shape: the kernel writes it as well.
     if (joined.size() == 1 && is_output[i]) {
       Group& g = *groups_[static_cast<std::size_t>(joined[0])];
@@ -284,6 +306,8 @@ void Plan::build_group_description(Group& g) {
     const auto& p = std::get<ReduceParams>(root.params);
     d.reduce = FusedReduce{root.op, p.axes, p.keep_axes, root.dtype, root.shape};
     d.outputs.push_back(value_of_member.at(root.args.at(0).node));
+    for (std::size_t k = 1; k < g.written.size(); ++k)
+      d.outputs.push_back(value_of_member.at(g.written[k]));
     return;
   }
   for (int w : g.written) d.outputs.push_back(value_of_member.at(w));

@@ -123,7 +123,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
   explicit CpuFusedKernel(detail::FusedGroup group) : g_(std::move(group)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
-    if (g_.reduce) return {run_reduction(leaves)};
+    if (g_.reduce) return run_reduction(leaves);
     std::vector<Tensor> outs;
     for (int o : g_.outputs)
       outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
@@ -150,17 +150,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
       for (std::int64_t blk = b0; blk < b1; ++blk) {
         const std::int64_t begin = blk * kBlock, len = std::min(kBlock, n - begin);
         const std::vector<Tensor> v = evaluate(leaves, begin, len);
-        for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
-          const Tensor& r = v[static_cast<std::size_t>(g_.outputs[k])];
-          const std::size_t item = itemsize(r.dtype());
-          auto* dst = mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(begin) * item;
-          const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
-          if (r.rank() == 1) {
-            std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
-          } else {
-            fill_items(dst, src, item, len);
-          }
-        }
+        for (std::size_t k = 0; k < g_.outputs.size(); ++k)
+          store_block(v[static_cast<std::size_t>(g_.outputs[k])], outs[k], begin, len);
       }
     });
   }
@@ -212,14 +203,37 @@ class CpuFusedKernel final : public detail::FusedKernel {
     return v;
   }
 
-  // The reduced value over [begin, begin + len) as a contiguous run of `len` elements.
-  Tensor root_block(const std::vector<Tensor>& leaves, std::int64_t begin, std::int64_t len) const {
-    Tensor r = evaluate(leaves, begin, len)[static_cast<std::size_t>(g_.outputs.at(0))];
+  // A value's block into elements [begin, begin + len) of `out`.
+  static void store_block(const Tensor& r, const Tensor& out, std::int64_t begin,
+                          std::int64_t len) {
+    const std::size_t item = itemsize(r.dtype());
+    auto* dst = mutable_data<std::byte>(out) + static_cast<std::size_t>(begin) * item;
+    const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
+    if (r.rank() == 1) {
+      std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
+    } else {
+      fill_items(dst, src, item, len);
+    }
+  }
+
+  // The reduced value over [begin, begin + len) as a contiguous run of `len` elements; the
+  // values written beside it (outputs 1...) are stored into `written` on the way.
+  Tensor root_block(const std::vector<Tensor>& leaves, const std::vector<Tensor>& written,
+                    std::int64_t begin, std::int64_t len) const {
+    const std::vector<Tensor> v = evaluate(leaves, begin, len);
+    for (std::size_t k = 1; k < g_.outputs.size(); ++k)
+      store_block(v[static_cast<std::size_t>(g_.outputs[k])], written[k - 1], begin, len);
+    const Tensor& r = v[static_cast<std::size_t>(g_.outputs[0])];
     return r.rank() == 1 || len == 1 ? r : spread(r, len);
   }
 
-  Tensor run_reduction(const std::vector<Tensor>& leaves) const {
+  std::vector<Tensor> run_reduction(const std::vector<Tensor>& leaves) const {
     const detail::FusedReduce& r = *g_.reduce;
+    std::vector<Tensor> written;
+    for (std::size_t k = 1; k < g_.outputs.size(); ++k) {
+      written.push_back(
+          make_tensor(g_.values[static_cast<std::size_t>(g_.outputs[k])].dtype, g_.shape));
+    }
     const DType in = g_.values[static_cast<std::size_t>(g_.outputs.at(0))].dtype;
     const std::vector<common::ReduceGroup> groups = common::reduce_groups(g_.shape, r.axes);
     const auto reduced = std::count_if(groups.begin(), groups.end(),
@@ -236,23 +250,29 @@ class CpuFusedKernel final : public detail::FusedKernel {
           using Out = reduce_output_t<T, Rule>;
           if (dtype_of_v<Out> != r.dtype) return;  // the general path reports it as eager
           out = make_tensor(r.dtype, r.shape);
-          reduce_trailing<T, Rule, Out>(leaves, mutable_data<Out>(out), groups.back().size);
+          reduce_trailing<T, Rule, Out>(leaves, written, mutable_data<Out>(out),
+                                        groups.back().size);
         });
       });
     }
-    if (out.defined()) return out;
-    // Other layouts: the prologue once, then the backend's reduction over it.
-    Tensor prologue = make_tensor(in, g_.shape);
-    write_outputs(leaves, {prologue});
-    return run_reduce(
-        OpCall{r.op, {prologue}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape, nullptr});
+    if (!out.defined()) {
+      // Other layouts: the prologue once, then the backend's reduction over it.
+      std::vector<Tensor> outs = {make_tensor(in, g_.shape)};
+      outs.insert(outs.end(), written.begin(), written.end());
+      write_outputs(leaves, outs);
+      out = run_reduce(
+          OpCall{r.op, {outs[0]}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape, nullptr});
+    }
+    written.insert(written.begin(), out);
+    return written;
   }
 
   // reduce.cpp's reduce_segments for a layout of contiguous outputs of `per` elements (one
   // segment each), the segments evaluated block by block: the same chunks per thread, and
   // blocks that split a segment at multiples of kContiguousBlock, so the same sums.
   template <class T, class Rule, class Out>
-  void reduce_trailing(const std::vector<Tensor>& leaves, Out* out, std::int64_t per) const {
+  void reduce_trailing(const std::vector<Tensor>& leaves, const std::vector<Tensor>& written,
+                       Out* out, std::int64_t per) const {
     using Total = typename Rule::Total;
     static_assert(kBlock % kContiguousBlock == 0);
     const std::int64_t outputs = numel(g_.shape) / per;
@@ -261,7 +281,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
       Total t = Rule::total_init();
       for (std::int64_t k = k0; k < k1; k += kBlock) {
         const std::int64_t len = std::min(kBlock, k1 - k);
-        const Tensor block = root_block(leaves, o * per + k, len);
+        const Tensor block = root_block(leaves, written, o * per + k, len);
         t = reduce_contiguous<T, Rule>(data<T>(block), len, t);
       }
       return t;
@@ -280,7 +300,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
                      }
                      for (std::int64_t o = b; o < e; o += rows) {
                        const std::int64_t m = std::min(rows, e - o);
-                       const Tensor block = root_block(leaves, o * per, m * per);
+                       const Tensor block = root_block(leaves, written, o * per, m * per);
                        const T* x = data<T>(block);
                        for (std::int64_t j = 0; j < m; ++j) {
                          out[o + j] = to_output<Out>(

@@ -512,8 +512,9 @@ Tensor placeholder(VulkanBackend& b, DType d, const Shape& shape) {
 
 std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
                                                        const detail::FusedGroup& g) {
-  // reduce.comp's four bindings, then the leaves, within what every device offers.
-  if (4 + g.leaf_dtypes.size() > 8) return nullptr;
+  // reduce.comp's four bindings, then the leaves, within what every device offers; values
+  // written beside the reduction are the cpu's (plans here recompute them instead).
+  if (4 + g.leaf_dtypes.size() > 8 || g.outputs.size() > 1) return nullptr;
   const std::uint64_t n = static_cast<std::uint64_t>(numel(g.shape));
   if (n == 0) return nullptr;  // eager's identity fill needs no prologue
   const std::uint64_t limit = b.context().limits().max_storage_range;

@@ -51,6 +51,24 @@ TEST(CompileReduce, PrologueIsFusedIntoTheReductionAndNeverWritten) {
   EXPECT_NE(plan.find("reduces v"), std::string::npos) << plan;
 }
 
+Tensor softmax_rows(const Tensor& x) {
+  const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
+  return divide(e, sum(e, {1}, true));
+}
+
+// On the cpu (no recomputation) the exponential that both the sum and the division read is
+// written by the sum's kernel as it sums it: max, that kernel, the division.
+TEST(CompileReduce, SoftmaxSumWritesTheExponentialItReduces) {
+  for (const Shape& shape : {Shape{300, 5000}, Shape{3, 70000}, Shape{1, 1}}) {
+    const Tensor x = from_vector(wave(static_cast<std::size_t>(numel(shape))), shape, &cpu());
+    auto f = compile(softmax_rows);
+    expect_same_bytes(f(x), softmax_rows(x));
+    const std::string plan = f.describe();
+    EXPECT_NE(plan.find("steps (3)"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("also writes"), std::string::npos) << plan;
+  }
+}
+
 TEST(CompileReduce, EveryLayoutAndRuleEqualsEagerBitForBit) {
   struct Case {
     Shape shape;
