@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <map>
 #include <sstream>
 
@@ -350,6 +352,27 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
+// Shader compilation is most of a first call: the groups' kernels for the device are
+// compiled at once, one thread each, before the first run needs them one after another.
+void Plan::precompile(Backend& b) {
+  if (!legacy_policy().native) return;  // the legacy path runs groups unfused
+  std::vector<std::future<void>> pending;
+  for (const Step& st : steps_) {
+    if (!st.fused) continue;
+    Group* g = groups_[static_cast<std::size_t>(st.index)].get();
+    pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+  }
+  std::exception_ptr failure;
+  for (auto& p : pending) {
+    try {
+      p.get();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
 void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   std::vector<Tensor> leaves;
   for (const ValueRef& r : g.leaves) leaves.push_back(resolve(r, values));
@@ -383,6 +406,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) {
       values[i] = inputs.at(static_cast<std::size_t>(node.input));
   }
   Backend* device = device_of(inputs);
+  if (device != nullptr) std::call_once(precompiled_, [&] { precompile(*device); });
   for (std::size_t s = 0; s < steps_.size(); ++s) {
     const Step& st = steps_[s];
     if (st.fused) {

@@ -52,10 +52,12 @@ class Plan {
   Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
   void run_group(Group& g, std::vector<Tensor>& values, Backend* device);
   FusedKernel* kernel_for(Group& g, Backend& b);
+  void precompile(Backend& b);
 
   Graph graph_;
   std::vector<Tensor> constants_;  // per node: a constant's cpu tensor
   FusionCaps caps_;
+  std::once_flag precompiled_;  // the device's kernels, compiled together on the first run
   std::vector<std::vector<int>> groups_of_;  // per node: groups evaluating it (recomputed)
   std::vector<int> root_of_;                 // per node: the group it roots, or -1
   std::vector<std::unique_ptr<Group>> groups_;

@@ -531,13 +531,10 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
   const std::string source =
       generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
-  std::unique_ptr<detail::FusedKernel> kernel;
-  b.locked([&] {
-    KernelBinary bin = kernel_binary(b.context(), source);
-    kernel = std::make_unique<VulkanFusedReduction>(
-        b, std::move(call), FusedReduceSource{bin.key, std::move(bin.words), nullptr});
-  });
-  return kernel;
+  // Compiled outside the backend's lock: a plan's kernels compile on several threads.
+  KernelBinary bin = kernel_binary(b.context(), source);
+  return std::make_unique<VulkanFusedReduction>(
+      b, std::move(call), FusedReduceSource{bin.key, std::move(bin.words), nullptr});
 }
 
 }  // namespace
@@ -558,8 +555,8 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
   const std::string source = generate(g);
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   std::unique_ptr<detail::FusedKernel> kernel;
+  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock, as above
   b.locked([&] {
-    const KernelBinary bin = kernel_binary(b.context(), source);
     const Pipeline p =
         b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
     kernel = std::make_unique<VulkanFusedKernel>(b, g, p);

@@ -71,8 +71,8 @@ void write_entry(const std::filesystem::path& path, std::uint64_t key_check,
 }
 
 std::vector<std::uint32_t> compile_glsl(const std::string& source) {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
+  // shaderc_compile_into_spv may run on several threads at once (vkt::compile compiles a
+  // plan's groups together); the compiler is made once.
   static shaderc_compiler_t compiler = shaderc_compiler_initialize();
   if (compiler == nullptr) throw Error("[compile] shaderc could not be initialised");
   const std::string expanded = expand_includes(source);
