@@ -65,9 +65,11 @@ TEST_F(VulkanCompileReduce, EveryLayoutAndRuleEqualsEager) {
                                    {{2, 0, 3}, {1}},    {{7}, {0}}};
   const std::vector<Op> ops = {Op::sum,        Op::product, Op::reduce_max,
                                Op::reduce_min, Op::any,     Op::all};
+  // Two rules per layout, rotating, so every rule meets several layouts (each is a compile).
+  std::size_t turn = 0;
   for (const Case& c : cases) {
     const Tensor x = from_vector(wave(static_cast<std::size_t>(numel(c.shape))), c.shape, &gpu());
-    for (Op op : ops) {
+    for (Op op : {ops[turn++ % ops.size()], ops[turn++ % ops.size()]}) {
       const bool keep = op == Op::sum || op == Op::any;
       auto prog = [&](const Tensor& t) {
         return reduce_by(op, add(multiply(t, 1.0001f), sin(t)), c.axes, keep);
@@ -79,6 +81,21 @@ TEST_F(VulkanCompileReduce, EveryLayoutAndRuleEqualsEager) {
       EXPECT_EQ(got.to_bytes(), expected.to_bytes());
     }
   }
+}
+
+TEST_F(VulkanCompileReduce, SelectAndClipFuseIntoOneDispatch) {
+  const Tensor x = from_vector(wave(5000), {50, 100}, &gpu());
+  const Tensor lo = from_vector(wave(100), {100}, &gpu());
+  auto prog = [](const Tensor& t, const Tensor& l) {
+    const Tensor picked = select(less(t, 0.5f), exp(t), multiply(t, 2.0f));
+    return clip(picked, l, add(l, 1.5f));
+  };
+  auto f = compile(prog);
+  const Tensor expected = prog(x, lo);
+  EXPECT_EQ(f(x, lo).to_bytes(), expected.to_bytes());
+  LedgerScope scope;
+  EXPECT_EQ(f(x, lo).to_bytes(), expected.to_bytes());
+  EXPECT_EQ(scope.delta().dispatches, 1u) << f.describe();
 }
 
 TEST_F(VulkanCompileReduce, IntegerAndHalfProloguesEqualEager) {

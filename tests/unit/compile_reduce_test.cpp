@@ -96,6 +96,25 @@ TEST(CompileReduce, EveryLayoutAndRuleEqualsEagerBitForBit) {
   }
 }
 
+TEST(CompileReduce, SelectClipAndBroadcastsFuseIntoOneGroup) {
+  const Tensor x = from_vector(wave(70000), {700, 100}, &cpu());
+  const Tensor lo = from_vector(wave(100), {100}, &cpu());
+  auto prog = [](const Tensor& t, const Tensor& l) {
+    const Tensor picked = select(less(t, 0.5f), exp(t), multiply(t, 2.0f));
+    return clip(picked, l, add(l, 1.5f));
+  };
+  auto f = compile(prog);
+  expect_same_bytes(f(x, lo), prog(x, lo));
+  const std::string plan = f.describe();
+  EXPECT_NE(plan.find("steps (1)"), std::string::npos) << plan;
+  // One-element operands: a literal branch and scalar bounds.
+  auto eager_g = [](const Tensor& t) {
+    const Tensor one = from_vector(std::vector<float>{1.0f}, {}, &cpu());
+    return clip(select(t, one, t), Scalar(-1), Scalar(2));
+  };
+  expect_same_bytes(compile(eager_g)(x), eager_g(x));
+}
+
 TEST(CompileReduce, HalfAndIntegerProloguesEqualEager) {
   const Tensor h = as_type(from_vector(wave(5000), {50, 100}, &cpu()), DType::f16);
   auto fh = compile([](const Tensor& t) { return sum(multiply(t, t), {1}, true); });
