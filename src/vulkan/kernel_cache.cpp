@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -136,6 +137,20 @@ std::string expand_includes(const std::string& source) {
     out += '\n';
   }
   return out;
+}
+
+void warm_up_shader_compiler() {
+  static std::once_flag once;
+  static std::future<void> done;  // waited for at exit, so the thread never outlives shaderc
+  std::call_once(once, [] {
+    done = std::async(std::launch::async, [] {
+      try {
+        (void)compile_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+      } catch (const Error&) {
+        // A real compile reports the problem where it happens.
+      }
+    });
+  });
 }
 
 void clear_kernel_memory_cache() {
