@@ -110,12 +110,29 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
   return block;
 }
 
-// A one-element value as `len` copies of it.
-Tensor spread(const Tensor& one, std::int64_t len) {
-  Tensor full = make_tensor(one.dtype(), {len});
-  fill_items(mutable_data<std::byte>(full),
-             static_cast<const std::byte*>(one.storage()->host_data()), itemsize(one.dtype()), len);
-  return full;
+// A block value ({}, {n}, {rows, 1}, {1, cols} or full) as a tensor of shape `to`, {len}
+// or {rows, cols}, written out: each row of the result repeats or copies the value's.
+Tensor expand(const Tensor& t, const Shape& to) {
+  Tensor out = make_tensor(t.dtype(), to);
+  const std::size_t item = itemsize(t.dtype());
+  const std::int64_t cols = to.empty() ? 1 : to.back(),
+                     rows = numel(to) / std::max<std::int64_t>(cols, 1);
+  const auto* src = static_cast<const std::byte*>(t.storage()->host_data());
+  auto* dst = mutable_data<std::byte>(out);
+  const std::int64_t t_cols = t.rank() == 0 ? 1 : t.shape().back();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::byte* from = t.size() == 1      ? src
+                            : t_cols == 1      ? src + static_cast<std::size_t>(r) * item
+                            : t.size() == cols ? src
+                                               : src + static_cast<std::size_t>(r * cols) * item;
+    std::byte* d = dst + static_cast<std::size_t>(r * cols) * item;
+    if (t_cols == 1) {
+      fill_items(d, from, item, cols);
+    } else {
+      std::memcpy(d, from, static_cast<std::size_t>(cols) * item);
+    }
+  }
+  return out;
 }
 
 class CpuFusedKernel final : public detail::FusedKernel {
@@ -156,10 +173,29 @@ class CpuFusedKernel final : public detail::FusedKernel {
     });
   }
 
-  // The group's values over elements [begin, begin + len) of its shape: rank 1 ({len}), or
-  // rank 0 where a value is one element for the whole block (a literal, a one-element leaf).
+  std::int64_t row_length() const {
+    return g_.shape.empty() ? 1 : std::max<std::int64_t>(g_.shape.back(), 1);
+  }
+
+  // A block's values' full shape: {rows, cols} for whole rows of the last axis or part of
+  // one row, else {len}.
+  Shape block_shape(std::int64_t begin, std::int64_t len) const {
+    const std::int64_t inner = row_length();
+    if (begin % inner == 0 && len % inner == 0) return {len / inner, inner};
+    if (begin / inner == (begin + len - 1) / inner) return {1, len};
+    return {len};
+  }
+
+  // The group's values over elements [begin, begin + len) of its shape. Where the block is
+  // whole rows of the last axis, or part of one row, values are 2-D ({rows, cols}) and a
+  // leaf broadcast per row ({rows, 1}) or the same row for all ({1, cols}, a bias) is read
+  // in place, the kernels broadcasting it as eager's do; otherwise values are {len} and
+  // broadcast leaves are copied out. A value of one element for the block is rank 0.
   std::vector<Tensor> evaluate(const std::vector<Tensor>& leaves, std::int64_t begin,
                                std::int64_t len) const {
+    const std::int64_t inner = row_length(), r0 = begin / inner, c0 = begin % inner;
+    const Shape full = block_shape(begin, len);
+    const bool two_d = full.size() == 2;
     std::vector<Tensor> v(g_.values.size());
     for (std::size_t i = 0; i < g_.values.size(); ++i) {
       const detail::FusedValue& fv = g_.values[i];
@@ -170,13 +206,22 @@ class CpuFusedKernel final : public detail::FusedKernel {
         case detail::FusedValue::Kind::leaf: {
           const Tensor& leaf = leaves[static_cast<std::size_t>(fv.leaf)];
           const auto* base = static_cast<const std::byte*>(leaf.storage()->host_data());
+          const std::size_t item = itemsize(leaf.dtype());
+          const std::int64_t last = leaf.rank() == 0 ? 1 : leaf.shape().back();
+          const std::int64_t leaf_rows = leaf.size() / std::max<std::int64_t>(last, 1);
           if (leaf.size() == 1) {
             v[i] = borrowed(base, leaf.dtype(), {});
           } else if (leaf.size() == numel(g_.shape)) {
-            v[i] = borrowed(base + static_cast<std::size_t>(begin) * itemsize(leaf.dtype()),
-                            leaf.dtype(), {len});
+            v[i] = borrowed(base + static_cast<std::size_t>(begin) * item, leaf.dtype(), full);
+          } else if (two_d && last == 1 && leaf_rows == numel(g_.shape) / inner) {
+            v[i] = borrowed(base + static_cast<std::size_t>(r0) * item, leaf.dtype(),
+                            {full[0], 1});  // one value per row
+          } else if (two_d && leaf_rows == 1 && last == inner) {
+            v[i] = borrowed(base + static_cast<std::size_t>(c0) * item, leaf.dtype(),
+                            {1, full[1]});  // the same row for every row
           } else {
-            v[i] = broadcast_block(leaf, g_.shape, begin, len);
+            const Tensor flat = broadcast_block(leaf, g_.shape, begin, len);
+            v[i] = Tensor(flat.dtype(), full, flat.storage());
           }
           break;
         }
@@ -184,12 +229,18 @@ class CpuFusedKernel final : public detail::FusedKernel {
           OpCall call{fv.op, {}, NoParams{}, fv.dtype, {}, nullptr};
           for (int a : fv.args) {
             call.inputs.push_back(v[static_cast<std::size_t>(a)]);
-            if (call.inputs.back().rank() == 1) call.out_shape = {len};
+            call.out_shape =
+                broadcast_shapes(op_name(fv.op).data(), call.out_shape, call.inputs.back().shape());
           }
-          // clip reads x at every element (the core broadcasts it): a one-element x is
-          // spread over the block.
-          if (fv.op == Op::clip && call.inputs[0].rank() == 0 && !call.out_shape.empty()) {
-            call.inputs[0] = spread(call.inputs[0], len);
+          // select and clip take operands of the output's shape or of one element (clip's x
+          // always of the output's): others are expanded to it.
+          if (fv.op == Op::select || fv.op == Op::clip) {
+            for (std::size_t k = 0; k < call.inputs.size(); ++k) {
+              Tensor& in = call.inputs[k];
+              const bool keep = in.shape() == call.out_shape ||
+                                (in.size() == 1 && (fv.op == Op::select || k > 0));
+              if (!keep) in = expand(in, call.out_shape);
+            }
           }
           const OpFamily f = op_family(fv.op);
           v[i] = f == OpFamily::unary      ? run_unary(call)
@@ -204,16 +255,11 @@ class CpuFusedKernel final : public detail::FusedKernel {
   }
 
   // A value's block into elements [begin, begin + len) of `out`.
-  static void store_block(const Tensor& r, const Tensor& out, std::int64_t begin,
-                          std::int64_t len) {
+  void store_block(const Tensor& r, const Tensor& out, std::int64_t begin, std::int64_t len) const {
     const std::size_t item = itemsize(r.dtype());
     auto* dst = mutable_data<std::byte>(out) + static_cast<std::size_t>(begin) * item;
-    const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
-    if (r.rank() == 1) {
-      std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
-    } else {
-      fill_items(dst, src, item, len);
-    }
+    const Tensor whole = r.size() == len ? r : expand(r, block_shape(begin, len));
+    std::memcpy(dst, whole.storage()->host_data(), static_cast<std::size_t>(len) * item);
   }
 
   // The reduced value over [begin, begin + len) as a contiguous run of `len` elements; the
@@ -224,7 +270,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
     for (std::size_t k = 1; k < g_.outputs.size(); ++k)
       store_block(v[static_cast<std::size_t>(g_.outputs[k])], written[k - 1], begin, len);
     const Tensor& r = v[static_cast<std::size_t>(g_.outputs[0])];
-    return r.rank() == 1 || len == 1 ? r : spread(r, len);
+    return r.size() == len ? r : expand(r, block_shape(begin, len));
   }
 
   std::vector<Tensor> run_reduction(const std::vector<Tensor>& leaves) const {
