@@ -155,6 +155,11 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
   }
 
   // --ops picks workloads by label (chain1, chain4, chain16, mlp, softmax).
+  for (const std::string& name : o.ops) {
+    if (std::none_of(work.begin(), work.end(), [&](const Workload& w) { return w.label == name; }))
+      throw Error("[chain] unknown workload '" + name +
+                  "' (--ops takes chain1, chain4, chain16, mlp, softmax)");
+  }
   if (!o.ops.empty()) {
     std::erase_if(work, [&](const Workload& w) {
       return std::find(o.ops.begin(), o.ops.end(), w.label) == o.ops.end();
