@@ -205,7 +205,7 @@ void Plan::build_groups(const std::vector<bool>& live) {
         const int g = root_of_[static_cast<std::size_t>(c)];
         if (exact && g >= 0 && groups_[static_cast<std::size_t>(g)]->reduction &&
             graph_.nodes[static_cast<std::size_t>(c)].args.at(0).node == static_cast<int>(i)) {
-          reducer = c;
+          if (reducer < 0) reducer = c;  // the earliest: later steps read the value
         }
       }
       bool later = reducer >= 0;
