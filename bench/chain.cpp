@@ -154,6 +154,17 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
     work.push_back(std::move(w));
   }
 
+  // --ops picks workloads by label (chain1, chain4, chain16, mlp, softmax).
+  for (const std::string& name : o.ops) {
+    if (std::none_of(work.begin(), work.end(), [&](const Workload& w) { return w.label == name; }))
+      throw Error("[chain] unknown workload '" + name +
+                  "' (--ops takes chain1, chain4, chain16, mlp, softmax)");
+  }
+  if (!o.ops.empty()) {
+    std::erase_if(work, [&](const Workload& w) {
+      return std::find(o.ops.begin(), o.ops.end(), w.label) == o.ops.end();
+    });
+  }
   std::vector<Row> rows;
   Table table({"case", "size", "B_us", "B_comp_us", "C_us", "C_comp_us", "D_us", "D_comp_us",
                "disp", "disp_comp", "first_ms"});

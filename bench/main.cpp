@@ -241,7 +241,8 @@ int main(int argc, char** argv) {
       vkt::bench::run_compare(compare_files, compare_column, out);
     } else {
       vkt::bench::SuiteOptions o;
-      o.ops = parse_ops(ops_list, {});
+      // chain's --ops names its workloads (chain1, chain4, chain16, mlp, softmax), not ops.
+      o.ops = suites.at("chain")->parsed() ? split_list(ops_list) : parse_ops(ops_list, {});
       o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{}
                                     : parse_sizes(suite_sizes, suites.at("matmul")->parsed());
       o.min_reps = reps;

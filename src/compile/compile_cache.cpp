@@ -63,7 +63,14 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
         std::vector<Tensor> outputs = trace(t.symbolic_inputs());
         graph = t.finish(outputs);
       }
-      plan = std::make_shared<Plan>(std::move(graph));
+      Backend* where = &cpu();
+      for (const Tensor& t : inputs) {
+        if (!t.backend().is_cpu()) {
+          where = &t.backend();
+          break;
+        }
+      }
+      plan = std::make_shared<Plan>(std::move(graph), *where);
       ledger::record_trace();
       state_->last = plan->describe();
       if (compile_dump()) std::cerr << "vkt::compile: traced " << key << "\n" << state_->last;

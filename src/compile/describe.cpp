@@ -65,6 +65,16 @@ std::string FusedGroup::describe() const {
     }
     s << "\n";
   }
+  if (reduce) {
+    s << "    reduces v" << outputs.at(0) << " by " << op_name(reduce->op) << " over axes {";
+    for (std::size_t k = 0; k < reduce->axes.size(); ++k) s << (k ? "," : "") << reduce->axes[k];
+    s << "}" << (reduce->keep_axes ? " (kept)" : "") << ", writes "
+      << view(reduce->dtype, reduce->shape);
+    if (outputs.size() > 1) s << "; also writes";
+    for (std::size_t k = 1; k < outputs.size(); ++k) s << " v" << outputs[k];
+    s << "\n";
+    return s.str();
+  }
   s << "    writes:";
   for (int o : outputs) s << " v" << o;
   s << " " << shape_str(shape) << "\n";

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,19 +20,33 @@ struct FusedValue {
   DType dtype = DType::f32;
   Shape shape;  // broadcasts to the group's shape
   // leaf: index into the kernel's leaf tensors. scalar: the element's bytes (inline
-  // constant). op: an elementwise unary/binary op or as_type over earlier values.
+  // constant). op: an elementwise unary/binary op, as_type, select (pred, on_true, on_false)
+  // or clip (x, lo, hi) over earlier values (implicit broadcasts are not values: the plan
+  // passes their argument on).
   int leaf = -1;
   std::vector<std::byte> scalar;
   Op op = Op::add;
   std::vector<int> args;
 };
 
+// A reduction the group ends in: its prologue's root (outputs[0], of the group's shape) is
+// reduced over `axes`; outputs[1...] are written at the group's shape as the kernel goes
+// (values later steps read too). run() returns the reduced tensor, then those.
+struct FusedReduce {
+  Op op = Op::sum;  // sum, product, reduce_max, reduce_min, all, any
+  Axes axes;
+  bool keep_axes = false;
+  DType dtype = DType::f32;  // the result's dtype and shape
+  Shape shape;
+};
+
 struct FusedGroup {
-  Shape shape;                     // every output has this shape
+  Shape shape;                     // every output has this shape (a reduction's input)
   std::vector<FusedValue> values;  // in evaluation order; args refer to earlier values
   std::vector<DType> leaf_dtypes;  // leaf tensors: dtype and shape (broadcast to `shape`)
   std::vector<Shape> leaf_shapes;
   std::vector<int> outputs;  // values written, in the order run() returns them
+  std::optional<FusedReduce> reduce;
   // One line per value, for VKT_COMPILE_DUMP and errors.
   std::string describe() const;
 };
@@ -48,10 +63,21 @@ class FusedKernel {
 // does not run natively, a size past its limits).
 using FusedCompiler = std::unique_ptr<FusedKernel> (*)(Backend& b, const FusedGroup& group);
 // Device backends register themselves when made; the cpu's compiler is built in.
-void register_fused_compiler(Backend& b, FusedCompiler compiler);
+struct FusionCaps {
+  bool reductions = false;  // takes groups that end in a reduction (FusedGroup::reduce)
+  // Recomputes an elementwise value in each group that reads it rather than writing it
+  // once: right where memory, not arithmetic, bounds the kernels (a GPU), not on the cpu.
+  bool recompute = false;
+};
+void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps);
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);
+// What plans for backend b may fuse.
+FusionCaps fusion_caps(Backend& b);
 
-// True when `op` may be inlined into a fused group (elementwise unary/binary, as_type).
+// True when `op` may be inlined into a fused group (elementwise unary/binary, as_type,
+// select, clip; the plan also inlines right-aligned broadcasts).
 bool fusible_op(Op op);
+// True when `op` may end a fused group as its reduction (sum, product, max, min, all, any).
+bool reduction_op(Op op);
 
 }  // namespace vkt::detail

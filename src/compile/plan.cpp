@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <map>
 #include <sstream>
 
 #include "core/checks.h"
 #include "core/dispatch.h"
-#include "vkt/backend/legacy_policy.h"
 #include "vkt/backend.h"
+#include "vkt/backend/legacy_policy.h"
 #include "vkt/ops.h"
 
 namespace vkt::detail {
@@ -22,9 +24,33 @@ std::string ref_key(const ValueRef& r) {
   return std::to_string(r.node) + ":" + std::string(dtype_name(r.dtype)) + shape_str(r.shape);
 }
 
-bool fusible(const GraphNode& n) {
-  return n.kind == GraphNode::Kind::op && fusible_op(n.op);
+// A broadcast that aligns the input's axes to the right of the output's (what implicit
+// broadcasting does): in a group, where every value is evaluated per element of the
+// group's shape with leaves broadcast the same way, it is the identity.
+bool implicit_broadcast(const GraphNode& n) {
+  if (n.kind != GraphNode::Kind::op || n.op != Op::broadcast || n.args.size() != 1) return false;
+  const Axes& map = std::get<BroadcastParams>(n.params).axes;
+  const auto in_rank = static_cast<std::int64_t>(n.args[0].shape.size());
+  const auto out_rank = static_cast<std::int64_t>(n.shape.size());
+  if (static_cast<std::int64_t>(map.size()) != in_rank) return false;
+  for (std::int64_t i = 0; i < in_rank; ++i) {
+    if (map[static_cast<std::size_t>(i)] != out_rank - in_rank + i) return false;
+  }
+  return true;
 }
+
+bool fusible(const GraphNode& n) {
+  return n.kind == GraphNode::Kind::op && (fusible_op(n.op) || implicit_broadcast(n));
+}
+
+bool reduction(const GraphNode& n) {
+  return n.kind == GraphNode::Kind::op && reduction_op(n.op) &&
+         std::holds_alternative<ReduceParams>(n.params);
+}
+
+// A value read by several groups is recomputed in each, up to this many, instead of written
+// once and read back (softmax's exp(x - max) feeds both its sum and its division).
+constexpr std::size_t kMaxRecomputes = 3;
 
 // The backend a signature's device-bound steps run on: the first input not on the cpu.
 Backend* device_of(const std::vector<Tensor>& inputs) {
@@ -38,10 +64,16 @@ Backend* device_of(const std::vector<Tensor>& inputs) {
 
 bool fusible_op(Op op) {
   const OpFamily f = op_family(op);
-  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type;
+  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type || op == Op::select ||
+         op == Op::clip;
 }
 
-Plan::Plan(Graph graph) : graph_(std::move(graph)) {
+bool reduction_op(Op op) {
+  return op == Op::sum || op == Op::product || op == Op::reduce_max || op == Op::reduce_min ||
+         op == Op::all || op == Op::any;
+}
+
+Plan::Plan(Graph graph, Backend& where) : graph_(std::move(graph)), caps_(fusion_caps(where)) {
   merge_common_subexpressions();
   const std::size_t n = graph_.nodes.size();
   std::vector<bool> live(n, false);
@@ -109,9 +141,13 @@ void Plan::merge_common_subexpressions() {
 // Walking back from the sinks, an elementwise node joins its consumers' group when every
 // consumer is in that one group and sees its exact dtype and shape: then nobody outside the
 // group reads it and, unless it is an output (written by the same kernel, where it has the
-// group's shape), it is never written. Otherwise it roots a group of its own (written
-// once). Each group has one root, reached from every member, and its other written values
-// are read by no step, so groups never form a cycle.
+// group's shape), it is never written. Where the backend fuses reductions, a reduction roots
+// a group whose elementwise prologue joins it the same way; where it recomputes, a
+// non-output value whose exact-view consumers are all in 2 to kMaxRecomputes groups is
+// recomputed in each of them. Otherwise
+// it roots a group of its own (written once). Each group has one root, reached from every
+// member; its other written values are read by no step, and a recomputed value is written
+// by none, so groups never form a cycle.
 void Plan::build_groups(const std::vector<bool>& live) {
   const std::size_t n = graph_.nodes.size();
   std::vector<std::vector<std::pair<int, bool>>> consumers(n);  // (consumer, exact view)
@@ -124,34 +160,83 @@ void Plan::build_groups(const std::vector<bool>& live) {
       consumers[p].emplace_back(static_cast<int>(i), same_view(a, graph_.nodes[p]));
     }
   }
-  group_of_.assign(n, -1);
+  groups_of_.assign(n, {});
+  root_of_.assign(n, -1);
+  auto new_group = [&](std::size_t i, bool reducing) {
+    const int g = static_cast<int>(groups_.size());
+    groups_.push_back(std::make_unique<Group>());
+    groups_.back()->root = static_cast<int>(i);
+    groups_.back()->reduction = reducing;
+    groups_.back()->written.push_back(static_cast<int>(i));
+    return g;
+  };
   for (std::size_t i = n; i-- > 0;) {
-    if (!live[i] || !fusible(graph_.nodes[i])) continue;
-    int joined = -1;
-    if (!consumers[i].empty()) {
-      joined = group_of_[static_cast<std::size_t>(consumers[i].front().first)];
+    if (!live[i]) continue;
+    const GraphNode& node = graph_.nodes[i];
+    if (caps_.reductions && reduction(node)) {
+      const int g = new_group(i, true);
+      groups_of_[i] = {g};
+      root_of_[i] = g;
+      groups_[static_cast<std::size_t>(g)]->members.push_back(static_cast<int>(i));
+      continue;
+    }
+    if (!fusible(node)) continue;
+    // The groups of every consumer, when all see the exact view and are in some group.
+    std::vector<int> joined;
+    bool all_grouped = !consumers[i].empty();
+    for (const auto& [c, exact] : consumers[i]) {
+      const std::vector<int>& gs = groups_of_[static_cast<std::size_t>(c)];
+      if (!exact || gs.empty()) {
+        all_grouped = false;
+        break;
+      }
+      for (int g : gs) {
+        if (std::find(joined.begin(), joined.end(), g) == joined.end()) joined.push_back(g);
+      }
+    }
+    if (!all_grouped) joined.clear();
+    if (joined.size() > 1 && (!caps_.recompute || is_output[i] || joined.size() > kMaxRecomputes))
+      joined.clear();
+    // Without recomputation, a reduction's input that later steps read too is written by
+    // the reduction's kernel as it reduces it (one pass over the prologue, not two).
+    if (joined.empty() && !caps_.recompute) {
+      int reducer = -1;
       for (const auto& [c, exact] : consumers[i]) {
-        if (!exact || group_of_[static_cast<std::size_t>(c)] != joined) joined = -1;
-        if (joined < 0) break;
+        const int g = root_of_[static_cast<std::size_t>(c)];
+        if (exact && g >= 0 && groups_[static_cast<std::size_t>(g)]->reduction &&
+            graph_.nodes[static_cast<std::size_t>(c)].args.at(0).node == static_cast<int>(i)) {
+          if (reducer < 0) reducer = c;  // the earliest: later steps read the value
+        }
+      }
+      bool later = reducer >= 0;
+      for (const auto& [c, exact] : consumers[i]) later = later && (c == reducer || c > reducer);
+      if (later) {
+        joined.push_back(root_of_[static_cast<std::size_t>(reducer)]);
+        groups_[static_cast<std::size_t>(joined[0])]->written.push_back(static_cast<int>(i));
+        std::sort(joined.begin(), joined.end());
+        groups_of_[i] = joined;
+        groups_[static_cast<std::size_t>(joined[0])]->members.push_back(static_cast<int>(i));
+        continue;
       }
     }
     // An output joins only where it has the group's shape: the kernel writes it as well.
-    if (joined >= 0 && is_output[i]) {
-      const Group& g = *groups_[static_cast<std::size_t>(joined)];
-      if (graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
-        joined = -1;
+    if (joined.size() == 1 && is_output[i]) {
+      Group& g = *groups_[static_cast<std::size_t>(joined[0])];
+      if (g.reduction ||
+          graph_.nodes[static_cast<std::size_t>(g.root)].shape != graph_.nodes[i].shape) {
+        joined.clear();
       } else {
-        groups_[static_cast<std::size_t>(joined)]->written.push_back(static_cast<int>(i));
+        g.written.push_back(static_cast<int>(i));
       }
     }
-    if (joined < 0) {
-      joined = static_cast<int>(groups_.size());
-      groups_.push_back(std::make_unique<Group>());
-      groups_.back()->root = static_cast<int>(i);
-      groups_.back()->written.push_back(static_cast<int>(i));
+    if (joined.empty()) {
+      joined.push_back(new_group(i, false));
+      root_of_[i] = joined[0];
     }
-    group_of_[i] = joined;
-    groups_[static_cast<std::size_t>(joined)]->members.push_back(static_cast<int>(i));
+    std::sort(joined.begin(), joined.end());
+    groups_of_[i] = joined;
+    for (int g : joined)
+      groups_[static_cast<std::size_t>(g)]->members.push_back(static_cast<int>(i));
   }
   for (auto& g : groups_) {
     std::reverse(g->members.begin(), g->members.end());
@@ -159,10 +244,11 @@ void Plan::build_groups(const std::vector<bool>& live) {
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!live[i] || graph_.nodes[i].kind != GraphNode::Kind::op) continue;
-    const int g = group_of_[i];
-    if (g < 0 || groups_[static_cast<std::size_t>(g)]->members.size() == 1) {
+    const int g = root_of_[i];
+    if (groups_of_[i].empty() ||
+        (g >= 0 && groups_[static_cast<std::size_t>(g)]->members.size() == 1)) {
       steps_.push_back({false, static_cast<int>(i)});
-    } else if (groups_[static_cast<std::size_t>(g)]->root == static_cast<int>(i)) {
+    } else if (g >= 0) {
       steps_.push_back({true, g});
     }
   }
@@ -170,7 +256,9 @@ void Plan::build_groups(const std::vector<bool>& live) {
 
 void Plan::build_group_description(Group& g) {
   FusedGroup& d = g.desc;
-  d.shape = graph_.nodes[static_cast<std::size_t>(g.root)].shape;
+  const GraphNode& root = graph_.nodes[static_cast<std::size_t>(g.root)];
+  // A reduction's group evaluates its prologue over the reduction's input.
+  d.shape = g.reduction ? root.args.at(0).shape : root.shape;
   std::map<int, int> value_of_member;
   std::map<std::string, int> value_of_leaf;
   auto leaf_value = [&](const ValueRef& r) {
@@ -196,21 +284,33 @@ void Plan::build_group_description(Group& g) {
     return index;
   };
   for (int m : g.members) {
+    if (g.reduction && m == g.root) break;  // last: reduces the prologue's root
     const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
+    if (node.op == Op::broadcast) {  // implicit: the argument's value, broadcast as a leaf is
+      const ValueRef& a = node.args.at(0);
+      const auto it = value_of_member.find(a.node);
+      value_of_member[m] = it != value_of_member.end() ? it->second : leaf_value(a);
+      continue;
+    }
     FusedValue v;
     v.kind = FusedValue::Kind::op;
     v.op = node.op;
     v.dtype = node.dtype;
     v.shape = node.shape;
     for (const ValueRef& a : node.args) {
-      const auto it = value_of_member.find(a.node);
-      const bool inside =
-          it != value_of_member.end() &&
-          group_of_[static_cast<std::size_t>(a.node)] == group_of_[static_cast<std::size_t>(m)];
-      v.args.push_back(inside ? it->second : leaf_value(a));
+      const auto it = value_of_member.find(a.node);  // members of this group only
+      v.args.push_back(it != value_of_member.end() ? it->second : leaf_value(a));
     }
     d.values.push_back(std::move(v));
     value_of_member[m] = static_cast<int>(d.values.size()) - 1;
+  }
+  if (g.reduction) {
+    const auto& p = std::get<ReduceParams>(root.params);
+    d.reduce = FusedReduce{root.op, p.axes, p.keep_axes, root.dtype, root.shape};
+    d.outputs.push_back(value_of_member.at(root.args.at(0).node));
+    for (std::size_t k = 1; k < g.written.size(); ++k)
+      d.outputs.push_back(value_of_member.at(g.written[k]));
+    return;
   }
   for (int w : g.written) d.outputs.push_back(value_of_member.at(w));
 }
@@ -252,6 +352,27 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
+// Shader compilation is most of a first call: the groups' kernels for the device are
+// compiled at once, one thread each, before the first run needs them one after another.
+void Plan::precompile(Backend& b) {
+  if (!legacy_policy().native) return;  // the legacy path runs groups unfused
+  std::vector<std::future<void>> pending;
+  for (const Step& st : steps_) {
+    if (!st.fused) continue;
+    Group* g = groups_[static_cast<std::size_t>(st.index)].get();
+    pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+  }
+  std::exception_ptr failure;
+  for (auto& p : pending) {
+    try {
+      p.get();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
 void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   std::vector<Tensor> leaves;
   for (const ValueRef& r : g.leaves) leaves.push_back(resolve(r, values));
@@ -285,6 +406,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& inputs) {
       values[i] = inputs.at(static_cast<std::size_t>(node.input));
   }
   Backend* device = device_of(inputs);
+  if (device != nullptr) std::call_once(precompiled_, [&] { precompile(*device); });
   for (std::size_t s = 0; s < steps_.size(); ++s) {
     const Step& st = steps_[s];
     if (st.fused) {

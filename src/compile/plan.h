@@ -17,7 +17,9 @@ namespace vkt::detail {
 
 class Plan {
  public:
-  explicit Plan(Graph graph);
+  // `where`: the backend the signature's device-bound steps run on (the first input not on
+  // the cpu, else the cpu); it decides whether reductions take elementwise prologues.
+  Plan(Graph graph, Backend& where);
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
 
@@ -32,7 +34,8 @@ class Plan {
     FusedGroup desc;
     std::vector<ValueRef> leaves;
     int root = -1;
-    std::vector<int> members;  // nodes in evaluation order (root last)
+    bool reduction = false;    // the root is a reduction; the other members its prologue
+    std::vector<int> members;  // nodes in evaluation order (root last; a reduction's is one)
     std::vector<int> written;  // the root, then members that are plan outputs
     std::mutex mutex;
     std::map<Backend*, std::unique_ptr<FusedKernel>> kernels;  // null: runs unfused there
@@ -49,10 +52,14 @@ class Plan {
   Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
   void run_group(Group& g, std::vector<Tensor>& values, Backend* device);
   FusedKernel* kernel_for(Group& g, Backend& b);
+  void precompile(Backend& b);
 
   Graph graph_;
   std::vector<Tensor> constants_;  // per node: a constant's cpu tensor
-  std::vector<int> group_of_;
+  FusionCaps caps_;
+  std::once_flag precompiled_;  // the device's kernels, compiled together on the first run
+  std::vector<std::vector<int>> groups_of_;  // per node: groups evaluating it (recomputed)
+  std::vector<int> root_of_;                 // per node: the group it roots, or -1
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<Step> steps_;
   std::vector<std::vector<int>> release_after_;  // per step: values no later step reads

@@ -12,6 +12,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::map<Backend*, detail::FusedCompiler> compilers;
+  std::map<Backend*, detail::FusionCaps> caps;
 };
 Registry& registry() {
   static Registry r;
@@ -22,9 +23,17 @@ Registry& registry() {
 
 namespace detail {
 
-void register_fused_compiler(Backend& b, FusedCompiler compiler) {
+void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps) {
   std::lock_guard lock(registry().mutex);
   registry().compilers[&b] = compiler;
+  registry().caps[&b] = caps;
+}
+
+FusionCaps fusion_caps(Backend& b) {
+  if (b.is_cpu()) return {true, false};
+  std::lock_guard lock(registry().mutex);
+  auto it = registry().caps.find(&b);
+  return it != registry().caps.end() ? it->second : FusionCaps{};
 }
 
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group) {

@@ -50,8 +50,13 @@ inline std::int64_t stream_grain(std::int64_t bytes_per_item) {
 // thread gets at least `grain` items.
 template <class F>
 void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
-  const int threads =
+  int threads =
       static_cast<int>(std::min<std::int64_t>(max_threads(), n / std::max<std::int64_t>(grain, 1)));
+#ifdef _OPENMP
+  // Inside a parallel region (a fused group's block calling a kernel) the loop runs on the
+  // calling thread: a nested region only adds a team start per call.
+  if (omp_in_parallel()) threads = 1;
+#endif
   if (threads <= 1) {
     if (n > 0) f(std::int64_t{0}, n);
     return;

@@ -1,19 +1,26 @@
 // vkt::compile on the cpu: a fused group runs block by block. Each block of the output
 // (kBlock elements, sized to stay in L2) evaluates the group's values in order with the
 // backend's own elementwise kernels, so results are eager's bit for bit, while
-// intermediates live in cache instead of streaming through memory once per op.
+// intermediates live in cache instead of streaming through memory once per op. A group
+// that ends in a reduction over its trailing axes reduces each block as it is evaluated,
+// in the order and pieces of reduce.cpp (so sums are eager's bit for bit); over other axes
+// its prologue is evaluated into one tensor and reduced by the backend's reduction.
 #include "cpu/compiled.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "common/reduce_groups.h"
 #include "cpu/kernels.h"
+#include "cpu/reduce_contiguous.h"
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
 namespace {
 
-constexpr std::int64_t kBlock = 8192;
+// 128 KiB of f32: at the host pool's minimum, so block buffers are recycled, not faulted in
+// afresh each time malloc trims and regrows its heap (a third of the time at 8192).
+constexpr std::int64_t kBlock = 32768;
 
 // Host bytes the group does not own (a leaf's block, an inline scalar), as a tensor.
 class BorrowedStorage final : public Storage {
@@ -28,6 +35,31 @@ class BorrowedStorage final : public Storage {
 Tensor borrowed(const void* data, DType dtype, Shape shape) {
   const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
   return Tensor(dtype, std::move(shape), std::make_shared<BorrowedStorage>(data, bytes));
+}
+
+// `count` copies of one element of `item` bytes: a typed fill (a memcpy per element cost
+// softmax's broadcast row maxima more than the rest of its group on the cpu).
+void fill_items(std::byte* dst, const std::byte* one, std::size_t item, std::int64_t count) {
+  auto fill = [&](auto tag) {
+    using U = decltype(tag);
+    U v;
+    std::memcpy(&v, one, sizeof v);
+    std::fill_n(reinterpret_cast<U*>(dst), count, v);
+  };
+  switch (item) {
+    case 1:
+      fill(std::uint8_t{});
+      break;
+    case 2:
+      fill(std::uint16_t{});
+      break;
+    case 4:
+      fill(std::uint32_t{});
+      break;
+    default:
+      fill(std::uint64_t{});
+      break;
+  }
 }
 
 // A leaf broadcast to the group's shape, elements [begin, begin + len) of it.
@@ -63,8 +95,7 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
     if (stride[last] == 1) {
       std::memcpy(d, from, static_cast<std::size_t>(run) * item);
     } else {
-      for (std::int64_t j = 0; j < run; ++j)
-        std::memcpy(d + static_cast<std::size_t>(j) * item, from, item);
+      fill_items(d, from, item, run);
     }
     i += run;
     offset += stride[last] * (run - 1);
@@ -79,14 +110,47 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
   return block;
 }
 
+// A block value ({}, {n}, {rows, 1}, {1, cols} or full) as a tensor of shape `to`, {len}
+// or {rows, cols}, written out: each row of the result repeats or copies the value's.
+Tensor expand(const Tensor& t, const Shape& to) {
+  Tensor out = make_tensor(t.dtype(), to);
+  const std::size_t item = itemsize(t.dtype());
+  const std::int64_t cols = to.empty() ? 1 : to.back(),
+                     rows = numel(to) / std::max<std::int64_t>(cols, 1);
+  const auto* src = static_cast<const std::byte*>(t.storage()->host_data());
+  auto* dst = mutable_data<std::byte>(out);
+  const std::int64_t t_cols = t.rank() == 0 ? 1 : t.shape().back();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::byte* from = t.size() == 1      ? src
+                            : t_cols == 1      ? src + static_cast<std::size_t>(r) * item
+                            : t.size() == cols ? src
+                                               : src + static_cast<std::size_t>(r * cols) * item;
+    std::byte* d = dst + static_cast<std::size_t>(r * cols) * item;
+    if (t_cols == 1) {
+      fill_items(d, from, item, cols);
+    } else {
+      std::memcpy(d, from, static_cast<std::size_t>(cols) * item);
+    }
+  }
+  return out;
+}
+
 class CpuFusedKernel final : public detail::FusedKernel {
  public:
   explicit CpuFusedKernel(detail::FusedGroup group) : g_(std::move(group)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    if (g_.reduce) return run_reduction(leaves);
     std::vector<Tensor> outs;
     for (int o : g_.outputs)
       outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(o)].dtype, g_.shape));
+    write_outputs(leaves, outs);
+    return outs;
+  }
+
+ private:
+  // Evaluates the group over every element and writes `outs` (one per g_.outputs).
+  void write_outputs(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs) const {
     const std::int64_t n = numel(g_.shape);
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     // A thread per block range once it moves the measured streaming minimum (the bytes of
@@ -101,16 +165,37 @@ class CpuFusedKernel final : public detail::FusedKernel {
         std::max<std::int64_t>(1, std::min(stream_grain(bytes_per_element), kGrain) / kBlock);
     parallel_for(blocks, grain_blocks, [&](std::int64_t b0, std::int64_t b1) {
       for (std::int64_t blk = b0; blk < b1; ++blk) {
-        const std::int64_t begin = blk * kBlock;
-        run_block(leaves, outs, begin, std::min(kBlock, n - begin));
+        const std::int64_t begin = blk * kBlock, len = std::min(kBlock, n - begin);
+        const std::vector<Tensor> v = evaluate(leaves, begin, len);
+        for (std::size_t k = 0; k < g_.outputs.size(); ++k)
+          store_block(v[static_cast<std::size_t>(g_.outputs[k])], outs[k], begin, len);
       }
     });
-    return outs;
   }
 
- private:
-  void run_block(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs,
-                 std::int64_t begin, std::int64_t len) const {
+  std::int64_t row_length() const {
+    return g_.shape.empty() ? 1 : std::max<std::int64_t>(g_.shape.back(), 1);
+  }
+
+  // A block's values' full shape: {rows, cols} for whole rows of the last axis or part of
+  // one row, else {len}.
+  Shape block_shape(std::int64_t begin, std::int64_t len) const {
+    const std::int64_t inner = row_length();
+    if (begin % inner == 0 && len % inner == 0) return {len / inner, inner};
+    if (begin / inner == (begin + len - 1) / inner) return {1, len};
+    return {len};
+  }
+
+  // The group's values over elements [begin, begin + len) of its shape. Where the block is
+  // whole rows of the last axis, or part of one row, values are 2-D ({rows, cols}) and a
+  // leaf broadcast per row ({rows, 1}) or the same row for all ({1, cols}, a bias) is read
+  // in place, the kernels broadcasting it as eager's do; otherwise values are {len} and
+  // broadcast leaves are copied out. A value of one element for the block is rank 0.
+  std::vector<Tensor> evaluate(const std::vector<Tensor>& leaves, std::int64_t begin,
+                               std::int64_t len) const {
+    const std::int64_t inner = row_length(), r0 = begin / inner, c0 = begin % inner;
+    const Shape full = block_shape(begin, len);
+    const bool two_d = full.size() == 2;
     std::vector<Tensor> v(g_.values.size());
     for (std::size_t i = 0; i < g_.values.size(); ++i) {
       const detail::FusedValue& fv = g_.values[i];
@@ -121,13 +206,22 @@ class CpuFusedKernel final : public detail::FusedKernel {
         case detail::FusedValue::Kind::leaf: {
           const Tensor& leaf = leaves[static_cast<std::size_t>(fv.leaf)];
           const auto* base = static_cast<const std::byte*>(leaf.storage()->host_data());
+          const std::size_t item = itemsize(leaf.dtype());
+          const std::int64_t last = leaf.rank() == 0 ? 1 : leaf.shape().back();
+          const std::int64_t leaf_rows = leaf.size() / std::max<std::int64_t>(last, 1);
           if (leaf.size() == 1) {
             v[i] = borrowed(base, leaf.dtype(), {});
           } else if (leaf.size() == numel(g_.shape)) {
-            v[i] = borrowed(base + static_cast<std::size_t>(begin) * itemsize(leaf.dtype()),
-                            leaf.dtype(), {len});
+            v[i] = borrowed(base + static_cast<std::size_t>(begin) * item, leaf.dtype(), full);
+          } else if (two_d && last == 1 && leaf_rows == numel(g_.shape) / inner) {
+            v[i] = borrowed(base + static_cast<std::size_t>(r0) * item, leaf.dtype(),
+                            {full[0], 1});  // one value per row
+          } else if (two_d && leaf_rows == 1 && last == inner) {
+            v[i] = borrowed(base + static_cast<std::size_t>(c0) * item, leaf.dtype(),
+                            {1, full[1]});  // the same row for every row
           } else {
-            v[i] = broadcast_block(leaf, g_.shape, begin, len);
+            const Tensor flat = broadcast_block(leaf, g_.shape, begin, len);
+            v[i] = Tensor(flat.dtype(), full, flat.storage());
           }
           break;
         }
@@ -135,27 +229,146 @@ class CpuFusedKernel final : public detail::FusedKernel {
           OpCall call{fv.op, {}, NoParams{}, fv.dtype, {}, nullptr};
           for (int a : fv.args) {
             call.inputs.push_back(v[static_cast<std::size_t>(a)]);
-            if (call.inputs.back().rank() == 1) call.out_shape = {len};
+            call.out_shape =
+                broadcast_shapes(op_name(fv.op).data(), call.out_shape, call.inputs.back().shape());
+          }
+          // select and clip take operands of the output's shape or of one element (clip's x
+          // always of the output's): others are expanded to it.
+          if (fv.op == Op::select || fv.op == Op::clip) {
+            for (std::size_t k = 0; k < call.inputs.size(); ++k) {
+              Tensor& in = call.inputs[k];
+              const bool keep = in.shape() == call.out_shape ||
+                                (in.size() == 1 && (fv.op == Op::select || k > 0));
+              if (!keep) in = expand(in, call.out_shape);
+            }
           }
           const OpFamily f = op_family(fv.op);
-          v[i] = f == OpFamily::unary    ? run_unary(call)
-                 : f == OpFamily::binary ? run_binary(call)
-                                         : run_conversion(call);
+          v[i] = f == OpFamily::unary      ? run_unary(call)
+                 : f == OpFamily::binary   ? run_binary(call)
+                 : f == OpFamily::indexing ? run_indexing(call)  // select, clip
+                                           : run_conversion(call);
           break;
         }
       }
     }
-    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
-      const Tensor& r = v[static_cast<std::size_t>(g_.outputs[k])];
-      const std::size_t item = itemsize(r.dtype());
-      auto* dst = mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(begin) * item;
-      const auto* src = static_cast<const std::byte*>(r.storage()->host_data());
-      if (r.rank() == 1) {
-        std::memcpy(dst, src, static_cast<std::size_t>(len) * item);
-      } else {
-        for (std::int64_t i = 0; i < len; ++i)
-          std::memcpy(dst + static_cast<std::size_t>(i) * item, src, item);
+    return v;
+  }
+
+  // A value's block into elements [begin, begin + len) of `out`.
+  void store_block(const Tensor& r, const Tensor& out, std::int64_t begin, std::int64_t len) const {
+    const std::size_t item = itemsize(r.dtype());
+    auto* dst = mutable_data<std::byte>(out) + static_cast<std::size_t>(begin) * item;
+    const Tensor whole = r.size() == len ? r : expand(r, block_shape(begin, len));
+    std::memcpy(dst, whole.storage()->host_data(), static_cast<std::size_t>(len) * item);
+  }
+
+  // The reduced value over [begin, begin + len) as a contiguous run of `len` elements; the
+  // values written beside it (outputs 1...) are stored into `written` on the way.
+  Tensor root_block(const std::vector<Tensor>& leaves, const std::vector<Tensor>& written,
+                    std::int64_t begin, std::int64_t len) const {
+    const std::vector<Tensor> v = evaluate(leaves, begin, len);
+    for (std::size_t k = 1; k < g_.outputs.size(); ++k)
+      store_block(v[static_cast<std::size_t>(g_.outputs[k])], written[k - 1], begin, len);
+    const Tensor& r = v[static_cast<std::size_t>(g_.outputs[0])];
+    return r.size() == len ? r : expand(r, block_shape(begin, len));
+  }
+
+  std::vector<Tensor> run_reduction(const std::vector<Tensor>& leaves) const {
+    const detail::FusedReduce& r = *g_.reduce;
+    std::vector<Tensor> written;
+    for (std::size_t k = 1; k < g_.outputs.size(); ++k) {
+      written.push_back(
+          make_tensor(g_.values[static_cast<std::size_t>(g_.outputs[k])].dtype, g_.shape));
+    }
+    const DType in = g_.values[static_cast<std::size_t>(g_.outputs.at(0))].dtype;
+    const std::vector<common::ReduceGroup> groups = common::reduce_groups(g_.shape, r.axes);
+    const auto reduced = std::count_if(groups.begin(), groups.end(),
+                                       [](const common::ReduceGroup& m) { return m.reduced; });
+    // Each output reduces one contiguous run of the prologue: reduced axes trail the kept.
+    const bool trailing =
+        numel(g_.shape) > 0 && reduced == 1 && !groups.empty() && groups.back().reduced;
+    Tensor out;
+    if (trailing) {
+      visit_dtype(in, [&](auto in_tag) {
+        using T = typename decltype(in_tag)::type;
+        visit_rule(rule_of(r.op), [&](auto rule_tag) {
+          using Rule = typename decltype(rule_tag)::template type<T>;
+          using Out = reduce_output_t<T, Rule>;
+          if (dtype_of_v<Out> != r.dtype) return;  // the general path reports it as eager
+          out = make_tensor(r.dtype, r.shape);
+          reduce_trailing<T, Rule, Out>(leaves, written, mutable_data<Out>(out),
+                                        groups.back().size);
+        });
+      });
+    }
+    if (!out.defined()) {
+      // Other layouts: the prologue once, then the backend's reduction over it.
+      std::vector<Tensor> outs = {make_tensor(in, g_.shape)};
+      outs.insert(outs.end(), written.begin(), written.end());
+      write_outputs(leaves, outs);
+      out = run_reduce(
+          OpCall{r.op, {outs[0]}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape, nullptr});
+    }
+    written.insert(written.begin(), out);
+    return written;
+  }
+
+  // reduce.cpp's reduce_segments for a layout of contiguous outputs of `per` elements (one
+  // segment each), the segments evaluated block by block: the same chunks per thread, and
+  // blocks that split a segment at multiples of kContiguousBlock, so the same sums.
+  template <class T, class Rule, class Out>
+  void reduce_trailing(const std::vector<Tensor>& leaves, const std::vector<Tensor>& written,
+                       Out* out, std::int64_t per) const {
+    using Total = typename Rule::Total;
+    static_assert(kBlock % kContiguousBlock == 0);
+    const std::int64_t outputs = numel(g_.shape) / per;
+    // Output o's elements [k0, k1), piece by piece, added to t.
+    auto partial = [&](std::int64_t o, std::int64_t k0, std::int64_t k1) {
+      Total t = Rule::total_init();
+      for (std::int64_t k = k0; k < k1; k += kBlock) {
+        const std::int64_t len = std::min(kBlock, k1 - k);
+        const Tensor block = root_block(leaves, written, o * per + k, len);
+        t = reduce_contiguous<T, Rule>(data<T>(block), len, t);
       }
+      return t;
+    };
+    const std::int64_t threads = max_threads();
+    const std::int64_t chunks = (outputs < threads && per >= 2 * kGrain) ? threads : 1;
+    if (chunks == 1) {
+      // Short segments: one block holds several whole outputs.
+      const std::int64_t rows = std::max<std::int64_t>(1, kBlock / per);
+      parallel_for(outputs, std::max<std::int64_t>(1, kGrain / per),
+                   [&](std::int64_t b, std::int64_t e) {
+                     if (per > kBlock) {
+                       for (std::int64_t o = b; o < e; ++o)
+                         out[o] = to_output<Out>(partial(o, 0, per));
+                       return;
+                     }
+                     for (std::int64_t o = b; o < e; o += rows) {
+                       const std::int64_t m = std::min(rows, e - o);
+                       const Tensor block = root_block(leaves, written, o * per, m * per);
+                       const T* x = data<T>(block);
+                       for (std::int64_t j = 0; j < m; ++j) {
+                         out[o + j] = to_output<Out>(
+                             reduce_contiguous<T, Rule>(x + j * per, per, Rule::total_init()));
+                       }
+                     }
+                   });
+      return;
+    }
+    std::vector<Total> parts(static_cast<std::size_t>(outputs * chunks));
+    parallel_for(outputs * chunks, 1, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t task = b; task < e; ++task) {
+        const std::int64_t o = task / chunks, c = task % chunks;
+        parts[static_cast<std::size_t>(task)] =
+            partial(o, per * c / chunks, per * (c + 1) / chunks);
+      }
+    });
+    for (std::int64_t o = 0; o < outputs; ++o) {
+      Total t = Rule::total_init();
+      for (std::int64_t c = 0; c < chunks; ++c)
+        t = Rule::merge(t, parts[static_cast<std::size_t>(o * chunks + c)]);
+      out[o] = to_output<Out>(t);
     }
   }
 

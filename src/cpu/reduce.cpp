@@ -12,6 +12,7 @@
 #include "cpu/argreduce.h"
 #include "cpu/extreme_simd.h"
 #include "cpu/kernels.h"
+#include "cpu/reduce_contiguous.h"
 #include "cpu/reduce_ops.h"
 
 namespace vkt::cpu_kernels {
@@ -58,43 +59,6 @@ ReduceLayout make_layout(const Shape& shape, const Axes& axes) {
     }
   }
   return layout;
-}
-
-// Reduces n contiguous elements into t: 16 lanes per block of 2048 elements, each block's
-// lanes absorbed into the Total (double for float sums: blocked summation stays accurate).
-template <class T, class Rule>
-typename Rule::Total reduce_contiguous(const T* x, std::int64_t n, typename Rule::Total t) {
-  using C = typename Rule::C;
-  using Lane = typename Rule::Lane;
-  constexpr std::int64_t kLanes = 16, kBlock = 2048;
-  for (std::int64_t b = 0; b < n; b += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - b);
-    const T* p = x + b;
-#ifdef VKT_EXTREME_SIMD
-    if constexpr ((kIsMaxRule<Rule> || kIsMinRule<Rule>)&&(std::is_same_v<T, float> ||
-                                                           std::is_same_v<T, double>)) {
-      bool special = false;
-      const C extreme = simd_extreme<C, kIsMaxRule<Rule>>(p, m, special);
-      // A block holding NaN or inf, or whose extreme is a zero (maxps/minps keep either
-      // zero on a tie), takes the exact loop below.
-      if (!special && extreme != C(0)) {
-        t = Rule::absorb(t, extreme);
-        continue;
-      }
-    }
-#endif
-    Lane acc[kLanes];
-    for (Lane& a : acc) a = Rule::lane_init();
-    std::int64_t i = 0;
-    for (; i + kLanes <= m; i += kLanes) {
-      for (std::int64_t j = 0; j < kLanes; ++j) {
-        acc[j] = Rule::step(acc[j], static_cast<C>(p[i + j]));
-      }
-    }
-    for (; i < m; ++i) acc[0] = Rule::step(acc[0], static_cast<C>(p[i]));
-    for (Lane a : acc) t = Rule::absorb(t, a);
-  }
-  return t;
 }
 
 // Innermost group reduced: output o reduces `rows` contiguous segments of `tail` elements.
@@ -225,34 +189,6 @@ void reduce_rows(const T* in, Out* out, const ReduceLayout& layout) {
       }
       out[o * width + j] = to_output<Out>(t);
     }
-  }
-}
-
-// The output element type the core gives each (input, rule): integer sums and products
-// widen to 64 bits, all/any give u8, everything else keeps the input type.
-template <class T, class Rule>
-using reduce_output_t = std::conditional_t<
-    std::is_same_v<Rule, AllRule<T>> || std::is_same_v<Rule, AnyRule<T>>, std::uint8_t,
-    std::conditional_t<std::is_integral_v<T> && (std::is_same_v<Rule, SumRule<T>> ||
-                                                 std::is_same_v<Rule, ProductRule<T>>),
-                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>>;
-
-RuleKind rule_of(Op op) {
-  switch (op) {
-    case Op::all:
-      return RuleKind::all;
-    case Op::any:
-      return RuleKind::any;
-    case Op::sum:
-      return RuleKind::sum;
-    case Op::product:
-      return RuleKind::product;
-    case Op::reduce_max:
-      return RuleKind::max;
-    case Op::reduce_min:
-      return RuleKind::min;
-    default:
-      throw Unsupported("[" + std::string(op_name(op)) + "] is not a reduction");
   }
 }
 

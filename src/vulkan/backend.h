@@ -135,6 +135,19 @@ bool conv_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_triangular_solve(VulkanBackend& b, const OpCall& call);  // linalg_triangular.cpp
 bool triangular_solve_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_reduce(VulkanBackend& b, const OpCall& call);
+// vkt::compile's fused reductions (compiled.cpp): eager's passes for `call`, whose input is
+// a placeholder (dtype and shape only, never bound) when `fused` is set: the first dispatch
+// then runs a generated variant of reduce.comp (VKT_FUSED_PROLOGUE, SPIR-V `words` cached
+// under `key`) that evaluates an elementwise prologue from `leaves`, bound from 4 on.
+struct FusedReduceSource {
+  std::string key;
+  std::vector<std::uint32_t> words;
+  const std::vector<Tensor>* leaves = nullptr;
+};
+Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused);
+// The #defines of reduce.comp's variant that eager's first pass uses for `call` (64-bit
+// ones guarded, so a generated source may define them too).
+std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call);
 Tensor run_cumulative(VulkanBackend& b, const OpCall& call);
 bool reduce_supported(const VulkanBackend& b, const OpCall& call);
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call);

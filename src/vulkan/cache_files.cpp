@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <thread>
 
 namespace vkt::vk {
 
@@ -35,7 +37,9 @@ bool write_file_atomically(const std::string& path, const void* head, std::size_
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return false;
-  const std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(::getpid()));
+  // Per process and thread: vkt::compile writes a plan's kernels from several threads.
+  const std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(::getpid())) + "." +
+                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return false;

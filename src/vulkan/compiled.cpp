@@ -280,35 +280,53 @@ std::string leaf_index(const Shape& leaf, const Shape& out) {
   return e.empty() ? "0u" : e;
 }
 
-std::string generate(const detail::FusedGroup& g) {
-  bool i64 = false, f64 = false;
-  auto note = [&](DType d) {
-    i64 = i64 || d == DType::s64 || d == DType::u64;
-    f64 = f64 || d == DType::f64;
-  };
-  for (const detail::FusedValue& v : g.values) note(v.dtype);
-  if (f64) i64 = true;  // the f64 variant of the shared sources also names 64-bit ints
+bool needs_i64(const detail::FusedGroup& g) {
+  for (const detail::FusedValue& v : g.values) {
+    if (v.dtype == DType::s64 || v.dtype == DType::u64 || v.dtype == DType::f64) return true;
+  }
+  return false;
+}
+
+bool needs_f64(const detail::FusedGroup& g) {
+  for (const detail::FusedValue& v : g.values) {
+    if (v.dtype == DType::f64) return true;
+  }
+  return false;
+}
+
+const char* kElementwiseIncludes =
+    "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
+    "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
+    "#include \"elementwise_binary_ops.glsl\"\n"
+    "#include \"elementwise_unary_ops.glsl\"\n";
+
+// The leaf buffers, bound from `first` on.
+std::string leaf_buffers(const detail::FusedGroup& g, std::size_t first) {
   std::ostringstream s;
-  s << "#version 450\n// vkt::compile fused kernel: " << g.values.size() << " values, output "
-    << shape_str(g.shape) << "\n";
-  if (i64) s << "#define VKT_I64\n";
-  if (f64) s << "#define VKT_F64\n";
-  s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
-       "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
-       "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
-       "#include \"elementwise_binary_ops.glsl\"\n"
-       "#include \"elementwise_unary_ops.glsl\"\n";
-  const std::size_t leaves = g.leaf_dtypes.size();
-  for (std::size_t k = 0; k < leaves; ++k) {
-    s << "layout(binding = " << k << ") readonly buffer Leaf" << k << " { "
+  for (std::size_t k = 0; k < g.leaf_dtypes.size(); ++k) {
+    s << "layout(binding = " << first + k << ") readonly buffer Leaf" << k << " { "
       << buffer_type(g.leaf_dtypes[k]) << " v[]; } leaf" << k << ";\n";
   }
-  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
-    const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
-    s << "layout(binding = " << leaves + k << ") writeonly buffer Out" << k << " { "
-      << buffer_type(d) << " v[]; } out" << k << ";\n";
-  }
-  s << "\nvoid element(uint i) {\n";
+  return s.str();
+}
+
+// select's test: not zero on the bits for floats (-0 is false, NaN true), as eager.
+std::string nonzero(DType d, const std::string& x) {
+  if (is_32bit_float_family(d)) return "f32_nonzero(" + x + ")";
+  if (d == DType::f64) return "f64_nonzero(" + x + ")";
+  return "(" + x + " != " + std::string(glsl_type(d)) + "(0))";
+}
+
+// clip's comparison: floats by the order of their bits (NaN is never less; -0 == +0).
+std::string less(DType d, const std::string& a, const std::string& b) {
+  if (is_32bit_float_family(d)) return "f32_less(" + a + ", " + b + ")";
+  if (d == DType::f64) return "f64_less(" + a + ", " + b + ")";
+  return "(" + a + " < " + b + ")";
+}
+
+// One statement per value, computing v<k> for element i of the group's shape.
+std::string value_statements(const detail::FusedGroup& g) {
+  std::ostringstream s;
   for (std::size_t k = 0; k < g.values.size(); ++k) {
     const detail::FusedValue& v = g.values[k];
     std::string e;
@@ -324,7 +342,16 @@ std::string generate(const detail::FusedGroup& g) {
       case detail::FusedValue::Kind::op: {
         const auto arg = [&](std::size_t j) { return "v" + std::to_string(v.args[j]); };
         const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
-        if (v.op == Op::as_type) {
+        if (v.op == Op::select) {
+          e = "(" + nonzero(in, arg(0)) + " ? " + arg(1) + " : " + arg(2) + ")";
+        } else if (v.op == Op::clip) {
+          // The eager shader's order (a NaN x stays NaN), compared as it does: on the bits.
+          const std::string low = "c" + std::to_string(k);
+          s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " " << low
+            << " = " << less(v.dtype, arg(0), arg(1)) << " ? " << arg(1) << " : " << arg(0)
+            << ";\n";
+          e = less(v.dtype, arg(2), low) + " ? " + arg(2) + " : " + low;
+        } else if (v.op == Op::as_type) {
           e = conversion(in, v.dtype, arg(0));
         } else if (v.args.size() == 1) {
           e = unary_expr(v.op, in, v.dtype, arg(0));
@@ -337,6 +364,24 @@ std::string generate(const detail::FusedGroup& g) {
     s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k << " = "
       << e << ";\n";
   }
+  return s.str();
+}
+
+std::string generate(const detail::FusedGroup& g) {
+  const bool f64 = needs_f64(g), i64 = needs_i64(g);
+  std::ostringstream s;
+  s << "#version 450\n// vkt::compile fused kernel: " << g.values.size() << " values, output "
+    << shape_str(g.shape) << "\n";
+  if (i64) s << "#define VKT_I64\n";  // the f64 variant of the shared sources names them too
+  if (f64) s << "#define VKT_F64\n";
+  s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+    << kElementwiseIncludes << leaf_buffers(g, 0);
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
+    s << "layout(binding = " << g.leaf_dtypes.size() + k << ") writeonly buffer Out" << k << " { "
+      << buffer_type(d) << " v[]; } out" << k << ";\n";
+  }
+  s << "\nvoid element(uint i) {\n" << value_statements(g);
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
     const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
     s << "  out" << k << ".v[i] = " << store(d, "v" + std::to_string(g.outputs[k])) << ";\n";
@@ -347,6 +392,42 @@ std::string generate(const detail::FusedGroup& g) {
   return s.str();
 }
 
+// A value as reduce_acc.glsl's load_value gives a source element of dtype d.
+std::string as_value(DType d, const std::string& x) {
+  switch (d) {
+    case DType::f16:
+      return "float_value(FWIDE(" + x + "))";
+    case DType::f32:
+    case DType::bf16:
+      return "float_value(widen(" + x + "))";
+    case DType::f64:
+      return "float_value(" + x + ")";
+    default:
+      return "int_value(IWIDE(" + x + "), " + (is_unsigned_integer(d) ? "true" : "false") + ")";
+  }
+}
+
+// A reduction with its prologue: reduce.comp's body (reduce_main.glsl, the variant eager's
+// first pass uses) whose load_value(i) evaluates the group at element i. op_codes.glsl's
+// OP_MIN and OP_MAX are renamed: reduce_acc.glsl names its own reduction codes so.
+std::string generate_reduction(const detail::FusedGroup& g, const std::string& variant_defines,
+                               bool i64, bool f64) {
+  std::ostringstream s;
+  s << "#version 450\n// vkt::compile fused reduction: " << g.values.size() << " values over "
+    << shape_str(g.shape) << "\n";
+  if (i64) s << "#define VKT_I64\n";
+  if (f64) s << "#define VKT_F64\n";
+  s << variant_defines << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
+    << "#define OP_MIN ELEMENTWISE_OP_MIN\n#define OP_MAX ELEMENTWISE_OP_MAX\n"
+    << kElementwiseIncludes << leaf_buffers(g, 4) << "\nValue load_value(uint i) {\n"
+    << value_statements(g);
+  const int root = g.outputs.at(0);
+  s << "  return "
+    << as_value(g.values[static_cast<std::size_t>(root)].dtype, "v" + std::to_string(root))
+    << ";\n}\n";
+  return s.str();
+}
+
 // True when eager would run every op of the group natively here (else the plan runs the
 // group op by op, with the usual fallback rule for those that need it).
 bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
@@ -354,12 +435,15 @@ bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
     if (glsl_type(v.dtype) == nullptr || !b.dtype_supported(v.dtype)) return false;
     if (v.kind != detail::FusedValue::Kind::op) continue;
     OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
+    const bool indexing = v.op == Op::select || v.op == Op::clip;
     for (int a : v.args) {
       const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
+      // select and clip take operands of the output's shape or of one element (the core's).
+      const Shape shape = !indexing ? in.shape : numel(in.shape) == 1 ? Shape{} : v.shape;
       call.inputs.push_back(
-          Tensor(in.dtype, in.shape,
+          Tensor(in.dtype, shape,
                  std::make_shared<Storage>(
-                     b, static_cast<std::size_t>(numel(in.shape)) * itemsize(in.dtype))));
+                     b, static_cast<std::size_t>(numel(shape)) * itemsize(in.dtype))));
     }
     if (!b.supports(call)) return false;
   }
@@ -397,10 +481,67 @@ class VulkanFusedKernel final : public detail::FusedKernel {
   std::vector<DType> out_dtypes_;
 };
 
+// A reduction with its prologue: eager's passes, the first through the generated shader.
+class VulkanFusedReduction final : public detail::FusedKernel {
+ public:
+  VulkanFusedReduction(VulkanBackend& b, OpCall call, FusedReduceSource source)
+      : b_(b), call_(std::move(call)), source_(std::move(source)) {}
+
+  std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    Tensor out;
+    b_.locked([&] {
+      source_.leaves = &leaves;
+      out = run_fused_reduce(b_, call_, &source_);
+      source_.leaves = nullptr;
+    });
+    return {out};
+  }
+
+ private:
+  VulkanBackend& b_;
+  OpCall call_;  // its input a placeholder: the prologue's dtype and shape
+  FusedReduceSource source_;
+};
+
+// A tensor of this dtype and shape with no device memory: what `supports` and the
+// reduction's planning look at, never bound.
+Tensor placeholder(VulkanBackend& b, DType d, const Shape& shape) {
+  return Tensor(d, shape,
+                std::make_shared<Storage>(b, static_cast<std::size_t>(numel(shape)) * itemsize(d)));
+}
+
+std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
+                                                       const detail::FusedGroup& g) {
+  // reduce.comp's four bindings, then the leaves, within what every device offers; values
+  // written beside the reduction are the cpu's (plans here recompute them instead).
+  if (4 + g.leaf_dtypes.size() > 8 || g.outputs.size() > 1) return nullptr;
+  const std::uint64_t n = static_cast<std::uint64_t>(numel(g.shape));
+  if (n == 0) return nullptr;  // eager's identity fill needs no prologue
+  const std::uint64_t limit = b.context().limits().max_storage_range;
+  for (const detail::FusedValue& v : g.values) {
+    if (glsl_type(v.dtype) == nullptr || n * itemsize(v.dtype) > limit) return nullptr;
+  }
+  if (!natively_supported(b, g)) return nullptr;
+  const detail::FusedReduce& r = *g.reduce;
+  const DType in = g.values[static_cast<std::size_t>(g.outputs.at(0))].dtype;
+  OpCall call{
+      r.op,   {placeholder(b, in, g.shape)}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape,
+      nullptr};
+  if (!b.supports(call)) return nullptr;
+  const std::string source =
+      generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
+  if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
+  // Compiled outside the backend's lock: a plan's kernels compile on several threads.
+  KernelBinary bin = kernel_binary(b.context(), source);
+  return std::make_unique<VulkanFusedReduction>(
+      b, std::move(call), FusedReduceSource{bin.key, std::move(bin.words), nullptr});
+}
+
 }  // namespace
 
 std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detail::FusedGroup& g) {
   auto& b = static_cast<VulkanBackend&>(backend);
+  if (g.reduce) return compile_reduction(b, g);
   // Bindings within what every device offers per stage; 32-bit indexing; one range each.
   const std::size_t bindings = g.leaf_dtypes.size() + g.outputs.size();
   if (bindings > 8) return nullptr;
@@ -417,8 +558,8 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
   const std::string source = generate(g);
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   std::unique_ptr<detail::FusedKernel> kernel;
+  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock, as above
   b.locked([&] {
-    const KernelBinary bin = kernel_binary(b.context(), source);
     const Pipeline p =
         b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
     kernel = std::make_unique<VulkanFusedKernel>(b, g, p);

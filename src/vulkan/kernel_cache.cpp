@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -71,15 +72,17 @@ void write_entry(const std::filesystem::path& path, std::uint64_t key_check,
 }
 
 std::vector<std::uint32_t> compile_glsl(const std::string& source) {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
+  // shaderc_compile_into_spv may run on several threads at once (vkt::compile compiles a
+  // plan's groups together); the compiler is made once.
   static shaderc_compiler_t compiler = shaderc_compiler_initialize();
   if (compiler == nullptr) throw Error("[compile] shaderc could not be initialised");
   const std::string expanded = expand_includes(source);
   shaderc_compile_options_t options = shaderc_compile_options_initialize();
   shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan,
                                          shaderc_env_version_vulkan_1_1);
-  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+  // No SPIR-V optimisation: the driver's compiler optimises the module again anyway, and
+  // spirv-opt's passes over the inlined shared sources were most of a first call's time.
+  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_zero);
   shaderc_compilation_result_t result =
       shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(), shaderc_compute_shader,
                                "vkt_fused.comp", "main", options);
@@ -134,6 +137,20 @@ std::string expand_includes(const std::string& source) {
     out += '\n';
   }
   return out;
+}
+
+void warm_up_shader_compiler() {
+  static std::once_flag once;
+  static std::future<void> done;  // waited for at exit, so the thread never outlives shaderc
+  std::call_once(once, [] {
+    done = std::async(std::launch::async, [] {
+      try {
+        (void)compile_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+      } catch (const Error&) {
+        // A real compile reports the problem where it happens.
+      }
+    });
+  });
 }
 
 void clear_kernel_memory_cache() {

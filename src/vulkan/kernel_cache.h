@@ -23,6 +23,9 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source);
 
 // Forgets the in-memory entries (tests of the disk cache).
 void clear_kernel_memory_cache();
+// Starts shaderc once per process on a background thread (a trivial compile): its first
+// compile builds glslang's built-in tables, a start-up a first call would otherwise pay.
+void warm_up_shader_compiler();
 
 // GLSL with every #include "x.glsl" replaced by the embedded file (glsl_sources.h).
 std::string expand_includes(const std::string& source);

@@ -77,9 +77,12 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
 }
 
 Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
-                                  std::uint32_t bindings) {
+                                  std::uint32_t bindings,
+                                  const std::vector<std::uint32_t>& constants) {
   std::lock_guard lock(mutex_);
-  auto full_key = std::make_pair("generated:" + key, std::vector<std::uint32_t>{kWorkgroupSize});
+  std::vector<std::uint32_t> spec{kWorkgroupSize};
+  spec.insert(spec.end(), constants.begin(), constants.end());
+  auto full_key = std::make_pair("generated:" + key, std::move(spec));
   auto it = pipelines_.find(full_key);
   if (it != pipelines_.end()) {
     return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};

@@ -41,7 +41,7 @@ class Pipelines {
                const std::vector<std::uint32_t>& constants);
   // A pipeline for a module generated at run time (vkt::compile), cached under `key`.
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
-                         std::uint32_t bindings);
+                         std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {});
   std::size_t size() const { return pipelines_.size(); }
   // Where the on-disk pipeline cache is and what loading it did (pipeline_cache.h).
   std::string cache_report() const { return store_.report(); }

@@ -10,6 +10,7 @@
 // [outer, splits, inner], the second reduces them.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -100,6 +101,9 @@ struct Reducer {
   DType src_dtype;
   DType store_dtype;
   bool tie_high = false;
+  // vkt::compile: the first dispatch runs this generated variant, which evaluates a fused
+  // prologue from these leaves (bindings 4 on) instead of reading the source buffer.
+  const FusedReduceSource* fused = nullptr;
 
   Tensor temporary(DType d, std::int64_t n) const {
     OpCall c = call;
@@ -149,19 +153,28 @@ struct Reducer {
   // values into *partial_values.
   void dispatch(Mode mode, const Pass& pass, std::uint64_t splits, std::uint64_t chunk,
                 const Tensor& src, const Tensor* src_index, const Tensor& dst,
-                const Tensor* partial_values) const {
+                const Tensor* partial_values) {
     const bool arg = is_arg(call.op);
     const bool partial = splits > 1;
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
+    const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
+                                                  static_cast<std::uint32_t>(store),
+                                                  shader_op(call.op),
+                                                  mode,
+                                                  tie_high ? 1u : 0u,
+                                                  src_index != nullptr ? 1u : 0u,
+                                                  partial ? 1u : 0u};
+    const FusedReduceSource* prologue = fused;
+    fused = nullptr;  // later dispatches read real tensors
+    const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));
     const Pipeline p =
-        b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}) +
-                              (itemsize(acc) == 4 && subgroup_tree(b) ? "_sg" : ""),
-                          4,
-                          {static_cast<std::uint32_t>(src_dtype), static_cast<std::uint32_t>(store),
-                           shader_op(call.op), mode, tie_high ? 1u : 0u,
-                           src_index != nullptr ? 1u : 0u, partial ? 1u : 0u});
+        prologue != nullptr
+            ? b.pipelines().get_generated(prologue->key, prologue->words, bindings, constants)
+            : b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}) +
+                                    (itemsize(acc) == 4 && subgroup_tree(b) ? "_sg" : ""),
+                                4, constants);
     // Rows mode: invocations per row (a power of two dividing the workgroup): all 256 for
     // long or split rows, else about 8 elements each but at least 32 (coalesced reads).
     std::uint32_t lanes = Pipelines::kWorkgroupSize;
@@ -179,15 +192,22 @@ struct Reducer {
                                                 : pass.outer * splits * pass.inner;
     // Unused read bindings are bound to the source, unused write bindings to dst: the
     // validation layer counts every binding the shader may write as written.
-    const Tensor& index_in = src_index != nullptr ? *src_index : src;
+    // A fused first pass has no source tensor: its unused binding 0 holds a leaf (or dst).
+    const Tensor& source = prologue == nullptr          ? src
+                           : !prologue->leaves->empty() ? prologue->leaves->front()
+                                                        : dst;
+    const Tensor& index_in = src_index != nullptr ? *src_index : source;
+    std::vector<std::pair<const Tensor*, bool>> buffers;
     if (arg) {
       const Tensor& values_out = partial_values != nullptr ? *partial_values : dst;
-      b.dispatch(p, {{&src, false}, {&index_in, false}, {&values_out, true}, {&dst, true}}, &push,
-                 sizeof(push), threads);
+      buffers = {{&source, false}, {&index_in, false}, {&values_out, true}, {&dst, true}};
     } else {
-      b.dispatch(p, {{&src, false}, {&index_in, false}, {&dst, true}, {&dst, true}}, &push,
-                 sizeof(push), threads);
+      buffers = {{&source, false}, {&index_in, false}, {&dst, true}, {&dst, true}};
     }
+    if (prologue != nullptr) {
+      for (const Tensor& t : *prologue->leaves) buffers.emplace_back(&t, false);
+    }
+    b.dispatch(p, buffers, &push, sizeof(push), threads);
   }
 };
 
@@ -230,12 +250,29 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   return first * itemsize(acc) <= b.context().limits().max_storage_range;
 }
 
+std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
+  const DType acc = acc_dtype(call.op, call.inputs.at(0).dtype());
+  std::string name(dtype_name(acc));
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string defines = "#define ACC_" + name + "\n";
+  if (itemsize(acc) == 4 && subgroup_tree(b)) defines += "#define VKT_SUBGROUP\n";
+  const std::string v = b.variant("", {call.inputs.at(0).dtype(), call.out_dtype, acc});
+  if (v.find("_i64") != std::string::npos) defines += "#ifndef VKT_I64\n#define VKT_I64\n#endif\n";
+  if (v.find("_f64") != std::string::npos) defines += "#ifndef VKT_F64\n#define VKT_F64\n#endif\n";
+  return defines;
+}
+
 Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
+  return run_fused_reduce(b, call, nullptr);
+}
+
+Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused) {
   const Tensor& in = call.inputs.at(0);
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   const DType acc = acc_dtype(call.op, in.dtype());
   Reducer r{b, call, in.dtype(), call.out_dtype};
+  r.fused = fused;
   if (is_arg(call.op)) {
     const ArgReduceParams& p = call.get<ArgReduceParams>();
     r.tie_high = p.tie_high;

@@ -1,7 +1,9 @@
 // Random elementwise programs for vkt::compile tests: a seed picks inputs (dtypes, shapes
 // with size-0 and size-1 axes, broadcasting) and a chain of ops, conversions and literals,
-// sometimes a reduction or reshape the compiler leaves unfused. The program is a plain
-// function of tensors, so it runs eagerly and compiled, and the two results are compared.
+// select and clip, and reductions (sum, max, min, product, any, all) over random axes,
+// keeping them or not. The
+// program is a plain function of tensors, so it runs eagerly and compiled, and the two results are
+// compared.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +71,7 @@ inline Tensor corpus_program(std::uint32_t seed, const std::vector<Tensor>& in) 
                                            DType::u8,  DType::bf16, DType::s64};
   const int steps = 2 + static_cast<int>(rng() % 10);
   for (int s = 0; s < steps; ++s) {
-    const int kind = static_cast<int>(rng() % 10);
+    const int kind = static_cast<int>(rng() % 12);
     const Tensor& a = pick();
     if (kind < 3) {
       const bool integer = is_integer(a.dtype()) && rng() % 3 == 0;
@@ -85,8 +87,44 @@ inline Tensor corpus_program(std::uint32_t seed, const std::vector<Tensor>& in) 
     } else if (kind == 8) {
       const int lit = static_cast<int>(rng() % 5) - 2;
       vals.push_back(rng() % 2 ? multiply(a, lit) : add(a, 0.5 * lit));
-    } else if (a.rank() > 0) {
-      vals.push_back(sum(a, {a.rank() - 1}, true));  // unfused, keeps broadcastable rank
+    } else if (kind == 10) {
+      const Tensor& b = pick();
+      vals.push_back(select(a, b, pick()));  // a predicate of any dtype
+    } else if (kind == 11) {
+      const Tensor& lo = pick();
+      vals.push_back(rng() % 2 ? clip(a, lo, pick()) : clip(a, Scalar(-1), Scalar(2)));
+    } else if (kind == 9 && a.rank() > 0) {
+      // A reduction over random axes: its prologue fuses into it where the backend can. It
+      // keeps the axes (still broadcastable against the others) unless it ends the program.
+      static const std::vector<Op> reductions = {Op::sum,     Op::reduce_max, Op::reduce_min,
+                                                 Op::product, Op::any,        Op::all};
+      const Op op = reductions[rng() % reductions.size()];
+      Axes axes;
+      for (std::int64_t d = 0; d < a.rank(); ++d) {
+        if (rng() % 2 == 0) axes.push_back(d);
+      }
+      if (axes.empty()) axes.push_back(static_cast<std::int64_t>(rng() % a.rank()));
+      const bool keep = s + 1 < steps || rng() % 2 == 0;
+      switch (op) {
+        case Op::sum:
+          vals.push_back(sum(a, axes, keep));
+          break;
+        case Op::reduce_max:
+          vals.push_back(reduce_max(a, axes, keep));
+          break;
+        case Op::reduce_min:
+          vals.push_back(reduce_min(a, axes, keep));
+          break;
+        case Op::product:
+          vals.push_back(product(a, axes, keep));
+          break;
+        case Op::any:
+          vals.push_back(any(a, axes, keep));
+          break;
+        default:
+          vals.push_back(all(a, axes, keep));
+          break;
+      }
     }
   }
   return vals.back();

@@ -26,6 +26,11 @@ layout(constant_id = 3) const uint OP = 0;
 
 const uint OP_SUM = 0, OP_PRODUCT = 1, OP_MAX = 2, OP_MIN = 3, OP_ALL = 4, OP_ANY = 5,
            OP_ARGMAX = 6, OP_ARGMIN = 7;
+#ifdef VKT_FUSED_PROLOGUE
+// vkt::compile's fused reductions evaluate their elementwise prologue at element i instead
+// of reading a source buffer: the generated shader defines load_value after this file.
+Value load_value(uint i);
+#else
 layout(binding = 0) readonly buffer SrcU8 { uint8_t v[]; } src_u8;
 layout(binding = 0) readonly buffer SrcS8 { int8_t v[]; } src_s8;
 layout(binding = 0) readonly buffer SrcU16 { uint16_t v[]; } src_u16;
@@ -59,6 +64,7 @@ Value load_value(uint i) {
 #endif
   return float_value(widen(src_f32.v[i]));
 }
+#endif
 
 // On the bits (float_bits.glsl): where arithmetic flushes, 1e-40 would read as 0.
 bool float_nonzero(FWIDE x) {

@@ -1,0 +1,210 @@
+// Reductions and arg-reductions of a [outer, R, inner] view of a contiguous input
+// (src/vulkan/reduce.cpp plans the views and passes). Two modes:
+//   MODE_ROWS (inner == 1): workgroup (row, split) reduces R-range [split*chunk, +chunk) of
+//     one row: threads stride the range (coalesced), then a shared-memory tree.
+//   MODE_COLS: invocation (o, split, col) loops over its R-range of one column; adjacent
+//     invocations read adjacent columns (coalesced).
+// Either writes out[(o * splits + split) * inner + col]; with splits > 1 these are partials
+// (in the accumulator's dtype) that a second dispatch reduces. The accumulator type ACC is
+// a compile-time variant (ACC_F32, ACC_F64, ACC_U32, ACC_S32, ACC_U64, ACC_S64).
+// Semantics match src/cpu/reduce_ops.h and argreduce.h: integer sums/products wrap, NaN
+// propagates through sum/product/max/min, all/any test x != 0 (NaN is true), and for
+// argmax/argmin NaN is the extreme with ties (and NaNs) resolved to the lowest index, or
+// the highest with TIE_HIGH — the pairwise choice below is a total order, so the tree
+// picks what the cpu's sequential scan picks.
+// Included by reduce.comp and by vkt::compile's fused reductions (src/vulkan/compiled.cpp),
+// which define VKT_FUSED_PROLOGUE and their own load_value(i) (reduce_acc.glsl).
+#include "common.glsl"
+#include "dtype_value.glsl"
+#ifdef VKT_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+
+#include "reduce_acc.glsl"
+
+layout(constant_id = 4) const uint MODE = 0;
+layout(constant_id = 5) const bool TIE_HIGH = false;
+layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come from binding 1
+layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
+
+const uint MODE_ROWS = 0, MODE_COLS = 1;
+const bool IS_ARG = OP == OP_ARGMAX || OP == OP_ARGMIN;
+const uint NO_INDEX = 0xffffffffu;
+
+// Arg-reduction indices as s64 (low word, high word = 0): every index is below 2^31.
+layout(binding = 1) readonly buffer SrcIndex { uint v[]; } src_index;
+#define DST_BINDING 2
+#include "dtype_store.glsl"
+layout(binding = 3) writeonly buffer DstIndex { uint v[]; } dst_index;
+
+layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes; } p;
+
+// Does candidate (vb, ib) beat (va, ia)? NO_INDEX marks "nothing yet".
+bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
+  if (ib == NO_INDEX) return false;
+  if (ia == NO_INDEX) return true;
+  const bool a_nan = acc_isnan(va), b_nan = acc_isnan(vb);
+  const bool index_wins = TIE_HIGH ? ib > ia : ib < ia;
+  if (a_nan || b_nan) return a_nan && b_nan ? index_wins : b_nan;
+  if (acc_equal(vb, va)) return index_wins;
+  return OP == OP_ARGMAX ? acc_less(va, vb) : acc_less(vb, va);
+}
+
+// The running arg choice (acc, best) takes candidate (x, ix) when it beats it.
+void take_candidate(inout ACC acc, inout uint best, ACC x, uint ix) {
+  if (arg_beats(x, ix, acc, best)) {
+    acc = x;
+    best = ix;
+  }
+}
+
+void write_result(uint o, ACC v, uint index) {
+  if (IS_ARG) {
+    dst_index.v[2u * o] = index;
+    dst_index.v[2u * o + 1u] = 0u;
+    if (!WRITE_VALUES) return;
+  }
+#ifdef ACC_IS_FLOAT
+  store_value(DST_DTYPE, o, float_value(widen(v)));
+#else
+  store_value(DST_DTYPE, o, int_value(IWIDE(v), is_unsigned_code(DST_DTYPE)));
+#endif
+}
+
+uint index_of(uint element, uint r) { return HAS_SRC_INDEX ? src_index.v[2u * element] : r; }
+
+shared ACC shared_value[gl_WorkGroupSize.x];
+shared uint shared_index[gl_WorkGroupSize.x];
+
+void reduce_rows() {
+  // `lanes` invocations per row: the whole workgroup, or for short unsplit rows a slice of
+  // it (several rows per workgroup, so no invocation idles on a short row).
+  const uint lanes = p.lanes, per_group = gl_WorkGroupSize.x / lanes;
+  const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  // A 2-D grid may hold more workgroups than needed; whole workgroups leave (uniformly).
+  if (group >= (p.outer + per_group - 1u) / per_group * p.splits) return;
+  const uint lid = gl_LocalInvocationID.x, lane = lid % lanes;
+  const uint row = group / p.splits * per_group + lid / lanes, split = group % p.splits;
+  const bool valid = row < p.outer;
+  const uint begin = split * p.chunk, end = valid ? min(p.len, begin + p.chunk) : begin;
+  ACC acc = identity();
+  uint best = NO_INDEX;
+  const uint stride = lanes;
+  uint r = begin + lane;
+  // Four independent loads in flight per invocation (memory-level parallelism); arg
+  // candidates are then taken in order (arg_beats is a total order, so order is free anyway).
+  for (; r + 3u * stride < end; r += 4u * stride) {
+    const uint e = row * p.len + r;
+    const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
+    const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
+    if (IS_ARG) {
+      take_candidate(acc, best, x0, index_of(e, r));
+      take_candidate(acc, best, x1, index_of(e + stride, r + stride));
+      take_candidate(acc, best, x2, index_of(e + 2u * stride, r + 2u * stride));
+      take_candidate(acc, best, x3, index_of(e + 3u * stride, r + 3u * stride));
+    } else {
+      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+    }
+  }
+  for (; r < end; r += stride) {
+    const uint e = row * p.len + r;
+    const ACC x = load_acc(e);
+    if (IS_ARG) {
+      take_candidate(acc, best, x, index_of(e, r));
+    } else {
+      acc = combine(acc, x);
+    }
+  }
+  // The row's `lanes` values are combined in shared memory by a tree. With VKT_SUBGROUP,
+  // where whole subgroups serve one row, a shuffle butterfly first combines each subgroup
+  // (every lane ends with its subgroup's value: combine is commutative and arg_beats a total
+  // order), so the tree starts from lanes / subgroup size values: 3 barrier rounds, not 8.
+  uint parts = lanes;
+  uint slot = lid;
+  bool writer = true;
+#ifdef VKT_SUBGROUP
+  if (lanes % gl_SubgroupSize == 0u) {
+    for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
+      const ACC other = subgroupShuffleXor(acc, offset);
+      const uint other_index = subgroupShuffleXor(best, offset);
+      if (IS_ARG) {
+        take_candidate(acc, best, other, other_index);
+      } else {
+        acc = combine(acc, other);
+      }
+    }
+    parts = lanes / gl_SubgroupSize;
+    slot = lid / gl_SubgroupSize;  // subgroups are runs of the local index; rows align to them
+    writer = gl_SubgroupInvocationID == 0u;
+  }
+#endif
+  const uint base = lid / lanes * parts;
+  if (writer) {
+    shared_value[slot] = acc;
+    shared_index[slot] = best;
+  }
+  barrier();
+  for (uint half_ = parts / 2u; half_ > 0u; half_ >>= 1u) {
+    if (lane < half_) {
+      const ACC b = shared_value[base + lane + half_];
+      if (IS_ARG) {
+        const uint ib = shared_index[base + lane + half_];
+        if (arg_beats(b, ib, shared_value[base + lane], shared_index[base + lane])) {
+          shared_value[base + lane] = b;
+          shared_index[base + lane] = ib;
+        }
+      } else {
+        shared_value[base + lane] = combine(shared_value[base + lane], b);
+      }
+    }
+    barrier();
+  }
+  if (lane == 0u && valid) {
+    write_result(row * p.splits + split, shared_value[base], shared_index[base]);
+  }
+}
+
+void reduce_cols() {
+  const uint t = global_index();
+  const uint columns = p.outer * p.splits * p.inner;
+  if (t >= columns) return;
+  const uint col = t % p.inner, rest = t / p.inner;
+  const uint split = rest % p.splits, o = rest / p.splits;
+  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
+  ACC acc = identity();
+  uint best = NO_INDEX;
+  uint r = begin;
+  const uint step = p.inner;
+  for (; r + 3u < end; r += 4u) {
+    const uint e = (o * p.len + r) * p.inner + col;
+    const ACC x0 = load_acc(e), x1 = load_acc(e + step);
+    const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
+    if (IS_ARG) {
+      take_candidate(acc, best, x0, index_of(e, r));
+      take_candidate(acc, best, x1, index_of(e + step, r + 1u));
+      take_candidate(acc, best, x2, index_of(e + 2u * step, r + 2u));
+      take_candidate(acc, best, x3, index_of(e + 3u * step, r + 3u));
+    } else {
+      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+    }
+  }
+  for (; r < end; ++r) {
+    const uint e = (o * p.len + r) * p.inner + col;
+    const ACC x = load_acc(e);
+    if (IS_ARG) {
+      take_candidate(acc, best, x, index_of(e, r));
+    } else {
+      acc = combine(acc, x);
+    }
+  }
+  write_result(t, acc, best);
+}
+
+void main() {
+  if (MODE == MODE_ROWS) {
+    reduce_rows();
+  } else {
+    reduce_cols();
+  }
+}
