@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <thread>
 
 #include "conformance/fixture.h"
@@ -182,6 +184,21 @@ TEST_F(VulkanCompile, ReturnedIntermediateIsWrittenByTheSameKernel) {
   auto [ea, eb] = prog(x);
   EXPECT_EQ(a.to_bytes(), ea.to_bytes());
   EXPECT_EQ(b.to_bytes(), eb.to_bytes());
+}
+
+// One value as both operands: a driver may fold x / x to 1 or x - x to 0, wrong for zeros,
+// infinities and NaN (the H200 gave divide(x, x) = 1 for x = 0 in f64, run 17).
+TEST_F(VulkanCompile, OneValueAsBothOperandsKeepsSpecialValues) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> v = {0.0, -0.0, inf, -inf, std::nan(""), 1.5, -3.0, 1e-310};
+  for (DType d : {DType::f32, DType::f64}) {
+    const Tensor x = transfer(as_type(from_vector(v, {8}, &cpu()), d), gpu());
+    for (Op op : {Op::divide, Op::subtract, Op::multiply, Op::add, Op::remainder}) {
+      auto prog = [op](const Tensor& t) { return add(binary(op, t, t), 0.0f); };
+      EXPECT_EQ(compile(prog)(x).to_bytes(), prog(x).to_bytes())
+          << op_name(op) << " " << dtype_name(d);
+    }
+  }
 }
 
 TEST_F(VulkanCompile, RandomProgramsEqualEager) {

@@ -35,12 +35,24 @@ bool float_predicate(uint op, float a, float b) {
 #ifdef VKT_F64
 // f64 has no pow here (supports() sends it to the cpu): GLSL.std.450 has no f64
 // transcendentals; atan2 is written out in elementwise_math_f64.glsl.
+// a / b with the operands that make x / x differ from 1 (zeros, infinities, NaN) decided on
+// the bits first: NVIDIA folds x / x to 1 when both operands are one value, as in a fused
+// kernel's divide(x, x) (H200 run 17, VulkanCompile seed 70: 0 / 0 gave 1).
+double f64_divide(double a, double b) {
+  if (f64_is_nan(a) || f64_is_nan(b)) return a + b;  // NaN propagates as the hardware does
+  const uint64_t abs_a = f64_bits(a) & 0x7fffffffffffffffUL, abs_b = f64_bits(b) & 0x7fffffffffffffffUL;
+  const bool both_zero = abs_a == 0UL && abs_b == 0UL;
+  const bool both_inf = abs_a == 0x7ff0000000000000UL && abs_b == 0x7ff0000000000000UL;
+  if (both_zero || both_inf) return packDouble2x32(uvec2(0u, 0xfff80000u));  // the default NaN
+  return a / b;
+}
+
 double double_binary(uint op, double a, double b) {
   switch (op) {
     case OP_ADD: return a + b;
     case OP_SUBTRACT: return a - b;
     case OP_MULTIPLY: return a * b;
-    case OP_DIVIDE: return a / b;
+    case OP_DIVIDE: return f64_divide(a, b);
     case OP_REMAINDER: return fmod_f64(a, b);
     case OP_ATAN2: return atan2_f64(a, b);
     case OP_MIN: return f64_min(a, b);
