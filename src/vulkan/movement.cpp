@@ -3,13 +3,14 @@
 // the fill), reverse, slice, put_slice (a copy of t, then the update's strided copy) and
 // concatenate (outer axis: one device copy per input; inner axes: one strided pass per
 // input). Shaders move words of the element size (shaders/movement_*.comp).
+#include <array>
 #include <atomic>
-#include <cstring>
 #include <optional>
 
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_words.h"
+#include "vulkan/scalar_words.h"
 
 namespace vkt::vk {
 namespace {
@@ -31,7 +32,8 @@ struct StridedPush {
 
 // out_dim and magic hold axes 1.. (the outermost axis needs no division).
 struct PadPush {
-  std::uint32_t n, shifts, fill_lo, fill_hi;
+  std::uint32_t n, shifts;
+  std::array<std::uint32_t, 4> fill;  // the fill's words, low first
   std::uint32_t out_dim[kMaxViewRank - 1];
   std::uint32_t magic[kMaxViewRank - 1];
   std::int32_t lo[kMaxViewRank];
@@ -47,7 +49,8 @@ constexpr std::int64_t kTile = 32;
 
 std::atomic<TransposePath> g_transpose_path{TransposePath::by_device};
 
-bool use_tiled_transpose(const VulkanBackend& b) {
+bool use_tiled_transpose(const VulkanBackend& b, DType d) {
+  if (itemsize(d) > 8) return false;  // no movement_transpose_w16 (CMakeLists.txt)
   switch (g_transpose_path.load()) {
     case TransposePath::tiled:
       return true;
@@ -153,23 +156,12 @@ StridedView put_slice_view(const OpCall& call) {
   return collapse(v);
 }
 
-// The dtype's bit pattern of the pad value as (lo, hi) 32-bit words.
-std::pair<std::uint32_t, std::uint32_t> value_bits(const Scalar& value, DType d) {
-  std::uint64_t bits = 0;
-  visit_dtype(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.as<T>();
-    std::memcpy(&bits, &v, sizeof(T));
-  });
-  return {static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(bits >> 32)};
-}
-
 void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& in = call.inputs[0];
   const PadParams& p = call.get<PadParams>();
   PadPush push{};
   push.n = static_cast<std::uint32_t>(out.size());
-  std::tie(push.fill_lo, push.fill_hi) = value_bits(p.value, call.out_dtype);
+  push.fill = scalar_words(p.value, call.out_dtype);
   for (std::size_t a = 0; a < p.config.size(); ++a) {
     if (a > 0) {
       const FastDivisor div(static_cast<std::uint64_t>(call.out_shape[a]));
@@ -289,7 +281,7 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
       return view_fits(single_input_view(call));
     case Op::transpose: {
       const StridedView v = single_input_view(call);
-      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b));
+      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b, call.out_dtype));
     }
     case Op::pad:
       return call.get<PadParams>().config.size() <= kMaxViewRank;
@@ -332,7 +324,7 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
     case Op::transpose: {
       const StridedView v = single_input_view(call);
       const auto t = tiled_transpose(v);
-      if (t && use_tiled_transpose(b)) {
+      if (t && use_tiled_transpose(b, call.out_dtype)) {
         run_transpose_tiled(b, call.inputs[0], out, *t);
       } else {
         run_strided(b, call.inputs[0], out, v);

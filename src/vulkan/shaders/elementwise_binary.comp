@@ -7,7 +7,8 @@
 // OP or MODE equal to DYNAMIC are read from the push constants instead (one pipeline per
 // dtype where pipeline compiles are slow, e.g. lavapipe).
 // Each invocation walks the output in a grid-stride loop, so a launch of n / 4 invocations
-// does several coalesced elements each.
+// does several coalesced elements each. c64 (c128 in the f64 module) runs add, subtract,
+// multiply, divide, equal, not_equal and the logical ops (elementwise_complex.glsl).
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -23,6 +24,30 @@ const uint DYNAMIC = 0xffffffffu;
 
 #include "op_codes.glsl"  // OP_<NAME>, binary_writes_u8(): generated from the op table
 #include "elementwise_binary_ops.glsl"
+// c64 and c128 ops (elementwise_complex.glsl, included once per part type).
+#define CT vec2
+#define RT float
+#define CF(name) name##_c64
+#define RDIV div_f32
+#define R_NONZERO f32_nonzero
+#define R_EQUAL f32_equal
+#include "elementwise_complex.glsl"
+#undef CT
+#undef RT
+#undef CF
+#undef RDIV
+#undef R_NONZERO
+#undef R_EQUAL
+#ifdef VKT_F64
+double div_f64_plain(double a, double b) { return a / b; }
+#define CT dvec2
+#define RT double
+#define CF(name) name##_c128
+#define RDIV div_f64_plain
+#define R_NONZERO f64_nonzero
+#define R_EQUAL f64_equal
+#include "elementwise_complex.glsl"
+#endif
 
 layout(binding = 0) readonly buffer AU8 { uint8_t v[]; } a_u8;
 layout(binding = 0) readonly buffer AS8 { int8_t v[]; } a_s8;
@@ -118,7 +143,29 @@ void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
 void element(uint i, uint ia, uint ib) {
   const uint op = op_code();
   const bool PREDICATE = binary_writes_u8(op);
-  if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
+  if (DTYPE == DT_C64) {  // parts at 2i, 2i + 1
+    const vec2 a = vec2(a_f32.v[2u * ia], a_f32.v[2u * ia + 1u]);
+    const vec2 b = vec2(b_f32.v[2u * ib], b_f32.v[2u * ib + 1u]);
+    if (PREDICATE) {
+      store_bool(i, c_binary_predicate_c64(op, a, b));
+    } else {
+      const vec2 r = c_binary_c64(op, a, b);
+      dst_f32.v[2u * i] = r.x;
+      dst_f32.v[2u * i + 1u] = r.y;
+    }
+#ifdef VKT_F64
+  } else if (DTYPE == DT_C128) {
+    const dvec2 a = dvec2(a_f64.v[2u * ia], a_f64.v[2u * ia + 1u]);
+    const dvec2 b = dvec2(b_f64.v[2u * ib], b_f64.v[2u * ib + 1u]);
+    if (PREDICATE) {
+      store_bool(i, c_binary_predicate_c128(op, a, b));
+    } else {
+      const dvec2 r = c_binary_c128(op, a, b);
+      dst_f64.v[2u * i] = r.x;
+      dst_f64.v[2u * i + 1u] = r.y;
+    }
+#endif
+  } else if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
     const float a = a_float(ia), b = b_float(ib);
     if (PREDICATE) store_bool(i, float_predicate(op, a, b));
     else store_float(i, float_binary(op, a, b));

@@ -6,7 +6,8 @@
 // functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
 // compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
-// tensor in a grid-stride loop.
+// tensor in a grid-stride loop. Complex inputs (c64; c128 in the f64 module) run negate,
+// conjugate, real, imag on the words (bit-exact), abs as hypot, and the predicates.
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -20,6 +21,30 @@ layout(constant_id = 2) const uint DTYPE = 10;
 
 #include "op_codes.glsl"  // OP_<NAME>, unary_writes_u8(): generated from the op table
 #include "elementwise_unary_ops.glsl"
+// c64 and c128 ops (elementwise_complex.glsl, included once per part type).
+#define CT vec2
+#define RT float
+#define CF(name) name##_c64
+#define RDIV div_f32
+#define R_NONZERO f32_nonzero
+#define R_EQUAL f32_equal
+#include "elementwise_complex.glsl"
+#undef CT
+#undef RT
+#undef CF
+#undef RDIV
+#undef R_NONZERO
+#undef R_EQUAL
+#ifdef VKT_F64
+double div_f64_plain(double a, double b) { return a / b; }
+#define CT dvec2
+#define RT double
+#define CF(name) name##_c128
+#define RDIV div_f64_plain
+#define R_NONZERO f64_nonzero
+#define R_EQUAL f64_equal
+#include "elementwise_complex.glsl"
+#endif
 const uint DYNAMIC = 0xffffffffu;
 
 layout(binding = 0) readonly buffer InU8 { uint8_t v[]; } in_u8;
@@ -77,8 +102,39 @@ bool predicate(uint op, uint i) {
   return op == OP_LOGICAL_NOT && integer_is_zero(i);  // integers are finite
 }
 
+// c64 / c128 elements: words 2i, 2i+1 (c64) or 4i..4i+3 (c128), real part first.
+void complex_element(uint op, uint i) {
+  const uint w = DTYPE == DT_C64 ? 1u : 2u;  // 32-bit words per part
+  const uint s = 2u * w * i, top = w - 1u;   // top: the word holding a part's sign
+  if (unary_writes_u8(op)) {
+    bool r = false;
+    if (DTYPE == DT_C64) r = c_predicate_c64(op, vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
+#ifdef VKT_F64
+    else r = c_predicate_c128(op, dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+#endif
+    dst_u8.v[i] = uint8_t(r ? 1u : 0u);
+  } else if (op == OP_ABS) {
+    if (DTYPE == DT_C64) dst_f32.v[i] = c_abs_c64(vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
+#ifdef VKT_F64
+    else dst_f64.v[i] = c_abs_c128(dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+#endif
+  } else if (op == OP_REAL || op == OP_IMAG) {
+    const uint from = s + (op == OP_IMAG ? w : 0u);
+    for (uint j = 0u; j < w; ++j) dst_u32.v[w * i + j] = in_u32.v[from + j];
+  } else {  // negate flips both signs, conjugate the imaginary part's
+    for (uint j = 0u; j < 2u * w; ++j) {
+      const bool flip = j == w + top || (op == OP_NEGATE && j == top);
+      dst_u32.v[s + j] = in_u32.v[s + j] ^ (flip ? 0x80000000u : 0u);
+    }
+  }
+}
+
 void element(uint i) {
   const uint op = op_code();
+  if (DTYPE == DT_C64 || DTYPE == DT_C128) {
+    complex_element(op, i);
+    return;
+  }
   if (unary_writes_u8(op)) {
     dst_u8.v[i] = uint8_t(predicate(op, i) ? 1u : 0u);
     return;
