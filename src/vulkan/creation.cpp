@@ -84,9 +84,8 @@ Tensor run_creation(VulkanBackend& b, const OpCall& call) {
   // iota and eye store a complex element's real part as the real dtype and a zero imaginary
   // part (shaders/creation.comp).
   const DType store = is_complex(call.out_dtype) ? to_real_type(call.out_dtype) : call.out_dtype;
-  const Pipeline p = b.pipelines().get(shader, 1,
-                                       {op, static_cast<std::uint32_t>(store),
-                                        is_complex(call.out_dtype) ? 1u : 0u});
+  const Pipeline p = b.pipelines().get(
+      shader, 1, {op, static_cast<std::uint32_t>(store), is_complex(call.out_dtype) ? 1u : 0u});
   b.dispatch(p, {{&out, true}}, &push, sizeof(push), grid_stride_threads(threads));
   return out;
 }

@@ -1,6 +1,6 @@
 // Elementwise unary ops on the device (shaders/elementwise_unary.comp). Float functions
-// arrive with float or complex inputs only (the core converts integers to f32 first). Which op runs on
-// which dtype, and its shader op code, come from the op table (vkt/backend/op_info.h).
+// arrive with float or complex inputs only (the core converts integers to f32 first). Which op runs
+// on which dtype, and its shader op code, come from the op table (vkt/backend/op_info.h).
 #include <string>
 
 #include "vulkan/backend.h"

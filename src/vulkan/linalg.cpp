@@ -1,7 +1,7 @@
 // dot on the device: a GEMM over [batch, M, K] x [batch, K, N] by one of three kernels
 // (linalg_dot_choice.h says which and why: shaders/linalg_dot.comp, linalg_dot_reg.comp,
-// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch, rows,
-// columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
+// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch,
+// rows, columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
 // free axes on both sides of K without batch axes (dot(a, b) with b of rank >= 3); other
 // interleaved arrangements are not supported and the core falls back to the cpu. Every dtype the
 // device can store is native: f32, f64 (shaderFloat64), f16/bf16 (f32 accumulation), integers
@@ -187,8 +187,7 @@ namespace {
 void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
                  const Tensor& out) {
   const DType acc = accumulator(d);
-  const DotShape shape{v.batch, v.m,    v.n,    v.k,    v.a[0], v.a[1],
-                       v.a[2],  v.b[0], v.b[1], v.b[2]};
+  const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
   const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
                          b.context().caps().coopmat_nv};
   const DotChoice t = choose_dot_kernel(shape, d, device);
@@ -200,10 +199,16 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
   }();
   auto pipeline = [&](std::uint32_t mode) {
-    const std::vector<std::uint32_t> constants{
-        static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(t.a_k_contig),
-        static_cast<std::uint32_t>(t.b_k_contig), mode, group_m,
-        static_cast<std::uint32_t>(t.a_vec), static_cast<std::uint32_t>(t.b_vec)};
+    const std::vector<std::uint32_t> constants{static_cast<std::uint32_t>(d),
+                                               t.tm,
+                                               t.tn,
+                                               t.bk,
+                                               static_cast<std::uint32_t>(t.a_k_contig),
+                                               static_cast<std::uint32_t>(t.b_k_contig),
+                                               mode,
+                                               group_m,
+                                               static_cast<std::uint32_t>(t.a_vec),
+                                               static_cast<std::uint32_t>(t.b_vec)};
     if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
       return b.pipelines().get(module_for(b, d), 3,
                                {static_cast<std::uint32_t>(d), 4, 4, 8, 1, 0, 2, group_m});
@@ -211,7 +216,8 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     if (t.kernel == DotKernel::tiled) {  // constants 1..8
       return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
     }
-    if (t.kernel == DotKernel::coopmat) return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+    if (t.kernel == DotKernel::coopmat)
+      return b.pipelines().get("linalg_dot_coopmat", 3, constants);
     return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
@@ -239,7 +245,6 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
              static_cast<std::uint64_t>(out_elements));
 }
 
-
 // A complex dot as one real GEMM (dtype of the parts): a [M, K] complex is a real [M, 2K]
 // matrix (read in place when its K stride is 1, else copied contiguous first), b becomes
 // the real [2K, 2N] matrix of 2x2 blocks [[re, im], [-im, re]] (linalg_complex_expand.comp),
@@ -262,7 +267,8 @@ void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, co
     const std::int64_t batch_a = v.a[0] == 0 ? 1 : v.batch;
     a_copy = b.make_output(OpCall{Op::dot, {}, NoParams{}, cd, Shape{batch_a, v.m, v.k}});
     run_strided(b, a, *a_copy,
-                collapse(StridedView{{batch_a, v.m, v.k}, {v.a[0], v.a[1], v.a[2]},
+                collapse(StridedView{{batch_a, v.m, v.k},
+                                     {v.a[0], v.a[1], v.a[2]},
                                      contiguous_strides(Shape{batch_a, v.m, v.k})}));
     r.a = {v.a[0] == 0 ? 0 : 2 * v.m * v.k, 2 * v.k, 1};
   }
@@ -274,11 +280,15 @@ void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, co
   if (bt.size() > 0) {
     const struct {
       std::uint32_t n, cols, depth, sbb, sbk, sbn;
-    } push{static_cast<std::uint32_t>(batch_b * v.k * v.n), static_cast<std::uint32_t>(v.n),
-           static_cast<std::uint32_t>(v.k), static_cast<std::uint32_t>(v.b[0]),
-           static_cast<std::uint32_t>(v.b[1]), static_cast<std::uint32_t>(v.b[2])};
+    } push{static_cast<std::uint32_t>(batch_b * v.k * v.n),
+           static_cast<std::uint32_t>(v.n),
+           static_cast<std::uint32_t>(v.k),
+           static_cast<std::uint32_t>(v.b[0]),
+           static_cast<std::uint32_t>(v.b[1]),
+           static_cast<std::uint32_t>(v.b[2])};
     const Pipeline p = b.pipelines().get("linalg_complex_expand", 2, {cd == DType::c128 ? 2u : 1u});
-    b.dispatch(p, {{&bt, false}, {&b_real, true}}, &push, sizeof(push), grid_stride_threads(push.n));
+    b.dispatch(p, {{&bt, false}, {&b_real, true}}, &push, sizeof(push),
+               grid_stride_threads(push.n));
   }
   record_gemm(b, r, part, a_copy ? *a_copy : a, b_real, out);
 }

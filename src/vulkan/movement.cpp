@@ -281,7 +281,8 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
       return view_fits(single_input_view(call));
     case Op::transpose: {
       const StridedView v = single_input_view(call);
-      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b, call.out_dtype));
+      return view_fits(v) ||
+             (tiled_transpose(v).has_value() && use_tiled_transpose(b, call.out_dtype));
     }
     case Op::pad:
       return call.get<PadParams>().config.size() <= kMaxViewRank;
