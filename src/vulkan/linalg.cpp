@@ -1,7 +1,7 @@
 // dot on the device: a GEMM over [batch, M, K] x [batch, K, N] by one of three kernels
 // (linalg_dot_choice.h says which and why: shaders/linalg_dot.comp, linalg_dot_reg.comp,
-// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch,
-// rows, columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
+// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch, rows,
+// columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
 // free axes on both sides of K without batch axes (dot(a, b) with b of rank >= 3); other
 // interleaved arrangements are not supported and the core falls back to the cpu. Every dtype the
 // device can store is native: f32, f64 (shaderFloat64), f16/bf16 (f32 accumulation), integers
@@ -187,7 +187,8 @@ namespace {
 void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
                  const Tensor& out) {
   const DType acc = accumulator(d);
-  const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
+  const DotShape shape{v.batch, v.m,    v.n,    v.k,    v.a[0], v.a[1],
+                       v.a[2],  v.b[0], v.b[1], v.b[2]};
   const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
                          b.context().caps().coopmat_nv};
   const DotChoice t = choose_dot_kernel(shape, d, device);
@@ -199,16 +200,10 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
   }();
   auto pipeline = [&](std::uint32_t mode) {
-    const std::vector<std::uint32_t> constants{static_cast<std::uint32_t>(d),
-                                               t.tm,
-                                               t.tn,
-                                               t.bk,
-                                               static_cast<std::uint32_t>(t.a_k_contig),
-                                               static_cast<std::uint32_t>(t.b_k_contig),
-                                               mode,
-                                               group_m,
-                                               static_cast<std::uint32_t>(t.a_vec),
-                                               static_cast<std::uint32_t>(t.b_vec)};
+    const std::vector<std::uint32_t> constants{
+        static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(t.a_k_contig),
+        static_cast<std::uint32_t>(t.b_k_contig), mode, group_m,
+        static_cast<std::uint32_t>(t.a_vec), static_cast<std::uint32_t>(t.b_vec)};
     if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
       return b.pipelines().get(module_for(b, d), 3,
                                {static_cast<std::uint32_t>(d), 4, 4, 8, 1, 0, 2, group_m});

@@ -28,6 +28,14 @@ Tensor complex_tensor(const std::vector<Cplx<R>>& v, const Shape& shape) {
   return from_bytes(std::as_bytes(std::span<const Cplx<R>>(v)), complex_dtype<R>(), shape);
 }
 
+// c64 values widened on the host into a c128 tensor.
+template <class R>
+Tensor as_type_host(const std::vector<Cplx<float>>& v, const Shape& shape) {
+  std::vector<Cplx<R>> w;
+  for (auto z : v) w.emplace_back(z.real(), z.imag());
+  return complex_tensor(w, shape);
+}
+
 template <class R>
 std::vector<Cplx<R>> complex_values(const Tensor& t) {
   const std::vector<std::byte> bytes = t.to_bytes();
@@ -574,6 +582,49 @@ TEST_F(VulkanComplex, Dot) {
       native("dot K=0", [](const auto& in) { return dot(in[0], {1}, {}, in[1], {0}, {}); },
              {full({3, 0}, 0.0, DType::c64), full({0, 4}, 0.0, DType::c64)});
   expect_complex_eq(complex_values<float>(z), std::vector<Cplx<float>>(12), "dot K=0");
+}
+
+// sum as two real sums of the parts (within n ulps of the sum of magnitudes), any as
+// "either part nonzero somewhere"; product and all fall back.
+TEST_F(VulkanComplex, SumAndAny) {
+  const Shape shape{6, 257, 5};
+  std::vector<Cplx<float>> v = special_values<float>(6 * 257 * 5, 51);
+  for (auto& z : v) {
+    auto f = [](float x) { return std::isfinite(x) && std::abs(x) < 1e6f ? x : 0.75f; };
+    z = {f(z.real()), f(z.imag())};
+  }
+  const Tensor x = complex_tensor(v, shape);
+  const Tensor s = native("sum axis 1", [](const auto& in) { return sum(in[0], {1}, true); }, {x});
+  EXPECT_EQ(s.shape(), (Shape{6, 1, 5}));
+  const std::vector<Cplx<float>> got = complex_values<float>(s);
+  for (int o = 0; o < 6; ++o) {
+    for (int i = 0; i < 5; ++i) {
+      std::complex<double> want = 0;
+      double mag = 0;
+      for (int k = 0; k < 257; ++k) {
+        const Cplx<float> z = v[static_cast<std::size_t>((o * 257 + k) * 5 + i)];
+        want += std::complex<double>(z);
+        mag += std::abs(z.real()) + std::abs(z.imag());
+      }
+      const Cplx<float> g = got[static_cast<std::size_t>(o * 5 + i)];
+      const double tol = 257 * 0x1p-23 * mag;
+      EXPECT_LE(std::abs(g.real() - want.real()), tol) << o << " " << i;
+      EXPECT_LE(std::abs(g.imag() - want.imag()), tol) << o << " " << i;
+    }
+  }
+  const Tensor total = native("sum all c128", [](const auto& in) { return sum(in[0]); },
+                              {as_type_host<double>(v, shape)});
+  std::complex<double> want_total = 0;
+  for (auto z : v) want_total += std::complex<double>(z);
+  const Cplx<double> g = complex_values<double>(total)[0];
+  EXPECT_NEAR(g.real(), want_total.real(), 1e-9 * std::abs(want_total) + 1e-6);
+  EXPECT_NEAR(g.imag(), want_total.imag(), 1e-9 * std::abs(want_total) + 1e-6);
+  // any: rows of zeros but for one imaginary part (-0 counts as zero).
+  std::vector<Cplx<float>> zeros(12, Cplx<float>(0.f, -0.f));
+  zeros[7] = {0.f, 1e-42f};
+  const Tensor a = native("any", [](const auto& in) { return any(in[0], {1}); },
+                          {complex_tensor(zeros, {3, 4})});
+  EXPECT_EQ(a.to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0, 1, 0}));
 }
 
 }  // namespace
