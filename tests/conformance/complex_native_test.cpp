@@ -221,6 +221,18 @@ TEST_F(VulkanComplex, PadWithAComplexValue) {
       "pad c128", [&](const auto& in) { return pad(in[0], v128, config); },
       [&](const auto& in) { return pad(in[0], bits128, config2); },
       {random_tensor(DType::c128, {4, 5, 6}, 7)}, {true});
+  // Crops past the whole input on one axis, crops and spaces out on another.
+  const std::vector<PadAxis> crop = {{-4, 1, 0}, {2, -3, 1}, {0, 0, 0}};
+  std::vector<PadAxis> crop2 = crop;
+  crop2.push_back({0, 0, 0});
+  twin_check(
+      "pad c128 crop", [&](const auto& in) { return pad(in[0], v128, crop); },
+      [&](const auto& in) { return pad(in[0], bits128, crop2); },
+      {random_tensor(DType::c128, {4, 5, 6}, 8)}, {true});
+  twin_check(
+      "pad c64 crop", [&](const auto& in) { return pad(in[0], v64, crop); },
+      [&](const auto& in) { return pad(in[0], bits64, crop); },
+      {random_tensor(DType::c64, {4, 5, 6}, 9)}, {true});
 }
 
 TEST_F(VulkanComplex, IndexingMatchesRealTwin) {
@@ -552,9 +564,11 @@ void dot_case(const Shape& as, const Axes& ca, const Axes& ba, const Shape& bs, 
   const Tensor ar = plane(av, as, false), ai = plane(av, as, true);
   const Tensor br = plane(bv, bs, false), bi = plane(bv, bs, true);
   auto d = [&](const Tensor& x, const Tensor& y) { return dot(x, ca, ba, y, cb, bb); };
-  const std::vector<double> wr = binary(Op::subtract, d(ar, br), d(ai, bi)).to_vector<double>();
-  const std::vector<double> wi = binary(Op::add, d(ar, bi), d(ai, br)).to_vector<double>();
-  const std::vector<double> bound = d(absplane(av, as), absplane(bv, bs)).to_vector<double>();
+  const std::vector<double> wr =
+      binary(Op::subtract, d(ar, br), d(ai, bi)).template to_vector<double>();
+  const std::vector<double> wi = binary(Op::add, d(ar, bi), d(ai, br)).template to_vector<double>();
+  const std::vector<double> bound =
+      d(absplane(av, as), absplane(bv, bs)).template to_vector<double>();
   const std::vector<Cplx<R>> g = complex_values<R>(got);
   ASSERT_EQ(g.size(), wr.size());
   std::int64_t k = 1;
@@ -580,7 +594,8 @@ TEST_F(VulkanComplex, Dot) {
   // K = 0: zeros.
   const Tensor z =
       native("dot K=0", [](const auto& in) { return dot(in[0], {1}, {}, in[1], {0}, {}); },
-             {full({3, 0}, 0.0, DType::c64), full({0, 4}, 0.0, DType::c64)});
+             {complex_tensor(std::vector<Cplx<float>>{}, {3, 0}),
+              complex_tensor(std::vector<Cplx<float>>{}, {0, 4})});
   expect_complex_eq(complex_values<float>(z), std::vector<Cplx<float>>(12), "dot K=0");
 }
 

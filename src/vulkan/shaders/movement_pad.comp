@@ -11,8 +11,7 @@ layout(constant_id = 1) const uint RANK = 1;
 layout(binding = 0) readonly buffer Src { WORD v[]; } src;
 layout(binding = 1) writeonly buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push {
-  uint n, shifts;  // shifts: axis k's divisor shift in bits 6(k-1)..6k-1
-  uint fill0, fill1, fill2, fill3;  // the fill's 32-bit words, low first (WIDTH / 4 used)
+  uint n, shifts, fill_lo, fill_hi;  // shifts: axis k's divisor shift in bits 6(k-1)..6k-1
   // Axes 1.. only: the outermost axis needs no division.
   uint out_dim[MAX_RANK - 1];
   uint magic[MAX_RANK - 1];
@@ -41,12 +40,10 @@ uint locate(uint i) {
 }
 
 REG fill_word() {
-#if WIDTH == 16
-  return uvec4(p.fill0, p.fill1, p.fill2, p.fill3);
-#elif WIDTH == 8
-  return uvec2(p.fill0, p.fill1);
+#if WIDTH == 8
+  return uvec2(p.fill_lo, p.fill_hi);
 #else
-  return p.fill0;
+  return p.fill_lo;
 #endif
 }
 
