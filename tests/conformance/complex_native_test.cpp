@@ -11,6 +11,7 @@
 
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
+#include "vulkan/movement_words.h"
 
 namespace vkt::testing {
 namespace {
@@ -199,6 +200,24 @@ TEST_F(VulkanComplex, MovementMatchesRealTwin) {
           {y, axis == 0 ? random_tensor(d, {3, 33, 41}, 5) : z}, {true, true});
     }
   }
+}
+
+// The shared-memory tiled transpose (GPUs' default) on c64; c128 always takes the strided
+// path (movement.cpp's use_tiled_transpose).
+TEST_F(VulkanComplex, TiledTranspose) {
+  vk::set_transpose_path(vk::TransposePath::tiled);
+  for (DType d : kComplex) {
+    twin_check(
+        "transpose tiled",
+        [](const auto& in) {
+          return transpose(in[0], {0, 2, 1});
+        },
+        [&](const auto& in) {
+          return transpose(in[0], with_pair_axis({0, 2, 1}, 3, d));
+        },
+        {random_tensor(d, {3, 70, 45}, 12)}, {true});
+  }
+  vk::set_transpose_path(vk::TransposePath::by_device);
 }
 
 TEST_F(VulkanComplex, PadWithAComplexValue) {
@@ -523,6 +542,20 @@ TEST_F(VulkanComplex, IndexedAddAndComplexPredicate) {
       want[static_cast<std::size_t>(rows[r] * 3 + c)] += upd[static_cast<std::size_t>(r * 3 + c)];
   }
   expect_complex_eq(complex_values<float>(got), want, "indexed_add c64");
+  std::vector<Cplx<double>> t128, upd128, want128;
+  for (auto z : t) t128.emplace_back(z.real(), z.imag());
+  for (auto z : upd) upd128.emplace_back(z.real() / 3.0, z.imag() * 1e300);
+  want128 = t128;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      want128[static_cast<std::size_t>(rows[r] * 3 + c)] +=
+          upd128[static_cast<std::size_t>(r * 3 + c)];
+    }
+  }
+  const Tensor got128 = native("indexed_add c128",
+                               [](const auto& in) { return indexed_add(in[0], in[1], in[2], {0}); },
+                               {complex_tensor(t128, {5, 3}), idx, complex_tensor(upd128, {3, 3})});
+  expect_complex_eq(complex_values<double>(got128), want128, "indexed_add c128");
   // select with a complex predicate: true where either part is nonzero (-0 is zero).
   const std::vector<Cplx<double>> pred = {{0, 0},      {-0.0, 0}, {0, -0.0},
                                           {0, 1e-310}, {2, 0},    {std::nan(""), 0}};
@@ -589,6 +622,7 @@ TEST_F(VulkanComplex, Dot) {
   dot_case<float>({23, 6}, {0}, {}, {23, 10}, {0}, {}, 44);
   dot_case<float>({4, 5}, {1}, {}, {3, 5, 2}, {1}, {}, 45);
   dot_case<float>({130, 70}, {1}, {}, {70, 90}, {0}, {}, 46);
+  dot_case<float>({4, 700}, {1}, {}, {700, 3}, {0}, {}, 49);  // K split into chunks
   dot_case<double>({17, 29}, {1}, {}, {29, 13}, {0}, {}, 47);
   dot_case<double>({2, 9, 11}, {1}, {0}, {2, 9, 7}, {1}, {0}, 48);
   // K = 0: zeros.
