@@ -23,9 +23,9 @@
 #pragma once
 
 #define VKT_UNARY_TABLE(R, X)                                   \
-  R(X, exp, unary, float_function, any, native)                 \
+  R(X, exp, unary, float_function, any, native_complex)                 \
   R(X, expm1, unary, float_function, any, native)               \
-  R(X, log, unary, float_function, any, native)                 \
+  R(X, log, unary, float_function, any, native_complex)                 \
   R(X, log1p, unary, float_function, any, native)               \
   R(X, sigmoid, unary, float_function, any, native)             \
   R(X, cos, unary, float_function, any, native)                 \
@@ -40,7 +40,7 @@
   R(X, acosh, unary, float_function, any, native)               \
   R(X, asinh, unary, float_function, any, native)               \
   R(X, atanh, unary, float_function, any, native)               \
-  R(X, sqrt, unary, float_function, any, native)                \
+  R(X, sqrt, unary, float_function, any, native_complex)                \
   R(X, rsqrt, unary, float_function, any, native)               \
   R(X, cbrt, unary, float_function, any, native)                \
   R(X, erf, unary, float_function, real, no_f64)                 \

@@ -24,30 +24,7 @@ const uint DYNAMIC = 0xffffffffu;
 
 #include "op_codes.glsl"  // OP_<NAME>, binary_writes_u8(): generated from the op table
 #include "elementwise_binary_ops.glsl"
-// c64 and c128 ops (elementwise_complex.glsl, included once per part type).
-#define CT vec2
-#define RT float
-#define CF(name) name##_c64
-#define RDIV div_f32
-#define R_NONZERO f32_nonzero
-#define R_EQUAL f32_equal
-#include "elementwise_complex.glsl"
-#undef CT
-#undef RT
-#undef CF
-#undef RDIV
-#undef R_NONZERO
-#undef R_EQUAL
-#ifdef VKT_F64
-double div_f64_plain(double a, double b) { return a / b; }
-#define CT dvec2
-#define RT double
-#define CF(name) name##_c128
-#define RDIV div_f64_plain
-#define R_NONZERO f64_nonzero
-#define R_EQUAL f64_equal
-#include "elementwise_complex.glsl"
-#endif
+#include "elementwise_complex.glsl"  // c64 and c128 ops (c128 in the f64 module)
 
 layout(binding = 0) readonly buffer AU8 { uint8_t v[]; } a_u8;
 layout(binding = 0) readonly buffer AS8 { int8_t v[]; } a_s8;

@@ -1,128 +1,91 @@
-// Complex elementwise ops on (re, im) pairs, written once for c64 and c128: the includer
-// defines CT (vec2 / dvec2), RT (float / double), CF(name) (the name with its suffix), and
-// the real helpers RDIV (a correctly scaled division), R_NONZERO / R_EQUAL (on the bits), then
-// includes this file. Semantics are std::complex's (the cpu kernels): multiply and divide
-// as C99 Annex G (GCC's __mulsc3 / __divsc3: the textbook formulas, Smith's division, and
-// the recovery of infinities where both parts came out NaN); products are `precise` so no
-// driver fuses them into an fma the cpu does not do.
-
-bool CF(c_is_nan)(CT z) { return isnan(z.x) || isnan(z.y); }
-bool CF(c_is_inf)(CT z) { return isinf(z.x) || isinf(z.y); }
-bool CF(c_nonzero)(CT z) { return R_NONZERO(z.x) || R_NONZERO(z.y); }
-RT CF(c_copysign)(RT m, RT s) { return (s < RT(0) || (s == RT(0) && RT(1) / s < RT(0))) ? -abs(m) : abs(m); }
-
-CT CF(c_mul)(CT a, CT b) {
-  precise RT ac = a.x * b.x, bd = a.y * b.y, ad = a.x * b.y, bc = a.y * b.x;
-  precise RT x = ac - bd, y = ad + bc;
-  if (isnan(x) && isnan(y)) {
-    RT ar = a.x, ai = a.y, br = b.x, bi = b.y;
-    bool recalc = false;
-    if (isinf(ar) || isinf(ai)) {
-      ar = CF(c_copysign)(isinf(ar) ? RT(1) : RT(0), ar);
-      ai = CF(c_copysign)(isinf(ai) ? RT(1) : RT(0), ai);
-      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
-      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
-      recalc = true;
-    }
-    if (isinf(br) || isinf(bi)) {
-      br = CF(c_copysign)(isinf(br) ? RT(1) : RT(0), br);
-      bi = CF(c_copysign)(isinf(bi) ? RT(1) : RT(0), bi);
-      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
-      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
-      recalc = true;
-    }
-    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
-      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
-      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
-      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
-      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
-      recalc = true;
-    }
-    if (recalc) {
-      const RT inf = RT(1) / RT(0);
-      precise RT rx = ar * br - ai * bi, ry = ar * bi + ai * br;
-      x = inf * rx;
-      y = inf * ry;
-    }
-  }
-  return CT(x, y);
+// The complex elementwise ops (elementwise_complex_ops.glsl) instantiated for c64 (names
+// ending _c64, on float) and, in the f64 module, c128 (_c128, on double). Included after
+// the op codes and the real math (elementwise_math.glsl, elementwise_math_f64.glsl).
+// A real root that sees subnormals where the device flushes (scaled on the bits, as
+// elementwise_unary_ops.glsl's sqrt_f32, which the binary shader does not include).
+float c64_real_sqrt(float x) {
+  if (!f32_subnormal(x)) return sqrt(x);
+  int e;
+  const float m = mantissa_of(floatBitsToUint(x) & 0x7fffffffu, e);
+  return sqrt(copy_sign(ldexp_bits(m, e + 64), x)) * 2.3283064365386963e-10;
 }
-
-// Smith's algorithm (as libgcc's __divsc3), then Annex G's recovery of infinite / zero
-// results that the formulas turned into NaN.
-CT CF(c_div)(CT a, CT b) {
-  const RT c = b.x, d = b.y;
-  precise RT x, y, denom;
-  if (abs(c) < abs(d)) {
-    const RT ratio = RDIV(c, d);
-    denom = c * ratio + d;
-    x = RDIV(a.x * ratio + a.y, denom);
-    y = RDIV(a.y * ratio - a.x, denom);
-  } else {
-    const RT ratio = RDIV(d, c);
-    denom = d * ratio + c;
-    x = RDIV(a.y * ratio + a.x, denom);
-    y = RDIV(a.y - a.x * ratio, denom);
-  }
-  if (isnan(x) && isnan(y)) {
-    const RT inf = RT(1) / RT(0);
-    if (denom == RT(0) && (!isnan(a.x) || !isnan(a.y))) {
-      x = CF(c_copysign)(inf, c) * a.x;
-      y = CF(c_copysign)(inf, c) * a.y;
-    } else if ((isinf(a.x) || isinf(a.y)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
-      const RT ar = CF(c_copysign)(isinf(a.x) ? RT(1) : RT(0), a.x);
-      const RT ai = CF(c_copysign)(isinf(a.y) ? RT(1) : RT(0), a.y);
-      x = inf * (ar * c + ai * d);
-      y = inf * (ai * c - ar * d);
-    } else if ((isinf(c) || isinf(d)) && !isinf(a.x) && !isnan(a.x) && !isinf(a.y) &&
-               !isnan(a.y)) {
-      const RT cr = CF(c_copysign)(isinf(c) ? RT(1) : RT(0), c);
-      const RT ci = CF(c_copysign)(isinf(d) ? RT(1) : RT(0), d);
-      x = RT(0) * (a.x * cr + a.y * ci);
-      y = RT(0) * (a.y * cr - a.x * ci);
-    }
-  }
-  return CT(x, y);
+#define CT vec2
+#define RT float
+#define CF(name) name##_c64
+#define RDIV div_f32
+#define R_NONZERO f32_nonzero
+#define R_EQUAL f32_equal
+#define R_EXP exp_f32
+#define R_LOG log_f32
+#define R_LOG1P log1p_f32
+#define R_ATAN2 atan2_f32
+#define R_SINCOS sincos_f32
+#define R_SQRT c64_real_sqrt
+#define R_TWO_PROD_ERR two_prod_error
+#define R_HUGE 8.5070592e37       // 2^126: past it, sqrt's sums could overflow
+#define R_TINY 1.5407440e-33      // 2^-109: below it, sqrt scales up
+#define R_EXP_MAX 88.0            // exp of more overflows: exp(x / 2) twice
+#define R_PI 3.14159265358979323846
+#define R_INF EW_INF
+#define R_NAN EW_NAN
+#define R_UP 1.152921504606847e18       // 2^60: tiny operands of sqrt scaled up
+#define R_UP_ROOT 9.313225746154785e-10  // 2^-30: its root, undone
+#include "elementwise_complex_ops.glsl"
+#undef CT
+#undef RT
+#undef CF
+#undef RDIV
+#undef R_NONZERO
+#undef R_EQUAL
+#undef R_EXP
+#undef R_LOG
+#undef R_LOG1P
+#undef R_ATAN2
+#undef R_SINCOS
+#undef R_SQRT
+#undef R_TWO_PROD_ERR
+#undef R_HUGE
+#undef R_TINY
+#undef R_EXP_MAX
+#undef R_PI
+#undef R_INF
+#undef R_NAN
+#undef R_UP
+#undef R_UP_ROOT
+#ifdef VKT_F64
+double div_f64_plain(double a, double b) { return a / b; }
+double sqrt_f64_plain(double x) { return sqrt(x); }
+// Dekker's exact product error, as two_prod_error: Vulkan lets fma round twice.
+double two_prod_error_f64(double a, double b, double p) {
+  precise double ca = 134217729.0LF * a;
+  precise double ah = ca - (ca - a);
+  precise double al = a - ah;
+  precise double cb = 134217729.0LF * b;
+  precise double bh = cb - (cb - b);
+  precise double bl = b - bh;
+  precise double err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return err;
 }
-
-// |z| as hypot: the larger part times sqrt(1 + (smaller / larger)^2), so nothing overflows
-// or underflows on the way; an infinite part gives inf even beside a NaN.
-RT CF(c_abs)(CT z) {
-  const RT a = abs(z.x), b = abs(z.y);
-  if (isinf(a) || isinf(b)) return RT(1) / RT(0);
-  if (isnan(a) || isnan(b)) return a + b;
-  const RT hi = max(a, b), lo = min(a, b);
-  if (hi == RT(0)) return RT(0);
-  const RT r = RDIV(lo, hi);
-  return hi * sqrt(RT(1) + r * r);
-}
-
-CT CF(c_binary)(uint op, CT a, CT b) {
-  switch (op) {
-    case OP_ADD: return a + b;
-    case OP_SUBTRACT: return a - b;
-    case OP_MULTIPLY: return CF(c_mul)(a, b);
-    default: return CF(c_div)(a, b);  // divide
-  }
-}
-
-// equal / not_equal compare both parts (NaN unequal); logical ops read nonzero as either
-// part nonzero.
-bool CF(c_binary_predicate)(uint op, CT a, CT b) {
-  switch (op) {
-    case OP_EQUAL: return R_EQUAL(a.x, b.x) && R_EQUAL(a.y, b.y);
-    case OP_NOT_EQUAL: return !(R_EQUAL(a.x, b.x) && R_EQUAL(a.y, b.y));
-    case OP_LOGICAL_AND: return CF(c_nonzero)(a) && CF(c_nonzero)(b);
-    case OP_LOGICAL_OR: return CF(c_nonzero)(a) || CF(c_nonzero)(b);
-    default: return CF(c_nonzero)(a) != CF(c_nonzero)(b);  // logical_xor
-  }
-}
-
-// The u8-writing unary ops.
-bool CF(c_predicate)(uint op, CT z) {
-  switch (op) {
-    case OP_IS_NAN: return CF(c_is_nan)(z);
-    case OP_IS_INFINITY: return CF(c_is_inf)(z);
-    default: return !CF(c_nonzero)(z);  // logical_not
-  }
-}
+#define CT dvec2
+#define RT double
+#define CF(name) name##_c128
+#define RDIV div_f64_plain
+#define R_NONZERO f64_nonzero
+#define R_EQUAL f64_equal
+#define R_EXP exp_f64
+#define R_LOG log_f64
+#define R_LOG1P log1p_f64
+#define R_ATAN2 atan2_f64
+#define R_SINCOS sincos_f64
+#define R_SQRT sqrt_f64_plain
+#define R_TWO_PROD_ERR two_prod_error_f64
+#define R_HUGE 4.49423283715578976932e307LF  // 2^1022
+#define R_TINY 1.49166814624004134866e-154LF  // 2^-510
+#define R_EXP_MAX 709.0LF
+#define R_PI 3.14159265358979323846LF
+#define R_INF d_inf()
+#define R_NAN d_nan()
+#define R_UP 4.149515568880993e180LF       // 2^600
+#define R_UP_ROOT 4.909093465297727e-91LF  // 2^-300
+#include "elementwise_complex_ops.glsl"
+#endif

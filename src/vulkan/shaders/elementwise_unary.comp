@@ -7,7 +7,8 @@
 // compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
 // tensor in a grid-stride loop. Complex inputs (c64; c128 in the f64 module) run negate,
-// conjugate, real, imag on the words (bit-exact), abs as hypot, and the predicates.
+// conjugate, real, imag on the words (bit-exact), abs as hypot, exp, log, sqrt, and the
+// predicates.
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -21,30 +22,7 @@ layout(constant_id = 2) const uint DTYPE = 10;
 
 #include "op_codes.glsl"  // OP_<NAME>, unary_writes_u8(): generated from the op table
 #include "elementwise_unary_ops.glsl"
-// c64 and c128 ops (elementwise_complex.glsl, included once per part type).
-#define CT vec2
-#define RT float
-#define CF(name) name##_c64
-#define RDIV div_f32
-#define R_NONZERO f32_nonzero
-#define R_EQUAL f32_equal
-#include "elementwise_complex.glsl"
-#undef CT
-#undef RT
-#undef CF
-#undef RDIV
-#undef R_NONZERO
-#undef R_EQUAL
-#ifdef VKT_F64
-double div_f64_plain(double a, double b) { return a / b; }
-#define CT dvec2
-#define RT double
-#define CF(name) name##_c128
-#define RDIV div_f64_plain
-#define R_NONZERO f64_nonzero
-#define R_EQUAL f64_equal
-#include "elementwise_complex.glsl"
-#endif
+#include "elementwise_complex.glsl"  // c64 and c128 ops (c128 in the f64 module)
 const uint DYNAMIC = 0xffffffffu;
 
 layout(binding = 0) readonly buffer InU8 { uint8_t v[]; } in_u8;
@@ -121,6 +99,18 @@ void complex_element(uint op, uint i) {
   } else if (op == OP_REAL || op == OP_IMAG) {
     const uint from = s + (op == OP_IMAG ? w : 0u);
     for (uint j = 0u; j < w; ++j) dst_u32.v[w * i + j] = in_u32.v[from + j];
+  } else if (op == OP_EXP || op == OP_LOG || op == OP_SQRT) {
+    if (DTYPE == DT_C64) {
+      const vec2 r = c_unary_c64(op, vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
+      dst_f32.v[2u * i] = r.x;
+      dst_f32.v[2u * i + 1u] = r.y;
+#ifdef VKT_F64
+    } else {
+      const dvec2 r = c_unary_c128(op, dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+      dst_f64.v[2u * i] = r.x;
+      dst_f64.v[2u * i + 1u] = r.y;
+#endif
+    }
   } else {  // negate flips both signs, conjugate the imaginary part's
     for (uint j = 0u; j < 2u * w; ++j) {
       const bool flip = j == w + top || (op == OP_NEGATE && j == top);
