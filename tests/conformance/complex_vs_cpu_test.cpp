@@ -247,6 +247,10 @@ TEST_F(VulkanComplexVsCpu, Elementwise) {
     }
     compare(
         "abs", [](const auto& in) { return unary(Op::abs, in[0]); }, {a}, 2);
+    for (Op op : {Op::exp, Op::log, Op::sqrt}) {
+      compare(
+          std::string(op_name(op)), [op](const auto& in) { return unary(op, in[0]); }, {a}, 8);
+    }
   }
 }
 
