@@ -60,7 +60,7 @@
   R(X, conjugate, unary, keeps_type, any, native_complex)               \
   R(X, real, unary, keeps_type, to_real, native_complex)                    \
   R(X, imag, unary, imaginary_part, to_real, native_complex)                \
-  R(X, phase, unary, float_function, to_real, native)               \
+  R(X, phase, unary, float_function, to_real, native_complex)               \
   R(X, logical_not, unary, predicate, any, native_complex)
 
 #define VKT_BINARY_TABLE(R, X)                           \

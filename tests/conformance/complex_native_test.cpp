@@ -549,6 +549,49 @@ void function_case(std::uint64_t seed) {
   }
 }
 
+// phase = atan2(im, re) (std::arg), zeros' signs and infinities included, within 2 ulp.
+template <class R>
+void phase_case(std::uint64_t seed) {
+  const std::vector<Cplx<R>> a = special_values<R>(1031, seed);
+  const std::vector<R> got = native("phase", [](const auto& in) { return unary(Op::phase, in[0]); },
+                                    {complex_tensor(a, {1031})})
+                                 .template to_vector<R>();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const R w = std::arg(a[i]), g = got[i];
+    // 2 ulp, or 2 units of the smallest subnormal for a subnormal angle.
+    const double tol = 2 * std::numeric_limits<R>::epsilon() * std::abs(w) +
+                       2 * double(std::numeric_limits<R>::denorm_min());
+    const bool ok = std::isnan(w)
+                        ? std::isnan(g)
+                        : std::abs(double(g) - w) <= tol && std::signbit(g) == std::signbit(w);
+    EXPECT_TRUE(ok) << "phase " << a[i] << ": got " << g << " want " << w;
+  }
+}
+
+// cumulative_sum scans each part (another association than a sequential sum: within n
+// ulps of the running sum of magnitudes).
+TEST_F(VulkanComplex, PhaseAndCumulativeSum) {
+  phase_case<float>(71);
+  phase_case<double>(72);
+  std::vector<Cplx<float>> v;
+  for (int i = 0; i < 3 * 1000; ++i) v.emplace_back(float(i % 17) - 8.f, float(i % 5) * 0.5f);
+  for (bool reverse : {false, true}) {
+    const std::vector<Cplx<float>> got = complex_values<float>(
+        native("cumulative_sum", [&](const auto& in) { return cumulative_sum(in[0], 1, reverse); },
+               {complex_tensor(v, {3, 1000})}));
+    for (int r = 0; r < 3; ++r) {
+      std::complex<double> acc = 0;
+      for (int k = 0; k < 1000; ++k) {
+        const int j = reverse ? 999 - k : k;
+        const std::size_t at = static_cast<std::size_t>(r * 1000 + j);
+        acc += std::complex<double>(v[at]);
+        // Small integers and halves: every partial sum is exact in f32.
+        EXPECT_EQ(std::complex<double>(got[at]), acc) << r << " " << j;
+      }
+    }
+  }
+}
+
 TEST_F(VulkanComplex, ExpLogSqrt) {
   function_case<float>(61);
   function_case<double>(62);

@@ -248,6 +248,8 @@ TEST_F(VulkanComplexVsCpu, Elementwise) {
     }
     compare(
         "abs", [](const auto& in) { return unary(Op::abs, in[0]); }, {a}, 2);
+    compare(
+        "phase", [](const auto& in) { return unary(Op::phase, in[0]); }, {a}, 2);
     for (Op op : {Op::exp, Op::log, Op::sqrt}) {
       compare(
           std::string(op_name(op)), [op](const auto& in) { return unary(op, in[0]); }, {a}, 8);
@@ -271,6 +273,8 @@ TEST_F(VulkanComplexVsCpu, Reductions) {
           return sum(in[0], {0, 2}, true);
         },
         {x}, 512);
+    compare(
+        "cumulative_sum", [](const auto& in) { return cumulative_sum(in[0], 1, true); }, {x}, 512);
     compare("any", [](const auto& in) { return any(in[0], {1}); },
             {complex_input(d, {6, 257, 5}, 18)});
   }

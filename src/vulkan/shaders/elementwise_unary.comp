@@ -7,8 +7,8 @@
 // compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
 // tensor in a grid-stride loop. Complex inputs (c64; c128 in the f64 module) run negate,
-// conjugate, real, imag on the words (bit-exact), abs as hypot, exp, log, sqrt, and the
-// predicates.
+// conjugate, real, imag on the words (bit-exact), abs as hypot, phase as atan2, exp, log,
+// sqrt, and the predicates.
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -95,6 +95,11 @@ void complex_element(uint op, uint i) {
     if (DTYPE == DT_C64) dst_f32.v[i] = c_abs_c64(vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
 #ifdef VKT_F64
     else dst_f64.v[i] = c_abs_c128(dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+#endif
+  } else if (op == OP_PHASE) {  // atan2(im, re), a real result
+    if (DTYPE == DT_C64) dst_f32.v[i] = atan2_f32(in_f32.v[2u * i + 1u], in_f32.v[2u * i]);
+#ifdef VKT_F64
+    else dst_f64.v[i] = atan2_f64(in_f64.v[2u * i + 1u], in_f64.v[2u * i]);
 #endif
   } else if (op == OP_REAL || op == OP_IMAG) {
     const uint from = s + (op == OP_IMAG ? w : 0u);
