@@ -592,6 +592,42 @@ TEST_F(VulkanComplex, PhaseAndCumulativeSum) {
   }
 }
 
+// window_sum on a 2-d c64 and c128 with strides, padding and dilation; small integer parts,
+// so every sum is exact whatever the order.
+template <class R>
+void window_case() {
+  const std::int64_t rows = 9, cols = 11;
+  std::vector<Cplx<R>> v;
+  for (int i = 0; i < rows * cols; ++i) v.emplace_back(R(i % 13) - 6, R(i % 7) * R(0.5));
+  const WindowOptions opts{{1, 2}, {{1, 0}, {0, 2}}, {1, 2}};
+  const Tensor got = native("window_sum",
+                            [&](const auto& in) {
+                              return window_sum(in[0], {2, 3}, opts);
+                            },
+                            {complex_tensor(v, {rows, cols})});
+  // Padded extents 10 x 13; dilated window 2 x 5; strides 1, 2: out 9 x 5.
+  ASSERT_EQ(got.shape(), (Shape{9, 5}));
+  const std::vector<Cplx<R>> g = complex_values<R>(got);
+  for (std::int64_t o0 = 0; o0 < 9; ++o0) {
+    for (std::int64_t o1 = 0; o1 < 5; ++o1) {
+      Cplx<R> want = 0;
+      for (std::int64_t w0 = 0; w0 < 2; ++w0) {
+        for (std::int64_t w1 = 0; w1 < 3; ++w1) {
+          const std::int64_t i0 = o0 + w0 - 1, i1 = 2 * o1 + 2 * w1;  // padding lo (1, 0)
+          if (i0 >= 0 && i0 < rows && i1 < cols)
+            want += v[static_cast<std::size_t>(i0 * cols + i1)];
+        }
+      }
+      EXPECT_EQ(g[static_cast<std::size_t>(o0 * 5 + o1)], want) << o0 << " " << o1;
+    }
+  }
+}
+
+TEST_F(VulkanComplex, WindowSum) {
+  window_case<float>();
+  window_case<double>();
+}
+
 TEST_F(VulkanComplex, ExpLogSqrt) {
   function_case<float>(61);
   function_case<double>(62);

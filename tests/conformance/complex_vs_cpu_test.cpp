@@ -276,6 +276,13 @@ TEST_F(VulkanComplexVsCpu, Reductions) {
         },
         {x}, 512);
     compare(
+        "window_sum",
+        [](const auto& in) {
+          return window_sum(in[0], {2, 3, 1},
+                            WindowOptions{{1, 2, 1}, {{1, 0}, {0, 2}, {0, 0}}, {}});
+        },
+        {x}, 16);
+    compare(
         "cumulative_sum", [](const auto& in) { return cumulative_sum(in[0], 1, true); }, {x}, 512);
     compare("any", [](const auto& in) { return any(in[0], {1}); },
             {complex_input(d, {6, 257, 5}, 18)});
