@@ -181,7 +181,7 @@ bool touches_complex(const OpCall& call) {
 
 // Families with complex kernels here; their supports() decide per op and dtype (c128 where
 // the device has f64; elementwise ops by the op table's complex rule; linalg: dot only;
-// reduce: sum and any; cumulative: cumulative_sum; window: window_sum).
+// reduce: sum, any, all; cumulative: cumulative_sum; window: window_sum).
 // The others run complex on the cpu by the fallback rule. The FFT family (branch fft) adds
 // its own line here.
 bool complex_family(OpFamily family) {

@@ -194,7 +194,16 @@ struct Reducer {
 
 // A complex sum is the real sum of its parts: the tensor read as [..., 2] of its part type
 // with the pair axis kept. A complex any is the real any over the reduced axes and the pair
-// axis (an element is nonzero where either part is). product and all fall back.
+// axis (an element is nonzero where either part is); all is any over the pair axis alone
+// (nonzero_call), then the real all of that. product falls back.
+OpCall nonzero_call(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Shape shape = in.shape();
+  shape.push_back(2);
+  return OpCall{Op::any, {Tensor(to_real_type(in.dtype()), shape, in.storage())},
+                ReduceParams{{in.rank()}, false}, DType::u8, in.shape()};
+}
+
 OpCall parts_call(const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   Shape shape = in.shape();
@@ -227,6 +236,11 @@ bool subgroup_reductions() {
 bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   if (is_complex(in.dtype())) {
+    if (call.op == Op::all) {
+      OpCall second = call;
+      second.inputs = {Tensor(DType::u8, in.shape(), in.storage())};  // dtype and shape only
+      return reduce_supported(b, nonzero_call(call)) && reduce_supported(b, second);
+    }
     if (call.op != Op::sum && call.op != Op::any) return false;
     if (call.op == Op::sum && call.out_dtype != in.dtype()) return false;
     return reduce_supported(b, parts_call(call));
@@ -259,6 +273,11 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
 
 Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
+  if (is_complex(in.dtype()) && call.op == Op::all) {
+    OpCall second = call;
+    second.inputs = {run_reduce(b, nonzero_call(call))};
+    return run_reduce(b, second);
+  }
   if (is_complex(in.dtype())) {
     const Tensor parts = run_reduce(b, parts_call(call));
     return Tensor(call.out_dtype, call.out_shape, parts.storage());

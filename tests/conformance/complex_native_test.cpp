@@ -745,7 +745,8 @@ TEST_F(VulkanComplex, Dot) {
 }
 
 // sum as two real sums of the parts (within n ulps of the sum of magnitudes), any as
-// "either part nonzero somewhere"; product and all fall back.
+// "either part nonzero somewhere", all as "every element has a nonzero part"; product falls
+// back.
 TEST_F(VulkanComplex, SumAndAny) {
   const Shape shape{6, 257, 5};
   std::vector<Cplx<float>> v = special_values<float>(6 * 257 * 5, 51);
@@ -785,6 +786,14 @@ TEST_F(VulkanComplex, SumAndAny) {
   const Tensor a = native("any", [](const auto& in) { return any(in[0], {1}); },
                           {complex_tensor(zeros, {3, 4})});
   EXPECT_EQ(a.to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0, 1, 0}));
+  // all: rows of nonzero elements but for one (both parts -0) in row 2; keep_axes.
+  std::vector<Cplx<float>> ones(12, Cplx<float>(0.f, 2.f));
+  ones[3] = {1e-42f, 0.f};
+  ones[9] = {-0.f, -0.f};
+  const Tensor al = native("all", [](const auto& in) { return all(in[0], {1}, true); },
+                           {complex_tensor(ones, {3, 4})});
+  EXPECT_EQ(al.shape(), (Shape{3, 1}));
+  EXPECT_EQ(al.to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 0}));
 }
 
 }  // namespace

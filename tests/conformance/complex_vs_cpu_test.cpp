@@ -284,6 +284,11 @@ TEST_F(VulkanComplexVsCpu, Reductions) {
         {x}, 16);
     compare(
         "cumulative_sum", [](const auto& in) { return cumulative_sum(in[0], 1, true); }, {x}, 512);
+    compare("all",
+            [](const auto& in) {
+              return all(in[0], {0, 2});
+            },
+            {complex_input(d, {6, 257, 5}, 19)});
     compare("any", [](const auto& in) { return any(in[0], {1}); },
             {complex_input(d, {6, 257, 5}, 18)});
   }
