@@ -329,6 +329,60 @@ void creation_case(Backend& gpu) {
   expect_complex_eq(complex_values<R>(e), want, "eye");
 }
 
+// Rank 0 and empty tensors through movement, elementwise ops and dot.
+TEST_F(VulkanComplex, RankZeroAndEmpty) {
+  for (DType d : kComplex) {
+    twin_check(
+        "broadcast rank 0",
+        [](const auto& in) {
+          return broadcast(in[0], {3, 2});
+        },
+        [&](const auto& in) {
+          return broadcast(in[0], with_pair({3, 2}, d));
+        },
+        {random_tensor(d, {}, 13)}, {true});
+    twin_check(
+        "concatenate empty",
+        [](const auto& in) {
+          return concatenate({in[0], in[1]}, 1);
+        },
+        [](const auto& in) {
+          return concatenate({in[0], in[1]}, 1);
+        },
+        {random_tensor(d, {2, 0}, 14), random_tensor(d, {2, 3}, 15)}, {true, true});
+    twin_check(
+        "slice to empty",
+        [](const auto& in) {
+          return slice(in[0], {1, 0}, {0, 3});
+        },
+        [&](const auto& in) {
+          return d == DType::c128 ? slice(in[0], {1, 0, 0}, {0, 3, 2})
+                                  : slice(in[0], {1, 0}, {0, 3});
+        },
+        {random_tensor(d, {2, 3}, 16)}, {true});
+  }
+  const std::vector<Cplx<float>> one = {{1.5f, -2.f}};
+  const Tensor s = complex_tensor(one, {});
+  expect_complex_eq(complex_values<float>(native(
+                        "multiply rank 0",
+                        [](const auto& in) { return binary(Op::multiply, in[0], in[1]); }, {s, s})),
+                    std::vector<Cplx<float>>{one[0] * one[0]}, "multiply rank 0");
+  const Tensor e = complex_tensor(std::vector<Cplx<double>>{}, {0, 4});
+  EXPECT_EQ(
+      native("add empty", [](const auto& in) { return binary(Op::add, in[0], in[1]); }, {e, e})
+          .shape(),
+      (Shape{0, 4}));
+  EXPECT_EQ(native("abs empty", [](const auto& in) { return unary(Op::abs, in[0]); }, {e}).shape(),
+            (Shape{0, 4}));
+  const Tensor z =
+      native("dot M=0", [](const auto& in) { return dot(in[0], {1}, {}, in[1], {0}, {}); },
+             {complex_tensor(std::vector<Cplx<double>>{}, {0, 3}),
+              complex_tensor(std::vector<Cplx<double>>(6), {3, 2})});
+  EXPECT_EQ(z.shape(), (Shape{0, 2}));
+  const Tensor sum0 = native("sum of empty", [](const auto& in) { return sum(in[0], {0}); }, {e});
+  expect_complex_eq(complex_values<double>(sum0), std::vector<Cplx<double>>(4), "sum of empty");
+}
+
 TEST_F(VulkanComplex, Creation) {
   LedgerScope scope;
   creation_case<float>(gpu());
