@@ -53,6 +53,15 @@ layout(binding = 1) readonly buffer BF64 { double v[]; } b_f64;
 
 #define DST_BINDING 2
 #include "dtype_store.glsl"
+// Complex elements as one 8- or 16-byte load and store.
+layout(binding = 0) readonly buffer AC64 { vec2 v[]; } a_c64;
+layout(binding = 1) readonly buffer BC64 { vec2 v[]; } b_c64;
+layout(binding = 2) writeonly buffer DstC64 { vec2 v[]; } dst_c64;
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer AC128 { dvec2 v[]; } a_c128;
+layout(binding = 1) readonly buffer BC128 { dvec2 v[]; } b_c128;
+layout(binding = 2) writeonly buffer DstC128 { dvec2 v[]; } dst_c128;
+#endif
 
 // n: output elements; rank, dims and per-input strides (0 on broadcast axes) for MODE 3.
 layout(push_constant) uniform Push {
@@ -120,26 +129,20 @@ void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
 void element(uint i, uint ia, uint ib) {
   const uint op = op_code();
   const bool PREDICATE = binary_writes_u8(op);
-  if (DTYPE == DT_C64) {  // parts at 2i, 2i + 1
-    const vec2 a = vec2(a_f32.v[2u * ia], a_f32.v[2u * ia + 1u]);
-    const vec2 b = vec2(b_f32.v[2u * ib], b_f32.v[2u * ib + 1u]);
+  if (DTYPE == DT_C64) {
+    const vec2 a = a_c64.v[ia], b = b_c64.v[ib];
     if (PREDICATE) {
       store_bool(i, c_binary_predicate_c64(op, a, b));
     } else {
-      const vec2 r = c_binary_c64(op, a, b);
-      dst_f32.v[2u * i] = r.x;
-      dst_f32.v[2u * i + 1u] = r.y;
+      dst_c64.v[i] = c_binary_c64(op, a, b);
     }
 #ifdef VKT_F64
   } else if (DTYPE == DT_C128) {
-    const dvec2 a = dvec2(a_f64.v[2u * ia], a_f64.v[2u * ia + 1u]);
-    const dvec2 b = dvec2(b_f64.v[2u * ib], b_f64.v[2u * ib + 1u]);
+    const dvec2 a = a_c128.v[ia], b = b_c128.v[ib];
     if (PREDICATE) {
       store_bool(i, c_binary_predicate_c128(op, a, b));
     } else {
-      const dvec2 r = c_binary_c128(op, a, b);
-      dst_f64.v[2u * i] = r.x;
-      dst_f64.v[2u * i + 1u] = r.y;
+      dst_c128.v[i] = c_binary_c128(op, a, b);
     }
 #endif
   } else if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {

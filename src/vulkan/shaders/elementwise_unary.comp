@@ -42,6 +42,13 @@ layout(binding = 0) readonly buffer InF64 { double v[]; } in_f64;
 
 #define DST_BINDING 1
 #include "dtype_store.glsl"
+// Complex elements as one 8- or 16-byte load and store.
+layout(binding = 0) readonly buffer InC64 { vec2 v[]; } in_c64;
+layout(binding = 1) writeonly buffer DstC64 { vec2 v[]; } dst_c64;
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer InC128 { dvec2 v[]; } in_c128;
+layout(binding = 1) writeonly buffer DstC128 { dvec2 v[]; } dst_c128;
+#endif
 
 layout(push_constant) uniform Push { uint n, op; } p;
 
@@ -86,15 +93,15 @@ void complex_element(uint op, uint i) {
   const uint s = 2u * w * i, top = w - 1u;   // top: the word holding a part's sign
   if (unary_writes_u8(op)) {
     bool r = false;
-    if (DTYPE == DT_C64) r = c_predicate_c64(op, vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
+    if (DTYPE == DT_C64) r = c_predicate_c64(op, in_c64.v[i]);
 #ifdef VKT_F64
-    else r = c_predicate_c128(op, dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+    else r = c_predicate_c128(op, in_c128.v[i]);
 #endif
     dst_u8.v[i] = uint8_t(r ? 1u : 0u);
   } else if (op == OP_ABS) {
-    if (DTYPE == DT_C64) dst_f32.v[i] = c_abs_c64(vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
+    if (DTYPE == DT_C64) dst_f32.v[i] = c_abs_c64(in_c64.v[i]);
 #ifdef VKT_F64
-    else dst_f64.v[i] = c_abs_c128(dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
+    else dst_f64.v[i] = c_abs_c128(in_c128.v[i]);
 #endif
   } else if (op == OP_PHASE) {  // atan2(im, re), a real result
     if (DTYPE == DT_C64) dst_f32.v[i] = atan2_f32(in_f32.v[2u * i + 1u], in_f32.v[2u * i]);
@@ -106,14 +113,10 @@ void complex_element(uint op, uint i) {
     for (uint j = 0u; j < w; ++j) dst_u32.v[w * i + j] = in_u32.v[from + j];
   } else if (op == OP_EXP || op == OP_LOG || op == OP_SQRT) {
     if (DTYPE == DT_C64) {
-      const vec2 r = c_unary_c64(op, vec2(in_f32.v[2u * i], in_f32.v[2u * i + 1u]));
-      dst_f32.v[2u * i] = r.x;
-      dst_f32.v[2u * i + 1u] = r.y;
+      dst_c64.v[i] = c_unary_c64(op, in_c64.v[i]);
 #ifdef VKT_F64
     } else {
-      const dvec2 r = c_unary_c128(op, dvec2(in_f64.v[2u * i], in_f64.v[2u * i + 1u]));
-      dst_f64.v[2u * i] = r.x;
-      dst_f64.v[2u * i + 1u] = r.y;
+      dst_c128.v[i] = c_unary_c128(op, in_c128.v[i]);
 #endif
     }
   } else {  // negate flips both signs, conjugate the imaginary part's
