@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
             "speed-up vs size (256..16M) for compute, reduction and movement families, with "
             "crossover"},
            {"matmul",
-            "square matmul 16..4096 (--sizes for more), f32 and f64 (--dtypes for f16, bf16): "
+            "square matmul 16..4096 (--sizes for more), f32 and f64 (--dtypes for f16, bf16, c64, "
+            "c128; complex GFLOP/s count 8 real flops per multiply-add): "
             "ms, GFLOP/s and device time, inputs resident, upload excluded; --variants and "
             "--rounds compare kernels and operand placements in one process"},
            {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"},
@@ -132,7 +133,7 @@ int main(int argc, char** argv) {
   std::int64_t matmul_cpu_max = 4096;
   {
     auto* m = suites.at("matmul");
-    m->add_option("--dtypes", matmul_dtypes, "comma-separated: f32, f64, f16, bf16")
+    m->add_option("--dtypes", matmul_dtypes, "comma-separated: f32, f64, f16, bf16, c64, c128")
         ->capture_default_str();
     m->add_option("--variants", matmul_variants,
                   "'name:VAR=value,VAR=value;name2:...': each variant sets these environment "

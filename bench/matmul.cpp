@@ -9,6 +9,7 @@
 //   with them (gpu_first_us) and the per-repetition device times (gpu_seq_us) show
 //   placement effects and bimodal repetitions.
 #include <algorithm>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -103,12 +104,14 @@ std::string env_text(const Variant& v) {
   return s;
 }
 
-// The bench's operands on the cpu: iota / n^2 + 0.01 in dtype dt, and its transpose.
+// The bench's operands on the cpu: iota / n^2 + 0.01 in dtype dt (complex dtypes: times
+// 1 + 0.5i, so both parts are nonzero), and its transpose.
 std::pair<Tensor, Tensor> operands(std::int64_t n, DType dt) {
   Tensor a = as_type(add(divide(reshape(iota({n * n}, DType::f32, std::nullopt, &cpu()), {n, n}),
                                 static_cast<double>(n * n)),
                          0.01),
                      dt);
+  if (is_complex(dt)) a = multiply(a, Scalar(std::complex<double>(1.0, 0.5)));
   Tensor b = transpose(a);
   return {a, b};
 }
@@ -187,8 +190,9 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
   std::size_t i = 0;
   for (DType dt : dtypes) {
     for (std::int64_t n : sizes) {
-      const double flop =
-          2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+      // A complex multiply-add is 8 real flops (4 multiplies, 4 adds) where a real one is 2.
+      const double flop = (is_complex(dt) ? 8.0 : 2.0) * static_cast<double>(n) *
+                          static_cast<double>(n) * static_cast<double>(n);
       const auto [ca, cb] = operands(n, dt);
       // The cpu column once per (dtype, n), up to --cpu-max: seconds per rep past that.
       Stats cpu_stats;

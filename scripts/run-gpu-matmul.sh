@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The matmul run of issue 9, item 5, on the GPU machine: five files in OUTDIR, a few minutes.
+# The matmul run of issue 9, item 5 (and issue 11's complex dot), on the GPU machine: seven
+# files in OUTDIR, a few minutes.
 # Source scripts/gpu-env.sh first; from the repository root:
 #   bash scripts/run-gpu-matmul.sh OUTDIR [packed build dir, default build-gpu]
 # info.txt             vkt-bench info (cooperative-matrix shapes, NV and KHR) and nvidia-smi's
@@ -13,6 +14,9 @@
 #                      operands each; wall and device time per repetition
 # matmul-kernels.csv   f32/f16/bf16/f64 1024..8192: the default rule against each kernel and tile
 # torch-matmul.csv     PyTorch on the same sizes (f32 with TF32 off, f16, bf16)
+# matmul-complex.csv   c64/c128 1024..4096 (one real GEMM of the parts: linalg.cpp), the default
+#                      rule against the tiled and reg kernels
+# torch-matmul-complex.csv  PyTorch complex64 (TF32 off) / complex128 on the same sizes
 set -uo pipefail
 out=${1:?usage: run-gpu-matmul.sh OUTDIR [packed build dir]}
 build=${2:-build-gpu}
@@ -43,6 +47,14 @@ if python3 -c 'import torch' 2>/dev/null; then
     --out "$out/torch-matmul.csv" || status=1
 else
   echo "run-gpu-matmul: no PyTorch here; peer skipped" >&2
+fi
+smi "before matmul-complex" >> "$out/info.txt"
+"$bench" matmul --sizes 1024,2048,4096 --dtypes c64,c128 --reps 10 --cpu-max 1024 \
+  --variants 'auto:;tiled:VKT_VK_DOT_KERNEL=tiled;reg:VKT_VK_DOT_KERNEL=reg' \
+  --out "$out/matmul-complex.csv" || status=1
+if python3 -c 'import torch' 2>/dev/null; then
+  python3 bench/peers/torch_matmul.py --sizes 1024,2048,4096 --dtypes c64,c128 --reps 10 \
+    --out "$out/torch-matmul-complex.csv" || status=1
 fi
 smi "after" >> "$out/info.txt"
 exit $status

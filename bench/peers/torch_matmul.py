@@ -4,7 +4,8 @@ resident, in vkt-bench matmul's CSV schema (bench/matmul.cpp) plus a `library` c
 
 - Operands as vkt-bench's: a = iota(n*n)/n^2 + 0.01 (f32, then cast), b = a's transpose,
   made contiguous on the device.
-- f32 runs with TF32 OFF (torch.backends.cuda.matmul.allow_tf32 = False, cuDNN too), so
+- c64 / c128 (complex64 / complex128): a times 1 + 0.5i, 8 real flops per multiply-add.
+- f32 (and c64) runs with TF32 OFF (torch.backends.cuda.matmul.allow_tf32 = False, cuDNN too), so
   the f32 rows are full-f32 products like vktensor's; f16 and bf16 keep PyTorch's defaults
   (tensor cores, f32 accumulation; cuBLAS may reduce in reduced precision where
   torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction says so: printed).
@@ -23,7 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common as pc  # noqa: E402
 from torch_bench import cuda_device_fields  # noqa: E402
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64,
+          "c64": torch.complex64, "c128": torch.complex128}
 
 COLUMNS = pc.HOST_COLUMNS + [
     "op", "dtype", "shape", "size", "n", "variant", "env", "round", "path", "error", "cpu_us",
@@ -34,6 +36,8 @@ COLUMNS = pc.HOST_COLUMNS + [
 
 def operands(n, dt):
     a = (torch.arange(n * n, dtype=torch.float32, device="cuda").reshape(n, n) / float(n * n) + 0.01).to(dt)
+    if dt.is_complex:  # as vkt-bench: times 1 + 0.5i, both parts nonzero
+        a = a * (1 + 0.5j)
     return a, a.t().contiguous()
 
 
@@ -72,10 +76,10 @@ def main(argv=None):
             wall = pc.time_it(timed, min_reps=args.reps, min_total_us=0, max_reps=args.reps,
                               after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
             g = pc.summarize(gpu)
-            flop = 2.0 * n * n * n
+            flop = (8.0 if d.startswith("c") else 2.0) * n * n * n  # complex: 8 real flops per multiply-add
             row = dict(meta)
             row.update(op="matmul", dtype=d, shape=pc.shape_str((n, n)), size=str(n * n), n=str(n),
-                       variant="torch", env="allow_tf32=0" if d == "f32" else "", round="1",
+                       variant="torch", env="allow_tf32=0" if d in ("f32", "c64") else "", round="1",
                        path="native", error="", vulkan_us=pc.fmt_num(wall.median_us),
                        vulkan_min_us=pc.fmt_num(wall.min_us), vulkan_max_us="", vulkan_reps=str(wall.reps),
                        vulkan_gpu_us=pc.fmt_num(g.median_us), vulkan_gpu_min_us=pc.fmt_num(g.min_us),

@@ -14,7 +14,8 @@
 //           included; a complex input gives a complex result), real (every dtype but
 //           complex), integer, or to_real (any; a complex input gives the real type of its
 //           parts: abs, real, imag, phase).
-//   vulkan  VulkanRule: native (every dtype the device has, f64 included), no_f64 (f64 runs
+//   vulkan  VulkanRule: native (every real dtype the device has, f64 included; complex runs
+//           on the cpu), native_complex (native, and c64 / c128 too), no_f64 (f64 runs
 //           on the cpu: GLSL.std.450 has no f64 transcendentals and none is written out), or
 //           own_rule (the family's supports() decides from shapes and dtypes).
 // An elementwise op's shader op code is its position in its family's list (op_info.h), and
@@ -22,9 +23,9 @@
 #pragma once
 
 #define VKT_UNARY_TABLE(R, X)                                   \
-  R(X, exp, unary, float_function, any, native)                 \
+  R(X, exp, unary, float_function, any, native_complex)                 \
   R(X, expm1, unary, float_function, any, native)               \
-  R(X, log, unary, float_function, any, native)                 \
+  R(X, log, unary, float_function, any, native_complex)                 \
   R(X, log1p, unary, float_function, any, native)               \
   R(X, sigmoid, unary, float_function, any, native)             \
   R(X, cos, unary, float_function, any, native)                 \
@@ -39,34 +40,34 @@
   R(X, acosh, unary, float_function, any, native)               \
   R(X, asinh, unary, float_function, any, native)               \
   R(X, atanh, unary, float_function, any, native)               \
-  R(X, sqrt, unary, float_function, any, native)                \
+  R(X, sqrt, unary, float_function, any, native_complex)                \
   R(X, rsqrt, unary, float_function, any, native)               \
   R(X, cbrt, unary, float_function, any, native)                \
   R(X, erf, unary, float_function, real, no_f64)                 \
   R(X, erfc, unary, float_function, real, no_f64)                \
   R(X, erf_inv, unary, float_function, real, no_f64)             \
-  R(X, abs, unary, keeps_type, to_real, native)                     \
+  R(X, abs, unary, keeps_type, to_real, native_complex)                     \
   R(X, bitwise_not, unary, keeps_type, integer, native)         \
   R(X, ceil, unary, keeps_type, real, native)                    \
   R(X, floor, unary, keeps_type, real, native)                   \
   R(X, round, unary, keeps_type, real, native)                   \
-  R(X, negate, unary, keeps_type, any, native)                  \
+  R(X, negate, unary, keeps_type, any, native_complex)                  \
   R(X, sign, unary, keeps_type, any, native)                    \
   R(X, count_leading_zeros, unary, keeps_type, integer, native) \
   R(X, population_count, unary, keeps_type, integer, native)    \
-  R(X, is_nan, unary, predicate, any, native)                   \
-  R(X, is_infinity, unary, predicate, any, native)              \
-  R(X, conjugate, unary, keeps_type, any, native)               \
-  R(X, real, unary, keeps_type, to_real, native)                    \
-  R(X, imag, unary, imaginary_part, to_real, native)                \
-  R(X, phase, unary, float_function, to_real, native)               \
-  R(X, logical_not, unary, predicate, any, native)
+  R(X, is_nan, unary, predicate, any, native_complex)                   \
+  R(X, is_infinity, unary, predicate, any, native_complex)              \
+  R(X, conjugate, unary, keeps_type, any, native_complex)               \
+  R(X, real, unary, keeps_type, to_real, native_complex)                    \
+  R(X, imag, unary, imaginary_part, to_real, native_complex)                \
+  R(X, phase, unary, float_function, to_real, native_complex)               \
+  R(X, logical_not, unary, predicate, any, native_complex)
 
 #define VKT_BINARY_TABLE(R, X)                           \
-  R(X, add, binary, arithmetic, any, native)             \
-  R(X, subtract, binary, arithmetic, any, native)        \
-  R(X, multiply, binary, arithmetic, any, native)        \
-  R(X, divide, binary, to_float, any, native)            \
+  R(X, add, binary, arithmetic, any, native_complex)             \
+  R(X, subtract, binary, arithmetic, any, native_complex)        \
+  R(X, multiply, binary, arithmetic, any, native_complex)        \
+  R(X, divide, binary, to_float, any, native_complex)            \
   R(X, pow, binary, arithmetic, any, no_f64)             \
   R(X, remainder, binary, arithmetic, real, native)       \
   R(X, atan2, binary, to_float, real, native)             \
@@ -78,15 +79,15 @@
   R(X, bitwise_xor, binary, arithmetic, integer, native) \
   R(X, left_shift, binary, arithmetic, integer, native)  \
   R(X, right_shift, binary, arithmetic, integer, native) \
-  R(X, equal, binary, comparison, any, native)           \
-  R(X, not_equal, binary, comparison, any, native)       \
+  R(X, equal, binary, comparison, any, native_complex)           \
+  R(X, not_equal, binary, comparison, any, native_complex)       \
   R(X, less, binary, comparison, real, native)            \
   R(X, less_equal, binary, comparison, real, native)      \
   R(X, greater, binary, comparison, real, native)         \
   R(X, greater_equal, binary, comparison, real, native)   \
-  R(X, logical_and, binary, logical, any, native)        \
-  R(X, logical_or, binary, logical, any, native)         \
-  R(X, logical_xor, binary, logical, any, native)
+  R(X, logical_and, binary, logical, any, native_complex)        \
+  R(X, logical_or, binary, logical, any, native_complex)         \
+  R(X, logical_xor, binary, logical, any, native_complex)
 
 #define VKT_REDUCE_TABLE(R, X)                       \
   R(X, all, reduce, none, any, own_rule)        \

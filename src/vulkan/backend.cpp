@@ -163,8 +163,8 @@ std::string VulkanBackend::variant(const std::string& family,
                                    std::initializer_list<DType> dtypes) const {
   bool i64 = false, f64 = false;
   for (DType d : dtypes) {
-    f64 = f64 || d == DType::f64;
-    i64 = i64 || d == DType::f64 || d == DType::u64 || d == DType::s64;
+    f64 = f64 || d == DType::f64 || d == DType::c128;
+    i64 = i64 || f64 || d == DType::u64 || d == DType::s64;
   }
   return family + (f64 ? "_i64_f64" : i64 ? "_i64" : "");
 }
@@ -181,13 +181,35 @@ bool touches_complex(const OpCall& call) {
   }
   return false;
 }
+
+// Families with complex kernels here; their supports() decide per op and dtype (c128 where
+// the device has f64; elementwise ops by the op table's complex rule; linalg: dot only;
+// reduce: sum, any, all; cumulative: cumulative_sum; window: window_sum).
+// The others run complex on the cpu by the fallback rule. The FFT family (branch fft) adds
+// its own line here.
+bool complex_family(OpFamily family) {
+  switch (family) {
+    case OpFamily::creation:
+    case OpFamily::conversion:
+    case OpFamily::movement:
+    case OpFamily::indexing:
+    case OpFamily::unary:
+    case OpFamily::binary:
+    case OpFamily::linalg:
+    case OpFamily::reduce:
+    case OpFamily::cumulative:
+    case OpFamily::window:
+      return true;
+    default:
+      return false;
+  }
+}
 }  // namespace
 
 bool VulkanBackend::supports(const OpCall& call) const {
   std::lock_guard lock(mutex_);
   if (disabled_.count(call.op) != 0) return false;
-  // Complex tensors are computed on the cpu (the fallback rule, result on the cpu).
-  if (touches_complex(call)) return false;
+  if (touches_complex(call) && !complex_family(op_family(call.op))) return false;
   switch (op_family(call.op)) {
     case OpFamily::creation:
       return shader_ops_ok(call) && creation_supported(*this, call);

@@ -1,37 +1,37 @@
 // full, iota, eye on the device (shaders/creation.comp).
-#include <cstring>
+#include <array>
 
 #include "vulkan/backend.h"
+#include "vulkan/scalar_words.h"
 
 namespace vkt::vk {
 namespace {
 
 struct CreationPush {
-  std::uint32_t n, inner, dim, rows, cols, lo, hi;
+  std::uint32_t n, inner, dim, rows, cols;
+  std::array<std::uint32_t, 4> pattern;
 };
 
-// The dtype's bit pattern of `value`, replicated to fill 32-bit words (lo, hi for 8 bytes).
-std::pair<std::uint32_t, std::uint32_t> fill_pattern(const Scalar& value, DType d) {
-  std::uint64_t bits = 0;
-  visit_dtype(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.as<T>();
-    std::memcpy(&bits, &v, sizeof(T));
-  });
+// The dtype's bit pattern of `value` repeated over four 32-bit words (full writes words
+// i % 4 of it): narrow dtypes replicated, 8-byte ones twice, c128 once.
+std::array<std::uint32_t, 4> fill_pattern(const Scalar& value, DType d) {
+  std::array<std::uint32_t, 4> w = scalar_words(value, d);
   switch (itemsize(d)) {
     case 1:
-      bits = (bits & 0xFF) * 0x0101010101010101ull;
+      w[0] = (w[0] & 0xFF) * 0x01010101u;
       break;
     case 2:
-      bits = (bits & 0xFFFF) * 0x0001000100010001ull;
-      break;
-    case 4:
-      bits = (bits & 0xFFFFFFFFull) * 0x0000000100000001ull;
+      w[0] = (w[0] & 0xFFFF) * 0x00010001u;
       break;
     default:
       break;
   }
-  return {static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(bits >> 32)};
+  if (itemsize(d) <= 4) w[1] = w[0];
+  if (itemsize(d) <= 8) {
+    w[2] = w[0];
+    w[3] = w[1];
+  }
+  return w;
 }
 
 }  // namespace
@@ -44,14 +44,14 @@ Tensor run_creation(VulkanBackend& b, const OpCall& call) {
   Tensor out = b.make_output(call);
   const std::uint64_t n = static_cast<std::uint64_t>(out.size());
   if (n == 0) return out;
-  CreationPush push{static_cast<std::uint32_t>(n), 1, 1, 1, 1, 0, 0};
+  CreationPush push{static_cast<std::uint32_t>(n), 1, 1, 1, 1, {}};
   std::uint32_t op = 0;
   std::uint64_t threads = n;
   std::string shader = b.variant("creation", {call.out_dtype});
   switch (call.op) {
     case Op::full: {
       op = 0;
-      std::tie(push.lo, push.hi) = fill_pattern(call.get<FullParams>().value, call.out_dtype);
+      push.pattern = fill_pattern(call.get<FullParams>().value, call.out_dtype);
       // Whole 32-bit words: the pooled range is a multiple of 256 bytes, so the last word
       // stays inside it.
       threads = (out.nbytes() + 3) / 4;
@@ -81,7 +81,11 @@ Tensor run_creation(VulkanBackend& b, const OpCall& call) {
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a creation op");
   }
-  const Pipeline p = b.pipelines().get(shader, 1, {op, static_cast<std::uint32_t>(call.out_dtype)});
+  // iota and eye store a complex element's real part as the real dtype and a zero imaginary
+  // part (shaders/creation.comp).
+  const DType store = is_complex(call.out_dtype) ? to_real_type(call.out_dtype) : call.out_dtype;
+  const Pipeline p = b.pipelines().get(
+      shader, 1, {op, static_cast<std::uint32_t>(store), is_complex(call.out_dtype) ? 1u : 0u});
   b.dispatch(p, {{&out, true}}, &push, sizeof(push), grid_stride_threads(threads));
   return out;
 }

@@ -3,7 +3,7 @@
 // works: chunk totals, then each chunk's carry (a short sequential scan of the totals),
 // then every chunk scanned from its carry — three dispatches, two pooled temporaries.
 // Float sums and products therefore associate differently from the cpu's sequential scan
-// (exact for integers, max and min).
+// (exact for integers, max and min). A complex cumulative_sum scans its parts (parts_call).
 #include <algorithm>
 
 #include "vulkan/backend.h"
@@ -48,7 +48,26 @@ constexpr std::uint64_t kRowsFrom = 64;
 
 }  // namespace
 
+namespace {
+// A complex cumulative_sum is the real one of its parts: the tensor read as [..., 2] of its
+// part type, the same axis (product, a complex multiply, falls back).
+OpCall parts_call(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Shape shape = in.shape();
+  shape.push_back(2);
+  OpCall c = call;
+  c.inputs = {Tensor(to_real_type(in.dtype()), shape, in.storage())};
+  c.out_dtype = to_real_type(call.out_dtype);
+  c.out_shape.push_back(2);
+  return c;
+}
+}  // namespace
+
 bool cumulative_supported(const VulkanBackend& b, const OpCall& call) {
+  if (is_complex(call.inputs.at(0).dtype())) {
+    return call.op == Op::cumulative_sum && call.out_dtype == call.inputs[0].dtype() &&
+           cumulative_supported(b, parts_call(call));
+  }
   const DType in = call.inputs.at(0).dtype();
   if (!b.dtype_supported(in) || !b.dtype_supported(scan_acc_dtype(call.op, in))) return false;
   return static_cast<std::uint64_t>(call.inputs.at(0).size()) < (std::uint64_t{1} << 30);
@@ -56,6 +75,10 @@ bool cumulative_supported(const VulkanBackend& b, const OpCall& call) {
 
 Tensor run_cumulative(VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
+  if (is_complex(in.dtype())) {
+    const Tensor parts = run_cumulative(b, parts_call(call));
+    return Tensor(call.out_dtype, call.out_shape, parts.storage());
+  }
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   // Bindings: 0 input, 1 totals or carries (read), 2 output, 3 totals or carries (written);

@@ -1,6 +1,6 @@
 // Elementwise unary ops on the device (shaders/elementwise_unary.comp). Float functions
-// arrive with float inputs only (the core converts integers to f32 first). Which op runs on
-// which dtype, and its shader op code, come from the op table (vkt/backend/op_info.h).
+// arrive with float or complex inputs only (the core converts integers to f32 first). Which op runs
+// on which dtype, and its shader op code, come from the op table (vkt/backend/op_info.h).
 #include <string>
 
 #include "vulkan/backend.h"
@@ -12,7 +12,10 @@ bool unary_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.inputs.size() != 1) return false;
   const DType d = call.inputs[0].dtype();
   if (!b.dtype_supported(d)) return false;
-  if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
+  // Complex abs, real and imag give the parts' real type (the table's to_real rows).
+  const bool to_real = is_complex(d) && op_info(call.op).dtypes == OpDTypes::to_real;
+  const DType out = writes_u8(call.op) ? DType::u8 : to_real ? to_real_type(d) : d;
+  if (call.out_dtype != out) return false;
   // Exact even for calls the core never makes (an f64 erf, an integer exp).
   return kernel_takes(call.op, d) && vulkan_native(call.op, d);
 }

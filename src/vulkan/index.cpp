@@ -146,7 +146,8 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType pred = call.inputs[0].dtype();
   const Pipeline p =
       b.pipelines().get(word_variant("index_select", out.dtype()), 4,
-                        {static_cast<std::uint32_t>(itemsize(pred)), is_float(pred) ? 1u : 0u});
+                        {static_cast<std::uint32_t>(itemsize(pred)),
+                         is_float(pred) || is_complex(pred) ? 1u : 0u, is_complex(pred) ? 1u : 0u});
   const auto n = static_cast<std::uint32_t>(out.size());
   // Steps 0 for a one-element operand (shaders/index_select.comp).
   const std::uint32_t push[4] = {n, call.inputs[0].size() == 1 ? 0u : 1u,

@@ -16,6 +16,7 @@
 
 #include "vulkan/backend.h"
 #include "vulkan/linalg_dot_choice.h"
+#include "vulkan/movement_words.h"
 
 namespace vkt::vk {
 namespace {
@@ -168,23 +169,23 @@ DotKernel last_dot_kernel() {
 
 bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
   // The decompositions and solve fall back to the cpu (LAPACK); triangular_solve is native.
-  if (call.op == Op::triangular_solve) return triangular_solve_supported(b, call);
+  if (call.op == Op::triangular_solve) {
+    return !is_complex(call.out_dtype) && triangular_solve_supported(b, call);
+  }
   if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
+  if (is_complex(call.out_dtype) && (call.inputs.at(0).dtype() != call.out_dtype ||
+                                     call.inputs.at(1).dtype() != call.out_dtype)) {
+    return false;
+  }
   return gemm_view(call).has_value();
 }
 
-Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
-  if (call.op == Op::triangular_solve) return run_triangular_solve(b, call);
-  if (call.op != Op::dot) {
-    throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a linalg op");
-  }
-  const std::optional<GemmView> view = gemm_view(call);
-  if (!view) throw Unsupported("[dot] operand layout has no native " + b.name() + " kernel");
-  const GemmView& v = *view;
-  Tensor out = b.make_output(call);
-  if (out.size() == 0) return out;  // K == 0 still runs: the kernel writes the zeros
+namespace {
 
-  const DType d = call.out_dtype;
+// Records out = a . b for the GEMM view v, all read as dtype d (a complex dot passes its
+// tensors read as their parts' real type).
+void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
+                 const Tensor& out) {
   const DType acc = accumulator(d);
   const DotShape shape{v.batch, v.m,    v.n,    v.k,    v.a[0], v.a[1],
                        v.a[2],  v.b[0], v.b[1], v.b[2]};
@@ -210,7 +211,8 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
     if (t.kernel == DotKernel::tiled) {  // constants 1..8
       return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
     }
-    if (t.kernel == DotKernel::coopmat) return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+    if (t.kernel == DotKernel::coopmat)
+      return b.pipelines().get("linalg_dot_coopmat", 3, constants);
     return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
@@ -222,21 +224,86 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
       u32(std::min<std::uint64_t>(tiles(v.n, 16 * t.tn), limit[0])),
       u32(std::min<std::uint64_t>(tiles(v.m, 16 * t.tm), limit[1])),
       u32(std::min<std::uint64_t>(static_cast<std::uint64_t>(v.batch) * split.splits, limit[2]))};
-  const Tensor& a = call.inputs[0];
-  const Tensor& bt = call.inputs[1];
   if (split.splits == 1) {
     b.dispatch_groups(pipeline(0), {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push),
                       groups);
-    return out;
+    return;
   }
   // Partial sums per chunk into pooled scratch, then one pass adding them in chunk order.
+  const std::int64_t out_elements = v.batch * v.m * v.n;
   const OpCall scratch_call{
-      Op::dot, {}, NoParams{}, acc, Shape{static_cast<std::int64_t>(split.splits) * out.size()}};
+      Op::dot, {}, NoParams{}, acc, Shape{static_cast<std::int64_t>(split.splits) * out_elements}};
   const Tensor scratch = b.make_output(scratch_call);
   b.dispatch_groups(pipeline(1), {{&a, false}, {&bt, false}, {&scratch, true}}, &push, sizeof(push),
                     groups);
   b.dispatch(pipeline(2), {{&scratch, false}, {&scratch, false}, {&out, true}}, &push, sizeof(push),
-             static_cast<std::uint64_t>(out.size()));
+             static_cast<std::uint64_t>(out_elements));
+}
+
+// A complex dot as one real GEMM (dtype of the parts): a [M, K] complex is a real [M, 2K]
+// matrix (read in place when its K stride is 1, else copied contiguous first), b becomes
+// the real [2K, 2N] matrix of 2x2 blocks [[re, im], [-im, re]] (linalg_complex_expand.comp),
+// and the real [M, 2N] product is the complex result, parts interleaved: re = sum(ar br -
+// ai bi), im = sum(ar bi + ai br). The same real flops as a complex kernel; the tiled and
+// register-blocked kernels serve it unchanged.
+void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, const Tensor& bt,
+                        const Tensor& out) {
+  const DType cd = out.dtype();
+  const DType part = to_real_type(cd);
+  GemmView r = v;
+  r.n = 2 * v.n;
+  r.k = 2 * v.k;
+  r.c = {2 * v.c[0], 2 * v.c[1]};
+  // a with K stride 1 as it is; otherwise a contiguous [batch_a, M, K] copy.
+  std::optional<Tensor> a_copy;
+  if (v.a[2] == 1 || v.k <= 1 || a.size() == 0) {
+    r.a = {2 * v.a[0], 2 * v.a[1], 1};
+  } else {
+    const std::int64_t batch_a = v.a[0] == 0 ? 1 : v.batch;
+    a_copy = b.make_output(OpCall{Op::dot, {}, NoParams{}, cd, Shape{batch_a, v.m, v.k}});
+    run_strided(b, a, *a_copy,
+                collapse(StridedView{{batch_a, v.m, v.k},
+                                     {v.a[0], v.a[1], v.a[2]},
+                                     contiguous_strides(Shape{batch_a, v.m, v.k})}));
+    r.a = {v.a[0] == 0 ? 0 : 2 * v.m * v.k, 2 * v.k, 1};
+  }
+  // b expanded once per batch it has (a batch stride of 0 shares one).
+  const std::int64_t batch_b = v.b[0] == 0 ? 1 : v.batch;
+  const Tensor b_real =
+      b.make_output(OpCall{Op::dot, {}, NoParams{}, part, Shape{batch_b, 2 * v.k, 2 * v.n}});
+  r.b = {v.b[0] == 0 ? 0 : 4 * v.k * v.n, 2 * v.n, 1};
+  if (bt.size() > 0) {
+    const struct {
+      std::uint32_t n, cols, depth, sbb, sbk, sbn;
+    } push{static_cast<std::uint32_t>(batch_b * v.k * v.n),
+           static_cast<std::uint32_t>(v.n),
+           static_cast<std::uint32_t>(v.k),
+           static_cast<std::uint32_t>(v.b[0]),
+           static_cast<std::uint32_t>(v.b[1]),
+           static_cast<std::uint32_t>(v.b[2])};
+    const Pipeline p = b.pipelines().get("linalg_complex_expand", 2, {cd == DType::c128 ? 2u : 1u});
+    b.dispatch(p, {{&bt, false}, {&b_real, true}}, &push, sizeof(push),
+               grid_stride_threads(push.n));
+  }
+  record_gemm(b, r, part, a_copy ? *a_copy : a, b_real, out);
+}
+
+}  // namespace
+
+Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
+  if (call.op == Op::triangular_solve) return run_triangular_solve(b, call);
+  if (call.op != Op::dot) {
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] is not a linalg op");
+  }
+  const std::optional<GemmView> view = gemm_view(call);
+  if (!view) throw Unsupported("[dot] operand layout has no native " + b.name() + " kernel");
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;  // K == 0 still runs: the kernel writes the zeros
+  if (is_complex(call.out_dtype)) {
+    record_complex_dot(b, *view, call.inputs[0], call.inputs[1], out);
+  } else {
+    record_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], out);
+  }
   return out;
 }
 

@@ -3,13 +3,14 @@
 // the fill), reverse, slice, put_slice (a copy of t, then the update's strided copy) and
 // concatenate (outer axis: one device copy per input; inner axes: one strided pass per
 // input). Shaders move words of the element size (shaders/movement_*.comp).
+#include <array>
 #include <atomic>
-#include <cstring>
 #include <optional>
 
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_words.h"
+#include "vulkan/scalar_words.h"
 
 namespace vkt::vk {
 namespace {
@@ -47,7 +48,8 @@ constexpr std::int64_t kTile = 32;
 
 std::atomic<TransposePath> g_transpose_path{TransposePath::by_device};
 
-bool use_tiled_transpose(const VulkanBackend& b) {
+bool use_tiled_transpose(const VulkanBackend& b, DType d) {
+  if (itemsize(d) > 8) return false;  // no movement_transpose_w16 (CMakeLists.txt)
   switch (g_transpose_path.load()) {
     case TransposePath::tiled:
       return true;
@@ -153,23 +155,14 @@ StridedView put_slice_view(const OpCall& call) {
   return collapse(v);
 }
 
-// The dtype's bit pattern of the pad value as (lo, hi) 32-bit words.
-std::pair<std::uint32_t, std::uint32_t> value_bits(const Scalar& value, DType d) {
-  std::uint64_t bits = 0;
-  visit_dtype(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.as<T>();
-    std::memcpy(&bits, &v, sizeof(T));
-  });
-  return {static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(bits >> 32)};
-}
-
 void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& in = call.inputs[0];
   const PadParams& p = call.get<PadParams>();
   PadPush push{};
   push.n = static_cast<std::uint32_t>(out.size());
-  std::tie(push.fill_lo, push.fill_hi) = value_bits(p.value, call.out_dtype);
+  const std::array<std::uint32_t, 4> fill = scalar_words(p.value, call.out_dtype);
+  push.fill_lo = fill[0];
+  push.fill_hi = fill[1];
   for (std::size_t a = 0; a < p.config.size(); ++a) {
     if (a > 0) {
       const FastDivisor div(static_cast<std::uint64_t>(call.out_shape[a]));
@@ -185,6 +178,41 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
                                         {static_cast<std::uint32_t>(p.config.size())});
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(out.size()));
+}
+
+// c128 pad (its fill's four words pass the 128 bytes of push constants every device has):
+// the output filled by `full`, then the kept input elements copied to their places by one
+// strided pass (negative lo crops, interior spaces them out).
+StridedView pad_copy_view(const OpCall& call) {
+  const Tensor& in = call.inputs[0];
+  const PadParams& p = call.get<PadParams>();
+  const auto in_strides = contiguous_strides(in.shape());
+  const auto out_strides = contiguous_strides(call.out_shape);
+  StridedView v;
+  for (std::size_t a = 0; a < p.config.size(); ++a) {
+    const std::int64_t lo = p.config[a].lo, step = p.config[a].interior + 1;
+    const std::int64_t dim = in.shape()[a], out_dim = call.out_shape[a];
+    // Input indices i with 0 <= lo + i * step < out_dim.
+    const std::int64_t first = lo < 0 ? (-lo + step - 1) / step : 0;
+    const std::int64_t last =
+        out_dim - 1 - lo < 0 ? -1 : std::min(dim - 1, (out_dim - 1 - lo) / step);
+    const std::int64_t count = std::max<std::int64_t>(0, last - first + 1);
+    v.shape.push_back(count);
+    v.src.push_back(in_strides[a]);
+    v.dst.push_back(step * out_strides[a]);
+    v.src_offset += first * in_strides[a];
+    v.dst_offset += (lo + first * step) * out_strides[a];
+  }
+  return collapse(v);
+}
+
+Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
+  const OpCall fill{Op::full, {}, FullParams{call.get<PadParams>().value}, call.out_dtype,
+                    call.out_shape};
+  Tensor out = run_creation(b, fill);
+  const StridedView v = pad_copy_view(call);
+  if (numel(v.shape) > 0) run_strided(b, call.inputs[0], out, v);
+  return out;
 }
 
 void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, const Tiled& t) {
@@ -289,9 +317,11 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
       return view_fits(single_input_view(call));
     case Op::transpose: {
       const StridedView v = single_input_view(call);
-      return view_fits(v) || (tiled_transpose(v).has_value() && use_tiled_transpose(b));
+      return view_fits(v) ||
+             (tiled_transpose(v).has_value() && use_tiled_transpose(b, call.out_dtype));
     }
     case Op::pad:
+      if (itemsize(call.out_dtype) > 8) return view_fits(pad_copy_view(call));
       return call.get<PadParams>().config.size() <= kMaxViewRank;
     case Op::put_slice:
       return view_fits(put_slice_view(call));
@@ -306,6 +336,7 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
 }
 
 Tensor run_movement(VulkanBackend& b, const OpCall& call) {
+  if (call.op == Op::pad && itemsize(call.out_dtype) > 8) return run_pad_by_copy(b, call);
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   switch (call.op) {
@@ -332,7 +363,7 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
     case Op::transpose: {
       const StridedView v = single_input_view(call);
       const auto t = tiled_transpose(v);
-      if (t && use_tiled_transpose(b)) {
+      if (t && use_tiled_transpose(b, call.out_dtype)) {
         run_transpose_tiled(b, call.inputs[0], out, *t);
       } else {
         run_strided(b, call.inputs[0], out, v);

@@ -5,7 +5,8 @@
 // kept (size-1 axes dropped). Each reduced group is one logical pass over a [outer, R,
 // inner] view; non-adjacent reduced groups take one pass each, innermost first, through a
 // pooled temporary in the accumulator's dtype (f16/bf16 sums stay f32 between passes, so
-// nothing rounds early). A pass is one dispatch, or two when R is split across workgroups
+// nothing rounds early). Complex sum and any run as real reductions of the parts
+// (parts_call). A pass is one dispatch, or two when R is split across workgroups
 // (rows mode) or invocations (columns mode) to fill the device: the first writes partials
 // [outer, splits, inner], the second reduces them.
 #include <algorithm>
@@ -211,6 +212,36 @@ struct Reducer {
   }
 };
 
+// A complex sum is the real sum of its parts: the tensor read as [..., 2] of its part type
+// with the pair axis kept. A complex any is the real any over the reduced axes and the pair
+// axis (an element is nonzero where either part is); all is any over the pair axis alone
+// (nonzero_call), then the real all of that. product falls back.
+OpCall nonzero_call(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Shape shape = in.shape();
+  shape.push_back(2);
+  return OpCall{Op::any, {Tensor(to_real_type(in.dtype()), shape, in.storage())},
+                ReduceParams{{in.rank()}, false}, DType::u8, in.shape()};
+}
+
+OpCall parts_call(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Shape shape = in.shape();
+  shape.push_back(2);
+  ReduceParams params = call.get<ReduceParams>();
+  OpCall c = call;
+  c.inputs = {Tensor(to_real_type(in.dtype()), shape, in.storage())};
+  if (call.op == Op::sum) {
+    c.out_dtype = to_real_type(call.out_dtype);
+    c.out_shape.push_back(2);
+  } else {
+    params.axes.push_back(in.rank());
+    if (params.keep_axes) c.out_shape.push_back(1);
+  }
+  c.params = params;
+  return c;
+}
+
 }  // namespace
 
 namespace testing {
@@ -224,6 +255,16 @@ bool subgroup_reductions() {
 
 bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
+  if (is_complex(in.dtype())) {
+    if (call.op == Op::all) {
+      OpCall second = call;
+      second.inputs = {Tensor(DType::u8, in.shape(), in.storage())};  // dtype and shape only
+      return reduce_supported(b, nonzero_call(call)) && reduce_supported(b, second);
+    }
+    if (call.op != Op::sum && call.op != Op::any) return false;
+    if (call.op == Op::sum && call.out_dtype != in.dtype()) return false;
+    return reduce_supported(b, parts_call(call));
+  }
   const DType acc = acc_dtype(call.op, in.dtype());
   if (!b.dtype_supported(in.dtype()) || !b.dtype_supported(acc)) return false;
   if (!is_arg(call.op) && !b.dtype_supported(call.out_dtype)) return false;
@@ -268,6 +309,15 @@ Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
 
 Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused) {
   const Tensor& in = call.inputs.at(0);
+  if (is_complex(in.dtype()) && call.op == Op::all) {
+    OpCall second = call;
+    second.inputs = {run_reduce(b, nonzero_call(call))};
+    return run_reduce(b, second);
+  }
+  if (is_complex(in.dtype())) {
+    const Tensor parts = run_reduce(b, parts_call(call));
+    return Tensor(call.out_dtype, call.out_shape, parts.storage());
+  }
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   const DType acc = acc_dtype(call.op, in.dtype());

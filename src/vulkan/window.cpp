@@ -73,7 +73,32 @@ bool fits_int32(const WindowAxis& w) {
 
 }  // namespace
 
+namespace {
+// A complex window_sum is the real one of its parts: the tensor read as [..., 2] of its part
+// type, the pair axis a window of 1 (window_product, a complex multiply, falls back).
+OpCall parts_call(const OpCall& call) {
+  const Tensor& in = call.inputs.at(0);
+  Shape shape = in.shape();
+  shape.push_back(2);
+  WindowParams params = call.get<WindowParams>();
+  params.dims.push_back(1);
+  params.strides.push_back(1);
+  params.dilations.push_back(1);
+  params.padding.emplace_back(0, 0);
+  OpCall c = call;
+  c.inputs = {Tensor(to_real_type(in.dtype()), shape, in.storage())};
+  c.out_dtype = to_real_type(call.out_dtype);
+  c.out_shape.push_back(2);
+  c.params = params;
+  return c;
+}
+}  // namespace
+
 bool window_supported(const VulkanBackend& b, const OpCall& call) {
+  if (is_complex(call.inputs.at(0).dtype())) {
+    return call.op == Op::window_sum && call.out_dtype == call.inputs[0].dtype() &&
+           window_supported(b, parts_call(call));
+  }
   if (!b.dtype_supported(call.inputs.at(0).dtype())) return false;
   const std::vector<WindowAxis> axes = merged_axes(call);
   if (axes.size() > kMaxAxes) return false;
@@ -85,6 +110,10 @@ bool window_supported(const VulkanBackend& b, const OpCall& call) {
 
 Tensor run_window(VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
+  if (is_complex(in.dtype())) {
+    const Tensor parts = run_window(b, parts_call(call));
+    return Tensor(call.out_dtype, call.out_shape, parts.storage());
+  }
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   const std::vector<WindowAxis> axes = merged_axes(call);

@@ -28,7 +28,7 @@ enum class OpKind : std::uint8_t {
   logical
 };
 enum class OpDTypes : std::uint8_t { any, real, integer, to_real };
-enum class VulkanRule : std::uint8_t { native, no_f64, own_rule };
+enum class VulkanRule : std::uint8_t { native, native_complex, no_f64, own_rule };
 
 struct OpInfo {
   Op op;
@@ -106,12 +106,14 @@ constexpr bool kernel_takes(Op op, DType d) {
   }
   return op_accepts(op, d);
 }
-// An elementwise op's Vulkan rule for dtype d (the device must also have d). Complex
-// elementwise ops run on the cpu by the fallback rule.
+// An elementwise op's Vulkan rule for dtype d (the device must also have d): complex
+// operands are native only for native_complex rows (shaders/elementwise_complex.glsl).
 constexpr bool vulkan_native(Op op, DType d) {
-  if (detail::complex_dtype(d)) return false;
-  switch (op_info(op).vulkan) {
+  const VulkanRule rule = op_info(op).vulkan;
+  if (detail::complex_dtype(d)) return rule == VulkanRule::native_complex;
+  switch (rule) {
     case VulkanRule::native:
+    case VulkanRule::native_complex:
       return true;
     case VulkanRule::no_f64:
       return d != DType::f64;

@@ -1,5 +1,7 @@
 #version 450
-// as_type: out[i] = convert<dst dtype>(in[i]). Dtypes are specialization constants.
+// as_type: out[i] = convert<dst dtype>(in[i]). Dtypes are specialization constants. A
+// complex element is two floats of its parts' type: complex -> real converts the real part,
+// real -> complex stores an imaginary 0, complex -> complex converts both parts.
 #include "common.glsl"
 #include "dtype_value.glsl"
 
@@ -25,8 +27,7 @@ layout(binding = 0) readonly buffer SrcF64 { double v[]; } src_f64;
 
 layout(push_constant) uniform Push { uint n; } p;
 
-Value load_value(uint i) {
-  const uint d = SRC_DTYPE;
+Value load_value(uint d, uint i) {
   if (d == DT_U8) return int_value(IWIDE(uint(src_u8.v[i])), true);
   if (d == DT_S8) return int_value(IWIDE(int(src_s8.v[i])), false);
   if (d == DT_U16) return int_value(IWIDE(uint(src_u16.v[i])), true);
@@ -45,8 +46,20 @@ Value load_value(uint i) {
   return float_value(widen(src_f32.v[i]));
 }
 
+bool is_complex_code(uint d) { return d == DT_C64 || d == DT_C128; }
+uint part_code(uint d) { return d == DT_C64 ? DT_F32 : d == DT_C128 ? DT_F64 : d; }
+
 void conversion_element(uint i) {
-  store_value(DST_DTYPE, i, load_value(i));
+  const bool src_complex = is_complex_code(SRC_DTYPE);
+  const uint src = part_code(SRC_DTYPE), dst = part_code(DST_DTYPE);
+  const Value re = load_value(src, src_complex ? 2u * i : i);
+  if (is_complex_code(DST_DTYPE)) {
+    const Value im = src_complex ? load_value(src, 2u * i + 1u) : float_value(FWIDE(0));
+    store_value(dst, 2u * i, re);
+    store_value(dst, 2u * i + 1u, im);
+  } else {
+    store_value(dst, i, re);
+  }
 }
 
 void main() {

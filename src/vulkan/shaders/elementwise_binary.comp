@@ -7,7 +7,8 @@
 // OP or MODE equal to DYNAMIC are read from the push constants instead (one pipeline per
 // dtype where pipeline compiles are slow, e.g. lavapipe).
 // Each invocation walks the output in a grid-stride loop, so a launch of n / 4 invocations
-// does several coalesced elements each.
+// does several coalesced elements each. c64 (c128 in the f64 module) runs add, subtract,
+// multiply, divide, equal, not_equal and the logical ops (elementwise_complex.glsl).
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -23,6 +24,7 @@ const uint DYNAMIC = 0xffffffffu;
 
 #include "op_codes.glsl"  // OP_<NAME>, binary_writes_u8(): generated from the op table
 #include "elementwise_binary_ops.glsl"
+#include "elementwise_complex.glsl"  // c64 and c128 ops (c128 in the f64 module)
 
 layout(binding = 0) readonly buffer AU8 { uint8_t v[]; } a_u8;
 layout(binding = 0) readonly buffer AS8 { int8_t v[]; } a_s8;
@@ -51,6 +53,15 @@ layout(binding = 1) readonly buffer BF64 { double v[]; } b_f64;
 
 #define DST_BINDING 2
 #include "dtype_store.glsl"
+// Complex elements as one 8- or 16-byte load and store.
+layout(binding = 0) readonly buffer AC64 { vec2 v[]; } a_c64;
+layout(binding = 1) readonly buffer BC64 { vec2 v[]; } b_c64;
+layout(binding = 2) writeonly buffer DstC64 { vec2 v[]; } dst_c64;
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer AC128 { dvec2 v[]; } a_c128;
+layout(binding = 1) readonly buffer BC128 { dvec2 v[]; } b_c128;
+layout(binding = 2) writeonly buffer DstC128 { dvec2 v[]; } dst_c128;
+#endif
 
 // n: output elements; rank, dims and per-input strides (0 on broadcast axes) for MODE 3.
 layout(push_constant) uniform Push {
@@ -118,7 +129,23 @@ void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
 void element(uint i, uint ia, uint ib) {
   const uint op = op_code();
   const bool PREDICATE = binary_writes_u8(op);
-  if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
+  if (DTYPE == DT_C64) {
+    const vec2 a = a_c64.v[ia], b = b_c64.v[ib];
+    if (PREDICATE) {
+      store_bool(i, c_binary_predicate_c64(op, a, b));
+    } else {
+      dst_c64.v[i] = c_binary_c64(op, a, b);
+    }
+#ifdef VKT_F64
+  } else if (DTYPE == DT_C128) {
+    const dvec2 a = a_c128.v[ia], b = b_c128.v[ib];
+    if (PREDICATE) {
+      store_bool(i, c_binary_predicate_c128(op, a, b));
+    } else {
+      dst_c128.v[i] = c_binary_c128(op, a, b);
+    }
+#endif
+  } else if (DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16) {
     const float a = a_float(ia), b = b_float(ib);
     if (PREDICATE) store_bool(i, float_predicate(op, a, b));
     else store_float(i, float_binary(op, a, b));

@@ -6,7 +6,9 @@
 // functions only ever see float dtypes (the core converts integer inputs to f32); f16/bf16
 // compute in f32 and round once. f64 runs the exact ops and the exp/log/trig families in f64
 // (supports() sends the other f64 transcendentals to the cpu). Each invocation walks the
-// tensor in a grid-stride loop.
+// tensor in a grid-stride loop. Complex inputs (c64; c128 in the f64 module) run negate,
+// conjugate, real, imag on the words (bit-exact), abs as hypot, phase as atan2, exp, log,
+// sqrt, and the predicates.
 #include "common.glsl"
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
@@ -20,6 +22,7 @@ layout(constant_id = 2) const uint DTYPE = 10;
 
 #include "op_codes.glsl"  // OP_<NAME>, unary_writes_u8(): generated from the op table
 #include "elementwise_unary_ops.glsl"
+#include "elementwise_complex.glsl"  // c64 and c128 ops (c128 in the f64 module)
 const uint DYNAMIC = 0xffffffffu;
 
 layout(binding = 0) readonly buffer InU8 { uint8_t v[]; } in_u8;
@@ -39,6 +42,13 @@ layout(binding = 0) readonly buffer InF64 { double v[]; } in_f64;
 
 #define DST_BINDING 1
 #include "dtype_store.glsl"
+// Complex elements as one 8- or 16-byte load and store.
+layout(binding = 0) readonly buffer InC64 { vec2 v[]; } in_c64;
+layout(binding = 1) writeonly buffer DstC64 { vec2 v[]; } dst_c64;
+#ifdef VKT_F64
+layout(binding = 0) readonly buffer InC128 { dvec2 v[]; } in_c128;
+layout(binding = 1) writeonly buffer DstC128 { dvec2 v[]; } dst_c128;
+#endif
 
 layout(push_constant) uniform Push { uint n, op; } p;
 
@@ -77,8 +87,52 @@ bool predicate(uint op, uint i) {
   return op == OP_LOGICAL_NOT && integer_is_zero(i);  // integers are finite
 }
 
+// c64 / c128 elements: words 2i, 2i+1 (c64) or 4i..4i+3 (c128), real part first.
+void complex_element(uint op, uint i) {
+  const uint w = DTYPE == DT_C64 ? 1u : 2u;  // 32-bit words per part
+  const uint s = 2u * w * i, top = w - 1u;   // top: the word holding a part's sign
+  if (unary_writes_u8(op)) {
+    bool r = false;
+    if (DTYPE == DT_C64) r = c_predicate_c64(op, in_c64.v[i]);
+#ifdef VKT_F64
+    else r = c_predicate_c128(op, in_c128.v[i]);
+#endif
+    dst_u8.v[i] = uint8_t(r ? 1u : 0u);
+  } else if (op == OP_ABS) {
+    if (DTYPE == DT_C64) dst_f32.v[i] = c_abs_c64(in_c64.v[i]);
+#ifdef VKT_F64
+    else dst_f64.v[i] = c_abs_c128(in_c128.v[i]);
+#endif
+  } else if (op == OP_PHASE) {  // atan2(im, re), a real result
+    if (DTYPE == DT_C64) dst_f32.v[i] = atan2_f32(in_f32.v[2u * i + 1u], in_f32.v[2u * i]);
+#ifdef VKT_F64
+    else dst_f64.v[i] = atan2_f64(in_f64.v[2u * i + 1u], in_f64.v[2u * i]);
+#endif
+  } else if (op == OP_REAL || op == OP_IMAG) {
+    const uint from = s + (op == OP_IMAG ? w : 0u);
+    for (uint j = 0u; j < w; ++j) dst_u32.v[w * i + j] = in_u32.v[from + j];
+  } else if (op == OP_EXP || op == OP_LOG || op == OP_SQRT) {
+    if (DTYPE == DT_C64) {
+      dst_c64.v[i] = c_unary_c64(op, in_c64.v[i]);
+#ifdef VKT_F64
+    } else {
+      dst_c128.v[i] = c_unary_c128(op, in_c128.v[i]);
+#endif
+    }
+  } else {  // negate flips both signs, conjugate the imaginary part's
+    for (uint j = 0u; j < 2u * w; ++j) {
+      const bool flip = j == w + top || (op == OP_NEGATE && j == top);
+      dst_u32.v[s + j] = in_u32.v[s + j] ^ (flip ? 0x80000000u : 0u);
+    }
+  }
+}
+
 void element(uint i) {
   const uint op = op_code();
+  if (DTYPE == DT_C64 || DTYPE == DT_C128) {
+    complex_element(op, i);
+    return;
+  }
   if (unary_writes_u8(op)) {
     dst_u8.v[i] = uint8_t(predicate(op, i) ? 1u : 0u);
     return;

@@ -2,12 +2,14 @@
 // select: out[i] = pred[i] != 0 ? on_true[i] : on_false[i]; an input of one element has
 // step 0 (the core keeps it one element) and is read at 0.
 // pred of any dtype is tested on its bits: PRED_WIDTH bytes, PRED_FLOAT ignores the sign bit
-// (so -0.0 is false and NaN true, as the cpu's comparison with zero).
+// (so -0.0 is false and NaN true, as the cpu's comparison with zero); a complex pred
+// (PRED_COMPLEX: two floats of PRED_WIDTH / 2 bytes) is true where either part is.
 #include "common.glsl"
 #include "movement_word.glsl"
 
 layout(constant_id = 1) const uint PRED_WIDTH = 1;
 layout(constant_id = 2) const bool PRED_FLOAT = false;
+layout(constant_id = 3) const bool PRED_COMPLEX = false;
 
 layout(binding = 0) readonly buffer Pred8 { uint8_t v[]; } pred8;
 layout(binding = 0) readonly buffer Pred16 { uint16_t v[]; } pred16;
@@ -18,6 +20,13 @@ layout(binding = 3) writeonly buffer Dst { WORD v[]; } dst;
 layout(push_constant) uniform Push { uint n, pred_step, true_step, false_step; } p;
 
 bool pred_at(uint i) {
+  if (PRED_COMPLEX && PRED_WIDTH == 8u) {
+    return ((pred32.v[2u * i] | pred32.v[2u * i + 1u]) & 0x7fffffffu) != 0u;
+  }
+  if (PRED_COMPLEX) {  // c128: (lo, hi) words of the real part, then of the imaginary part
+    const uint re = pred32.v[4u * i] | (pred32.v[4u * i + 1u] & 0x7fffffffu);
+    return (re | pred32.v[4u * i + 2u] | (pred32.v[4u * i + 3u] & 0x7fffffffu)) != 0u;
+  }
   if (PRED_WIDTH == 1u) return uint(pred8.v[i]) != 0u;
   if (PRED_WIDTH == 2u) return (uint(pred16.v[i]) & (PRED_FLOAT ? 0x7fffu : 0xffffu)) != 0u;
   if (PRED_WIDTH == 4u) return (pred32.v[i] & (PRED_FLOAT ? 0x7fffffffu : 0xffffffffu)) != 0u;

@@ -5,7 +5,7 @@
 // (put) exactly as the cpu's serial loop, with no atomics. Distinct (row base, r) pairs
 // address distinct elements: no two invocations touch one element. Rows with an
 // out-of-range index are skipped. DTYPE (a vkt::DType code) picks add's arithmetic:
-// integers wrap; f64, f32, and f16/bf16 widened to f32 as the cpu does, add on their bits
+// integers wrap; c64 / c128 per part as f32 / f64; f64, f32, and f16/bf16 widened to f32 as the cpu does, add on their bits
 // (soft_float.glsl), independent of the device's rounding and denormal modes and with no
 // shaderFloat64.
 #include "common.glsl"
@@ -50,8 +50,16 @@ uint f32_bits_to_bf16(uint x) {
 }
 
 void add_into(uint d, uint u) {
-#if WIDTH == 8
+#if WIDTH == 16
+  // c128: each part added as an f64 on its bits.
+  const uvec4 a = dst.v[d], b = upd.v[u];
+  dst.v[d] = uvec4(soft_f64_add(a.xy, b.xy), soft_f64_add(a.zw, b.zw));
+#elif WIDTH == 8
   const uvec2 a = dst.v[d], b = upd.v[u];
+  if (DTYPE == DT_C64) {  // each part added as an f32 on its bits
+    dst.v[d] = uvec2(soft_f32_add(a.x, b.x), soft_f32_add(a.y, b.y));
+    return;
+  }
   if (DTYPE == DT_F64) {
     dst.v[d] = soft_f64_add(a, b);
     return;

@@ -1,5 +1,6 @@
-// WORD: the element type of WIDTH bytes (-DWIDTH=1|2|4|8). Pure data movement copies words,
-// so one variant serves every dtype of that width; 8-byte words are uvec2 (no 64-bit types).
+// WORD: the element type of WIDTH bytes (-DWIDTH=1|2|4|8|16). Pure data movement copies words,
+// so one variant serves every dtype of that width; 8-byte words are uvec2 (no 64-bit types),
+// 16-byte words (c128) uvec4.
 // REG: a local holding a WORD (8/16-bit types exist only in storage without the arithmetic
 // extensions); TO_REG / TO_WORD convert, bits unchanged.
 #if WIDTH == 1
@@ -14,9 +15,13 @@
 #define WORD uint
 #define REG uint
 #define TO_WORD(r) (r)
-#else
+#elif WIDTH == 8
 #define WORD uvec2
 #define REG uvec2
+#define TO_WORD(r) (r)
+#else
+#define WORD uvec4
+#define REG uvec4
 #define TO_WORD(r) (r)
 #endif
 #define TO_REG(w) REG(w)

@@ -1,0 +1,240 @@
+// Complex elementwise ops on (re, im) pairs, written once for c64 and c128: the includer
+// defines CT (vec2 / dvec2), RT (float / double), CF(name) (the name with its suffix), and
+// the real helpers RDIV (a correctly scaled division), R_NONZERO / R_EQUAL (on the bits),
+// the real functions R_EXP, R_LOG, R_LOG1P, R_ATAN2, R_SINCOS, R_SQRT, R_TWO_PROD_ERR and the
+// constants R_* (elementwise_complex.glsl), then includes this file. Semantics are std::complex's (the cpu kernels): multiply and divide
+// as C99 Annex G (GCC's __mulsc3 / __divsc3: the textbook formulas, Smith's division, and
+// the recovery of infinities where both parts came out NaN); products are `precise` so no
+// driver fuses them into an fma the cpu does not do.
+
+bool CF(c_is_nan)(CT z) { return isnan(z.x) || isnan(z.y); }
+bool CF(c_is_inf)(CT z) { return isinf(z.x) || isinf(z.y); }
+bool CF(c_nonzero)(CT z) { return R_NONZERO(z.x) || R_NONZERO(z.y); }
+RT CF(c_copysign)(RT m, RT s) { return (s < RT(0) || (s == RT(0) && RT(1) / s < RT(0))) ? -abs(m) : abs(m); }
+
+CT CF(c_mul)(CT a, CT b) {
+  precise RT ac = a.x * b.x, bd = a.y * b.y, ad = a.x * b.y, bc = a.y * b.x;
+  precise RT x = ac - bd, y = ad + bc;
+  if (isnan(x) && isnan(y)) {
+    RT ar = a.x, ai = a.y, br = b.x, bi = b.y;
+    bool recalc = false;
+    if (isinf(ar) || isinf(ai)) {
+      ar = CF(c_copysign)(isinf(ar) ? RT(1) : RT(0), ar);
+      ai = CF(c_copysign)(isinf(ai) ? RT(1) : RT(0), ai);
+      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
+      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
+      recalc = true;
+    }
+    if (isinf(br) || isinf(bi)) {
+      br = CF(c_copysign)(isinf(br) ? RT(1) : RT(0), br);
+      bi = CF(c_copysign)(isinf(bi) ? RT(1) : RT(0), bi);
+      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
+      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
+      recalc = true;
+    }
+    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
+      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
+      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
+      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
+      recalc = true;
+    }
+    if (recalc) {
+      const RT inf = RT(1) / RT(0);
+      precise RT rx = ar * br - ai * bi, ry = ar * bi + ai * br;
+      x = inf * rx;
+      y = inf * ry;
+    }
+  }
+  return CT(x, y);
+}
+
+// Smith's algorithm (as libgcc's __divsc3), then Annex G's recovery of infinite / zero
+// results that the formulas turned into NaN.
+CT CF(c_div)(CT a, CT b) {
+  const RT c = b.x, d = b.y;
+  precise RT x, y, denom;
+  if (abs(c) < abs(d)) {
+    const RT ratio = RDIV(c, d);
+    denom = c * ratio + d;
+    x = RDIV(a.x * ratio + a.y, denom);
+    y = RDIV(a.y * ratio - a.x, denom);
+  } else {
+    const RT ratio = RDIV(d, c);
+    denom = d * ratio + c;
+    x = RDIV(a.y * ratio + a.x, denom);
+    y = RDIV(a.y - a.x * ratio, denom);
+  }
+  if (isnan(x) && isnan(y)) {
+    const RT inf = RT(1) / RT(0);
+    if (denom == RT(0) && (!isnan(a.x) || !isnan(a.y))) {
+      x = CF(c_copysign)(inf, c) * a.x;
+      y = CF(c_copysign)(inf, c) * a.y;
+    } else if ((isinf(a.x) || isinf(a.y)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
+      const RT ar = CF(c_copysign)(isinf(a.x) ? RT(1) : RT(0), a.x);
+      const RT ai = CF(c_copysign)(isinf(a.y) ? RT(1) : RT(0), a.y);
+      x = inf * (ar * c + ai * d);
+      y = inf * (ai * c - ar * d);
+    } else if ((isinf(c) || isinf(d)) && !isinf(a.x) && !isnan(a.x) && !isinf(a.y) &&
+               !isnan(a.y)) {
+      const RT cr = CF(c_copysign)(isinf(c) ? RT(1) : RT(0), c);
+      const RT ci = CF(c_copysign)(isinf(d) ? RT(1) : RT(0), d);
+      x = RT(0) * (a.x * cr + a.y * ci);
+      y = RT(0) * (a.y * cr - a.x * ci);
+    }
+  }
+  return CT(x, y);
+}
+
+// |z| as hypot: the larger part times sqrt(1 + (smaller / larger)^2), so nothing overflows
+// or underflows on the way; an infinite part gives inf even beside a NaN.
+RT CF(c_abs)(CT z) {
+  const RT a = abs(z.x), b = abs(z.y);
+  if (isinf(a) || isinf(b)) return RT(1) / RT(0);
+  if (isnan(a) || isnan(b)) return a + b;
+  const RT hi = max(a, b), lo = min(a, b);
+  if (hi == RT(0)) return RT(0);
+  const RT r = RDIV(lo, hi);
+  return hi * sqrt(RT(1) + r * r);
+}
+
+CT CF(c_binary)(uint op, CT a, CT b) {
+  switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUBTRACT: return a - b;
+    case OP_MULTIPLY: return CF(c_mul)(a, b);
+    default: return CF(c_div)(a, b);  // divide
+  }
+}
+
+// equal / not_equal compare both parts (NaN unequal); logical ops read nonzero as either
+// part nonzero.
+bool CF(c_binary_predicate)(uint op, CT a, CT b) {
+  switch (op) {
+    case OP_EQUAL: return R_EQUAL(a.x, b.x) && R_EQUAL(a.y, b.y);
+    case OP_NOT_EQUAL: return !(R_EQUAL(a.x, b.x) && R_EQUAL(a.y, b.y));
+    case OP_LOGICAL_AND: return CF(c_nonzero)(a) && CF(c_nonzero)(b);
+    case OP_LOGICAL_OR: return CF(c_nonzero)(a) || CF(c_nonzero)(b);
+    default: return CF(c_nonzero)(a) != CF(c_nonzero)(b);  // logical_xor
+  }
+}
+
+// exp(z) as glibc's cexp: exp(re) (cos im, sin im), exp(re) taken as exp(re / 2) twice where
+// it alone would overflow; infinite and NaN parts as C99 Annex G.
+CT CF(c_exp)(CT z) {
+  const RT x = z.x, y = z.y;
+  const bool y_finite = !isinf(y) && !isnan(y);
+  if (!isinf(x) && !isnan(x)) {
+    if (!y_finite) return CT(R_NAN, R_NAN);
+    if (y == RT(0)) {  // the imaginary zero kept, even beside an overflowed real part
+      const RT h = R_EXP(x * RT(0.5));
+      return CT(x > R_EXP_MAX ? h * h : R_EXP(x), y);
+    }
+    RT s, c;
+    R_SINCOS(y, s, c);
+    if (x > R_EXP_MAX) {
+      const RT h = R_EXP(x * RT(0.5));
+      return CT((h * c) * h, (h * s) * h);
+    }
+    const RT e = R_EXP(x);
+    return CT(e * c, e * s);
+  }
+  if (isinf(x)) {
+    if (y_finite) {
+      const RT v = x < RT(0) ? RT(0) : R_INF;
+      if (y == RT(0)) return CT(v, y);
+      RT s, c;
+      R_SINCOS(y, s, c);
+      return CT(CF(c_copysign)(v, c), CF(c_copysign)(v, s));
+    }
+    if (x > RT(0)) return CT(x, R_NAN);  // exp(inf + i inf or NaN): inf + i NaN
+    return CT(RT(0), CF(c_copysign)(RT(0), y));
+  }
+  return CT(R_NAN, y == RT(0) ? y : R_NAN);
+}
+
+// log(z) as glibc's clog: ln|z| + i atan2(im, re), ln|z| as ln(hi) + log1p((lo/hi)^2) / 2,
+// or, where |z|^2 is within [1/2, 2], log1p(|z|^2 - 1) / 2 with the squares' rounding errors
+// kept (two-product), so z near the unit circle keeps its small real part.
+CT CF(c_log)(CT z) {
+  const RT x = z.x, y = z.y;
+  if (isnan(x) || isnan(y)) return CT((isinf(x) || isinf(y)) ? R_INF : R_NAN, R_NAN);
+  const RT ax = abs(x), ay = abs(y);
+  if (ax == RT(0) && ay == RT(0)) {
+    const bool negative = x < RT(0) || RT(1) / x < RT(0);
+    return CT(-R_INF, CF(c_copysign)(negative ? RT(R_PI) : RT(0), y));
+  }
+  const RT im = R_ATAN2(y, x);
+  if (isinf(ax) || isinf(ay)) return CT(R_INF, im);
+  const RT hi = max(ax, ay), lo = min(ax, ay);
+  if (hi < RT(2) && hi >= RT(0.5)) {
+    precise RT p1 = hi * hi, p2 = lo * lo;
+    if (p1 + p2 >= RT(0.5) && p1 + p2 <= RT(2)) {
+      const RT e1 = R_TWO_PROD_ERR(hi, hi, p1), e2 = R_TWO_PROD_ERR(lo, lo, p2);
+      precise RT m1 = ((p1 - RT(1)) + p2) + (e1 + e2);  // p1 - 1 is exact here
+      return CT(RT(0.5) * R_LOG1P(m1), im);
+    }
+  }
+  const RT r = RDIV(lo, hi);
+  return CT(R_LOG(hi) + RT(0.5) * R_LOG1P(r * r), im);
+}
+
+// sqrt(z) as glibc's csqrt: the principal root by Kahan's formulas on an operand scaled by
+// a power of 4 where the sums could overflow or the parts underflow.
+CT CF(c_sqrt)(CT z) {
+  const RT x = z.x, y = z.y;
+  if (isinf(y)) return CT(R_INF, y);
+  if (isinf(x)) {
+    if (x < RT(0)) return CT(isnan(y) ? R_NAN : RT(0), CF(c_copysign)(R_INF, y));
+    return CT(x, isnan(y) ? R_NAN : CF(c_copysign)(RT(0), y));
+  }
+  if (isnan(x) || isnan(y)) return CT(R_NAN, R_NAN);
+  if (y == RT(0)) {
+    if (x < RT(0)) return CT(RT(0), CF(c_copysign)(R_SQRT(-x), y));
+    return CT(abs(R_SQRT(abs(x))), CF(c_copysign)(RT(0), y));
+  }
+  RT sx = x, sy = y, back = RT(1);
+  const RT m = max(abs(x), abs(y));
+  if (m > R_HUGE) {
+    sx *= RT(0.25);
+    sy *= RT(0.25);
+    back = RT(2);
+  } else if (m < R_TINY) {
+    sx *= RT(R_UP);
+    sy *= RT(R_UP);
+    back = RT(R_UP_ROOT);
+  }
+  RT r, s;
+  if (sx == RT(0)) {
+    r = R_SQRT(RT(0.5) * abs(sy));
+    s = r;
+  } else {
+    const RT d = CF(c_abs)(CT(sx, sy));
+    if (sx > RT(0)) {
+      r = R_SQRT(RT(0.5) * (d + sx));
+      s = abs(RT(0.5) * RDIV(sy, r));
+    } else {
+      s = R_SQRT(RT(0.5) * (d - sx));
+      r = abs(RT(0.5) * RDIV(sy, s));
+    }
+  }
+  return CT(r * back, CF(c_copysign)(s * back, y));
+}
+
+// The complex-valued unary ops other than negate / conjugate (done on the words).
+CT CF(c_unary)(uint op, CT z) {
+  switch (op) {
+    case OP_EXP: return CF(c_exp)(z);
+    case OP_LOG: return CF(c_log)(z);
+    default: return CF(c_sqrt)(z);  // sqrt
+  }
+}
+
+// The u8-writing unary ops.
+bool CF(c_predicate)(uint op, CT z) {
+  switch (op) {
+    case OP_IS_NAN: return CF(c_is_nan)(z);
+    case OP_IS_INFINITY: return CF(c_is_inf)(z);
+    default: return !CF(c_nonzero)(z);  // logical_not
+  }
+}
