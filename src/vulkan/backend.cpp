@@ -183,6 +183,8 @@ bool touches_complex(const OpCall& call) {
 bool VulkanBackend::supports(const OpCall& call) const {
   std::lock_guard lock(mutex_);
   if (disabled_.count(call.op) != 0) return false;
+  // The transforms are complex by nature: decided before the complex gate below.
+  if (op_family(call.op) == OpFamily::fft) return shader_ops_ok(call) && fft_supported(*this, call);
   // Complex tensors are computed on the cpu (the fallback rule, result on the cpu).
   if (touches_complex(call)) return false;
   switch (op_family(call.op)) {
@@ -216,6 +218,11 @@ bool VulkanBackend::supports(const OpCall& call) const {
     default:
       return false;
   }
+}
+
+FftPlans& VulkanBackend::fft_plans() {
+  if (!fft_plans_) fft_plans_ = std::make_unique<FftPlans>(ctx_);
+  return *fft_plans_;
 }
 
 void VulkanBackend::locked(const std::function<void()>& body) {
@@ -255,6 +262,8 @@ Tensor VulkanBackend::run(const OpCall& call) {
       return run_window_scatter(*this, call);
     case OpFamily::sort:
       return run_sort(*this, call);
+    case OpFamily::fft:
+      return run_fft(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

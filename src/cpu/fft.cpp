@@ -1,0 +1,130 @@
+// fft, ifft, rfft, irfft on the cpu: kissfft (BSD-3, Debian's libkissfft-dev; its C++
+// template header, so c128 runs in double) over every line along the axis, lines in
+// parallel, each gathered into a contiguous buffer (zero-padded or cropped, converted to
+// complex) and its result scattered back. One plan per length, kept for later calls.
+#include <complex>
+#include <kissfft/kissfft.hh>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "cpu/kernels.h"
+#include "vkt/cast.h"
+
+namespace vkt::cpu_kernels {
+namespace {
+
+// kissfft factors a length into 4, 2, 3, 5 and then any other prime p, whose butterfly
+// uses the plan's mutable scratch buffer: such plans are copied per thread.
+bool shareable(std::int64_t n) {
+  for (std::int64_t p : {2, 3, 5}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
+template <class R>
+std::shared_ptr<const kissfft<R>> plan(std::int64_t n, bool inverse) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::int64_t, bool>, std::shared_ptr<const kissfft<R>>> plans;
+  constexpr std::size_t kKept = 16;  // lengths kept; a plan in use outlives its eviction
+  std::lock_guard lock(mutex);
+  auto it = plans.find({n, inverse});
+  if (it != plans.end()) return it->second;
+  if (plans.size() >= kKept) plans.clear();
+  auto made = std::make_shared<const kissfft<R>>(static_cast<std::size_t>(n), inverse);
+  plans.emplace(std::make_pair(n, inverse), made);
+  return made;
+}
+
+// Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
+struct Lines {
+  std::int64_t outer = 1, inner = 1, in_size = 0, out_size = 0;
+  std::int64_t count() const { return outer * inner; }
+  std::int64_t in_base(std::int64_t line) const {
+    return (line / inner) * in_size * inner + line % inner;
+  }
+  std::int64_t out_base(std::int64_t line) const {
+    return (line / inner) * out_size * inner + line % inner;
+  }
+};
+
+Lines lines_of(const OpCall& call) {
+  const FftParams& p = call.get<FftParams>();
+  const Shape& in = call.inputs[0].shape();
+  Lines l;
+  for (std::int64_t a = 0; a < p.axis; ++a) l.outer *= in[static_cast<std::size_t>(a)];
+  for (std::size_t a = static_cast<std::size_t>(p.axis) + 1; a < in.size(); ++a) l.inner *= in[a];
+  l.in_size = in[static_cast<std::size_t>(p.axis)];
+  l.out_size = call.out_shape[static_cast<std::size_t>(p.axis)];
+  return l;
+}
+
+// R: the precision the transform runs in; In: the input's value type.
+template <class R, class In>
+void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
+  using C = std::complex<R>;
+  const Op op = call.op;
+  const std::int64_t n = call.get<FftParams>().length;
+  const bool inverse = op == Op::ifft || op == Op::irfft;
+  const std::shared_ptr<const kissfft<R>> shared = plan<R>(n, inverse);
+  const bool share = shareable(n);
+  const In* in = data<In>(call.inputs[0]);
+  // irfft reads the first n / 2 + 1 points and mirrors the rest.
+  const std::int64_t stored = op == Op::irfft ? n / 2 + 1 : n;
+  const std::int64_t take = std::min(stored, lines.in_size);
+  const R scale = inverse ? R(1) / static_cast<R>(n) : R(1);
+  const std::int64_t grain = std::max<std::int64_t>(1, kGrain / n);
+  parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
+    std::unique_ptr<kissfft<R>> own;
+    if (!share) own = std::make_unique<kissfft<R>>(*shared);
+    const kissfft<R>& fft = share ? *shared : *own;
+    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
+    for (std::int64_t line = begin; line < end; ++line) {
+      const In* src = in + lines.in_base(line);
+      for (std::int64_t k = 0; k < take; ++k) {
+        buf[static_cast<std::size_t>(k)] = convert<C>(src[k * lines.inner]);
+      }
+      std::fill(buf.begin() + take, buf.begin() + stored, C(0));
+      for (std::int64_t k = stored; k < n; ++k) {
+        buf[static_cast<std::size_t>(k)] = std::conj(buf[static_cast<std::size_t>(n - k)]);
+      }
+      fft.transform(buf.data(), res.data());
+      const std::int64_t base = lines.out_base(line);
+      if (op == Op::irfft) {
+        R* dst = static_cast<R*>(out_data) + base;
+        for (std::int64_t k = 0; k < n; ++k) {
+          dst[k * lines.inner] = res[static_cast<std::size_t>(k)].real() * scale;
+        }
+      } else {
+        C* dst = static_cast<C*>(out_data) + base;
+        for (std::int64_t k = 0; k < lines.out_size; ++k) {
+          dst[k * lines.inner] = res[static_cast<std::size_t>(k)] * scale;
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+Tensor run_fft(const OpCall& call) {
+  Tensor out = make_output(call);
+  const Lines lines = lines_of(call);
+  if (out.size() == 0) return out;
+  const DType precision = to_real_type(call.out_dtype);
+  void* dst = mutable_data<void>(out);
+  visit_any_dtype(call.inputs[0].dtype(), [&](auto in_tag) {
+    using In = typename decltype(in_tag)::type;
+    if (precision == DType::f64) {
+      transform_lines<double, In>(call, lines, dst);
+    } else {
+      transform_lines<float, In>(call, lines, dst);
+    }
+  });
+  return out;
+}
+
+}  // namespace vkt::cpu_kernels

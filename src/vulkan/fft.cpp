@@ -1,0 +1,166 @@
+// fft / ifft on the device: VkFFT (MIT, Debian's libvkfft-dev; its Vulkan backend generates
+// GLSL per geometry and compiles it with glslang at plan time) recorded into the backend's
+// command buffer. A plan transforms its own buffer in place: the input is copied in, the
+// result copied out, so its descriptor sets stay bound to one buffer for its whole life.
+// rfft runs as fft plus a slice (the core); irfft, padding and real inputs go by the core's
+// other ops or the cpu.
+#define VKFFT_BACKEND 0
+#include "vulkan/fft.h"
+
+#include <vkFFT.h>
+
+#include <string>
+
+#include "vulkan/backend.h"
+#include "vulkan/check.h"
+#include "vulkan/storage.h"
+
+namespace vkt::vk {
+
+struct FftPlans::Plan {
+  OwnedBuffer data;
+  VkBuffer buffer = VK_NULL_HANDLE;  // VkFFT keeps pointers to these two
+  std::uint64_t buffer_size = 0;
+  VkFFTApplication app{};
+  bool initialized = false;
+  Plan() = default;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+  ~Plan() {
+    if (initialized) deleteVkFFT(&app);
+  }
+};
+
+FftPlans::FftPlans(const Context& ctx)
+    : ctx_(ctx), physical_(ctx.physical()), device_(ctx.device()), queue_(ctx.queue()) {
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = ctx.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  check(vkCreateCommandPool(ctx.device(), &pool_info, nullptr, &pool), "vkCreateCommandPool (fft)");
+  pool_ = Owned<VkCommandPool>(ctx.device(), pool, vkDestroyCommandPool);
+  pool_handle_ = pool;
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence = VK_NULL_HANDLE;
+  check(vkCreateFence(ctx.device(), &fence_info, nullptr, &fence), "vkCreateFence (fft)");
+  fence_ = Owned<VkFence>(ctx.device(), fence, vkDestroyFence);
+  fence_handle_ = fence;
+  // One glslang process for every plan (shaderc's use of it is counted by glslang too).
+  glslang_initialize_process();
+}
+
+FftPlans::~FftPlans() {
+  plans_.clear();
+  glslang_finalize_process();
+}
+
+FftPlans::Plan& FftPlans::get(const FftGeometry& g) {
+  auto it = plans_.find(g);
+  if (it != plans_.end()) return *it->second;
+  auto plan = std::make_unique<Plan>();
+  plan->data = create_buffer(ctx_, g.bytes(),
+                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  plan->buffer = plan->data.buffer.get();
+  plan->buffer_size = g.bytes();
+  VkFFTConfiguration c{};
+  if (g.inner > 1) {
+    // The lines are interleaved: dimension 0 (contiguous) is not transformed.
+    c.FFTdim = 2;
+    c.size[0] = g.inner;
+    c.size[1] = g.length;
+    c.omitDimension[0] = 1;
+  } else {
+    c.FFTdim = 1;
+    c.size[0] = g.length;
+  }
+  c.numberBatches = g.outer;
+  c.physicalDevice = &physical_;
+  c.device = &device_;
+  c.queue = &queue_;
+  c.commandPool = &pool_handle_;
+  c.fence = &fence_handle_;
+  c.isCompilerInitialized = 1;
+  c.buffer = &plan->buffer;
+  c.bufferSize = &plan->buffer_size;
+  c.doublePrecision = g.doubles ? 1 : 0;
+  c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
+  const VkFFTResult r = initializeVkFFT(&plan->app, c);
+  if (r != VKFFT_SUCCESS) {
+    throw Unsupported("[fft] VkFFT could not plan " + std::to_string(g.outer) + " x " +
+                      std::to_string(g.length) + " x " + std::to_string(g.inner) +
+                      (g.doubles ? " c128" : " c64") + " (VkFFT error " + std::to_string(r) + ")");
+  }
+  plan->initialized = true;
+  return *plans_.emplace(g, std::move(plan)).first->second;
+}
+
+VkBuffer FftPlans::buffer(const Plan& p) {
+  return p.buffer;
+}
+
+void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse) {
+  VkFFTLaunchParams launch{};
+  launch.commandBuffer = &cmd;
+  launch.buffer = &p.buffer;
+  const VkFFTResult r = VkFFTAppend(&p.app, inverse ? 1 : -1, &launch);
+  if (r != VKFFT_SUCCESS) {
+    throw Error("[fft] VkFFT could not record its transform (VkFFT error " + std::to_string(r) +
+                ")");
+  }
+}
+
+bool fft_supported(const VulkanBackend& b, const OpCall& call) {
+  if (call.op != Op::fft && call.op != Op::ifft) return false;
+  const Tensor& x = call.inputs[0];
+  const FftParams& p = call.get<FftParams>();
+  return is_complex(call.out_dtype) && x.dtype() == call.out_dtype &&
+         b.dtype_supported(call.out_dtype) &&
+         x.shape()[static_cast<std::size_t>(p.axis)] == p.length;
+}
+
+Tensor run_fft(VulkanBackend& b, const OpCall& call) {
+  if (!fft_supported(b, call)) {
+    throw Unsupported("[" + std::string(op_name(call.op)) + "] " +
+                      std::string(dtype_name(call.out_dtype)) + " has no native " + b.name() +
+                      " kernel for these inputs");
+  }
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;
+  const Tensor& x = call.inputs[0];
+  const FftParams& p = call.get<FftParams>();
+  FftGeometry g;
+  g.length = static_cast<std::uint64_t>(p.length);
+  for (std::int64_t a = 0; a < p.axis; ++a) g.outer *= static_cast<std::uint64_t>(x.shape()[a]);
+  for (std::size_t a = static_cast<std::size_t>(p.axis) + 1; a < x.shape().size(); ++a) {
+    g.inner *= static_cast<std::uint64_t>(x.shape()[a]);
+  }
+  g.doubles = call.out_dtype == DType::c128;
+  FftPlans::Plan& plan = b.fft_plans().get(g);
+  const VkBuffer work = FftPlans::buffer(plan);
+  const std::uint64_t bytes = g.bytes();
+  const BufferRange& in = vulkan_storage(*x.storage()).range();
+  const BufferRange& dst = vulkan_storage(*out.storage()).range();
+  Recorder& rec = b.recorder();
+
+  VkCommandBuffer cmd =
+      rec.begin_command({{in.buffer, in.offset, bytes, false}, {work, 0, bytes, true}});
+  const VkBufferCopy copy_in{in.offset, 0, bytes};
+  vkCmdCopyBuffer(cmd, in.buffer, work, 1, &copy_in);
+  rec.end_command();
+
+  cmd = rec.begin_command({{work, 0, bytes, true}});
+  FftPlans::record(plan, cmd, call.op == Op::ifft);
+  rec.end_command();
+
+  cmd = rec.begin_command({{work, 0, bytes, false}, {dst.buffer, dst.offset, bytes, true}});
+  const VkBufferCopy copy_out{0, dst.offset, bytes};
+  vkCmdCopyBuffer(cmd, work, dst.buffer, 1, &copy_out);
+  rec.end_command();
+  rec.hold(x.storage());
+  rec.hold(out.storage());
+  return out;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,105 @@
+// fft / ifft on the device (VkFFT) against the cpu backend (kissfft): c64 and c128 (where the
+// device has f64), every length of the golden set, the innermost, a middle and the outermost
+// axis, batches; the native path runs with no fallback. rfft / irfft / fft2, padded and
+// real inputs give the cpu's values whatever path they take.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "conformance/fixture.h"
+#include "support/fft_check.h"
+#include "vulkan/backend.h"
+
+namespace vkt::testing {
+namespace {
+
+std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
+  std::vector<double> v(static_cast<std::size_t>(2 * count));
+  std::uint32_t s = seed * 2654435761u + 12345u;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
+  }
+  return v;
+}
+
+std::vector<DType> complex_dtypes() {
+  std::vector<DType> out = {DType::c64};
+  if (static_cast<vk::VulkanBackend&>(vulkan()).dtype_supported(DType::c128)) {
+    out.push_back(DType::c128);
+  }
+  return out;
+}
+
+class Fft : public VulkanTest {
+ protected:
+  // One transform on the device, natively, against the cpu's.
+  void check_native(const Tensor& x, bool inverse, std::int64_t axis) {
+    const std::int64_t rank = x.rank();
+    const std::int64_t n = x.shape()[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)];
+    SCOPED_TRACE(std::string(inverse ? "ifft " : "fft ") + dtype_name(x.dtype()) + " " +
+                 shape_str(x.shape()) + " axis " + std::to_string(axis));
+    const Tensor want = inverse ? ifft(x, std::nullopt, axis) : fft(x, std::nullopt, axis);
+    const Tensor gx = transfer(x, gpu());
+    LedgerScope scope;
+    const Tensor got = inverse ? ifft(gx, std::nullopt, axis) : fft(gx, std::nullopt, axis);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+    EXPECT_EQ(&got.backend(), &gpu());
+    EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want), x.dtype(), n));
+  }
+};
+
+TEST_F(Fft, EveryLengthInnerAxis) {
+  for (DType d : complex_dtypes()) {
+    for (std::int64_t n : {1, 2, 3, 5, 7, 8, 12, 16, 17, 64, 97, 100, 1000, 4096}) {
+      const Tensor x = complex_tensor(pairs(3 * n, static_cast<std::uint32_t>(n)), d, {3, n});
+      check_native(x, false, -1);
+      check_native(x, true, -1);
+    }
+  }
+}
+
+TEST_F(Fft, OuterAndMiddleAxes) {
+  for (DType d : complex_dtypes()) {
+    for (std::int64_t n : {2, 7, 16, 100}) {
+      const Tensor x = complex_tensor(pairs(n * 5 * 3, 5), d, {n, 5, 3});
+      check_native(x, false, 0);
+      check_native(x, true, 0);
+      const Tensor y = complex_tensor(pairs(4 * n * 6, 6), d, {4, n, 6});
+      check_native(y, false, 1);
+      check_native(y, true, 1);
+    }
+  }
+}
+
+TEST_F(Fft, LargeBatchAndLongLine) {
+  check_native(complex_tensor(pairs(4096 * 64, 8), DType::c64, {4096, 64}), false, -1);
+  check_native(complex_tensor(pairs(1 << 18, 9), DType::c64, {1 << 18}), false, -1);
+}
+
+// The composed and non-native forms: the cpu's values whatever path they take.
+TEST_F(Fft, ComposedFormsMatchCpu) {
+  const Tensor x = complex_tensor(pairs(4 * 12, 3), DType::c64, {4, 12});
+  const Tensor gx = transfer(x, gpu());
+  auto same = [&](const Tensor& got, const Tensor& want, std::int64_t n) {
+    EXPECT_EQ(got.dtype(), want.dtype());
+    EXPECT_EQ(got.shape(), want.shape());
+    EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want), DType::c64, n));
+  };
+  same(fft(gx, 20), fft(x, 20), 20);
+  same(ifft(gx, 5, 0), ifft(x, 5, 0), 5);
+  same(fft2(gx), fft2(x), 48);
+  same(ifft2(gx, {8, 6}), ifft2(x, {8, 6}), 48);
+  same(irfft(gx), irfft(x), 22);
+  std::vector<double> re = pairs(24, 4);
+  re.resize(24);
+  const Tensor r = as_type(from_vector(re, {2, 12}), DType::f32);
+  const Tensor gr = transfer(r, gpu());
+  same(rfft(gr), rfft(r), 12);
+  same(rfft(gr, 9), rfft(r, 9), 9);
+  same(fft(gr), fft(r), 12);
+}
+
+}  // namespace
+}  // namespace vkt::testing
