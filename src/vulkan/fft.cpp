@@ -7,7 +7,7 @@
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
-#include <vkFFT.h>
+#include <vkFFT.h>  // the build's patched copy (src/vulkan/CMakeLists.txt)
 
 #include <string>
 
