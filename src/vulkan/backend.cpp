@@ -7,6 +7,7 @@
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
+#include "vulkan/fft.h"
 #include "vulkan/shader_limits.h"
 #include "vulkan/testing.h"
 

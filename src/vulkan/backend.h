@@ -16,7 +16,6 @@
 #include "vkt/backend/op_call.h"
 #include "vulkan/context.h"
 #include "vulkan/device_timer.h"
-#include "vulkan/fft.h"
 #include "vulkan/memory.h"
 #include "vulkan/pinned_reads.h"
 #include "vulkan/pipelines.h"
@@ -25,6 +24,8 @@
 #include "vulkan/transfer.h"
 
 namespace vkt::vk {
+
+class FftPlans;  // fft.h
 
 // How device-to-device copies are made on this device.
 enum class CopyPath { transfer_command, compute_shader };

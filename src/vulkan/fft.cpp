@@ -1,7 +1,8 @@
 // fft / ifft on the device: VkFFT (MIT, Debian's libvkfft-dev; its Vulkan backend generates
 // GLSL per geometry and compiles it with glslang at plan time) recorded into the backend's
-// command buffer. A plan transforms its own buffer in place: the input is copied in, the
-// result copied out, so its descriptor sets stay bound to one buffer for its whole life.
+// command buffer. A plan transforms its own device tensor in place: the input is copied in,
+// the result copied out (by the device's faster copy path), so its descriptor sets stay
+// bound to one buffer range for its whole life.
 // rfft runs as fft plus a slice (the core); irfft, padding and real inputs go by the core's
 // other ops or the cpu.
 #define VKFFT_BACKEND 0
@@ -18,9 +19,10 @@
 namespace vkt::vk {
 
 struct FftPlans::Plan {
-  OwnedBuffer data;
+  Tensor work;
   VkBuffer buffer = VK_NULL_HANDLE;  // VkFFT keeps pointers to these two
-  std::uint64_t buffer_size = 0;
+  std::uint64_t buffer_size = 0;     // to the end of `work`: VkFFT binds from offset 0
+  std::uint64_t offset = 0;          // of `work` in its buffer
   VkFFTApplication app{};
   bool initialized = false;
   Plan() = default;
@@ -54,16 +56,18 @@ FftPlans::~FftPlans() {
   glslang_finalize_process();
 }
 
-FftPlans::Plan& FftPlans::get(const FftGeometry& g) {
+FftPlans::Plan* FftPlans::find(const FftGeometry& g) {
   auto it = plans_.find(g);
-  if (it != plans_.end()) return *it->second;
+  return it == plans_.end() ? nullptr : it->second.get();
+}
+
+FftPlans::Plan& FftPlans::make(const FftGeometry& g, Tensor work) {
   auto plan = std::make_unique<Plan>();
-  plan->data = create_buffer(ctx_, g.bytes(),
-                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                             VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  plan->buffer = plan->data.buffer.get();
-  plan->buffer_size = g.bytes();
+  const BufferRange& range = vulkan_storage(*work.storage()).range();
+  plan->buffer = range.buffer;
+  plan->offset = range.offset;
+  plan->buffer_size = range.offset + g.bytes();
+  plan->work = std::move(work);
   VkFFTConfiguration c{};
   if (g.inner > 1) {
     // The lines are interleaved: dimension 0 (contiguous) is not transformed.
@@ -84,6 +88,8 @@ FftPlans::Plan& FftPlans::get(const FftGeometry& g) {
   c.isCompilerInitialized = 1;
   c.buffer = &plan->buffer;
   c.bufferSize = &plan->buffer_size;
+  c.bufferOffset = plan->offset;
+  c.specifyOffsetsAtLaunch = 1;
   c.doublePrecision = g.doubles ? 1 : 0;
   c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
   const VkFFTResult r = initializeVkFFT(&plan->app, c);
@@ -96,14 +102,19 @@ FftPlans::Plan& FftPlans::get(const FftGeometry& g) {
   return *plans_.emplace(g, std::move(plan)).first->second;
 }
 
-VkBuffer FftPlans::buffer(const Plan& p) {
-  return p.buffer;
+void FftPlans::clear() {
+  plans_.clear();
+}
+
+const Tensor& FftPlans::work(const Plan& p) {
+  return p.work;
 }
 
 void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse) {
   VkFFTLaunchParams launch{};
   launch.commandBuffer = &cmd;
   launch.buffer = &p.buffer;
+  launch.bufferOffset = p.offset;
   const VkFFTResult r = VkFFTAppend(&p.app, inverse ? 1 : -1, &launch);
   if (r != VKFFT_SUCCESS) {
     throw Error("[fft] VkFFT could not record its transform (VkFFT error " + std::to_string(r) +
@@ -137,29 +148,27 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     g.inner *= static_cast<std::uint64_t>(x.shape()[a]);
   }
   g.doubles = call.out_dtype == DType::c128;
-  FftPlans::Plan& plan = b.fft_plans().get(g);
-  const VkBuffer work = FftPlans::buffer(plan);
+  FftPlans& plans = b.fft_plans();
+  FftPlans::Plan* plan = plans.find(g);
+  if (plan == nullptr) {
+    // Plans keep device memory (their tensor, VkFFT's tables): a bounded set.
+    constexpr std::size_t kKeptPlans = 32;
+    if (plans.size() >= kKeptPlans) {
+      b.recorder().finish();
+      plans.clear();
+    }
+    OpCall work_call{call.op, {}, NoParams{}, call.out_dtype, {numel(x.shape())}};
+    plan = &plans.make(g, b.make_output(work_call));
+  }
+  const Tensor& work = FftPlans::work(*plan);
+  const BufferRange& w = vulkan_storage(*work.storage()).range();
   const std::uint64_t bytes = g.bytes();
-  const BufferRange& in = vulkan_storage(*x.storage()).range();
-  const BufferRange& dst = vulkan_storage(*out.storage()).range();
+  copy_range(b, x, work, 0, 0, bytes);
   Recorder& rec = b.recorder();
-
-  VkCommandBuffer cmd =
-      rec.begin_command({{in.buffer, in.offset, bytes, false}, {work, 0, bytes, true}});
-  const VkBufferCopy copy_in{in.offset, 0, bytes};
-  vkCmdCopyBuffer(cmd, in.buffer, work, 1, &copy_in);
+  VkCommandBuffer cmd = rec.begin_command({{w.buffer, w.offset, bytes, true}});
+  FftPlans::record(*plan, cmd, call.op == Op::ifft);
   rec.end_command();
-
-  cmd = rec.begin_command({{work, 0, bytes, true}});
-  FftPlans::record(plan, cmd, call.op == Op::ifft);
-  rec.end_command();
-
-  cmd = rec.begin_command({{work, 0, bytes, false}, {dst.buffer, dst.offset, bytes, true}});
-  const VkBufferCopy copy_out{0, dst.offset, bytes};
-  vkCmdCopyBuffer(cmd, work, dst.buffer, 1, &copy_out);
-  rec.end_command();
-  rec.hold(x.storage());
-  rec.hold(out.storage());
+  copy_range(b, work, out, 0, 0, bytes);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The Vulkan backend's FFT plans (VkFFT, compiled at run time through glslang): one per
-// transform geometry and precision, each with a buffer of its own that the data is copied
-// through, so a plan's descriptor sets never change while a batch may use them.
+// transform geometry and precision, each with a device tensor of its own that the data is
+// copied through, so a plan's descriptor sets never change while a batch may use them.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -10,6 +10,7 @@
 #include <memory>
 #include <tuple>
 
+#include "vkt/tensor.h"
 #include "vulkan/context.h"
 #include "vulkan/handle.h"
 
@@ -33,10 +34,15 @@ class FftPlans {
   FftPlans(const FftPlans&) = delete;
   FftPlans& operator=(const FftPlans&) = delete;
 
-  // The plan for `g`, made on first use (compiles its kernels; waits for the queue).
-  Plan& get(const FftGeometry& g);
-  // The buffer the plan transforms in place.
-  static VkBuffer buffer(const Plan& p);
+  // The plan for `g`, or null before make(g, ...).
+  Plan* find(const FftGeometry& g);
+  // Makes the plan for `g` transforming `work` in place (a device tensor of g.bytes(), kept
+  // for the plan's life): compiles its kernels and waits for the queue.
+  Plan& make(const FftGeometry& g, Tensor work);
+  static const Tensor& work(const Plan& p);
+  std::size_t size() const { return plans_.size(); }
+  // Drops every plan; only once no recorded work uses them (after Recorder::finish).
+  void clear();
   // Records the transform (forward, or inverse divided by the length) into `cmd`.
   static void record(Plan& p, VkCommandBuffer cmd, bool inverse);
 

@@ -38,8 +38,8 @@ class Fft : public VulkanTest {
   void check_native(const Tensor& x, bool inverse, std::int64_t axis) {
     const std::int64_t rank = x.rank();
     const std::int64_t n = x.shape()[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)];
-    SCOPED_TRACE(std::string(inverse ? "ifft " : "fft ") + dtype_name(x.dtype()) + " " +
-                 shape_str(x.shape()) + " axis " + std::to_string(axis));
+    SCOPED_TRACE(std::string(inverse ? "ifft " : "fft ") + std::string(dtype_name(x.dtype())) +
+                 " " + shape_str(x.shape()) + " axis " + std::to_string(axis));
     const Tensor want = inverse ? ifft(x, std::nullopt, axis) : fft(x, std::nullopt, axis);
     const Tensor gx = transfer(x, gpu());
     LedgerScope scope;
