@@ -88,8 +88,7 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, Tensor work) {
   c.isCompilerInitialized = 1;
   c.buffer = &plan->buffer;
   c.bufferSize = &plan->buffer_size;
-  c.bufferOffset = plan->offset;
-  c.specifyOffsetsAtLaunch = 1;
+  c.bufferOffset = plan->offset;  // fixed for the plan's life: its kernels have it built in
   c.doublePrecision = g.doubles ? 1 : 0;
   c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
   const VkFFTResult r = initializeVkFFT(&plan->app, c);
@@ -122,13 +121,27 @@ void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse) {
   }
 }
 
+namespace {
+
+// VkFFT's own radices go up to 13; a length with a larger prime factor takes its Bluestein
+// path, whose kernels (1.2.26, as used here) were bound to no buffer and gave wrong values
+// on lavapipe: such lengths run on the cpu until that is resolved.
+bool radix_13_smooth(std::int64_t n) {
+  for (std::int64_t p : {2, 3, 5, 7, 11, 13}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
+}  // namespace
+
 bool fft_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::fft && call.op != Op::ifft) return false;
   const Tensor& x = call.inputs[0];
   const FftParams& p = call.get<FftParams>();
   return is_complex(call.out_dtype) && x.dtype() == call.out_dtype &&
          b.dtype_supported(call.out_dtype) &&
-         x.shape()[static_cast<std::size_t>(p.axis)] == p.length;
+         x.shape()[static_cast<std::size_t>(p.axis)] == p.length && radix_13_smooth(p.length);
 }
 
 Tensor run_fft(VulkanBackend& b, const OpCall& call) {
@@ -141,6 +154,10 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   if (out.size() == 0) return out;
   const Tensor& x = call.inputs[0];
   const FftParams& p = call.get<FftParams>();
+  if (p.length == 1) {  // the transform of one point is that point (VkFFT refuses length 1)
+    copy_range(b, x, out, 0, 0, out.nbytes());
+    return out;
+  }
   FftGeometry g;
   g.length = static_cast<std::uint64_t>(p.length);
   for (std::int64_t a = 0; a < p.axis; ++a) g.outer *= static_cast<std::uint64_t>(x.shape()[a]);
@@ -153,10 +170,9 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   if (plan == nullptr) {
     // Plans keep device memory (their tensor, VkFFT's tables): a bounded set.
     constexpr std::size_t kKeptPlans = 32;
-    if (plans.size() >= kKeptPlans) {
-      b.recorder().finish();
-      plans.clear();
-    }
+    // VkFFT submits its table uploads on the queue itself: nothing of ours may be pending.
+    b.recorder().finish();
+    if (plans.size() >= kKeptPlans) plans.clear();
     OpCall work_call{call.op, {}, NoParams{}, call.out_dtype, {numel(x.shape())}};
     plan = &plans.make(g, b.make_output(work_call));
   }
@@ -165,7 +181,9 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   const std::uint64_t bytes = g.bytes();
   copy_range(b, x, work, 0, 0, bytes);
   Recorder& rec = b.recorder();
-  VkCommandBuffer cmd = rec.begin_command({{w.buffer, w.offset, bytes, true}});
+  // VkFFT binds the buffer from offset 0: the validation layer (rightly) counts the whole
+  // bound range as written, so the hazard tracking does too.
+  VkCommandBuffer cmd = rec.begin_command({{w.buffer, 0, w.offset + bytes, true}});
   FftPlans::record(*plan, cmd, call.op == Op::ifft);
   rec.end_command();
   copy_range(b, work, out, 0, 0, bytes);

@@ -32,9 +32,18 @@ std::vector<DType> complex_dtypes() {
   return out;
 }
 
+// Lengths with a prime factor above 13 (VkFFT's Bluestein path) run on the cpu for now
+// (src/vulkan/fft.cpp says why).
+bool native_length(std::int64_t n) {
+  for (std::int64_t p : {2, 3, 5, 7, 11, 13}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
 class Fft : public VulkanTest {
  protected:
-  // One transform on the device, natively, against the cpu's.
+  // One transform on the device (natively where the length allows) against the cpu's.
   void check_native(const Tensor& x, bool inverse, std::int64_t axis) {
     const std::int64_t rank = x.rank();
     const std::int64_t n = x.shape()[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)];
@@ -44,8 +53,9 @@ class Fft : public VulkanTest {
     const Tensor gx = transfer(x, gpu());
     LedgerScope scope;
     const Tensor got = inverse ? ifft(gx, std::nullopt, axis) : fft(gx, std::nullopt, axis);
-    EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
-    EXPECT_EQ(&got.backend(), &gpu());
+    const bool native = native_length(n);
+    EXPECT_EQ(scope.delta().fallbacks, native ? 0u : 1u) << scope.delta().to_string();
+    EXPECT_EQ(&got.backend(), native ? &gpu() : &cpu());
     EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want), x.dtype(), n));
   }
 };
