@@ -46,30 +46,16 @@ Shape with_axis(Shape s, std::int64_t axis, std::int64_t n) {
   return s;
 }
 
-// On a device, padding and the conversion to complex run as ops of their own (native where
-// the device has them) so that the transform gets the exact complex line it runs natively;
-// the cpu kernel pads and converts while it gathers each line.
-Tensor prepare_for_device(const Tensor& t, const Line& line, DType complex) {
-  Tensor x = t;
-  const std::int64_t size = x.shape()[static_cast<std::size_t>(line.axis)];
-  if (size != line.length) {
-    std::vector<PadAxis> config(static_cast<std::size_t>(x.rank()));
-    config[static_cast<std::size_t>(line.axis)].hi = line.length - size;
-    x = pad(x, Scalar(0), config);
-  }
-  return x.dtype() == complex ? x : as_type(x, complex);
-}
-
 Tensor complex_transform(Op op, const Tensor& t, std::optional<std::int64_t> length,
                          std::int64_t axis) {
   const std::string name(op_name(op));
   const Line line = resolve(name, t, length, axis, same_length);
-  const DType out = to_complex_type(t.dtype());
-  const Tensor x = t.backend().is_cpu() ? t : prepare_for_device(t, line, out);
+  // Padding, cropping and the conversion to complex happen in the kernels (the cpu's while it
+  // gathers lines; a device runs exact complex lines natively, the rest by fallback).
   return detail::dispatch(OpCall{op,
-                                 {x},
+                                 {t},
                                  FftParams{line.axis, line.length},
-                                 out,
+                                 to_complex_type(t.dtype()),
                                  with_axis(t.shape(), line.axis, line.length)});
 }
 
@@ -126,13 +112,6 @@ Tensor rfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t ax
   detail::check_not_complex(name, t);
   const Line line = resolve(name, t, length, axis, same_length);
   const std::int64_t half = line.length / 2 + 1;
-  if (!t.backend().is_cpu()) {
-    // The device runs the complex transform; the mirrored half is cut off.
-    const Tensor full = fft(t, line.length, line.axis);
-    std::vector<std::int64_t> start(static_cast<std::size_t>(t.rank()), 0);
-    Shape lengths = with_axis(full.shape(), line.axis, half);
-    return slice(full, start, lengths);
-  }
   return detail::dispatch(OpCall{Op::rfft,
                                  {t},
                                  FftParams{line.axis, line.length},
