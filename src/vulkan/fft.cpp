@@ -2,9 +2,8 @@
 // GLSL per geometry and compiles it with glslang at plan time) recorded into the backend's
 // command buffer. A plan transforms its own device tensor in place: the input is copied in,
 // the result copied out (by the device's faster copy path), so its descriptor sets stay
-// bound to one buffer range for its whole life.
-// rfft runs as fft plus a slice (the core); irfft, padding and real inputs go by the core's
-// other ops or the cpu.
+// bound to one buffer range for its whole life. Other transforms (rfft, irfft, padding,
+// cropping, real inputs, lengths with a prime factor above 13) run on the cpu by fallback.
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
@@ -19,10 +18,14 @@
 namespace vkt::vk {
 
 struct FftPlans::Plan {
-  Tensor work;
-  VkBuffer buffer = VK_NULL_HANDLE;  // VkFFT keeps pointers to these two
-  std::uint64_t buffer_size = 0;     // to the end of `work`: VkFFT binds from offset 0
-  std::uint64_t offset = 0;          // of `work` in its buffer
+  Tensor work;  // empty for an in-place plan
+  // VkFFT keeps pointers to these; it rebinds its sets when handed another pointer, so a
+  // new buffer goes into the other slot.
+  VkBuffer slots[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+  int slot = 0;
+  std::uint64_t buffer_size = 0;  // to the end of the data: VkFFT binds from offset 0
+  std::uint64_t offset = 0;       // of the data in its buffer
+  std::uint64_t last_use = 0;
   VkFFTApplication app{};
   bool initialized = false;
   Plan() = default;
@@ -34,7 +37,7 @@ struct FftPlans::Plan {
 };
 
 FftPlans::FftPlans(const Context& ctx)
-    : ctx_(ctx), physical_(ctx.physical()), device_(ctx.device()), queue_(ctx.queue()) {
+    : physical_(ctx.physical()), device_(ctx.device()), queue_(ctx.queue()) {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool_info.queueFamilyIndex = ctx.queue_family();
@@ -61,12 +64,12 @@ FftPlans::Plan* FftPlans::find(const FftGeometry& g) {
   return it == plans_.end() ? nullptr : it->second.get();
 }
 
-FftPlans::Plan& FftPlans::make(const FftGeometry& g, Tensor work) {
+FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint64_t offset,
+                               Tensor work) {
   auto plan = std::make_unique<Plan>();
-  const BufferRange& range = vulkan_storage(*work.storage()).range();
-  plan->buffer = range.buffer;
-  plan->offset = range.offset;
-  plan->buffer_size = range.offset + g.bytes();
+  plan->slots[0] = buffer;
+  plan->offset = offset;
+  plan->buffer_size = offset + g.bytes();
   plan->work = std::move(work);
   VkFFTConfiguration c{};
   if (g.inner > 1) {
@@ -86,7 +89,7 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, Tensor work) {
   c.commandPool = &pool_handle_;
   c.fence = &fence_handle_;
   c.isCompilerInitialized = 1;
-  c.buffer = &plan->buffer;
+  c.buffer = &plan->slots[0];
   c.bufferSize = &plan->buffer_size;
   c.bufferOffset = plan->offset;  // fixed for the plan's life: its kernels have it built in
   c.doublePrecision = g.doubles ? 1 : 0;
@@ -109,10 +112,24 @@ const Tensor& FftPlans::work(const Plan& p) {
   return p.work;
 }
 
-void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse) {
+VkBuffer FftPlans::bound(const Plan& p) {
+  return p.slots[p.slot];
+}
+
+std::uint64_t FftPlans::last_use(const Plan& p) {
+  return p.last_use;
+}
+
+void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse, VkBuffer buffer,
+                      std::uint64_t batch_value) {
+  if (buffer != p.slots[p.slot]) {
+    p.slot = 1 - p.slot;
+    p.slots[p.slot] = buffer;
+  }
+  p.last_use = batch_value;
   VkFFTLaunchParams launch{};
   launch.commandBuffer = &cmd;
-  launch.buffer = &p.buffer;
+  launch.buffer = &p.slots[p.slot];
   launch.bufferOffset = p.offset;
   const VkFFTResult r = VkFFTAppend(&p.app, inverse ? 1 : -1, &launch);
   if (r != VKFFT_SUCCESS) {
@@ -165,28 +182,44 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     g.inner *= static_cast<std::uint64_t>(x.shape()[a]);
   }
   g.doubles = call.out_dtype == DType::c128;
+  const BufferRange& dst = vulkan_storage(*out.storage()).range();
+  // An output with a buffer of its own (offset 0) is transformed in place; others go through
+  // the plan's own tensor, which costs a second copy but never rebinds.
+  g.in_place = dst.dedicated && dst.offset == 0;
+  Recorder& rec = b.recorder();
   FftPlans& plans = b.fft_plans();
   FftPlans::Plan* plan = plans.find(g);
   if (plan == nullptr) {
+    // VkFFT submits its table uploads on the queue itself: nothing of ours may be pending.
+    rec.finish();
     // Plans keep device memory (their tensor, VkFFT's tables): a bounded set.
     constexpr std::size_t kKeptPlans = 32;
-    // VkFFT submits its table uploads on the queue itself: nothing of ours may be pending.
-    b.recorder().finish();
     if (plans.size() >= kKeptPlans) plans.clear();
-    OpCall work_call{call.op, {}, NoParams{}, call.out_dtype, {numel(x.shape())}};
-    plan = &plans.make(g, b.make_output(work_call));
+    if (g.in_place) {
+      plan = &plans.make(g, dst.buffer, 0, Tensor());
+    } else {
+      OpCall work_call{call.op, {}, NoParams{}, call.out_dtype, {numel(x.shape())}};
+      Tensor work = b.make_output(work_call);
+      const BufferRange& w = vulkan_storage(*work.storage()).range();
+      plan = &plans.make(g, w.buffer, w.offset, std::move(work));
+    }
   }
-  const Tensor& work = FftPlans::work(*plan);
-  const BufferRange& w = vulkan_storage(*work.storage()).range();
+  const Tensor& target = g.in_place ? out : FftPlans::work(*plan);
+  const BufferRange& t = vulkan_storage(*target.storage()).range();
+  if (t.buffer != FftPlans::bound(*plan)) {
+    // Rebinding rewrites descriptor sets: the batches that used them must have completed.
+    const std::uint64_t used = FftPlans::last_use(*plan);
+    if (used >= rec.pending_value()) rec.submit();
+    if (used != 0 && rec.completed_value() < used) rec.wait(used);
+  }
   const std::uint64_t bytes = g.bytes();
-  copy_range(b, x, work, 0, 0, bytes);
-  Recorder& rec = b.recorder();
+  copy_range(b, x, target, 0, 0, bytes);
   // VkFFT binds the buffer from offset 0: the validation layer (rightly) counts the whole
   // bound range as written, so the hazard tracking does too.
-  VkCommandBuffer cmd = rec.begin_command({{w.buffer, 0, w.offset + bytes, true}});
-  FftPlans::record(*plan, cmd, call.op == Op::ifft);
+  VkCommandBuffer cmd = rec.begin_command({{t.buffer, 0, t.offset + bytes, true}});
+  FftPlans::record(*plan, cmd, call.op == Op::ifft, t.buffer, rec.pending_value());
   rec.end_command();
-  copy_range(b, work, out, 0, 0, bytes);
+  if (!g.in_place) copy_range(b, target, out, 0, 0, bytes);
   return out;
 }
 
