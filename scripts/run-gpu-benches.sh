@@ -28,7 +28,7 @@ set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
 build=${2:-build}
 shift $(( $# >= 2 ? 2 : 1 ))
-benches=${*:-info consumer torch host memory sortwin overhead chain matmul conv shapes ops}
+benches=${*:-info consumer torch host memory sortwin overhead chain matmul conv fft shapes ops}
 bench="$build/vkt-bench"
 mkdir -p "$out"
 host=$(hostname)

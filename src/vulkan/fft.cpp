@@ -1,9 +1,10 @@
 // fft / ifft on the device: VkFFT (MIT, Debian's libvkfft-dev; its Vulkan backend generates
 // GLSL per geometry and compiles it with glslang at plan time) recorded into the backend's
-// command buffer. A plan transforms its own device tensor in place: the input is copied in,
-// the result copied out (by the device's faster copy path), so its descriptor sets stay
-// bound to one buffer range for its whole life. Other transforms (rfft, irfft, padding,
-// cropping, real inputs, lengths with a prime factor above 13) run on the cpu by fallback.
+// command buffer. A large output (a buffer of its own) is transformed in place after one copy
+// of the input, the plan rebinding to it once the plan's last batch has completed; a small
+// one goes through the plan's own device tensor (copy in, transform, copy out), so those
+// plans never rebind. Other transforms (rfft, irfft, padding, cropping, real inputs, lengths
+// with a prime factor above 13) run on the cpu by fallback.
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
