@@ -3,8 +3,8 @@
 // command buffer. A large output (a buffer of its own) is transformed in place after one copy
 // of the input, the plan rebinding to it once the plan's last batch has completed; a small
 // one goes through the plan's own device tensor (copy in, transform, copy out), so those
-// plans never rebind. Other transforms (rfft, irfft, padding, cropping, real inputs, lengths
-// with a prime factor above 13) run on the cpu by fallback.
+// plans never rebind. Any length (VkFFT's Bluestein path for prime factors above 13). Other
+// transforms (rfft, irfft, padding, cropping, real inputs) run on the cpu by fallback.
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
@@ -90,7 +90,9 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint6
   c.commandPool = &pool_handle_;
   c.fence = &fence_handle_;
   c.isCompilerInitialized = 1;
-  c.buffer = &plan->slots[0];
+  // No buffer at plan time: VkFFT writes its descriptor sets at the first launch, once the
+  // buffers it makes after them (Bluestein's) exist; written earlier they name no buffer.
+  c.buffer = nullptr;
   c.bufferSize = &plan->buffer_size;
   c.bufferOffset = plan->offset;  // fixed for the plan's life: its kernels have it built in
   c.doublePrecision = g.doubles ? 1 : 0;
@@ -139,27 +141,13 @@ void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse, VkBuffer buffe
   }
 }
 
-namespace {
-
-// VkFFT's own radices go up to 13; a length with a larger prime factor takes its Bluestein
-// path, whose kernels (1.2.26, as used here) were bound to no buffer and gave wrong values
-// on lavapipe: such lengths run on the cpu until that is resolved.
-bool radix_13_smooth(std::int64_t n) {
-  for (std::int64_t p : {2, 3, 5, 7, 11, 13}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
-}  // namespace
-
 bool fft_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::fft && call.op != Op::ifft) return false;
   const Tensor& x = call.inputs[0];
   const FftParams& p = call.get<FftParams>();
   return is_complex(call.out_dtype) && x.dtype() == call.out_dtype &&
          b.dtype_supported(call.out_dtype) &&
-         x.shape()[static_cast<std::size_t>(p.axis)] == p.length && radix_13_smooth(p.length);
+         x.shape()[static_cast<std::size_t>(p.axis)] == p.length;
 }
 
 Tensor run_fft(VulkanBackend& b, const OpCall& call) {
