@@ -1,12 +1,15 @@
 // fft, ifft, rfft, irfft on the cpu: kissfft (BSD-3, Debian's libkissfft-dev; its C++
 // template header, so c128 runs in double) over every line along the axis, lines in
 // parallel, each gathered into a contiguous buffer (zero-padded or cropped, converted to
-// complex) and its result scattered back. One plan per length, kept for later calls.
+// complex) and its result scattered back. One plan per length, kept for later calls; lengths
+// with a large prime factor by Bluestein's algorithm on power-of-two plans.
+#include <cmath>
 #include <complex>
 #include <kissfft/kissfft.hh>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numbers>
 #include <utility>
 #include <vector>
 
@@ -39,6 +42,69 @@ std::shared_ptr<const kissfft<R>> plan(std::int64_t n, bool inverse) {
   return made;
 }
 
+// Lengths with a prime factor above this go through Bluestein's algorithm (three power-of-two
+// transforms of at least 2n - 1 points): kissfft's generic butterfly costs n * p there, so a
+// large prime length would cost n^2.
+constexpr std::int64_t kBluesteinPrime = 256;
+
+std::int64_t largest_prime_factor(std::int64_t n) {
+  std::int64_t largest = 1;
+  for (std::int64_t p = 2; p * p <= n; ++p) {
+    while (n % p == 0) {
+      largest = p;
+      n /= p;
+    }
+  }
+  return std::max(largest, n);
+}
+
+// Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_(k-j)), w_k = exp(-+ i pi k^2 / n), the
+// sum a circular convolution of m >= 2n - 1 points done by power-of-two transforms.
+template <class R>
+class Bluestein {
+ public:
+  using C = std::complex<R>;
+  Bluestein(std::int64_t n, bool inverse) : n_(n) {
+    while (m_ < 2 * n - 1) m_ *= 2;
+    fwd_ = plan<R>(m_, false);
+    inv_ = plan<R>(m_, true);
+    chirp_.resize(static_cast<std::size_t>(n));
+    // k^2 mod 2n by (k + 1)^2 = k^2 + 2k + 1, exact for any n.
+    std::int64_t square = 0;
+    const double sign = inverse ? 1.0 : -1.0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double angle = std::numbers::pi * static_cast<double>(square) / static_cast<double>(n);
+      chirp_[static_cast<std::size_t>(k)] =
+          C(static_cast<R>(std::cos(angle)), static_cast<R>(sign * std::sin(angle)));
+      square = (square + 2 * k + 1) % (2 * n);
+    }
+    std::vector<C> b(static_cast<std::size_t>(m_), C(0));
+    b[0] = std::conj(chirp_[0]);
+    for (std::int64_t k = 1; k < n; ++k) {
+      b[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>(m_ - k)] =
+          std::conj(chirp_[static_cast<std::size_t>(k)]);
+    }
+    kernel_.resize(static_cast<std::size_t>(m_));
+    fwd_->transform(b.data(), kernel_.data());
+    for (C& v : kernel_) v /= static_cast<R>(m_);  // the inverse transform's 1/m
+  }
+  std::int64_t scratch_size() const { return m_; }
+  // `a` and `fa`: scratch_size() points each.
+  void transform(const C* in, C* out, C* a, C* fa) const {
+    for (std::int64_t k = 0; k < n_; ++k) a[k] = in[k] * chirp_[static_cast<std::size_t>(k)];
+    std::fill(a + n_, a + m_, C(0));
+    fwd_->transform(a, fa);
+    for (std::int64_t k = 0; k < m_; ++k) fa[k] *= kernel_[static_cast<std::size_t>(k)];
+    inv_->transform(fa, a);
+    for (std::int64_t k = 0; k < n_; ++k) out[k] = a[k] * chirp_[static_cast<std::size_t>(k)];
+  }
+
+ private:
+  std::int64_t n_, m_ = 1;
+  std::shared_ptr<const kissfft<R>> fwd_, inv_;  // powers of two: shareable across threads
+  std::vector<C> chirp_, kernel_;
+};
+
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
   std::int64_t outer = 1, inner = 1, in_size = 0, out_size = 0;
@@ -69,8 +135,15 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const Op op = call.op;
   const std::int64_t n = call.get<FftParams>().length;
   const bool inverse = op == Op::ifft || op == Op::irfft;
-  const std::shared_ptr<const kissfft<R>> shared = plan<R>(n, inverse);
-  const bool share = shareable(n);
+  const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
+  std::unique_ptr<const Bluestein<R>> blue;
+  std::shared_ptr<const kissfft<R>> shared;
+  if (bluestein) {
+    blue = std::make_unique<const Bluestein<R>>(n, inverse);
+  } else {
+    shared = plan<R>(n, inverse);
+  }
+  const bool share = bluestein || shareable(n);
   const In* in = data<In>(call.inputs[0]);
   // irfft reads the first n / 2 + 1 points and mirrors the rest.
   const std::int64_t stored = op == Op::irfft ? n / 2 + 1 : n;
@@ -80,8 +153,10 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
     std::unique_ptr<kissfft<R>> own;
     if (!share) own = std::make_unique<kissfft<R>>(*shared);
-    const kissfft<R>& fft = share ? *shared : *own;
+    const kissfft<R>* fft = share ? shared.get() : own.get();
     std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
+    const std::size_t scratch = bluestein ? static_cast<std::size_t>(blue->scratch_size()) : 0;
+    std::vector<C> a(scratch), fa(scratch);
     for (std::int64_t line = begin; line < end; ++line) {
       const In* src = in + lines.in_base(line);
       for (std::int64_t k = 0; k < take; ++k) {
@@ -91,7 +166,11 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
       for (std::int64_t k = stored; k < n; ++k) {
         buf[static_cast<std::size_t>(k)] = std::conj(buf[static_cast<std::size_t>(n - k)]);
       }
-      fft.transform(buf.data(), res.data());
+      if (bluestein) {
+        blue->transform(buf.data(), res.data(), a.data(), fa.data());
+      } else {
+        fft->transform(buf.data(), res.data());
+      }
       const std::int64_t base = lines.out_base(line);
       if (op == Op::irfft) {
         R* dst = static_cast<R*>(out_data) + base;

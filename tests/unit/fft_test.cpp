@@ -50,8 +50,9 @@ std::vector<Cd> direct_dft(const std::vector<Cd>& x, bool inverse) {
 
 TEST(Fft, MatchesDirectDftEveryLength) {
   for (DType d : {DType::c64, DType::c128}) {
-    for (std::int64_t n :
-         {1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 16, 17, 25, 31, 49, 60, 97, 128, 243, 509}) {
+    // Radices 2 to 5, kissfft's generic butterfly (primes up to 256), Bluestein (larger).
+    for (std::int64_t n : {1,  2,  3,  4,  5,  6,   7,   9,   11,  13,  16,   17,
+                           25, 31, 49, 60, 97, 128, 243, 251, 257, 509, 1031, 2 * 521}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
       const Tensor x = complex_tensor(pairs(n, static_cast<std::uint32_t>(n)), d, {n});
       const std::vector<Cd> in = complex_values(x);
@@ -63,7 +64,7 @@ TEST(Fft, MatchesDirectDftEveryLength) {
 
 TEST(Fft, RoundTrips) {
   for (DType d : {DType::c64, DType::c128}) {
-    for (std::int64_t n : {1, 8, 12, 97, 1000, 4096, 16384 * 3}) {
+    for (std::int64_t n : {1, 8, 12, 97, 1000, 4096, 16384 * 3, 65537}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
       const Tensor x = complex_tensor(pairs(2 * n, 7), d, {2, n});
       EXPECT_TRUE(spectra_close(complex_values(ifft(fft(x))), complex_values(x), d, n));
