@@ -105,6 +105,66 @@ class Bluestein {
   std::vector<C> chirp_, kernel_;
 };
 
+// One long line on many threads (the four-step algorithm): n = n1 * n2, n1 transforms of n2
+// points (strided), a twiddle, n2 transforms of n1 points. For lines too few to share out.
+template <class R>
+class FourStep {
+ public:
+  using C = std::complex<R>;
+  // n1: the largest divisor of n up to sqrt(n); 1 when n has none above 1.
+  static std::int64_t split(std::int64_t n) {
+    std::int64_t best = 1;
+    for (std::int64_t d = 2; d * d <= n; ++d) {
+      if (n % d == 0) best = d;
+    }
+    return best;
+  }
+  FourStep(std::int64_t n, bool inverse) : n_(n), n1_(split(n)), n2_(n / n1_), inverse_(inverse) {
+    p1_ = plan<R>(n1_, inverse);
+    p2_ = plan<R>(n2_, inverse);
+  }
+  void transform(const C* in, C* out) const {
+    std::vector<C> mid(static_cast<std::size_t>(n_));
+    const double sign = inverse_ ? 1.0 : -1.0;
+    const double step = 2.0 * std::numbers::pi / static_cast<double>(n_);
+    parallel_for(n1_, 1, [&](std::int64_t begin, std::int64_t end) {
+      kissfft<R> local = *p2_;  // a copy: kissfft's generic butterfly writes scratch
+      std::vector<C> col(static_cast<std::size_t>(n2_)), res(static_cast<std::size_t>(n2_));
+      for (std::int64_t j1 = begin; j1 < end; ++j1) {
+        for (std::int64_t j2 = 0; j2 < n2_; ++j2)
+          col[static_cast<std::size_t>(j2)] = in[j1 + n1_ * j2];
+        local.transform(col.data(), res.data());
+        C* row = mid.data() + j1 * n2_;
+        for (std::int64_t k2 = 0; k2 < n2_; ++k2) {
+          const double angle = sign * step * static_cast<double>(j1 * k2);
+          row[k2] = res[static_cast<std::size_t>(k2)] *
+                    C(static_cast<R>(std::cos(angle)), static_cast<R>(std::sin(angle)));
+        }
+      }
+    });
+    parallel_for(n2_, 1, [&](std::int64_t begin, std::int64_t end) {
+      kissfft<R> local = *p1_;
+      std::vector<C> col(static_cast<std::size_t>(n1_)), res(static_cast<std::size_t>(n1_));
+      for (std::int64_t k2 = begin; k2 < end; ++k2) {
+        for (std::int64_t j1 = 0; j1 < n1_; ++j1) {
+          col[static_cast<std::size_t>(j1)] = mid[static_cast<std::size_t>(j1 * n2_ + k2)];
+        }
+        local.transform(col.data(), res.data());
+        for (std::int64_t k1 = 0; k1 < n1_; ++k1)
+          out[k2 + n2_ * k1] = res[static_cast<std::size_t>(k1)];
+      }
+    });
+  }
+
+ private:
+  std::int64_t n_, n1_, n2_;
+  bool inverse_;
+  std::shared_ptr<const kissfft<R>> p1_, p2_;
+};
+
+// Lines at least this long, fewer than the threads, run one at a time by FourStep.
+constexpr std::int64_t kFourStepMin = std::int64_t{1} << 16;
+
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
   std::int64_t outer = 1, inner = 1, in_size = 0, out_size = 0;
@@ -128,14 +188,68 @@ Lines lines_of(const OpCall& call) {
   return l;
 }
 
+// Moves one line between the tensors and a contiguous buffer: gather converts to complex,
+// pads or crops (irfft: reads n / 2 + 1 points and mirrors the rest), scatter scales (the
+// inverse's 1 / n) and writes (irfft: the real parts).
+template <class R, class In>
+class LineIo {
+ public:
+  using C = std::complex<R>;
+  LineIo(const OpCall& call, const Lines& lines, void* out)
+      : lines_(lines),
+        in_(data<In>(call.inputs[0])),
+        out_(out),
+        n_(call.get<FftParams>().length),
+        stored_(call.op == Op::irfft ? n_ / 2 + 1 : n_),
+        take_(std::min(stored_, lines.in_size)),
+        real_out_(call.op == Op::irfft),
+        scale_(call.op == Op::ifft || call.op == Op::irfft ? R(1) / static_cast<R>(n_) : R(1)) {}
+  void gather(std::int64_t line, C* buf) const {
+    const In* src = in_ + lines_.in_base(line);
+    for (std::int64_t k = 0; k < take_; ++k) buf[k] = convert<C>(src[k * lines_.inner]);
+    std::fill(buf + take_, buf + stored_, C(0));
+    for (std::int64_t k = stored_; k < n_; ++k) buf[k] = std::conj(buf[n_ - k]);
+  }
+  void scatter(std::int64_t line, const C* res) const {
+    const std::int64_t base = lines_.out_base(line);
+    if (real_out_) {
+      R* dst = static_cast<R*>(out_) + base;
+      for (std::int64_t k = 0; k < n_; ++k) dst[k * lines_.inner] = res[k].real() * scale_;
+    } else {
+      C* dst = static_cast<C*>(out_) + base;
+      for (std::int64_t k = 0; k < lines_.out_size; ++k) dst[k * lines_.inner] = res[k] * scale_;
+    }
+  }
+
+ private:
+  const Lines& lines_;
+  const In* in_;
+  void* out_;
+  std::int64_t n_, stored_, take_;
+  bool real_out_;
+  R scale_;
+};
+
 // R: the precision the transform runs in; In: the input's value type.
 template <class R, class In>
 void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   using C = std::complex<R>;
-  const Op op = call.op;
   const std::int64_t n = call.get<FftParams>().length;
-  const bool inverse = op == Op::ifft || op == Op::irfft;
+  const bool inverse = call.op == Op::ifft || call.op == Op::irfft;
+  const LineIo<R, In> io(call, lines, out_data);
   const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
+  if (!bluestein && n >= kFourStepMin && lines.count() < max_threads() &&
+      FourStep<R>::split(n) >= 16) {
+    // Too few lines to share out: one at a time, each on every thread.
+    const FourStep<R> fft(n, inverse);
+    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
+    for (std::int64_t line = 0; line < lines.count(); ++line) {
+      io.gather(line, buf.data());
+      fft.transform(buf.data(), res.data());
+      io.scatter(line, res.data());
+    }
+    return;
+  }
   std::unique_ptr<const Bluestein<R>> blue;
   std::shared_ptr<const kissfft<R>> shared;
   if (bluestein) {
@@ -144,11 +258,6 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
     shared = plan<R>(n, inverse);
   }
   const bool share = bluestein || shareable(n);
-  const In* in = data<In>(call.inputs[0]);
-  // irfft reads the first n / 2 + 1 points and mirrors the rest.
-  const std::int64_t stored = op == Op::irfft ? n / 2 + 1 : n;
-  const std::int64_t take = std::min(stored, lines.in_size);
-  const R scale = inverse ? R(1) / static_cast<R>(n) : R(1);
   const std::int64_t grain = std::max<std::int64_t>(1, kGrain / n);
   parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
     std::unique_ptr<kissfft<R>> own;
@@ -158,31 +267,13 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
     const std::size_t scratch = bluestein ? static_cast<std::size_t>(blue->scratch_size()) : 0;
     std::vector<C> a(scratch), fa(scratch);
     for (std::int64_t line = begin; line < end; ++line) {
-      const In* src = in + lines.in_base(line);
-      for (std::int64_t k = 0; k < take; ++k) {
-        buf[static_cast<std::size_t>(k)] = convert<C>(src[k * lines.inner]);
-      }
-      std::fill(buf.begin() + take, buf.begin() + stored, C(0));
-      for (std::int64_t k = stored; k < n; ++k) {
-        buf[static_cast<std::size_t>(k)] = std::conj(buf[static_cast<std::size_t>(n - k)]);
-      }
+      io.gather(line, buf.data());
       if (bluestein) {
         blue->transform(buf.data(), res.data(), a.data(), fa.data());
       } else {
         fft->transform(buf.data(), res.data());
       }
-      const std::int64_t base = lines.out_base(line);
-      if (op == Op::irfft) {
-        R* dst = static_cast<R*>(out_data) + base;
-        for (std::int64_t k = 0; k < n; ++k) {
-          dst[k * lines.inner] = res[static_cast<std::size_t>(k)].real() * scale;
-        }
-      } else {
-        C* dst = static_cast<C*>(out_data) + base;
-        for (std::int64_t k = 0; k < lines.out_size; ++k) {
-          dst[k * lines.inner] = res[static_cast<std::size_t>(k)] * scale;
-        }
-      }
+      io.scatter(line, res.data());
     }
   });
 }

@@ -115,6 +115,29 @@ TEST(Fft, IntegerInputIsConverted) {
   EXPECT_TRUE(spectra_close(got, want, DType::c64, 4));
 }
 
+// A long line with fewer lines than threads runs one line at a time on every thread (the
+// four-step split 256 x 256); the same line among 64 copies takes the one-line-per-thread
+// path. Both agree, and ifft of it returns the input.
+TEST(Fft, LongSingleLineMatchesBatchedPath) {
+  const std::int64_t n = 1 << 16, copies = 64;
+  const std::vector<double> p = pairs(n, 31);
+  std::vector<double> many;
+  for (std::int64_t c = 0; c < copies; ++c) many.insert(many.end(), p.begin(), p.end());
+  for (DType d : {DType::c64, DType::c128}) {
+    SCOPED_TRACE(dtype_name(d));
+    const Tensor one = complex_tensor(p, d, {1, n});
+    const std::vector<Cd> single = complex_values(fft(one));
+    std::vector<Cd> batched = complex_values(fft(complex_tensor(many, d, {copies, n})));
+    batched.resize(static_cast<std::size_t>(n));
+    EXPECT_TRUE(spectra_close(single, batched, d, n));
+    EXPECT_TRUE(spectra_close(complex_values(ifft(fft(one))), complex_values(one), d, n));
+    std::vector<double> re(p.begin(), p.begin() + n);
+    const Tensor real = from_vector(re, {n});
+    EXPECT_TRUE(
+        spectra_close(complex_values(irfft(rfft(real), n)), complex_values(real), DType::f64, n));
+  }
+}
+
 // Many lines (threaded), on an inner and an outer axis, equal the same lines one at a time.
 // (Inputs are built from the same pairs, so no other op on complex tensors is involved.)
 TEST(Fft, ManyLinesMatchOneByOne) {
