@@ -5,11 +5,13 @@
 // with a large prime factor by Bluestein's algorithm on power-of-two plans.
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <kissfft/kissfft.hh>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -162,8 +164,16 @@ class FourStep {
   std::shared_ptr<const kissfft<R>> p1_, p2_;
 };
 
-// Lines at least this long, fewer than the threads, run one at a time by FourStep.
-constexpr std::int64_t kFourStepMin = std::int64_t{1} << 16;
+// Lines at least this long, fewer than the threads, run one at a time by FourStep. On the
+// 2-core VM (shared) it lost to one thread per line at 64K and 1M points; it is for many-core
+// hosts. VKT_CPU_FFT_FOUR_STEP=0 (read at every call) turns it off, so a run on the GPU
+// host can compare both (vkt-bench fft --cpu-only).
+constexpr std::int64_t kFourStepMin = std::int64_t{1} << 20;
+
+bool four_step_allowed() {
+  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
+  return env == nullptr || std::string(env) != "0";
+}
 
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
@@ -239,7 +249,7 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const LineIo<R, In> io(call, lines, out_data);
   const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
   if (!bluestein && n >= kFourStepMin && lines.count() < max_threads() &&
-      FourStep<R>::split(n) >= 16) {
+      FourStep<R>::split(n) >= 16 && four_step_allowed()) {
     // Too few lines to share out: one at a time, each on every thread.
     const FourStep<R> fft(n, inverse);
     std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <vector>
 
+#include "core/host_parallel.h"
 #include "support/fft_check.h"
 #include "vkt/vkt.h"
 
@@ -116,10 +117,10 @@ TEST(Fft, IntegerInputIsConverted) {
 }
 
 // A long line with fewer lines than threads runs one line at a time on every thread (the
-// four-step split 256 x 256); the same line among 64 copies takes the one-line-per-thread
-// path. Both agree, and ifft of it returns the input.
+// four-step split 1024 x 1024); the same line among as many copies as threads takes the
+// one-line-per-thread path. Both agree, and ifft of it returns the input.
 TEST(Fft, LongSingleLineMatchesBatchedPath) {
-  const std::int64_t n = 1 << 16, copies = 64;
+  const std::int64_t n = 1 << 20, copies = std::max(host::max_threads(), 2);
   const std::vector<double> p = pairs(n, 31);
   std::vector<double> many;
   for (std::int64_t c = 0; c < copies; ++c) many.insert(many.end(), p.begin(), p.end());
