@@ -3,8 +3,9 @@
 // command buffer. A large output (a buffer of its own) is transformed in place after one copy
 // of the input, the plan rebinding to it once the plan's last batch has completed; a small
 // one goes through the plan's own device tensor (copy in, transform, copy out), so those
-// plans never rebind. Any length (VkFFT's Bluestein path for prime factors above 13). Other
-// transforms (rfft, irfft, padding, cropping, real inputs) run on the cpu by fallback.
+// plans never rebind. Any length (VkFFT's Bluestein path for prime factors above 13); f32
+// and f64 inputs are widened to complex, and lines padded or cropped, by shaders/fft.comp on
+// their way in (rfft: its half cut on the way out). irfft runs on the cpu by fallback.
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
@@ -141,40 +142,93 @@ void FftPlans::record(Plan& p, VkCommandBuffer cmd, bool inverse, VkBuffer buffe
   }
 }
 
+namespace {
+
+struct Layout {
+  std::uint64_t outer = 1, inner = 1;
+};
+
+// The axis's outer and inner extents (the same for the input and the output).
+Layout layout_of(const Shape& shape, std::int64_t axis) {
+  Layout l;
+  for (std::int64_t a = 0; a < axis; ++a) l.outer *= static_cast<std::uint64_t>(shape[a]);
+  for (std::size_t a = static_cast<std::size_t>(axis) + 1; a < shape.size(); ++a) {
+    l.inner *= static_cast<std::uint64_t>(shape[a]);
+  }
+  return l;
+}
+
+std::uint32_t words_of(DType d) {
+  return static_cast<std::uint32_t>(itemsize(d) / 4);
+}
+
+// Moves lines of n_in points of `src` into lines of n_out points of `dst`: a copy by the
+// device's copy path where nothing changes, else shaders/fft.comp (pads with zeros, crops,
+// widens real elements to complex).
+void move_lines(VulkanBackend& b, const Tensor& src, const Tensor& dst, const Layout& l,
+                std::uint64_t n_in, std::uint64_t n_out) {
+  const std::uint64_t count = l.outer * n_out * l.inner;
+  if (n_in == n_out && src.dtype() == dst.dtype()) {
+    copy_range(b, src, dst, 0, 0, count * itemsize(dst.dtype()));
+    return;
+  }
+  struct Push {
+    std::uint32_t count, n_in, n_out, inner, take;
+  };
+  const Push push{static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(n_in),
+                  static_cast<std::uint32_t>(n_out), static_cast<std::uint32_t>(l.inner),
+                  static_cast<std::uint32_t>(std::min(n_in, n_out))};
+  const Pipeline pipeline =
+      b.pipelines().get("fft", 2, {words_of(src.dtype()), words_of(dst.dtype())});
+  b.dispatch(pipeline, {{&src, false}, {&dst, true}}, &push, sizeof(push),
+             grid_stride_threads(count));
+}
+
+}  // namespace
+
 bool fft_supported(const VulkanBackend& b, const OpCall& call) {
-  if (call.op != Op::fft && call.op != Op::ifft) return false;
-  const Tensor& x = call.inputs[0];
+  if (call.op != Op::fft && call.op != Op::ifft && call.op != Op::rfft) return false;
+  const DType in = call.inputs[0].dtype();
+  const bool real = in == DType::f32 || in == DType::f64;
+  const bool complex = in == DType::c64 || in == DType::c128;
+  if (!(real || complex) || (call.op == Op::rfft && !real)) return false;
+  if (call.out_dtype != to_complex_type(in) || !b.dtype_supported(call.out_dtype)) return false;
+  // The transform's own buffer holds every line at full length (rfft's output is shorter).
   const FftParams& p = call.get<FftParams>();
-  return is_complex(call.out_dtype) && x.dtype() == call.out_dtype &&
-         b.dtype_supported(call.out_dtype) &&
-         x.shape()[static_cast<std::size_t>(p.axis)] == p.length;
+  const Layout l = layout_of(call.out_shape, p.axis);
+  const std::uint64_t elements = l.outer * static_cast<std::uint64_t>(p.length) * l.inner;
+  return elements < (std::uint64_t{1} << 31) &&
+         elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range;
 }
 
 Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   if (!fft_supported(b, call)) {
     throw Unsupported("[" + std::string(op_name(call.op)) + "] " +
-                      std::string(dtype_name(call.out_dtype)) + " has no native " + b.name() +
-                      " kernel for these inputs");
+                      std::string(dtype_name(call.inputs[0].dtype())) + " has no native " +
+                      b.name() + " kernel for these inputs");
   }
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   const Tensor& x = call.inputs[0];
   const FftParams& p = call.get<FftParams>();
-  if (p.length == 1) {  // the transform of one point is that point (VkFFT refuses length 1)
-    copy_range(b, x, out, 0, 0, out.nbytes());
+  const Layout l = layout_of(x.shape(), p.axis);
+  const auto n = static_cast<std::uint64_t>(p.length);
+  const auto n_in = static_cast<std::uint64_t>(x.shape()[static_cast<std::size_t>(p.axis)]);
+  const auto n_out = static_cast<std::uint64_t>(call.out_shape[static_cast<std::size_t>(p.axis)]);
+  if (n == 1) {  // the transform of one point is that point (VkFFT refuses length 1)
+    move_lines(b, x, out, l, n_in, n_out);
     return out;
   }
   FftGeometry g;
-  g.length = static_cast<std::uint64_t>(p.length);
-  for (std::int64_t a = 0; a < p.axis; ++a) g.outer *= static_cast<std::uint64_t>(x.shape()[a]);
-  for (std::size_t a = static_cast<std::size_t>(p.axis) + 1; a < x.shape().size(); ++a) {
-    g.inner *= static_cast<std::uint64_t>(x.shape()[a]);
-  }
+  g.length = n;
+  g.outer = l.outer;
+  g.inner = l.inner;
   g.doubles = call.out_dtype == DType::c128;
   const BufferRange& dst = vulkan_storage(*out.storage()).range();
-  // An output with a buffer of its own (offset 0) is transformed in place; others go through
-  // the plan's own tensor, which costs a second copy but never rebinds.
-  g.in_place = dst.dedicated && dst.offset == 0;
+  // An output with a buffer of its own (offset 0) is transformed in place; others (and
+  // rfft's shorter output) go through the plan's own tensor, which costs a second move but
+  // never rebinds.
+  g.in_place = call.op != Op::rfft && dst.dedicated && dst.offset == 0;
   Recorder& rec = b.recorder();
   FftPlans& plans = b.fft_plans();
   FftPlans::Plan* plan = plans.find(g);
@@ -187,7 +241,11 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     if (g.in_place) {
       plan = &plans.make(g, dst.buffer, 0, Tensor());
     } else {
-      OpCall work_call{call.op, {}, NoParams{}, call.out_dtype, {numel(x.shape())}};
+      OpCall work_call{call.op,
+                       {},
+                       NoParams{},
+                       call.out_dtype,
+                       {static_cast<std::int64_t>(g.outer * n * g.inner)}};
       Tensor work = b.make_output(work_call);
       const BufferRange& w = vulkan_storage(*work.storage()).range();
       plan = &plans.make(g, w.buffer, w.offset, std::move(work));
@@ -201,14 +259,13 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     if (used >= rec.pending_value()) rec.submit();
     if (used != 0 && rec.completed_value() < used) rec.wait(used);
   }
-  const std::uint64_t bytes = g.bytes();
-  copy_range(b, x, target, 0, 0, bytes);
+  move_lines(b, x, target, l, n_in, n);
   // VkFFT binds the buffer from offset 0: the validation layer (rightly) counts the whole
   // bound range as written, so the hazard tracking does too.
-  VkCommandBuffer cmd = rec.begin_command({{t.buffer, 0, t.offset + bytes, true}});
+  VkCommandBuffer cmd = rec.begin_command({{t.buffer, 0, t.offset + g.bytes(), true}});
   FftPlans::record(*plan, cmd, call.op == Op::ifft, t.buffer, rec.pending_value());
   rec.end_command();
-  if (!g.in_place) copy_range(b, target, out, 0, 0, bytes);
+  if (!g.in_place) move_lines(b, target, out, l, n, n_out);
   return out;
 }
 
