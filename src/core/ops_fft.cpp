@@ -46,6 +46,17 @@ Shape with_axis(Shape s, std::int64_t axis, std::int64_t n) {
   return s;
 }
 
+// On a device, integer and 16-bit float inputs are widened to f32 first (as_type, native
+// there): the same values the cpu kernel reads (c64's parts are f32), and the device's
+// transform takes f32. The cpu kernel converts while it gathers lines.
+Tensor widened_on_device(const Tensor& t) {
+  if (t.backend().is_cpu() || is_complex(t.dtype()) || t.dtype() == DType::f32 ||
+      t.dtype() == DType::f64) {
+    return t;
+  }
+  return as_type(t, DType::f32);
+}
+
 Tensor complex_transform(Op op, const Tensor& t, std::optional<std::int64_t> length,
                          std::int64_t axis) {
   const std::string name(op_name(op));
@@ -53,7 +64,7 @@ Tensor complex_transform(Op op, const Tensor& t, std::optional<std::int64_t> len
   // Padding, cropping and the conversion to complex happen in the kernels (the cpu's while it
   // gathers lines; a device runs exact complex lines natively, the rest by fallback).
   return detail::dispatch(OpCall{op,
-                                 {t},
+                                 {widened_on_device(t)},
                                  FftParams{line.axis, line.length},
                                  to_complex_type(t.dtype()),
                                  with_axis(t.shape(), line.axis, line.length)});
@@ -113,7 +124,7 @@ Tensor rfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t ax
   const Line line = resolve(name, t, length, axis, same_length);
   const std::int64_t half = line.length / 2 + 1;
   return detail::dispatch(OpCall{Op::rfft,
-                                 {t},
+                                 {widened_on_device(t)},
                                  FftParams{line.axis, line.length},
                                  to_complex_type(t.dtype()),
                                  with_axis(t.shape(), line.axis, half)});

@@ -113,14 +113,17 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
 }
 
 // Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves
-// the lines around VkFFT); fft2 of native steps is native; irfft falls back. Each gives the
-// cpu's values.
+// the lines around VkFFT); integer and f16 inputs after a native as_type to f32; fft2 of
+// native steps is native; irfft falls back. Each gives the cpu's values.
 TEST_F(Fft, PaddedCroppedRealAndRfft) {
   const Tensor x = complex_tensor(pairs(4 * 12, 3), DType::c64, {4, 12});
   std::vector<double> re = pairs(24, 4);
   re.resize(24);
   const Tensor r64 = from_vector(re, {2, 12});
   const Tensor r32 = as_type(r64, DType::f32);
+  const Tensor s32 = as_type(multiply(r64, 50.0), DType::s32);
+  const Tensor u8 = as_type(add(multiply(r64, 50.0), 60.0), DType::u8);
+  const Tensor f16 = as_type(r64, DType::f16);
   struct Case {
     std::string name;
     Tensor input;
@@ -144,6 +147,9 @@ TEST_F(Fft, PaddedCroppedRealAndRfft) {
       {"rfft f32 crop 9", r32, [](const Tensor& t) { return rfft(t, 9); }, 9, true},
       {"rfft f64 pad 31", r64, [](const Tensor& t) { return rfft(t, 31); }, 31, true},
       {"rfft f32 one point", r32, [](const Tensor& t) { return rfft(t, 1); }, 1, true},
+      {"fft s32", s32, [](const Tensor& t) { return fft(t); }, 12, true},
+      {"rfft u8 pad 16", u8, [](const Tensor& t) { return rfft(t, 16); }, 16, true},
+      {"ifft f16 axis 0", f16, [](const Tensor& t) { return ifft(t, std::nullopt, 0); }, 2, true},
       {"irfft", x, [](const Tensor& t) { return irfft(t); }, 22, false},
   };
   for (const Case& c : cases) {
