@@ -133,7 +133,7 @@ Tensor rfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t ax
 Tensor irfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t axis) {
   const Line line = resolve("irfft", t, length, axis, irfft_length);
   return detail::dispatch(OpCall{Op::irfft,
-                                 {t},
+                                 {widened_on_device(t)},
                                  FftParams{line.axis, line.length},
                                  to_real_type(to_complex_type(t.dtype())),
                                  with_axis(t.shape(), line.axis, line.length)});

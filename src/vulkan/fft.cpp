@@ -5,7 +5,8 @@
 // one goes through the plan's own device tensor (copy in, transform, copy out), so those
 // plans never rebind. Any length (VkFFT's Bluestein path for prime factors above 13); f32
 // and f64 inputs are widened to complex, and lines padded or cropped, by shaders/fft.comp on
-// their way in (rfft: its half cut on the way out). irfft runs on the cpu by fallback.
+// their way in (irfft: the Hermitian half mirrored), and rfft's half or irfft's real parts
+// taken on the way out.
 #define VKFFT_BACKEND 0
 #include "vulkan/fft.h"
 
@@ -164,20 +165,25 @@ std::uint32_t words_of(DType d) {
 
 // Moves lines of n_in points of `src` into lines of n_out points of `dst`: a copy by the
 // device's copy path where nothing changes, else shaders/fft.comp (pads with zeros, crops,
-// widens real elements to complex).
+// widens real elements to complex, takes real parts). `stored` < n_out: the points from
+// `stored` on are the conjugates of points n_out - k (irfft's Hermitian spectrum).
 void move_lines(VulkanBackend& b, const Tensor& src, const Tensor& dst, const Layout& l,
-                std::uint64_t n_in, std::uint64_t n_out) {
+                std::uint64_t n_in, std::uint64_t n_out, std::uint64_t stored = 0) {
+  if (stored == 0) stored = n_out;
   const std::uint64_t count = l.outer * n_out * l.inner;
-  if (n_in == n_out && src.dtype() == dst.dtype()) {
+  if (n_in == n_out && stored == n_out && src.dtype() == dst.dtype()) {
     copy_range(b, src, dst, 0, 0, count * itemsize(dst.dtype()));
     return;
   }
   struct Push {
-    std::uint32_t count, n_in, n_out, inner, take;
+    std::uint32_t count, n_in, n_out, inner, take, stored;
   };
-  const Push push{static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(n_in),
-                  static_cast<std::uint32_t>(n_out), static_cast<std::uint32_t>(l.inner),
-                  static_cast<std::uint32_t>(std::min(n_in, n_out))};
+  const Push push{static_cast<std::uint32_t>(count),
+                  static_cast<std::uint32_t>(n_in),
+                  static_cast<std::uint32_t>(n_out),
+                  static_cast<std::uint32_t>(l.inner),
+                  static_cast<std::uint32_t>(std::min(n_in, stored)),
+                  static_cast<std::uint32_t>(stored)};
   const Pipeline pipeline =
       b.pipelines().get("fft", 2, {words_of(src.dtype()), words_of(dst.dtype())});
   b.dispatch(pipeline, {{&src, false}, {&dst, true}}, &push, sizeof(push),
@@ -187,18 +193,19 @@ void move_lines(VulkanBackend& b, const Tensor& src, const Tensor& dst, const La
 }  // namespace
 
 bool fft_supported(const VulkanBackend& b, const OpCall& call) {
-  if (call.op != Op::fft && call.op != Op::ifft && call.op != Op::rfft) return false;
   const DType in = call.inputs[0].dtype();
   const bool real = in == DType::f32 || in == DType::f64;
   const bool complex = in == DType::c64 || in == DType::c128;
   if (!(real || complex) || (call.op == Op::rfft && !real)) return false;
-  if (call.out_dtype != to_complex_type(in) || !b.dtype_supported(call.out_dtype)) return false;
+  const DType transform = to_complex_type(in);  // what VkFFT works in
+  const DType out = call.op == Op::irfft ? to_real_type(transform) : transform;
+  if (call.out_dtype != out || !b.dtype_supported(transform)) return false;
   // The transform's own buffer holds every line at full length (rfft's output is shorter).
   const FftParams& p = call.get<FftParams>();
   const Layout l = layout_of(call.out_shape, p.axis);
   const std::uint64_t elements = l.outer * static_cast<std::uint64_t>(p.length) * l.inner;
   return elements < (std::uint64_t{1} << 31) &&
-         elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range;
+         elements * itemsize(transform) <= b.context().limits().max_storage_range;
 }
 
 Tensor run_fft(VulkanBackend& b, const OpCall& call) {
@@ -219,16 +226,17 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     move_lines(b, x, out, l, n_in, n_out);
     return out;
   }
+  const DType transform = to_complex_type(x.dtype());
   FftGeometry g;
   g.length = n;
   g.outer = l.outer;
   g.inner = l.inner;
-  g.doubles = call.out_dtype == DType::c128;
+  g.doubles = transform == DType::c128;
   const BufferRange& dst = vulkan_storage(*out.storage()).range();
   // An output with a buffer of its own (offset 0) is transformed in place; others (and
   // rfft's shorter output) go through the plan's own tensor, which costs a second move but
   // never rebinds.
-  g.in_place = call.op != Op::rfft && dst.dedicated && dst.offset == 0;
+  g.in_place = (call.op == Op::fft || call.op == Op::ifft) && dst.dedicated && dst.offset == 0;
   Recorder& rec = b.recorder();
   FftPlans& plans = b.fft_plans();
   FftPlans::Plan* plan = plans.find(g);
@@ -241,11 +249,8 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     if (g.in_place) {
       plan = &plans.make(g, dst.buffer, 0, Tensor());
     } else {
-      OpCall work_call{call.op,
-                       {},
-                       NoParams{},
-                       call.out_dtype,
-                       {static_cast<std::int64_t>(g.outer * n * g.inner)}};
+      OpCall work_call{
+          call.op, {}, NoParams{}, transform, {static_cast<std::int64_t>(g.outer * n * g.inner)}};
       Tensor work = b.make_output(work_call);
       const BufferRange& w = vulkan_storage(*work.storage()).range();
       plan = &plans.make(g, w.buffer, w.offset, std::move(work));
@@ -259,11 +264,13 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
     if (used >= rec.pending_value()) rec.submit();
     if (used != 0 && rec.completed_value() < used) rec.wait(used);
   }
-  move_lines(b, x, target, l, n_in, n);
+  // irfft: the first n / 2 + 1 points, the rest their conjugate mirror.
+  move_lines(b, x, target, l, n_in, n, call.op == Op::irfft ? n / 2 + 1 : n);
   // VkFFT binds the buffer from offset 0: the validation layer (rightly) counts the whole
   // bound range as written, so the hazard tracking does too.
   VkCommandBuffer cmd = rec.begin_command({{t.buffer, 0, t.offset + g.bytes(), true}});
-  FftPlans::record(*plan, cmd, call.op == Op::ifft, t.buffer, rec.pending_value());
+  FftPlans::record(*plan, cmd, call.op == Op::ifft || call.op == Op::irfft, t.buffer,
+                   rec.pending_value());
   rec.end_command();
   if (!g.in_place) move_lines(b, target, out, l, n, n_out);
   return out;

@@ -113,8 +113,9 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
 }
 
 // Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves
-// the lines around VkFFT); integer and f16 inputs after a native as_type to f32; fft2 of
-// native steps is native; irfft falls back. Each gives the cpu's values.
+// the lines around VkFFT; irfft's Hermitian half is mirrored on the way in); integer and
+// f16 inputs after a native as_type to f32; fft2 of native steps is native. Each gives the
+// cpu's values.
 TEST_F(Fft, PaddedCroppedRealAndRfft) {
   const Tensor x = complex_tensor(pairs(4 * 12, 3), DType::c64, {4, 12});
   std::vector<double> re = pairs(24, 4);
@@ -150,7 +151,11 @@ TEST_F(Fft, PaddedCroppedRealAndRfft) {
       {"fft s32", s32, [](const Tensor& t) { return fft(t); }, 12, true},
       {"rfft u8 pad 16", u8, [](const Tensor& t) { return rfft(t, 16); }, 16, true},
       {"ifft f16 axis 0", f16, [](const Tensor& t) { return ifft(t, std::nullopt, 0); }, 2, true},
-      {"irfft", x, [](const Tensor& t) { return irfft(t); }, 22, false},
+      {"irfft", x, [](const Tensor& t) { return irfft(t); }, 22, true},
+      {"irfft odd 7 axis 0", x, [](const Tensor& t) { return irfft(t, 7, 0); }, 7, true},
+      {"irfft pad 40", x, [](const Tensor& t) { return irfft(t, 40); }, 40, true},
+      {"irfft f64 length 9", r64, [](const Tensor& t) { return irfft(t, 9); }, 9, true},
+      {"irfft s32 one point", s32, [](const Tensor& t) { return irfft(t, 1); }, 1, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
