@@ -294,6 +294,18 @@ const std::map<std::string, Maker>& makers() {
                       return conv(in[0], in[1], o);
                     });
     };
+    // Transforms of every row (bench fft: c64 lines resident on the device).
+#define VKT_FFT_MAKER(name)                                                                    \
+  r[#name] = [](std::int64_t n) {                                                              \
+    const Shape s = square_ish(n);                                                             \
+    return simple(#name, s, {{seed_data(n, s)}},                                               \
+                  [](const std::vector<Tensor>& in) { return name(in[0], std::nullopt, 1); }); \
+  };
+    VKT_FFT_MAKER(fft)
+    VKT_FFT_MAKER(ifft)
+    VKT_FFT_MAKER(rfft)
+    VKT_FFT_MAKER(irfft)
+#undef VKT_FFT_MAKER
     for (auto& entry : linalg_makers()) r[entry.first] = std::move(entry.second);
     return r;
   }();

@@ -11,6 +11,7 @@
 #include "consumer.h"
 #include "conv_bench.h"
 #include "device.h"
+#include "fft_bench.h"
 #include "suite.h"
 
 namespace {
@@ -135,10 +136,11 @@ int main(int argc, char** argv) {
     auto* m = suites.at("matmul");
     m->add_option("--dtypes", matmul_dtypes, "comma-separated: f32, f64, f16, bf16, c64, c128")
         ->capture_default_str();
-    m->add_option("--variants", matmul_variants,
-                  "'name:VAR=value,VAR=value;name2:...': each variant sets these environment "
-                  "variables (VKT_VK_DOT_KERNEL, VKT_VK_DOT_TILE, VKT_VK_COOPMAT, VKT_VK_BLOCK_MB, ...) "
-                  "for its rows; default: one variant, the environment as it is");
+    m->add_option(
+        "--variants", matmul_variants,
+        "'name:VAR=value,VAR=value;name2:...': each variant sets these environment "
+        "variables (VKT_VK_DOT_KERNEL, VKT_VK_DOT_TILE, VKT_VK_COOPMAT, VKT_VK_BLOCK_MB, ...) "
+        "for its rows; default: one variant, the environment as it is");
     m->add_option("--rounds", matmul_rounds,
                   "rounds per (variant, dtype, n), each with freshly uploaded operands (the "
                   "earlier rounds' kept alive, so each round's live elsewhere)")
@@ -155,8 +157,7 @@ int main(int argc, char** argv) {
       "x 56), columns A..E, device time and GFLOP/s");
   conv->add_option("--dtypes", conv_dtypes, "comma-separated: f32, f16, bf16, f64")
       ->capture_default_str();
-  conv->add_option("--batches", conv_batches, "comma-separated batch sizes")
-      ->capture_default_str();
+  conv->add_option("--batches", conv_batches, "comma-separated batch sizes")->capture_default_str();
   conv->add_option("--channels", conv_opts.channels, "input and output channels")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
@@ -171,9 +172,28 @@ int main(int argc, char** argv) {
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
-  conv->add_flag(
-      "--device-only", conv_opts.device_only,
-      "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT)");
+  conv->add_flag("--device-only", conv_opts.device_only,
+                 "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT)");
+
+  vkt::bench::FftBenchOptions fft_opts;
+  std::string fft_dtypes = "c64", fft_sizes = "4096,65536,1048576,16777216";
+  auto* fft = app.add_subcommand(
+      "fft",
+      "fft along the last axis of {batch, n} complex tensors (default one line of 4K, "
+      "64K, 1M and 16M c64 points), columns A..E, device time and GFLOP/s");
+  fft->add_option("--dtypes", fft_dtypes, "comma-separated: c64, c128")->capture_default_str();
+  fft->add_option("--sizes", fft_sizes, "comma-separated line lengths")->capture_default_str();
+  fft->add_option("--batch", fft_opts.batch, "lines per tensor")
+      ->check(CLI::Range(1, 1 << 24))
+      ->capture_default_str();
+  fft->add_option("--reps", fft_opts.min_reps, "minimum timed repetitions per column")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  fft->add_option("--out", fft_opts.out, "CSV path (default bench_results/<host>_fft_<date>.csv)");
+  fft->add_option("--device", fft_opts.device, "Vulkan device index");
+  fft->add_flag_callback(
+      "--cpu-only", [&] { fft_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
+  fft->add_flag("--device-only", fft_opts.device_only, "columns C and D only");
 
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
@@ -232,6 +252,18 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("conv: --dtypes and --batches need at least one entry");
       }
       vkt::bench::run_conv_bench(conv_opts);
+    } else if (fft->parsed()) {
+      fft_opts.dtypes = split_list(fft_dtypes);
+      for (const std::string& d : fft_opts.dtypes) {
+        if (d != "c64" && d != "c128") {
+          throw std::invalid_argument("fft --dtypes: '" + d + "' is not c64 or c128");
+        }
+      }
+      fft_opts.sizes = parse_sizes(fft_sizes);  // multiples of 16, as the other benches
+      if (fft_opts.dtypes.empty() || fft_opts.sizes.empty()) {
+        throw std::invalid_argument("fft: --dtypes and --sizes need at least one entry");
+      }
+      vkt::bench::run_fft_bench(fft_opts);
     } else if (info->parsed()) {
       vkt::bench::run_info(device);
     } else if (coverage->parsed()) {

@@ -66,8 +66,8 @@ inline std::vector<NxCallback> nx_named_callbacks() {
       {"indexed_add", "indexed_add", "indexed_add"},
       {"indexed_put", "indexed_put", "indexed_put"},
       {"triangular_solve", "triangular_solve", "triangular_solve"},
-      {"fft", "", ""},   // needs the complex dtypes (issue 11, open)
-      {"ifft", "", ""},  // likewise
+      {"fft", "fft (fft2, rfft)", "fft"},
+      {"ifft", "ifft (ifft2, irfft)", "ifft"},
       // Nx.block's default implementations (linear algebra, cumulative ops, top_k, ...)
       // are ops of their own here.
       {"block", "cholesky, qr, lu, eigh, svd, solve, determinant, cumulative_*, top_k", ""},

@@ -20,6 +20,10 @@
 #           (VKT_CPU_CONV_SPLIT=tiles|images), at all threads and at 2 (the 2-core rule),
 #           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
 #           CPU's conv beside the ResNet layer (16 and 2 threads)
+# fft       vkt-bench fft (one line of 4K, 64K, 1M, 16M c64 and c128 points, and 4096 lines
+#           of 4096; columns A..E, device time) and its PyTorch peer (cuFFT and torch cpu,
+#           same inputs, same columns): the goal is 16M c64 within 3x cuFFT; and
+#           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=0 (the four-step split's measure)
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
@@ -29,7 +33,7 @@ set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
 build=${2:-build}
 shift $(( $# >= 2 ? 2 : 1 ))
-benches=${*:-info consumer torch host memory sortwin overhead chain matmul conv shapes ops}
+benches=${*:-info consumer torch host memory sortwin overhead chain matmul conv fft shapes ops}
 bench="$build/vkt-bench"
 mkdir -p "$out"
 host=$(hostname)
@@ -113,6 +117,19 @@ for b in $benches; do
           --out "$out/${host}_conv-tile-${t}_${day}.csv"
       done
       VKT_VK_COOPMAT=1 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-coopmat_${day}.csv" ;;
+    fft)
+      "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
+      "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"
+      # The cpu's long single lines without the four-step split (one thread per line).
+      VKT_CPU_FFT_FOUR_STEP=0 "$bench" fft --cpu-only --dtypes c64,c128 --sizes 1048576,16777216 \
+        --out "$out/${host}_fft-cpu-no-four-step_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_fft.py --dtypes c64,c128 --out "$out/${host}_torch-fft_${day}.csv"
+        python3 bench/peers/torch_fft.py --batch 4096 --sizes 4096 \
+          --out "$out/${host}_torch-fft-batch_${day}.csv"
+      else
+        echo "run-gpu-benches: no PyTorch here; fft peer skipped" >&2
+      fi ;;
     apigaps)
       "$bench" ops --ops window_scatter_max,window_scatter_min,reduce,window_reduce,all_close \
         --sizes 65536,1048576 --reps 10 --out "$out/${host}_ops-apigaps_${day}.csv" ;;

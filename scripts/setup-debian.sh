@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   libgtest-dev libgmock-dev
-  libopenblas-dev libopenblas0-openmp liblapacke-dev libcli11-dev
+  libopenblas-dev libopenblas0-openmp liblapacke-dev libcli11-dev libkissfft-dev libvkfft-dev
   glslc libshaderc-dev glslang-dev spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   python3 python3-numpy python3-matplotlib nlohmann-json3-dev
   clang-format clang libomp-dev

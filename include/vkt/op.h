@@ -32,7 +32,8 @@ enum class OpFamily : std::uint8_t {
   linalg,
   conv,
   window_scatter,  // window_scatter_max/min
-  callable         // reduce / window_reduce with a user function (the cpu runs them)
+  callable,        // reduce / window_reduce with a user function (the cpu runs them)
+  fft              // fft, ifft, rfft, irfft along one axis
 };
 
 std::string_view op_name(Op op);

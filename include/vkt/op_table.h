@@ -151,7 +151,11 @@
   R(X, eigh, linalg, none, any, own_rule)                       \
   R(X, svd, linalg, none, any, own_rule)                        \
   R(X, solve, linalg, none, any, own_rule)                      \
-  R(X, determinant, linalg, none, any, own_rule)
+  R(X, determinant, linalg, none, any, own_rule)               \
+  R(X, fft, fft, none, any, own_rule)                           \
+  R(X, ifft, fft, none, any, own_rule)                          \
+  R(X, rfft, fft, none, real, own_rule)                         \
+  R(X, irfft, fft, none, any, own_rule)
 
 #define VKT_OP_TABLE(R, X)  \
   VKT_UNARY_TABLE(R, X)     \

@@ -303,6 +303,30 @@ Tensor solve(const Tensor& a, const Tensor& b);
 // det(a) [...] for square a; 0 for a singular a, 1 for a 0x0 one.
 Tensor determinant(const Tensor& a);
 
+// ---- spectral (NumPy's numpy.fft, Nx.fft / Nx.ifft) ----
+// The discrete Fourier transform of `length` points along `axis` (default: the axis's
+// size): a shorter axis is zero-padded, a longer one cropped. Real and integer inputs are
+// converted to the complex type first (f64 -> c128, others -> c64, as Nx's to_complex).
+// ifft divides by the length (NumPy's "backward" norm); ifft(fft(x)) == x.
+Tensor fft(const Tensor& t, std::optional<std::int64_t> length = std::nullopt,
+           std::int64_t axis = -1);
+Tensor ifft(const Tensor& t, std::optional<std::int64_t> length = std::nullopt,
+            std::int64_t axis = -1);
+// The same over two axes (default the last two); lengths empty, or one per axis.
+Tensor fft2(const Tensor& t, const std::vector<std::int64_t>& lengths = {},
+            const Axes& axes = {-2, -1});
+Tensor ifft2(const Tensor& t, const std::vector<std::int64_t>& lengths = {},
+             const Axes& axes = {-2, -1});
+// A real input's transform: length / 2 + 1 complex points (the rest is their conjugate
+// mirror). TypeError for a complex input.
+Tensor rfft(const Tensor& t, std::optional<std::int64_t> length = std::nullopt,
+            std::int64_t axis = -1);
+// The inverse of rfft: the real signal of `length` points (default 2 * (m - 1) for an axis
+// of m) from the first length / 2 + 1 points of a Hermitian spectrum, the imaginary parts
+// of its zero (and, for an even length, its last) point ignored, as numpy.fft.irfft.
+Tensor irfft(const Tensor& t, std::optional<std::int64_t> length = std::nullopt,
+             std::int64_t axis = -1);
+
 // Completes every backend's pending work.
 void synchronize();
 

@@ -60,6 +60,8 @@ class CpuBackend final : public Backend {
         return run_window_scatter(call);
       case OpFamily::callable:
         return run_callable(call);
+      case OpFamily::fft:
+        return run_fft(call);
     }
     throw Unsupported("[" + std::string(op_name(call.op)) + "] unknown op family");
   }

@@ -48,6 +48,7 @@ Tensor run_indexing(const OpCall& call);    // index.cpp
 Tensor run_sort(const OpCall& call);        // sort.cpp
 Tensor run_linalg(const OpCall& call);      // linalg.cpp
 Tensor run_conv(const OpCall& call);        // conv.cpp
+Tensor run_fft(const OpCall& call);         // fft.cpp
 
 // window_scatter_max/min (window_scatter.cpp); reduce / window_reduce with a caller's
 // function (reduce_callable.cpp).

@@ -7,6 +7,7 @@
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
+#include "vulkan/fft.h"
 #include "vulkan/kernel_cache.h"
 #include "vulkan/shader_limits.h"
 #include "vulkan/testing.h"
@@ -209,6 +210,8 @@ bool complex_family(OpFamily family) {
 bool VulkanBackend::supports(const OpCall& call) const {
   std::lock_guard lock(mutex_);
   if (disabled_.count(call.op) != 0) return false;
+  // The transforms are complex by nature: decided before the complex gate below.
+  if (op_family(call.op) == OpFamily::fft) return shader_ops_ok(call) && fft_supported(*this, call);
   if (touches_complex(call) && !complex_family(op_family(call.op))) return false;
   switch (op_family(call.op)) {
     case OpFamily::creation:
@@ -241,6 +244,11 @@ bool VulkanBackend::supports(const OpCall& call) const {
     default:
       return false;
   }
+}
+
+FftPlans& VulkanBackend::fft_plans() {
+  if (!fft_plans_) fft_plans_ = std::make_unique<FftPlans>(ctx_);
+  return *fft_plans_;
 }
 
 void VulkanBackend::locked(const std::function<void()>& body) {
@@ -280,6 +288,8 @@ Tensor VulkanBackend::run(const OpCall& call) {
       return run_window_scatter(*this, call);
     case OpFamily::sort:
       return run_sort(*this, call);
+    case OpFamily::fft:
+      return run_fft(*this, call);
     default:
       throw Unsupported("[" + std::string(op_name(call.op)) + "] has no " + name() + " kernel");
   }

@@ -25,6 +25,8 @@
 
 namespace vkt::vk {
 
+class FftPlans;  // fft.h
+
 // How device-to-device copies are made on this device.
 enum class CopyPath { transfer_command, compute_shader };
 
@@ -77,6 +79,8 @@ class VulkanBackend final : public Backend {
   void set_copy_path(CopyPath path) { copy_path_ = path; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
+  // VkFFT plans (fft.cpp), made on the first transform.
+  FftPlans& fft_plans();
   // Lines longer than this take the radix sort even where one workgroup could sort them
   // (VKT_VK_SORT_LOCAL_MAX; 0: always the radix sort). Default: no limit.
   std::uint64_t sort_local_max() const { return sort_local_max_; }
@@ -95,6 +99,8 @@ class VulkanBackend final : public Backend {
 
   Context ctx_;
   MemoryPool pool_;
+  // Destroyed after the recorder, which waits for the work that uses the plans.
+  std::unique_ptr<FftPlans> fft_plans_;
   Recorder recorder_;
   Pipelines pipelines_;
   Transfers transfers_;
@@ -157,6 +163,8 @@ Tensor run_window_scatter(VulkanBackend& b, const OpCall& call);
 bool window_scatter_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_sort(VulkanBackend& b, const OpCall& call);
 bool sort_supported(const VulkanBackend& b, const OpCall& call);
+Tensor run_fft(VulkanBackend& b, const OpCall& call);
+bool fft_supported(const VulkanBackend& b, const OpCall& call);
 // vkt::compile's fused elementwise groups as generated kernels (compiled.cpp); registered
 // for every Vulkan backend when it is made.
 std::unique_ptr<detail::FusedKernel> compile_fused(Backend& b, const detail::FusedGroup& group);

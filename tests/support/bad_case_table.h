@@ -9,6 +9,7 @@
 #include "support/bad_cases_apigaps.h"
 #include "support/bad_cases_compute.h"
 #include "support/bad_cases_elementwise.h"
+#include "support/bad_cases_fft.h"
 #include "support/bad_cases_shape.h"
 #include "support/bad_inputs.h"
 
@@ -26,6 +27,7 @@ inline std::vector<BadCase> bad_case_table() {
   add_forbidden_fallback_cases(v);
   add_apigaps_cases(v);
   add_apigaps_forbidden_cases(v);
+  add_fft_cases(v);
   return v;
 }
 

@@ -149,6 +149,15 @@ struct QrParams {
 struct SvdParams {
   bool full_matrices = true;
 };
+// fft / ifft / rfft / irfft: one transform of `length` points along `axis` of inputs {t}.
+// The input's axis may be shorter (zero-padded) or longer (cropped): for fft, ifft and rfft
+// its first `length` entries are read, for irfft the first length / 2 + 1. fft/ifft/irfft
+// inputs are complex of the out dtype's precision; rfft's are real of any dtype. Out along
+// axis: length (fft, ifft, irfft; ifft and irfft divide by length) or length / 2 + 1 (rfft).
+struct FftParams {
+  std::int64_t axis = 0;
+  std::int64_t length = 1;
+};
 
 // A dot operand's free axes: those neither contracted nor batch, in order (shared by the
 // core's shape rule and the backends' GEMM views).
@@ -175,7 +184,7 @@ using OpParams =
                  AxesParams, SliceParams, PutSliceParams, GatherParams, AxisParams, ReduceParams,
                  ArgReduceParams, WindowParams, CumulativeParams, SortParams, TopKParams, DotParams,
                  ConvParams, WindowScatterParams, CallableReduceParams, CallableWindowParams,
-                 TriangularSolveParams, QrParams, SvdParams>;
+                 TriangularSolveParams, QrParams, SvdParams, FftParams>;
 
 struct OpCall {
   Op op;

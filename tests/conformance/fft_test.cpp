@@ -1,0 +1,179 @@
+// fft / ifft on the device (VkFFT) against the cpu backend (kissfft): c64 and c128 (where the
+// device has f64), every length of the golden set, the innermost, a middle and the outermost
+// axis, batches, padded, cropped and real inputs, rfft, fft2; the native path runs with no
+// fallback; irfft falls back.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "conformance/fixture.h"
+#include "support/fft_check.h"
+#include "vulkan/backend.h"
+
+namespace vkt::testing {
+namespace {
+
+std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
+  std::vector<double> v(static_cast<std::size_t>(2 * count));
+  std::uint32_t s = seed * 2654435761u + 12345u;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
+  }
+  return v;
+}
+
+std::vector<DType> complex_dtypes() {
+  std::vector<DType> out = {DType::c64};
+  if (static_cast<vk::VulkanBackend&>(vulkan()).dtype_supported(DType::c128)) {
+    out.push_back(DType::c128);
+  }
+  return out;
+}
+
+class Fft : public VulkanTest {
+ protected:
+  // One transform on the device, natively, against the cpu's.
+  void check_native(const Tensor& x, bool inverse, std::int64_t axis) {
+    const std::int64_t rank = x.rank();
+    const std::int64_t n = x.shape()[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)];
+    SCOPED_TRACE(std::string(inverse ? "ifft " : "fft ") + std::string(dtype_name(x.dtype())) +
+                 " " + shape_str(x.shape()) + " axis " + std::to_string(axis));
+    const Tensor want = inverse ? ifft(x, std::nullopt, axis) : fft(x, std::nullopt, axis);
+    const Tensor gx = transfer(x, gpu());
+    LedgerScope scope;
+    const Tensor got = inverse ? ifft(gx, std::nullopt, axis) : fft(gx, std::nullopt, axis);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+    EXPECT_EQ(&got.backend(), &gpu());
+    EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want), x.dtype(), n));
+  }
+};
+
+TEST_F(Fft, EveryLengthInnerAxis) {
+  for (DType d : complex_dtypes()) {
+    // The golden set's lengths, and large primes (VkFFT's Bluestein path).
+    for (std::int64_t n : {1, 2, 3, 5, 7, 8, 12, 16, 17, 64, 97, 100, 1000, 4096, 1009, 4099}) {
+      const Tensor x = complex_tensor(pairs(3 * n, static_cast<std::uint32_t>(n)), d, {3, n});
+      check_native(x, false, -1);
+      check_native(x, true, -1);
+    }
+  }
+}
+
+TEST_F(Fft, OuterAndMiddleAxes) {
+  for (DType d : complex_dtypes()) {
+    for (std::int64_t n : {2, 7, 16, 17, 100}) {
+      const Tensor x = complex_tensor(pairs(n * 5 * 3, 5), d, {n, 5, 3});
+      check_native(x, false, 0);
+      check_native(x, true, 0);
+      const Tensor y = complex_tensor(pairs(4 * n * 6, 6), d, {4, n, 6});
+      check_native(y, false, 1);
+      check_native(y, true, 1);
+    }
+  }
+}
+
+TEST_F(Fft, LargeBatchAndLongLine) {
+  check_native(complex_tensor(pairs(4096 * 64, 8), DType::c64, {4096, 64}), false, -1);
+  check_native(complex_tensor(pairs(1 << 18, 9), DType::c64, {1 << 18}), false, -1);
+}
+
+// Outputs with a buffer of their own are transformed in place, the plan rebinding to each
+// call's buffer: small blocks (VKT_VK_BLOCK_MB=1) make these tensors dedicated. Transforms
+// of different tensors queued back to back, then read, each match the cpu; the rebinding
+// waits for the batch that used the plan (validation would flag a set rewritten in use).
+TEST_F(Fft, DedicatedOutputsInPlace) {
+  setenv("VKT_VK_BLOCK_MB", "1", 1);
+  std::vector<Tensor> inputs, on_device, results;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    inputs.push_back(complex_tensor(pairs(64 * 1024, 20 + i), DType::c64, {64, 1024}));
+    on_device.push_back(transfer(inputs.back(), gpu()));
+  }
+  (void)fft(on_device[0]);  // makes the plan
+  gpu().synchronize();
+  LedgerScope scope;
+  for (const Tensor& x : on_device) results.push_back(fft(x));
+  // The first output reuses the freed buffer the plan was made on; each later one rebinds
+  // the plan while its last use is still queued: the batch is submitted (and waited for,
+  // unless the device finished it first).
+  EXPECT_EQ(scope.delta().submits, 2u) << scope.delta().to_string();
+  EXPECT_LE(scope.delta().waits, 2u);
+  EXPECT_EQ(scope.delta().fallbacks, 0u);
+  results.push_back(ifft(results[0]));
+  unsetenv("VKT_VK_BLOCK_MB");
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(spectra_close(complex_values(results[i]), complex_values(fft(inputs[i])),
+                              DType::c64, 1024));
+  }
+  EXPECT_TRUE(
+      spectra_close(complex_values(results[3]), complex_values(inputs[0]), DType::c64, 1024));
+}
+
+// Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves
+// the lines around VkFFT; irfft's Hermitian half is mirrored on the way in); integer and
+// f16 inputs after a native as_type to f32; fft2 of native steps is native. Each gives the
+// cpu's values.
+TEST_F(Fft, PaddedCroppedRealAndRfft) {
+  const Tensor x = complex_tensor(pairs(4 * 12, 3), DType::c64, {4, 12});
+  std::vector<double> re = pairs(24, 4);
+  re.resize(24);
+  const Tensor r64 = from_vector(re, {2, 12});
+  const Tensor r32 = as_type(r64, DType::f32);
+  const Tensor s32 = as_type(multiply(r64, 50.0), DType::s32);
+  const Tensor u8 = as_type(add(multiply(r64, 50.0), 60.0), DType::u8);
+  const Tensor f16 = as_type(r64, DType::f16);
+  struct Case {
+    std::string name;
+    Tensor input;
+    std::function<Tensor(const Tensor&)> op;
+    std::int64_t n;
+    bool native;
+  };
+  const std::vector<Case> cases = {
+      {"fft pad 20", x, [](const Tensor& t) { return fft(t, 20); }, 20, true},
+      {"ifft crop 3 axis 0", x, [](const Tensor& t) { return ifft(t, 3, 0); }, 3, true},
+      {"ifft pad 17 axis 0", x, [](const Tensor& t) { return ifft(t, 17, 0); }, 17, true},
+      {"fft2", x, [](const Tensor& t) { return fft2(t); }, 48, true},
+      {"ifft2 {8, 6}", x,
+       [](const Tensor& t) {
+         return ifft2(t, {8, 6});
+       },
+       48, true},
+      {"fft f32", r32, [](const Tensor& t) { return fft(t); }, 12, true},
+      {"fft f64 axis 0 pad 3", r64, [](const Tensor& t) { return fft(t, 3, 0); }, 3, true},
+      {"rfft f32", r32, [](const Tensor& t) { return rfft(t); }, 12, true},
+      {"rfft f32 crop 9", r32, [](const Tensor& t) { return rfft(t, 9); }, 9, true},
+      {"rfft f64 pad 31", r64, [](const Tensor& t) { return rfft(t, 31); }, 31, true},
+      {"rfft f32 one point", r32, [](const Tensor& t) { return rfft(t, 1); }, 1, true},
+      {"fft s32", s32, [](const Tensor& t) { return fft(t); }, 12, true},
+      {"rfft u8 pad 16", u8, [](const Tensor& t) { return rfft(t, 16); }, 16, true},
+      {"ifft f16 axis 0", f16, [](const Tensor& t) { return ifft(t, std::nullopt, 0); }, 2, true},
+      {"irfft", x, [](const Tensor& t) { return irfft(t); }, 22, true},
+      {"irfft odd 7 axis 0", x, [](const Tensor& t) { return irfft(t, 7, 0); }, 7, true},
+      {"irfft pad 40", x, [](const Tensor& t) { return irfft(t, 40); }, 40, true},
+      {"irfft f64 length 9", r64, [](const Tensor& t) { return irfft(t, 9); }, 9, true},
+      {"irfft s32 one point", s32, [](const Tensor& t) { return irfft(t, 1); }, 1, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    if (c.input.dtype() == DType::f64 &&
+        !static_cast<vk::VulkanBackend&>(vulkan()).dtype_supported(DType::c128)) {
+      continue;
+    }
+    const Tensor want = c.op(c.input);
+    const Tensor g = transfer(c.input, gpu());
+    LedgerScope scope;
+    const Tensor got = c.op(g);
+    EXPECT_EQ(scope.delta().fallbacks, c.native ? 0u : 1u) << scope.delta().to_string();
+    EXPECT_EQ(got.dtype(), want.dtype());
+    EXPECT_EQ(got.shape(), want.shape());
+    EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want),
+                              to_complex_type(c.input.dtype()), c.n));
+  }
+}
+
+}  // namespace
+}  // namespace vkt::testing
