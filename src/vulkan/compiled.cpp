@@ -123,26 +123,28 @@ std::string hex(std::uint64_t v, int digits) {
   return s.str();
 }
 
-// An inline literal with exactly the element's bits.
+// An inline literal with exactly the element's bits. Float literals are XORed with the push
+// constant `p.zero` (always 0): a literal the compiler can see gets folded past IEEE rules
+// (lavapipe's x + 0.0 -> x turned -0 into -0 where eager gives +0), one it cannot see does not.
 std::string literal(DType d, const std::vector<std::byte>& bytes) {
   std::uint64_t raw = 0;
   std::memcpy(&raw, bytes.data(), std::min(bytes.size(), sizeof raw));
   switch (d) {
     case DType::f32:
-      return "uintBitsToFloat(" + hex(raw & 0xffffffffu, 8) + "u)";
+      return "uintBitsToFloat(" + hex(raw & 0xffffffffu, 8) + "u ^ p.zero)";
     case DType::f16: {
       f16 h;
       std::memcpy(&h, bytes.data(), sizeof h);
       const float f = static_cast<float>(h);
       std::uint32_t b;
       std::memcpy(&b, &f, sizeof b);
-      return "uintBitsToFloat(" + hex(b, 8) + "u)";
+      return "uintBitsToFloat(" + hex(b, 8) + "u ^ p.zero)";
     }
     case DType::bf16:
-      return "uintBitsToFloat(" + hex((raw & 0xffffu) << 16, 8) + "u)";
+      return "uintBitsToFloat(" + hex((raw & 0xffffu) << 16, 8) + "u ^ p.zero)";
     case DType::f64:
-      return "packDouble2x32(uvec2(" + hex(raw & 0xffffffffu, 8) + "u, " + hex(raw >> 32, 8) +
-             "u))";
+      return "packDouble2x32(uvec2(" + hex(raw & 0xffffffffu, 8) + "u ^ p.zero, " +
+             hex(raw >> 32, 8) + "u))";
     case DType::s8:
       return "int(" + std::to_string(static_cast<std::int8_t>(raw)) + ")";
     case DType::s16:
@@ -375,7 +377,8 @@ std::string generate(const detail::FusedGroup& g) {
   if (i64) s << "#define VKT_I64\n";  // the f64 variant of the shared sources names them too
   if (f64) s << "#define VKT_F64\n";
   s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
-    << kElementwiseIncludes << leaf_buffers(g, 0);
+    << kElementwiseIncludes << leaf_buffers(g, 0)
+    << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
     const DType d = g.values[static_cast<std::size_t>(g.outputs[k])].dtype;
     s << "layout(binding = " << g.leaf_dtypes.size() + k << ") writeonly buffer Out" << k << " { "

@@ -88,7 +88,10 @@ Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std:
     return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
   }
   auto m = modules_.find(full_key.first);
-  VkShaderModule mod = m != modules_.end() ? m->second.get() : create_module(full_key.first, words);
+  VkShaderModule mod = m != modules_.end()
+                           ? m->second.get()
+                           : create_module(full_key.first, with_special_values_kept(
+                                                               words, ctx_.caps().float_controls));
   return create_pipeline(std::move(full_key), bindings, mod);
 }
 

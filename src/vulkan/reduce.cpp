@@ -39,6 +39,7 @@ enum Mode : std::uint32_t { kRows, kCols };
 
 struct ReducePush {
   std::uint32_t outer, len, inner, chunk, splits, lanes;
+  std::uint32_t zero = 0;  // vkt::compile's fused prologues XOR their literals with it
 };
 
 ShaderOp shader_op(Op op) {
@@ -184,10 +185,13 @@ struct Reducer {
       while (lanes < Pipelines::kWorkgroupSize && lanes * 8 < pass.len) lanes *= 2;
     }
     const std::uint64_t per_group = Pipelines::kWorkgroupSize / lanes;
-    const ReducePush push{
-        static_cast<std::uint32_t>(pass.outer), static_cast<std::uint32_t>(pass.len),
-        static_cast<std::uint32_t>(pass.inner), static_cast<std::uint32_t>(chunk),
-        static_cast<std::uint32_t>(splits),     lanes};
+    const ReducePush push{static_cast<std::uint32_t>(pass.outer),
+                          static_cast<std::uint32_t>(pass.len),
+                          static_cast<std::uint32_t>(pass.inner),
+                          static_cast<std::uint32_t>(chunk),
+                          static_cast<std::uint32_t>(splits),
+                          lanes,
+                          0};
     const std::uint64_t threads = mode == kRows ? (pass.outer + per_group - 1) / per_group *
                                                       splits * Pipelines::kWorkgroupSize
                                                 : pass.outer * splits * pass.inner;
@@ -220,8 +224,11 @@ OpCall nonzero_call(const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   Shape shape = in.shape();
   shape.push_back(2);
-  return OpCall{Op::any, {Tensor(to_real_type(in.dtype()), shape, in.storage())},
-                ReduceParams{{in.rank()}, false}, DType::u8, in.shape()};
+  return OpCall{Op::any,
+                {Tensor(to_real_type(in.dtype()), shape, in.storage())},
+                ReduceParams{{in.rank()}, false},
+                DType::u8,
+                in.shape()};
 }
 
 OpCall parts_call(const OpCall& call) {

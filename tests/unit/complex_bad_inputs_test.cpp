@@ -37,6 +37,7 @@ std::map<std::string, Call> family_calls() {
       {"sort", [](const Tensor& t) { sort(t); }},
       {"argsort", [](const Tensor& t) { argsort(t, 0); }},
       {"top_k", [](const Tensor& t) { top_k(t, 1); }},
+      {"rfft", [](const Tensor& t) { rfft(t); }},
       {"window_scatter_max",
        [](const Tensor& t) {
          window_scatter_max(t, slice(t, {0, 0}, {2, 1}), 0, {1, 3});

@@ -2,87 +2,38 @@
 // defines CT (vec2 / dvec2), RT (float / double), CF(name) (the name with its suffix), and
 // the real helpers RDIV (a correctly scaled division), R_NONZERO / R_EQUAL (on the bits),
 // the real functions R_EXP, R_LOG, R_LOG1P, R_ATAN2, R_SINCOS, R_SQRT, R_TWO_PROD_ERR and the
-// constants R_* (elementwise_complex.glsl), then includes this file. Semantics are std::complex's (the cpu kernels): multiply and divide
-// as C99 Annex G (GCC's __mulsc3 / __divsc3: the textbook formulas, Smith's division, and
-// the recovery of infinities where both parts came out NaN); products are `precise` so no
-// driver fuses them into an fma the cpu does not do.
+// constants R_* (elementwise_complex.glsl), then includes this file. Semantics are the cpu
+// kernels' (src/cpu/elementwise_complex.h): multiply and divide are NumPy's formulas; products are `precise` so no driver fuses them
+// into an fma the cpu does not do.
 
 bool CF(c_is_nan)(CT z) { return isnan(z.x) || isnan(z.y); }
 bool CF(c_is_inf)(CT z) { return isinf(z.x) || isinf(z.y); }
 bool CF(c_nonzero)(CT z) { return R_NONZERO(z.x) || R_NONZERO(z.y); }
 RT CF(c_copysign)(RT m, RT s) { return (s < RT(0) || (s == RT(0) && RT(1) / s < RT(0))) ? -abs(m) : abs(m); }
 
+// The plain product, as the cpu (NumPy's and XLA's formula: no C99 Annex G recovery of
+// infinities, so (inf + 0i) * 1 = inf + NaNi there and here).
 CT CF(c_mul)(CT a, CT b) {
   precise RT ac = a.x * b.x, bd = a.y * b.y, ad = a.x * b.y, bc = a.y * b.x;
   precise RT x = ac - bd, y = ad + bc;
-  if (isnan(x) && isnan(y)) {
-    RT ar = a.x, ai = a.y, br = b.x, bi = b.y;
-    bool recalc = false;
-    if (isinf(ar) || isinf(ai)) {
-      ar = CF(c_copysign)(isinf(ar) ? RT(1) : RT(0), ar);
-      ai = CF(c_copysign)(isinf(ai) ? RT(1) : RT(0), ai);
-      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
-      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
-      recalc = true;
-    }
-    if (isinf(br) || isinf(bi)) {
-      br = CF(c_copysign)(isinf(br) ? RT(1) : RT(0), br);
-      bi = CF(c_copysign)(isinf(bi) ? RT(1) : RT(0), bi);
-      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
-      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
-      recalc = true;
-    }
-    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
-      if (isnan(ar)) ar = CF(c_copysign)(RT(0), ar);
-      if (isnan(ai)) ai = CF(c_copysign)(RT(0), ai);
-      if (isnan(br)) br = CF(c_copysign)(RT(0), br);
-      if (isnan(bi)) bi = CF(c_copysign)(RT(0), bi);
-      recalc = true;
-    }
-    if (recalc) {
-      const RT inf = RT(1) / RT(0);
-      precise RT rx = ar * br - ai * bi, ry = ar * bi + ai * br;
-      x = inf * rx;
-      y = inf * ry;
-    }
-  }
   return CT(x, y);
 }
 
-// Smith's algorithm (as libgcc's __divsc3), then Annex G's recovery of infinite / zero
-// results that the formulas turned into NaN.
+// Smith's algorithm as NumPy (and the cpu): scaled by the divisor's larger part; a zero
+// divisor gives the parts divided by +0 (inf or NaN).
 CT CF(c_div)(CT a, CT b) {
-  const RT c = b.x, d = b.y;
-  precise RT x, y, denom;
-  if (abs(c) < abs(d)) {
-    const RT ratio = RDIV(c, d);
-    denom = c * ratio + d;
-    x = RDIV(a.x * ratio + a.y, denom);
-    y = RDIV(a.y * ratio - a.x, denom);
-  } else {
-    const RT ratio = RDIV(d, c);
-    denom = d * ratio + c;
-    x = RDIV(a.y * ratio + a.x, denom);
-    y = RDIV(a.y - a.x * ratio, denom);
+  const RT br = b.x, bi = b.y;
+  const RT abs_br = abs(br), abs_bi = abs(bi);
+  if (abs_br >= abs_bi) {
+    if (abs_br == RT(0) && abs_bi == RT(0)) return CT(RDIV(a.x, abs_br), RDIV(a.y, abs_bi));
+    precise RT rat = RDIV(bi, br);
+    precise RT scl = RDIV(RT(1), br + bi * rat);
+    precise RT x = (a.x + a.y * rat) * scl, y = (a.y - a.x * rat) * scl;
+    return CT(x, y);
   }
-  if (isnan(x) && isnan(y)) {
-    const RT inf = RT(1) / RT(0);
-    if (denom == RT(0) && (!isnan(a.x) || !isnan(a.y))) {
-      x = CF(c_copysign)(inf, c) * a.x;
-      y = CF(c_copysign)(inf, c) * a.y;
-    } else if ((isinf(a.x) || isinf(a.y)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
-      const RT ar = CF(c_copysign)(isinf(a.x) ? RT(1) : RT(0), a.x);
-      const RT ai = CF(c_copysign)(isinf(a.y) ? RT(1) : RT(0), a.y);
-      x = inf * (ar * c + ai * d);
-      y = inf * (ai * c - ar * d);
-    } else if ((isinf(c) || isinf(d)) && !isinf(a.x) && !isnan(a.x) && !isinf(a.y) &&
-               !isnan(a.y)) {
-      const RT cr = CF(c_copysign)(isinf(c) ? RT(1) : RT(0), c);
-      const RT ci = CF(c_copysign)(isinf(d) ? RT(1) : RT(0), d);
-      x = RT(0) * (a.x * cr + a.y * ci);
-      y = RT(0) * (a.y * cr - a.x * ci);
-    }
-  }
+  precise RT rat = RDIV(br, bi);
+  precise RT scl = RDIV(RT(1), bi + br * rat);
+  precise RT x = (a.x * rat + a.y) * scl, y = (a.y * rat - a.x) * scl;
   return CT(x, y);
 }
 

@@ -38,7 +38,8 @@ layout(binding = 1) readonly buffer SrcIndex { uint v[]; } src_index;
 #include "dtype_store.glsl"
 layout(binding = 3) writeonly buffer DstIndex { uint v[]; } dst_index;
 
-layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes; } p;
+// zero: always 0, read by vkt::compile's fused prologues to hide their literals' values.
+layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes, zero; } p;
 
 // Does candidate (vb, ib) beat (va, ia)? NO_INDEX marks "nothing yet".
 bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
