@@ -52,6 +52,7 @@ VulkanBackend::VulkanBackend(int index)
     std::lock_guard lock(mutex_);
     copy_path_ = measure_copy_path(*this, copy_path_report_);
   }
+  flushes_f32_ = probe_f32_flush(*this);
 }
 
 VulkanBackend::~VulkanBackend() = default;
@@ -119,6 +120,7 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"vendor_id", vendor},
       {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
       {"copy_path_chosen_by", copy_path_report_},
+      {"f32_flushes_subnormals", flushes_f32_ ? "yes (probed)" : "no (probed)"},
       {"pipeline_cache", pipelines_.cache_report()}};
 }
 
@@ -146,10 +148,16 @@ std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
     return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
   } catch (const OutOfMemory&) {
     if (nbytes > ctx_.limits().max_allocation) throw;  // no amount of freeing helps
-    recorder_.finish();                                // releases what finished batches held
-    pool_.trim();
+    trim_memory();
     return std::make_shared<VulkanStorage>(*this, nbytes, pool_);
   }
+}
+
+void VulkanBackend::trim_memory() {
+  recorder_.finish();  // releases what finished batches held
+  // Cached FFT plans hold work buffers from the pool: dropped, and remade when next used.
+  if (fft_plans_) fft_plans_->clear();
+  pool_.trim();
 }
 
 bool VulkanBackend::dtype_supported(DType d) const {
@@ -439,7 +447,7 @@ std::uint64_t pool_bytes() {
 }
 void trim_pool() {
   backend_for(-1).synchronize();
-  backend_for(-1).pool().trim();
+  backend_for(-1).trim_memory();
   backend_for(-1).pinned_pool().trim();
 }
 std::uint64_t hazard_barriers() {

@@ -54,6 +54,12 @@ class VulkanBackend final : public Backend {
   Recorder& recorder() { return recorder_; }
   Pipelines& pipelines() { return pipelines_; }
   CopyPath copy_path() const { return copy_path_; }
+  // Whether this device's f32 arithmetic flushes subnormals (probed once when the backend
+  // is made, float_flush.cpp). The real kernels decide on the bits and do not care; c64
+  // arithmetic and complex conversions, written with plain float math, fall back where true.
+  bool flushes_f32() const { return flushes_f32_; }
+  // Waits for recorded work, drops cached FFT plans and returns unused pool blocks.
+  void trim_memory();
   // A new output tensor (poisoned with 0xFF bytes when VKT_POISON=1), held by the batch.
   Tensor make_output(const OpCall& call);
   // True when shaders can read/write a dtype on this device.
@@ -107,6 +113,7 @@ class VulkanBackend final : public Backend {
   PinnedPool pinned_;
   DeviceTimer timer_;
   CopyPath copy_path_;
+  bool flushes_f32_ = true;
   bool poison_ = false;
   std::string copy_path_report_;
   std::uint64_t sort_local_max_;
@@ -175,6 +182,26 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
 // The same by a given path.
 void record_copy(VulkanBackend& b, CopyPath path, const Tensor& src, const Tensor& dst,
                  std::uint64_t src_offset, std::uint64_t dst_offset, std::uint64_t bytes);
+// c64 elementwise ops decided on the bits (comparisons, nonzero and NaN/inf tests), so
+// exact on a device that flushes f32 subnormals; the rest of c64 runs on the cpu there.
+inline bool c64_native_where_f32_flushes(Op op) {
+  switch (op) {
+    case Op::equal:
+    case Op::not_equal:
+    case Op::logical_and:
+    case Op::logical_or:
+    case Op::logical_xor:
+    case Op::logical_not:
+    case Op::is_nan:
+    case Op::is_infinity:
+      return true;
+    default:
+      return false;
+  }
+}
+// Whether f32 arithmetic flushes subnormals on this device: 1e-20 * 1e-20 (1e-40, subnormal)
+// by the elementwise kernel, read back (float_flush.cpp). True when the probe cannot run.
+bool probe_f32_flush(VulkanBackend& b);
 // The copy path this device runs faster, measured (copy_path.cpp); `report` says how.
 CopyPath measure_copy_path(VulkanBackend& b, std::string& report);
 

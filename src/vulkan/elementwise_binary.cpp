@@ -57,6 +57,7 @@ bool binary_supported(const VulkanBackend& b, const OpCall& call) {
     return false;
   }
   if (call.out_dtype != (writes_u8(call.op) ? DType::u8 : d)) return false;
+  if (d == DType::c64 && b.flushes_f32() && !c64_native_where_f32_flushes(call.op)) return false;
   return plan_for(call.inputs[0].shape(), call.inputs[1].shape(), call.out_shape).dims.size() <=
          kMaxRank;
 }

@@ -16,6 +16,7 @@ bool unary_supported(const VulkanBackend& b, const OpCall& call) {
   const bool to_real = is_complex(d) && op_info(call.op).dtypes == OpDTypes::to_real;
   const DType out = writes_u8(call.op) ? DType::u8 : to_real ? to_real_type(d) : d;
   if (call.out_dtype != out) return false;
+  if (d == DType::c64 && b.flushes_f32() && !c64_native_where_f32_flushes(call.op)) return false;
   // Exact even for calls the core never makes (an f64 erf, an integer exp).
   return kernel_takes(call.op, d) && vulkan_native(call.op, d);
 }
