@@ -442,6 +442,9 @@ void set_copy_path(CopyPath path) {
 CopyPath copy_path() {
   return backend_for(-1).copy_path();
 }
+bool f32_flushes() {
+  return backend_for(-1).flushes_f32();
+}
 std::uint64_t pool_bytes() {
   return backend_for(-1).pool().allocated_bytes();
 }

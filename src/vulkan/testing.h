@@ -32,6 +32,8 @@ DeviceCaps device_caps();
 // Force the device-to-device copy path (default: measured, see copy_path.cpp).
 void set_copy_path(CopyPath path);
 CopyPath copy_path();
+// Whether the default device's f32 arithmetic flushes subnormals (VulkanBackend::flushes_f32).
+bool f32_flushes();
 // Subgroup shuffles in reduction trees (default: where the device offers them).
 void set_subgroup_reductions(bool allowed);
 bool subgroup_reductions();

@@ -11,6 +11,7 @@
 
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
@@ -73,8 +74,12 @@ class VulkanComplexVsCpu : public VulkanTest {
     }
     LedgerScope scope;
     const Tensor got = f(gpu());
-    EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
-    EXPECT_EQ(&got.backend(), &gpu());
+    // Where f32 flushes subnormals, c64 arithmetic and complex conversions run on the cpu
+    // by design (VulkanBackend::flushes_f32); the result is compared all the same.
+    if (!vk::testing::f32_flushes()) {
+      EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+      EXPECT_EQ(&got.backend(), &gpu());
+    }
     ASSERT_EQ(got.dtype(), expected.dtype());
     ASSERT_EQ(got.shape(), expected.shape());
     expect_close(got, expected, ulps);
