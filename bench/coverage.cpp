@@ -47,8 +47,10 @@ std::string nx_table(const std::map<std::string, std::string>& cells) {
   for (Op op : all_ops()) {
     const OpFamily f = op_family(op);
     const std::string name(op_name(op));
-    if ((f == OpFamily::unary || f == OpFamily::binary) && name != "logical_not") {
-      all.push_back({name, name, name});  // Nx has no logical_not callback (it composes one)
+    // Nx composes logical_not and phase from other callbacks: they have none of their own.
+    if ((f == OpFamily::unary || f == OpFamily::binary) && name != "logical_not" &&
+        name != "phase") {
+      all.push_back({name, name, name});
     }
   }
   std::size_t covered = 0;
