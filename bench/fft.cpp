@@ -87,35 +87,8 @@ std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
       row.emplace_back("shape", shape_str(c.shape));
       row.emplace_back("size", std::to_string(numel(c.shape)));
       row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
-      const std::pair<const char*, const Column*> cols[] = {
-          {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
-      for (const auto& [col_name, col] : cols) {
-        row.emplace_back(std::string(col_name) + "_us", median_or_empty(*col));
-        row.emplace_back(std::string(col_name) + "_min_us",
-                         col->measured ? fmt_num(col->stats.min_us) : "");
-        row.emplace_back(std::string(col_name) + "_p95_us",
-                         col->measured ? fmt_num(col->stats.p95_us) : "");
-        row.emplace_back(std::string(col_name) + "_reps",
-                         col->measured ? std::to_string(col->stats.reps) : "");
-      }
-      add_device_time(row, "C", cc);
-      const auto ratio = [](const Column& x, const Column& y) {
-        return x.measured && y.measured && y.stats.median_us > 0
-                   ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
-                   : std::string();
-      };
-      row.emplace_back("D_over_B", ratio(d, b));
-      row.emplace_back("D_over_E", ratio(d, e));
-      row.emplace_back("C_over_A", ratio(cc, a));
-      row.emplace_back("out_bytes", std::to_string(out_bytes));
-      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
-      row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
-      row.emplace_back("D_over_floor",
-                       cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
-      row.emplace_back("GFLOP", fmt_num(flop / 1e9, 3));
-      row.emplace_back("A_GFLOPs", a.measured ? fmt_num(flop / a.stats.median_us / 1e3, 2) : "");
-      const bool g = cc.measured && cc.has_device_time;
-      row.emplace_back("C_gpu_GFLOPs", g ? fmt_num(flop / cc.device.median_us / 1e3, 2) : "");
+      add_timed_columns(row, {&a, &b, &cc, &d, &e}, out_bytes, dev != nullptr ? d2h : 0, floor_us,
+                        flop);
       row.emplace_back("library", "vktensor");
       table.add({name, shape_str(c.shape), field(row, "path"), field(row, "A_us"),
                  field(row, "B_us"), field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"),

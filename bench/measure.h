@@ -1,6 +1,9 @@
 // Timing one op case on one backend, the unit every bench is made of.
 #pragma once
 
+#include <array>
+#include <cstddef>
+
 #include "cases.h"
 #include "csv.h"
 #include "stats.h"
@@ -34,5 +37,12 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
 // <prefix>_gpu_us and <prefix>_gpu_min_us: the column's device-clock median and minimum,
 // empty where it has none.
 void add_device_time(Row& row, const std::string& prefix, const Column& c);
+
+// The columns A to E (median, min, p95, reps of each), C's device time, D/B, D/E, C/A, the
+// bytes read and the read floor (D against C plus out_bytes at the `d2h` rate, bytes per us;
+// 0: no device), and GFLOP/s of A and of C's device time, in the order the conv and fft
+// CSVs have them.
+void add_timed_columns(Row& row, const std::array<const Column*, 5>& a_to_e, std::size_t out_bytes,
+                       double d2h, double floor_us, double flop);
 
 }  // namespace vkt::bench
