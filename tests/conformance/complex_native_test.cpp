@@ -42,7 +42,7 @@ template <class R>
 std::vector<Cplx<R>> complex_values(const Tensor& t) {
   const std::vector<std::byte> bytes = t.to_bytes();
   std::vector<Cplx<R>> out(bytes.size() / sizeof(Cplx<R>));
-  std::memcpy(out.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
 }
 

@@ -121,7 +121,7 @@ class VulkanComplexVsCpu : public VulkanTest {
     auto read = [&](auto tag, std::size_t parts) {
       using R = decltype(tag);
       std::vector<R> v(bytes.size() / sizeof(R));
-      std::memcpy(v.data(), bytes.data(), bytes.size());
+      if (!bytes.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
       for (std::size_t i = 0; i < v.size(); i += parts) {
         out.emplace_back(static_cast<double>(v[i]),
                          parts == 2 ? static_cast<double>(v[i + 1]) : 0.0);
