@@ -229,15 +229,21 @@ bool complex_predicate_binary_op(Op op, Go go) {
   using B = std::uint8_t;
   switch (op) {
     case Op::equal:
-      return go(
-          [](Z a, Z b) { return static_cast<B>((a.real() == b.real()) & (a.imag() == b.imag())); });
+      return go([](Z a, Z b) {
+        return static_cast<B>(int{a.real() == b.real()} & int{a.imag() == b.imag()});
+      });
     case Op::not_equal:
-      return go(
-          [](Z a, Z b) { return static_cast<B>((a.real() != b.real()) | (a.imag() != b.imag())); });
+      return go([](Z a, Z b) {
+        return static_cast<B>(int{a.real() != b.real()} | int{a.imag() != b.imag()});
+      });
     case Op::logical_and:
-      return go([](Z a, Z b) { return static_cast<B>(complex_nonzero(a) & complex_nonzero(b)); });
+      return go([](Z a, Z b) {
+        return static_cast<B>(int{complex_nonzero(a)} & int{complex_nonzero(b)});
+      });
     case Op::logical_or:
-      return go([](Z a, Z b) { return static_cast<B>(complex_nonzero(a) | complex_nonzero(b)); });
+      return go([](Z a, Z b) {
+        return static_cast<B>(int{complex_nonzero(a)} | int{complex_nonzero(b)});
+      });
     case Op::logical_xor:
       return go([](Z a, Z b) { return static_cast<B>(complex_nonzero(a) ^ complex_nonzero(b)); });
     default:
