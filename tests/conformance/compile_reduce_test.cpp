@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "conformance/fixture.h"
+#include "support/run_op.h"
 #include "vkt/compile.h"
 
 namespace vkt::testing {
@@ -22,23 +23,6 @@ std::vector<float> wave(std::size_t n) {
 Tensor softmax_rows(const Tensor& x) {
   const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
   return divide(e, sum(e, {1}, true));
-}
-
-Tensor reduce_by(Op op, const Tensor& t, const Axes& axes, bool keep) {
-  switch (op) {
-    case Op::sum:
-      return sum(t, axes, keep);
-    case Op::product:
-      return product(t, axes, keep);
-    case Op::reduce_max:
-      return reduce_max(t, axes, keep);
-    case Op::reduce_min:
-      return reduce_min(t, axes, keep);
-    case Op::any:
-      return any(t, axes, keep);
-    default:
-      return all(t, axes, keep);
-  }
 }
 
 TEST_F(VulkanCompileReduce, SoftmaxIsThreeDispatchesAndEqualsEager) {
@@ -72,7 +56,7 @@ TEST_F(VulkanCompileReduce, EveryLayoutAndRuleEqualsEager) {
     for (Op op : {ops[turn++ % ops.size()], ops[turn++ % ops.size()]}) {
       const bool keep = op == Op::sum || op == Op::any;
       auto prog = [&](const Tensor& t) {
-        return reduce_by(op, add(multiply(t, 1.0001f), sin(t)), c.axes, keep);
+        return run_reduce(op, add(multiply(t, 1.0001f), sin(t)), c.axes, keep);
       };
       SCOPED_TRACE(std::string(op_name(op)) + " " + shape_str(c.shape));
       const Tensor expected = prog(x);

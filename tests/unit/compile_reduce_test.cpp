@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "support/run_op.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"
 
@@ -22,23 +23,6 @@ void expect_same_bytes(const Tensor& a, const Tensor& b) {
   ASSERT_EQ(a.dtype(), b.dtype());
   ASSERT_EQ(a.shape(), b.shape());
   EXPECT_EQ(a.to_bytes(), b.to_bytes());
-}
-
-Tensor reduce_by(Op op, const Tensor& t, const Axes& axes, bool keep) {
-  switch (op) {
-    case Op::sum:
-      return sum(t, axes, keep);
-    case Op::product:
-      return product(t, axes, keep);
-    case Op::reduce_max:
-      return reduce_max(t, axes, keep);
-    case Op::reduce_min:
-      return reduce_min(t, axes, keep);
-    case Op::any:
-      return any(t, axes, keep);
-    default:
-      return all(t, axes, keep);
-  }
 }
 
 TEST(CompileReduce, PrologueIsFusedIntoTheReductionAndNeverWritten) {
@@ -86,7 +70,7 @@ TEST(CompileReduce, EveryLayoutAndRuleEqualsEagerBitForBit) {
     for (Op op : ops) {
       for (bool keep : {false, true}) {
         auto prog = [&](const Tensor& t) {
-          return reduce_by(op, add(multiply(t, 1.0001f), sin(t)), c.axes, keep);
+          return testing::run_reduce(op, add(multiply(t, 1.0001f), sin(t)), c.axes, keep);
         };
         auto f = compile(prog);
         SCOPED_TRACE(std::string(op_name(op)) + " " + shape_str(c.shape));
