@@ -33,10 +33,24 @@ bool pred_at(uint i) {
   return (pred32.v[2u * i] | (pred32.v[2u * i + 1u] & (PRED_FLOAT ? 0x7fffffffu : 0xffffffffu))) != 0u;
 }
 
-void index_select_element(uint i) {
-  dst.v[i] = pred_at(i * p.pred_step) ? on_true.v[i * p.true_step] : on_false.v[i * p.false_step];
-}
-
+// Four elements per step, loads before stores (as index_clip.comp).
 void main() {
-  for (uint i = global_index(); i < p.n; i += grid_stride()) index_select_element(i);
+  const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
+  uint i = global_index();
+  for (; i < end; i += 4u * stride) {
+    const uint i1 = i + stride, i2 = i1 + stride, i3 = i2 + stride;
+    const bool c0 = pred_at(i * p.pred_step), c1 = pred_at(i1 * p.pred_step);
+    const bool c2 = pred_at(i2 * p.pred_step), c3 = pred_at(i3 * p.pred_step);
+    const REG w0 = c0 ? TO_REG(on_true.v[i * p.true_step]) : TO_REG(on_false.v[i * p.false_step]);
+    const REG w1 = c1 ? TO_REG(on_true.v[i1 * p.true_step]) : TO_REG(on_false.v[i1 * p.false_step]);
+    const REG w2 = c2 ? TO_REG(on_true.v[i2 * p.true_step]) : TO_REG(on_false.v[i2 * p.false_step]);
+    const REG w3 = c3 ? TO_REG(on_true.v[i3 * p.true_step]) : TO_REG(on_false.v[i3 * p.false_step]);
+    dst.v[i] = TO_WORD(w0);
+    dst.v[i1] = TO_WORD(w1);
+    dst.v[i2] = TO_WORD(w2);
+    dst.v[i3] = TO_WORD(w3);
+  }
+  for (; i < p.n; i += stride) {
+    dst.v[i] = pred_at(i * p.pred_step) ? on_true.v[i * p.true_step] : on_false.v[i * p.false_step];
+  }
 }
