@@ -176,10 +176,33 @@ void element(uint i, uint ia, uint ib) {
   }
 }
 
+// f32 -> f32 ops in the modes without strides move four elements per 16-byte load and
+// store, then the tail one by one (pool ranges start 256-byte aligned: memory.h); a
+// one-element operand is read once. Every element runs float_binary, as element() does.
+layout(binding = 0) readonly buffer AF32x4 { vec4 v[]; } a_f32x4;
+layout(binding = 1) readonly buffer BF32x4 { vec4 v[]; } b_f32x4;
+layout(binding = 2) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
+
+// The first element the one-by-one loop takes.
+uint four_wide_f32(uint MODE, uint stride) {
+  const uint op = op_code();
+  if (DTYPE != DT_F32 || binary_writes_u8(op) || MODE == 3u) return 0u;
+  const uint n4 = p.n / 4u;
+  const float a1 = MODE == 1u ? a_f32.v[0] : 0.0, b1 = MODE == 2u ? b_f32.v[0] : 0.0;
+  for (uint j = global_index(); j < n4; j += stride) {
+    const vec4 a = MODE == 1u ? vec4(a1) : a_f32x4.v[j];
+    const vec4 b = MODE == 2u ? vec4(b1) : b_f32x4.v[j];
+    vec4 r;
+    for (int k = 0; k < 4; ++k) r[k] = float_binary(op, a[k], b[k]);
+    dst_f32x4.v[j] = r;
+  }
+  return 4u * n4;
+}
+
 void main() {
   const uint stride = grid_stride();
   const uint MODE = mode();
-  for (uint i = global_index(); i < p.n; i += stride) {
+  for (uint i = four_wide_f32(MODE, stride) + global_index(); i < p.n; i += stride) {
     if (MODE == 0u) {
       element(i, i, i);
     } else if (MODE == 1u) {

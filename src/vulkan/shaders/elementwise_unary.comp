@@ -165,7 +165,24 @@ void element(uint i) {
   }
 }
 
+// f32 -> f32 ops move four elements per 16-byte load and store, then the tail one by one
+// (pool ranges start 256-byte aligned: memory.h). Every element runs float_function, as
+// element() does, so results do not depend on the path.
+layout(binding = 0) readonly buffer InF32x4 { vec4 v[]; } in_f32x4;
+layout(binding = 1) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
+
 void main() {
-  const uint stride = grid_stride();
-  for (uint i = global_index(); i < p.n; i += stride) element(i);
+  const uint stride = grid_stride(), op = op_code();
+  uint first = 0u;
+  if (DTYPE == DT_F32 && !unary_writes_u8(op)) {
+    const uint n4 = p.n / 4u;
+    for (uint j = global_index(); j < n4; j += stride) {
+      const vec4 x = in_f32x4.v[j];
+      vec4 r;
+      for (int k = 0; k < 4; ++k) r[k] = float_function(op, x[k]);
+      dst_f32x4.v[j] = r;
+    }
+    first = 4u * n4;
+  }
+  for (uint i = first + global_index(); i < p.n; i += stride) element(i);
 }

@@ -60,6 +60,20 @@ void take_candidate(inout ACC acc, inout uint best, ACC x, uint ix) {
   }
 }
 
+// take_candidate for candidates that come in increasing index order (a first pass: each
+// invocation scans its range upwards): the choice arg_beats makes, decided by selects, so
+// lanes do not diverge on the data (argmax/argmin were the slowest full reductions).
+void take_next(inout ACC acc, inout uint best, ACC x, uint ix) {
+  const bool acc_nan = acc_isnan(acc), x_nan = acc_isnan(x);
+  const bool beats = OP == OP_ARGMAX ? acc_less(acc, x) : acc_less(x, acc);
+  const bool ties = acc_equal(x, acc);
+  // Lowest index wins ties: a later candidate must beat; highest: it may also tie.
+  const bool take = best == NO_INDEX || (x_nan ? (TIE_HIGH || !acc_nan)
+                                               : (!acc_nan && (beats || (TIE_HIGH && ties))));
+  acc = take ? x : acc;
+  best = take ? ix : best;
+}
+
 void write_result(uint o, ACC v, uint index) {
   if (IS_ARG) {
     dst_index.v[2u * o] = index;
@@ -74,6 +88,15 @@ void write_result(uint o, ACC v, uint index) {
 }
 
 uint index_of(uint element, uint r) { return HAS_SRC_INDEX ? src_index.v[2u * element] : r; }
+
+// The arg step of a scan: in index order where the indices are the scan's own.
+void take_scanned(inout ACC acc, inout uint best, ACC x, uint element, uint r) {
+  if (HAS_SRC_INDEX) {
+    take_candidate(acc, best, x, index_of(element, r));
+  } else {
+    take_next(acc, best, x, r);
+  }
+}
 
 shared ACC shared_value[gl_WorkGroupSize.x];
 shared uint shared_index[gl_WorkGroupSize.x];
@@ -94,16 +117,16 @@ void reduce_rows() {
   const uint stride = lanes;
   uint r = begin + lane;
   // Four independent loads in flight per invocation (memory-level parallelism); arg
-  // candidates are then taken in order (arg_beats is a total order, so order is free anyway).
+  // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
     const uint e = row * p.len + r;
     const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
     const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
     if (IS_ARG) {
-      take_candidate(acc, best, x0, index_of(e, r));
-      take_candidate(acc, best, x1, index_of(e + stride, r + stride));
-      take_candidate(acc, best, x2, index_of(e + 2u * stride, r + 2u * stride));
-      take_candidate(acc, best, x3, index_of(e + 3u * stride, r + 3u * stride));
+      take_scanned(acc, best, x0, e, r);
+      take_scanned(acc, best, x1, e + stride, r + stride);
+      take_scanned(acc, best, x2, e + 2u * stride, r + 2u * stride);
+      take_scanned(acc, best, x3, e + 3u * stride, r + 3u * stride);
     } else {
       acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
     }
@@ -112,7 +135,7 @@ void reduce_rows() {
     const uint e = row * p.len + r;
     const ACC x = load_acc(e);
     if (IS_ARG) {
-      take_candidate(acc, best, x, index_of(e, r));
+      take_scanned(acc, best, x, e, r);
     } else {
       acc = combine(acc, x);
     }
@@ -182,10 +205,10 @@ void reduce_cols() {
     const ACC x0 = load_acc(e), x1 = load_acc(e + step);
     const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
     if (IS_ARG) {
-      take_candidate(acc, best, x0, index_of(e, r));
-      take_candidate(acc, best, x1, index_of(e + step, r + 1u));
-      take_candidate(acc, best, x2, index_of(e + 2u * step, r + 2u));
-      take_candidate(acc, best, x3, index_of(e + 3u * step, r + 3u));
+      take_scanned(acc, best, x0, e, r);
+      take_scanned(acc, best, x1, e + step, r + 1u);
+      take_scanned(acc, best, x2, e + 2u * step, r + 2u);
+      take_scanned(acc, best, x3, e + 3u * step, r + 3u);
     } else {
       acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
     }
@@ -194,7 +217,7 @@ void reduce_cols() {
     const uint e = (o * p.len + r) * p.inner + col;
     const ACC x = load_acc(e);
     if (IS_ARG) {
-      take_candidate(acc, best, x, index_of(e, r));
+      take_scanned(acc, best, x, e, r);
     } else {
       acc = combine(acc, x);
     }
