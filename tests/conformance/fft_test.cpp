@@ -112,6 +112,47 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
       spectra_close(complex_values(results[3]), complex_values(inputs[0]), DType::c64, 1024));
 }
 
+// Lines too long for one workgroup take VkFFT's multi-pass (four-step) plans: 2^20 points
+// and 3 * 2^16 (not a power of two), forward and inverse, against the cpu. Once from pooled
+// tensors (the plan's own tensor), once with small blocks (VKT_VK_BLOCK_MB=1) that make
+// input and output buffers of their own: VkFFT then reads the input where it is (no copy)
+// and writes the output, and the input is left as it was.
+TEST_F(Fft, LongLinesMultiPass) {
+  for (const bool dedicated : {false, true}) {
+    if (dedicated) setenv("VKT_VK_BLOCK_MB", "1", 1);
+    for (const std::int64_t n : {std::int64_t{1} << 20, std::int64_t{3} << 16}) {
+      SCOPED_TRACE(dedicated ? "dedicated buffers" : "pooled buffers");
+      const Tensor x = complex_tensor(pairs(n, 30), DType::c64, {n});
+      check_native(x, false, 0);
+      check_native(x, true, 0);
+    }
+    unsetenv("VKT_VK_BLOCK_MB");
+  }
+}
+
+// A transform from an input with a buffer of its own into an output with one copies
+// nothing (VkFFT reads the input buffer), keeps the input intact, and chains: the fft's
+// output feeds the ifft directly, which gives the input back.
+TEST_F(Fft, DirectFromInputBuffer) {
+  setenv("VKT_VK_BLOCK_MB", "1", 1);
+  for (DType d : complex_dtypes()) {
+    SCOPED_TRACE(std::string(dtype_name(d)));
+    const Tensor x = complex_tensor(pairs(64 * 1024, 40), d, {64, 1024});
+    const std::vector<std::complex<double>> before = complex_values(x);
+    const Tensor gx = transfer(x, gpu());
+    LedgerScope scope;
+    const Tensor spectrum = fft(gx);
+    const Tensor back = ifft(spectrum);
+    gpu().synchronize();
+    EXPECT_EQ(scope.delta().device_copies, 0u) << scope.delta().to_string();
+    EXPECT_EQ(scope.delta().fallbacks, 0u);
+    EXPECT_TRUE(spectra_close(complex_values(spectrum), complex_values(fft(x)), d, 1024));
+    EXPECT_TRUE(spectra_close(complex_values(back), before, d, 1024));
+    EXPECT_EQ(complex_values(gx), before);  // bit for bit: nothing wrote the input
+  }
+  unsetenv("VKT_VK_BLOCK_MB");
+}
+
 // Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves
 // the lines around VkFFT; irfft's Hermitian half is mirrored on the way in); integer and
 // f16 inputs after a native as_type to f32; fft2 of native steps is native. Each gives the
