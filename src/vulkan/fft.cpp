@@ -66,7 +66,6 @@ std::uint64_t VkFFTConfiguration::*config_field(std::string_view key) {
       {"registerBoostNonPow2", &VkFFTConfiguration::registerBoostNonPow2},
       {"useLUT", &VkFFTConfiguration::useLUT},
       {"performBandwidthBoost", &VkFFTConfiguration::performBandwidthBoost},
-      {"disableReorderFourStep", &VkFFTConfiguration::disableReorderFourStep},
       {"swapTo3Stage4Step", &VkFFTConfiguration::swapTo3Stage4Step},
       {"fixMaxRadixBluestein", &VkFFTConfiguration::fixMaxRadixBluestein},
   };
@@ -86,10 +85,11 @@ int log2_floor(std::uint64_t v) {
 // default (32 on NVIDIA and AMD, 64 elsewhere). VkFFT splits a power-of-two line too long
 // for one workgroup into ceil(log2 N / log2 S) passes, S = the power-of-two part of the
 // shared memory / max(coalescedMemory, point size) (vkFFT.h, VkFFTScheduler). At 32 bytes
-// (one L2 sector) a 2^24 c64 line takes three passes on NVIDIA, and the H200 spent 1342 us
-// on it (run 20: ~0.4 TB/s over its strided passes, against ~2.7 TB/s for 4096 x 4096 lines
-// in one pass). The widest rows (128, else 64 bytes) that keep VkFFT's pass count read whole
-// cache lines at no extra pass; shorter lines keep the default.
+// (one L2 sector) a 2^24 c64 line takes three passes on NVIDIA: 1342 us of device time on
+// the H200, against 189 us for 4096 lines of 4096 points, the same bytes in one pass
+// (bench_results/h200/run20-52018b3). The widest rows (128, else 64 bytes) that keep VkFFT's
+// pass count read whole cache lines at no extra pass (unmeasured: the VKT_VK_FFT sweep
+// decides); shorter lines keep the default.
 std::uint64_t coalescing_for(const FftGeometry& g, std::uint32_t shared_bytes,
                              std::uint32_t vendor) {
   const std::uint64_t point = g.doubles ? 16 : 8;
@@ -225,6 +225,10 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint6
   c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
   c.coalescedMemory = coalescing_for(g, shared_bytes_, vendor_);
   for (const auto& kv : tuning.vkfft) c.*config_field(kv.first) = kv.second;
+  // Fewer bytes than one point mean one point per row to VkFFT's planner, but its kernels
+  // divide by coalescedMemory / point size (SIGFPE at 0): at least one point.
+  const std::uint64_t point = g.doubles ? 16 : 8;
+  if (c.coalescedMemory != 0) c.coalescedMemory = std::max(c.coalescedMemory, point);
   VkFFTResult r = initializeVkFFT(&plan->app, c);
   if (r == VKFFT_SUCCESS && plan->offset != 0 && plan->app.configuration.allocateTempBuffer) {
     // VkFFT 1.2.26 sizes some descriptors of its temporary buffer (multi-pass and Bluestein

@@ -15,18 +15,18 @@ struct Range {
 
 // The ranges VkFFT 1.2.26 can use: it reads 0 as "its own default", so only values it acts
 // on are accepted (useLUT=1 turns the tables on; nothing can turn a vendor's tables off).
-// registerBoost4Step is left out: initializeVkFFT forces it to 1 ("temporary set").
+// Left out: registerBoost4Step (initializeVkFFT forces it to 1, "temporary set") and
+// disableReorderFourStep (multi-pass results come out in another order: wrong values).
 constexpr Range kRanges[] = {
-    {"coalescedMemory", 8, 1024, true},       // bytes a strided pass reads per row
-    {"aimThreads", 32, 1024, false},          // threads per workgroup aimed at
-    {"numSharedBanks", 16, 64, true},         // shared-memory banks (padding against conflicts)
-    {"registerBoost", 1, 8, false},           // registers standing in for shared memory
-    {"registerBoostNonPow2", 0, 1, false},    // the same for lengths not a power of two
-    {"useLUT", 1, 1, false},                  // twiddles from tables instead of sin/cos
-    {"performBandwidthBoost", 1, 8, false},   // strided axes: narrower reads, longer sequences
-    {"disableReorderFourStep", 0, 1, false},  // no unshuffle pass in the four-step algorithm
-    {"swapTo3Stage4Step", 17, 40, false},     // log2 length from which three passes are forced
-    {"fixMaxRadixBluestein", 2, 13, false},   // Bluestein's padded length: primes up to this
+    {"coalescedMemory", 8, 1024, true},      // bytes a strided pass reads per row
+    {"aimThreads", 32, 1024, false},         // threads per workgroup aimed at
+    {"numSharedBanks", 16, 64, true},        // shared-memory banks (padding against conflicts)
+    {"registerBoost", 1, 8, false},          // registers standing in for shared memory
+    {"registerBoostNonPow2", 1, 1, false},   // the same for lengths not a power of two
+    {"useLUT", 1, 1, false},                 // twiddles from tables instead of sin/cos
+    {"performBandwidthBoost", 1, 8, false},  // strided axes: narrower reads, longer sequences
+    {"swapTo3Stage4Step", 17, 40, false},    // log2 length from which three passes are forced
+    {"fixMaxRadixBluestein", 2, 13, false},  // Bluestein's padded length: primes up to this
 };
 
 std::string known_keys() {
