@@ -89,7 +89,7 @@ int log2_floor(std::uint64_t v) {
 // the H200, against 189 us for 4096 lines of 4096 points, the same bytes in one pass
 // (bench_results/h200/run20-52018b3). The widest rows (128, else 64 bytes) that keep VkFFT's
 // pass count read whole cache lines at no extra pass (unmeasured: the VKT_VK_FFT sweep
-// decides); shorter lines keep the default.
+// decides); lines of one or two passes keep the default.
 std::uint64_t coalescing_for(const FftGeometry& g, std::uint32_t shared_bytes,
                              std::uint32_t vendor) {
   const std::uint64_t point = g.doubles ? 16 : 8;
@@ -103,8 +103,10 @@ std::uint64_t coalescing_for(const FftGeometry& g, std::uint32_t shared_bytes,
     const int lg_s = log2_floor(shared / std::max(row_bytes, point));
     return lg_s <= 0 ? 1000 : (lg_n + lg_s - 1) / lg_s;
   };
+  const int base = passes(vendor_bytes);
+  if (base < 3) return 0;  // two passes (lines up to 2^20 c64 on NVIDIA): as measured in run 20
   for (const std::uint64_t wide : {std::uint64_t{128}, std::uint64_t{64}}) {
-    if (wide > vendor_bytes && passes(wide) == passes(vendor_bytes)) return wide;
+    if (wide > vendor_bytes && passes(wide) == base) return wide;
   }
   return 0;
 }
