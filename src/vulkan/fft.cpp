@@ -87,15 +87,20 @@ int log2_floor(std::uint64_t v) {
 // shared memory / max(coalescedMemory, point size) (vkFFT.h, VkFFTScheduler). At 32 bytes
 // (one L2 sector) a 2^24 c64 line takes three passes on NVIDIA: 1342 us of device time on
 // the H200, against 189 us for 4096 lines of 4096 points, the same bytes in one pass
-// (bench_results/h200/run20-52018b3). The widest rows (128, else 64 bytes) that keep VkFFT's
-// pass count read whole cache lines at no extra pass (unmeasured: the VKT_VK_FFT sweep
-// decides); lines of one or two passes keep the default.
-std::uint64_t coalescing_for(const FftGeometry& g, std::uint32_t shared_bytes,
+// (bench_results/h200/run20-52018b3). For lines of three or more passes, `rows` picks: wide
+// (the default) reads whole cache lines, the widest rows (128, else 64 bytes) that keep the
+// pass count; narrow reads one point per row where that saves a pass (2^24 c64: two passes
+// of 4096). Unmeasured either way: the VKT_VK_FFT sweep decides. Lines of one or two passes
+// keep VkFFT's default, as measured in run 20.
+std::uint64_t coalescing_for(const FftGeometry& g, FftRows rows, std::uint32_t shared_bytes,
                              std::uint32_t vendor) {
   const std::uint64_t point = g.doubles ? 16 : 8;
   const std::uint64_t vendor_bytes = (vendor == 0x10DE || vendor == 0x1002) ? 32 : 64;
   const int lg_n = log2_floor(g.length);
-  if (g.inner != 1 || shared_bytes == 0 || (g.length & (g.length - 1)) != 0) return 0;
+  if (rows == FftRows::vendor || g.inner != 1 || shared_bytes == 0 ||
+      (g.length & (g.length - 1)) != 0) {
+    return 0;
+  }
   const std::uint64_t shared = std::uint64_t{1} << log2_floor(shared_bytes);
   // One upload (VkFFT's register boost is at most 4 on any vendor): no strided pass.
   if (g.length * point <= 4 * shared) return 0;
@@ -104,7 +109,8 @@ std::uint64_t coalescing_for(const FftGeometry& g, std::uint32_t shared_bytes,
     return lg_s <= 0 ? 1000 : (lg_n + lg_s - 1) / lg_s;
   };
   const int base = passes(vendor_bytes);
-  if (base < 3) return 0;  // two passes (lines up to 2^20 c64 on NVIDIA): as measured in run 20
+  if (base < 3) return 0;
+  if (rows == FftRows::narrow) return passes(point) < base ? point : 0;
   for (const std::uint64_t wide : {std::uint64_t{128}, std::uint64_t{64}}) {
     if (wide > vendor_bytes && passes(wide) == base) return wide;
   }
@@ -225,7 +231,7 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint6
   }
   c.doublePrecision = g.doubles ? 1 : 0;
   c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
-  c.coalescedMemory = coalescing_for(g, shared_bytes_, vendor_);
+  c.coalescedMemory = coalescing_for(g, tuning.rows, shared_bytes_, vendor_);
   for (const auto& kv : tuning.vkfft) c.*config_field(kv.first) = kv.second;
   // Fewer bytes than one point mean one point per row to VkFFT's planner, but its kernels
   // divide by coalescedMemory / point size (SIGFPE at 0): at least one point.

@@ -32,7 +32,7 @@ constexpr Range kRanges[] = {
 std::string known_keys() {
   std::string s;
   for (const Range& r : kRanges) s += std::string(r.key) + ", ";
-  return s + "input (direct|copy), report (0|1)";
+  return s + "rows (wide|vendor|narrow), input (direct|copy), report (0|1)";
 }
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
@@ -44,6 +44,18 @@ void set(FftTuning& t, std::string_view item, std::string_view key, std::string_
   if (key == "input") {
     if (value != "direct" && value != "copy") bad(item, "is not input=direct or input=copy");
     t.direct_input = value == "direct";
+    return;
+  }
+  if (key == "rows") {
+    if (value == "wide") {
+      t.rows = FftRows::wide;
+    } else if (value == "vendor") {
+      t.rows = FftRows::vendor;
+    } else if (value == "narrow") {
+      t.rows = FftRows::narrow;
+    } else {
+      bad(item, "is not rows=wide, rows=vendor or rows=narrow");
+    }
     return;
   }
   if (key == "report") {

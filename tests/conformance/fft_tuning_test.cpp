@@ -1,5 +1,6 @@
 // VKT_VK_FFT's parser (src/vulkan/fft_tuning.h): VkFFT fields by name with their ranges,
-// input=direct|copy and report=0|1; anything else is a vkt::Error naming the item.
+// rows=wide|vendor|narrow, input=direct|copy and report=0|1; anything else is a vkt::Error
+// naming the item.
 #include "vulkan/fft_tuning.h"
 
 #include <gtest/gtest.h>
@@ -17,18 +18,21 @@ TEST(FftTuning, EmptyOrUnsetChangesNothing) {
     EXPECT_TRUE(t.vkfft.empty());
     EXPECT_TRUE(t.direct_input);
     EXPECT_FALSE(t.report);
+    EXPECT_EQ(t.rows, FftRows::wide);
   }
 }
 
 TEST(FftTuning, SetsFieldsByName) {
-  const FftTuning t =
-      parse_fft_tuning("coalescedMemory=128,aimThreads=256,useLUT=1,input=copy,report=1");
+  const FftTuning t = parse_fft_tuning(
+      "coalescedMemory=128,aimThreads=256,useLUT=1,input=copy,report=1,rows=narrow");
   EXPECT_EQ(t.vkfft.size(), 3u);
   EXPECT_EQ(t.vkfft.at("coalescedMemory"), 128u);
   EXPECT_EQ(t.vkfft.at("aimThreads"), 256u);
   EXPECT_EQ(t.vkfft.at("useLUT"), 1u);
   EXPECT_FALSE(t.direct_input);
   EXPECT_TRUE(t.report);
+  EXPECT_EQ(t.rows, FftRows::narrow);
+  EXPECT_EQ(parse_fft_tuning("rows=vendor").rows, FftRows::vendor);
   EXPECT_EQ(fft_tuning_keys().size(), 9u);
 }
 
@@ -47,6 +51,7 @@ TEST(FftTuning, BadItemsAreErrorsNamingThem) {
       {"disableReorderFourStep=1", "names no known key"},
       {"input=both", "input=direct or input=copy"},
       {"report=yes", "report=0 or report=1"},
+      {"rows=thin", "rows=wide, rows=vendor or rows=narrow"},
   };
   for (const auto& c : cases) {
     try {
