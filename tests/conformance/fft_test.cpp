@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance/fixture.h"
@@ -115,18 +116,21 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
                             DType::c64, 1024));
 }
 
-// Lines too long for one workgroup take VkFFT's multi-pass (four-step) plans: 2^21 points
-// (three passes with wide strided rows, on lavapipe and on NVIDIA: fft.cpp coalescing_for)
-// and 3 * 2^16 (not a power of two), forward and inverse, against the cpu. Once from pooled
-// tensors (the plan's own tensor), once with small blocks (VKT_VK_BLOCK_MB=1) that make
-// input and output buffers of their own: VkFFT then reads the input where it is (no copy)
-// and writes the output, and the input is left as it was.
+// Lines too long for one workgroup take VkFFT's multi-pass (four-step) plans: 2^21 c64 and
+// 2^20 c128 points (three passes with wide strided rows, on lavapipe and on NVIDIA: fft.cpp
+// coalescing_for) and 3 * 2^16 c64 (not a power of two), forward and inverse, against the
+// cpu. Once from pooled tensors (the plan's own tensor), once with small blocks
+// (VKT_VK_BLOCK_MB=1) that make input and output buffers of their own: VkFFT then reads the
+// input where it is (no copy) and writes the output, and the input is left as it was.
 TEST_F(Fft, LongLinesMultiPass) {
+  std::vector<std::pair<DType, std::int64_t>> lines = {{DType::c64, std::int64_t{1} << 21},
+                                                       {DType::c64, std::int64_t{3} << 16}};
+  if (complex_dtypes().size() > 1) lines.push_back({DType::c128, std::int64_t{1} << 20});
   for (const bool dedicated : {false, true}) {
     if (dedicated) setenv("VKT_VK_BLOCK_MB", "1", 1);
-    for (const std::int64_t n : {std::int64_t{1} << 21, std::int64_t{3} << 16}) {
+    for (const auto& line : lines) {
       SCOPED_TRACE(dedicated ? "dedicated buffers" : "pooled buffers");
-      const Tensor x = complex_tensor(pairs(n, 30), DType::c64, {n});
+      const Tensor x = complex_tensor(pairs(line.second, 30), line.first, {line.second});
       check_native(x, false, 0);
       check_native(x, true, 0);
     }
