@@ -140,25 +140,37 @@ TEST_F(Fft, LongLinesMultiPass) {
 
 // A transform from an input with a buffer of its own into an output with one copies
 // nothing (VkFFT reads the input buffer), keeps the input intact, and chains: the fft's
-// output feeds the ifft directly, which gives the input back.
+// output feeds the ifft directly, which gives the input back. Contiguous lines, and
+// interleaved ones (axis 0: a strided VkFFT axis, in one pass and in two).
 TEST_F(Fft, DirectFromInputBuffer) {
   setenv("VKT_VK_BLOCK_MB", "1", 1);
+  struct Case {
+    Shape shape;
+    std::int64_t axis;
+  };
+  const Case cases[] = {{{64, 1024}, 1}, {{1024, 64}, 0}, {{8192, 16}, 0}};
   for (DType d : complex_dtypes()) {
-    SCOPED_TRACE(std::string(dtype_name(d)));
-    const Tensor x = complex_tensor(pairs(64 * 1024, 40), d, {64, 1024});
-    const std::vector<std::complex<double>> before = complex_values(x);
-    const Tensor gx = transfer(x, gpu());
-    LedgerScope scope;
-    const Tensor spectrum = fft(gx);
-    const Tensor back = ifft(spectrum);
-    gpu().synchronize();
-    // VKT_VK_FFT=input=copy (a sweep setting) copies each input into its output instead.
-    const bool direct = static_cast<vk::VulkanBackend&>(vulkan()).fft_plans().tuning().direct_input;
-    EXPECT_EQ(scope.delta().device_copies, direct ? 0u : 2u) << scope.delta().to_string();
-    EXPECT_EQ(scope.delta().fallbacks, 0u);
-    EXPECT_TRUE(spectra_close(complex_values(spectrum), complex_values(fft(x)), d, 1024));
-    EXPECT_TRUE(spectra_close(complex_values(back), before, d, 1024));
-    EXPECT_EQ(complex_values(gx), before);  // bit for bit: nothing wrote the input
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(dtype_name(d)) + " " + shape_str(c.shape) + " axis " +
+                   std::to_string(c.axis));
+      const std::int64_t n = c.shape[static_cast<std::size_t>(c.axis)];
+      const Tensor x = complex_tensor(pairs(c.shape[0] * c.shape[1], 40), d, c.shape);
+      const std::vector<std::complex<double>> before = complex_values(x);
+      const Tensor gx = transfer(x, gpu());
+      LedgerScope scope;
+      const Tensor spectrum = fft(gx, std::nullopt, c.axis);
+      const Tensor back = ifft(spectrum, std::nullopt, c.axis);
+      gpu().synchronize();
+      // VKT_VK_FFT=input=copy (a sweep setting) copies each input into its output instead.
+      const bool direct =
+          static_cast<vk::VulkanBackend&>(vulkan()).fft_plans().tuning().direct_input;
+      EXPECT_EQ(scope.delta().device_copies, direct ? 0u : 2u) << scope.delta().to_string();
+      EXPECT_EQ(scope.delta().fallbacks, 0u);
+      EXPECT_TRUE(spectra_close(complex_values(spectrum),
+                                complex_values(fft(x, std::nullopt, c.axis)), d, n));
+      EXPECT_TRUE(spectra_close(complex_values(back), before, d, n));
+      EXPECT_EQ(complex_values(gx), before);  // bit for bit: nothing wrote the input
+    }
   }
   unsetenv("VKT_VK_BLOCK_MB");
 }
