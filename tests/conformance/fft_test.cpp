@@ -2,11 +2,14 @@
 // device has f64), every length of the golden set, the innermost, a middle and the outermost
 // axis, batches, padded, cropped and real inputs, rfft, fft2; the native path runs with no
 // fallback; irfft falls back.
+#include "vulkan/fft.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance/fixture.h"
@@ -81,21 +84,22 @@ TEST_F(Fft, LargeBatchAndLongLine) {
   check_native(complex_tensor(pairs(1 << 18, 9), DType::c64, {1 << 18}), false, -1);
 }
 
-// Outputs with a buffer of their own are transformed in place, the plan rebinding to each
-// call's buffer: small blocks (VKT_VK_BLOCK_MB=1) make these tensors dedicated. Transforms
-// of different tensors queued back to back, then read, each match the cpu; the rebinding
-// waits for the batch that used the plan (validation would flag a set rewritten in use).
+// Outputs with a buffer of their own are transformed in place after the input's conversion
+// (here: padded from 1000 to 1024 points), the plan rebinding to each call's buffer: small
+// blocks (VKT_VK_BLOCK_MB=1) make these tensors dedicated. Transforms of different tensors
+// queued back to back, then read, each match the cpu; the rebinding waits for the batch that
+// used the plan (validation would flag a set rewritten in use).
 TEST_F(Fft, DedicatedOutputsInPlace) {
   setenv("VKT_VK_BLOCK_MB", "1", 1);
   std::vector<Tensor> inputs, on_device, results;
   for (std::uint32_t i = 0; i < 3; ++i) {
-    inputs.push_back(complex_tensor(pairs(64 * 1024, 20 + i), DType::c64, {64, 1024}));
+    inputs.push_back(complex_tensor(pairs(64 * 1000, 20 + i), DType::c64, {64, 1000}));
     on_device.push_back(transfer(inputs.back(), gpu()));
   }
-  (void)fft(on_device[0]);  // makes the plan
+  (void)fft(on_device[0], 1024);  // makes the plan
   gpu().synchronize();
   LedgerScope scope;
-  for (const Tensor& x : on_device) results.push_back(fft(x));
+  for (const Tensor& x : on_device) results.push_back(fft(x, 1024));
   // The first output reuses the freed buffer the plan was made on; each later one rebinds
   // the plan while its last use is still queued: the batch is submitted (and waited for,
   // unless the device finished it first).
@@ -105,11 +109,70 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
   results.push_back(ifft(results[0]));
   unsetenv("VKT_VK_BLOCK_MB");
   for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_TRUE(spectra_close(complex_values(results[i]), complex_values(fft(inputs[i])),
+    EXPECT_TRUE(spectra_close(complex_values(results[i]), complex_values(fft(inputs[i], 1024)),
                               DType::c64, 1024));
   }
-  EXPECT_TRUE(
-      spectra_close(complex_values(results[3]), complex_values(inputs[0]), DType::c64, 1024));
+  EXPECT_TRUE(spectra_close(complex_values(results[3]), complex_values(ifft(fft(inputs[0], 1024))),
+                            DType::c64, 1024));
+}
+
+// Lines too long for one workgroup take VkFFT's multi-pass (four-step) plans: 2^21 c64 and
+// 2^20 c128 points (three passes with wide strided rows, on lavapipe and on NVIDIA: fft.cpp
+// coalescing_for) and 3 * 2^16 c64 (not a power of two), forward and inverse, against the
+// cpu. Once from pooled tensors (the plan's own tensor), once with small blocks
+// (VKT_VK_BLOCK_MB=1) that make input and output buffers of their own: VkFFT then reads the
+// input where it is (no copy) and writes the output, and the input is left as it was.
+TEST_F(Fft, LongLinesMultiPass) {
+  std::vector<std::pair<DType, std::int64_t>> lines = {{DType::c64, std::int64_t{1} << 21},
+                                                       {DType::c64, std::int64_t{3} << 16}};
+  if (complex_dtypes().size() > 1) lines.push_back({DType::c128, std::int64_t{1} << 20});
+  for (const bool dedicated : {false, true}) {
+    if (dedicated) setenv("VKT_VK_BLOCK_MB", "1", 1);
+    for (const auto& line : lines) {
+      SCOPED_TRACE(dedicated ? "dedicated buffers" : "pooled buffers");
+      const Tensor x = complex_tensor(pairs(line.second, 30), line.first, {line.second});
+      check_native(x, false, 0);
+      check_native(x, true, 0);
+    }
+    unsetenv("VKT_VK_BLOCK_MB");
+  }
+}
+
+// A transform from an input with a buffer of its own into an output with one copies
+// nothing (VkFFT reads the input buffer), keeps the input intact, and chains: the fft's
+// output feeds the ifft directly, which gives the input back. Contiguous lines, and
+// interleaved ones (axis 0: a strided VkFFT axis, in one pass and in two).
+TEST_F(Fft, DirectFromInputBuffer) {
+  setenv("VKT_VK_BLOCK_MB", "1", 1);
+  struct Case {
+    Shape shape;
+    std::int64_t axis;
+  };
+  const Case cases[] = {{{64, 1024}, 1}, {{1024, 64}, 0}, {{8192, 16}, 0}};
+  for (DType d : complex_dtypes()) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(dtype_name(d)) + " " + shape_str(c.shape) + " axis " +
+                   std::to_string(c.axis));
+      const std::int64_t n = c.shape[static_cast<std::size_t>(c.axis)];
+      const Tensor x = complex_tensor(pairs(c.shape[0] * c.shape[1], 40), d, c.shape);
+      const std::vector<std::complex<double>> before = complex_values(x);
+      const Tensor gx = transfer(x, gpu());
+      LedgerScope scope;
+      const Tensor spectrum = fft(gx, std::nullopt, c.axis);
+      const Tensor back = ifft(spectrum, std::nullopt, c.axis);
+      gpu().synchronize();
+      // VKT_VK_FFT=input=copy (a sweep setting) copies each input into its output instead.
+      const bool direct =
+          static_cast<vk::VulkanBackend&>(vulkan()).fft_plans().tuning().direct_input;
+      EXPECT_EQ(scope.delta().device_copies, direct ? 0u : 2u) << scope.delta().to_string();
+      EXPECT_EQ(scope.delta().fallbacks, 0u);
+      EXPECT_TRUE(spectra_close(complex_values(spectrum),
+                                complex_values(fft(x, std::nullopt, c.axis)), d, n));
+      EXPECT_TRUE(spectra_close(complex_values(back), before, d, n));
+      EXPECT_EQ(complex_values(gx), before);  // bit for bit: nothing wrote the input
+    }
+  }
+  unsetenv("VKT_VK_BLOCK_MB");
 }
 
 // Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves
