@@ -24,7 +24,7 @@ struct FftTuning {
   // direct: a transform whose input needs no conversion reads it where it is (VkFFT's
   // isInputFormatted) instead of copying it into the output first.
   bool direct_input = true;
-  FftRows rows = FftRows::wide;  // an explicit coalescedMemory overrides it
+  FftRows rows = FftRows::vendor;  // an explicit coalescedMemory overrides it
   bool report = false;  // print each new plan's shape (passes, splits, coalescing) to stderr
 };
 
