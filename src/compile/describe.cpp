@@ -63,6 +63,7 @@ std::string FusedGroup::describe() const {
         for (int a : v.args) s << " v" << a;
         break;
     }
+    if (rows && v.per_row) s << " (per row)";
     s << "\n";
   }
   if (reduce) {
@@ -75,6 +76,7 @@ std::string FusedGroup::describe() const {
     s << "\n";
     return s.str();
   }
+  if (rows) s << "    row group: reductions over the last axis of " << shape_str(shape) << "\n";
   s << "    writes:";
   for (int o : outputs) s << " v" << o;
   s << " " << shape_str(shape) << "\n";
