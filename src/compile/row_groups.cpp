@@ -62,9 +62,9 @@ bool row_reduction(const GraphNode& n, std::int64_t max_row) {
 // From each row reduction not yet taken, the set grows by every live node that reads it
 // (or reads what joined) per row: elementwise values of shape S that read members exactly
 // or per-row members as {..., 1}, per-row values of a per-row shape, further row
-// reductions of S; and by row reductions of S that a member reads (layer norm's sum of
-// squares beside its sum). A set is kept when no node outside it reads a member before
-// its last node (where the group runs), so groups stay in dependency order.
+// reductions of S; and by row reductions of S and per-row values that a member reads
+// (layer norm's sum of squares beside its sum). A set is kept when no node outside it reads a
+// member before its last node (where the group runs), so groups stay in dependency order.
 std::vector<int> Plan::find_row_groups(const std::vector<bool>& live,
                                        std::vector<std::vector<int>>& sets) const {
   const std::size_t n = graph_.nodes.size();
@@ -94,7 +94,9 @@ std::vector<int> Plan::find_row_groups(const std::vector<bool>& live,
       if (!fusible(node) || is_complex(node.dtype)) return false;
       const bool element = node.shape == s;
       if (!element && !row_shaped(node.shape, s)) return false;
-      bool any_member = false;
+      // A per-row value a member reads joins too (layer norm's E[x^2] before mean^2).
+      bool any_member = !element && std::any_of(consumers[j].begin(), consumers[j].end(),
+                                                [&](std::size_t c) { return in[c] != 0; });
       for (const ValueRef& a : node.args) {
         const auto src = static_cast<std::size_t>(a.node);
         if (!in[src]) continue;
