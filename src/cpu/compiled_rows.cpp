@@ -5,6 +5,7 @@
 #include "cpu/compiled_rows.h"
 
 #include <cstring>
+#include <optional>
 
 #include "vkt/ledger.h"
 
