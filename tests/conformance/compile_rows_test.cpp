@@ -11,6 +11,7 @@
 #include "conformance/fixture.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
@@ -160,6 +161,17 @@ TEST_F(VulkanCompileRows, InfinitiesNaNsAndEqualRows) {
     expect_same(got[0], want[0], "min/product/any/all " + std::to_string(len));
     expect_same(got[1], want[1], "row minima " + std::to_string(len));
   }
+}
+
+// Without subgroup operations eager's tree starts from every lane; the row kernel's too.
+TEST_F(VulkanCompileRows, SharedMemoryTreeWithoutSubgroupsEqualsEager) {
+  const bool saved = vk::testing::subgroup_reductions();
+  vk::testing::set_subgroup_reductions(false);
+  for (std::int64_t len : {100, 4096}) {
+    const Tensor x = from_vector(wave(static_cast<std::size_t>(7 * len)), {7, len}, &gpu());
+    expect_same(compile(softmax_rows)(x), softmax_rows(x), "len " + std::to_string(len));
+  }
+  vk::testing::set_subgroup_reductions(saved);
 }
 
 TEST_F(VulkanCompileRows, DumpShowsTheRowKernelSource) {
