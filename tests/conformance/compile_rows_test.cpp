@@ -163,6 +163,26 @@ TEST_F(VulkanCompileRows, InfinitiesNaNsAndEqualRows) {
   }
 }
 
+// Nine buffers are past what the generated kernels bind: the group runs op by op.
+TEST_F(VulkanCompileRows, GroupPastTheBindingLimitRunsOpByOp) {
+  const Tensor x = from_vector(wave(6 * 50), {6, 50}, &gpu());
+  const Tensor a = from_vector(wave(6 * 50), {6, 50}, &gpu());
+  auto prog = [](const Tensor& t, const Tensor& a1, const Tensor& a2, const Tensor& a3,
+                 const Tensor& a4, const Tensor& a5, const Tensor& a6, const Tensor& a7) {
+    Tensor y = softmax_rows(t);
+    for (const Tensor* s : {&a1, &a2, &a3, &a4, &a5, &a6, &a7}) y = add(y, *s);
+    return y;
+  };
+  std::vector<Tensor> in;
+  for (int k = 0; k < 7; ++k) in.push_back(add(a, static_cast<float>(k)));
+  auto f = compile(prog);
+  expect_same(f(x, in[0], in[1], in[2], in[3], in[4], in[5], in[6]),
+              prog(x, in[0], in[1], in[2], in[3], in[4], in[5], in[6]), "nine bindings");
+  LedgerScope scope;
+  f(x, in[0], in[1], in[2], in[3], in[4], in[5], in[6]);
+  EXPECT_GT(scope.delta().dispatches, 1u) << f.describe();
+}
+
 // Without subgroup operations eager's tree starts from every lane; the row kernel's too.
 TEST_F(VulkanCompileRows, SharedMemoryTreeWithoutSubgroupsEqualsEager) {
   const bool saved = vk::testing::subgroup_reductions();

@@ -122,6 +122,19 @@ TEST(CompileRows, MemberReadByAnUnfusedOpInsideTheGroupKeepsTheOtherPlan) {
   EXPECT_EQ(f.describe().find("row group"), std::string::npos) << f.describe();
 }
 
+// A leaf broadcast along a middle axis is not read in place by the row blocks: the group
+// runs op by op, still eager's result.
+TEST(CompileRows, LeafTheBlocksCannotReadRunsTheGroupOpByOp) {
+  const Tensor x = from_vector(wave(3 * 4 * 20), {3, 4, 20}, &cpu());
+  const Tensor scale = from_vector(wave(3 * 20), {3, 1, 20}, &cpu());
+  auto prog = [](const Tensor& t, const Tensor& s) { return multiply(softmax_rows(t), s); };
+  auto f = compile(prog);
+  LedgerScope scope;
+  expect_same_bytes(f(x, scale), prog(x, scale));
+  EXPECT_EQ(scope.delta().kernel_compiles, 0u);  // no fused kernel: the ops one by one
+  EXPECT_NE(f.describe().find("row group"), std::string::npos) << f.describe();
+}
+
 TEST(CompileRows, HalfDoubleAndSpecialValuesEqualEager) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> v = wave(4 * 50);
