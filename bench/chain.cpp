@@ -54,6 +54,14 @@ Tensor softmax_rows(const Tensor& x) {
   return divide(e, sum(e, {1}, true));
 }
 
+// Layer norm over rows (no affine clamp): mean, then the mean square of x - mean.
+Tensor layer_norm_rows(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
+  const double len = static_cast<double>(x.shape().back());
+  const Tensor d = subtract(x, divide(sum(x, {1}, true), len));
+  const Tensor var = divide(sum(multiply(d, d), {1}, true), len);
+  return add(multiply(multiply(d, rsqrt(add(var, 1e-5))), gamma), beta);
+}
+
 OpCase as_case(const Workload& w, Fn run) {
   return OpCase{w.label, DType::f32, w.shape, w.inputs, std::move(run)};
 }
@@ -153,12 +161,30 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
     w.bytes = 8.0 * static_cast<double>(side * cols);
     work.push_back(std::move(w));
   }
+  for (std::int64_t n : sizes) {  // layer norm over the same rows as softmax
+    const std::int64_t cols = std::min<std::int64_t>(n, 4096),
+                       side = std::max<std::int64_t>(n / cols, 1);
+    Workload w;
+    w.label = "layernorm";
+    w.shape = {side, cols};
+    w.inputs = {{seed_data(side * cols, {side, cols})},
+                {seed_data(cols, {cols})},
+                {seed_data(cols, {cols})}};
+    w.eager = [](const std::vector<Tensor>& in) { return layer_norm_rows(in[0], in[1], in[2]); };
+    w.compiled = []() -> Fn {
+      using F = std::function<Tensor(const Tensor&, const Tensor&, const Tensor&)>;
+      auto f = std::make_shared<Compiled<F>>(F(layer_norm_rows));
+      return [f](const std::vector<Tensor>& in) { return (*f)(in[0], in[1], in[2]); };
+    };
+    w.bytes = 4.0 * static_cast<double>(2 * side * cols + 2 * cols);
+    work.push_back(std::move(w));
+  }
 
-  // --ops picks workloads by label (chain1, chain4, chain16, mlp, softmax).
+  // --ops picks workloads by label (chain1, chain4, chain16, mlp, softmax, layernorm).
   for (const std::string& name : o.ops) {
     if (std::none_of(work.begin(), work.end(), [&](const Workload& w) { return w.label == name; }))
       throw Error("[chain] unknown workload '" + name +
-                  "' (--ops takes chain1, chain4, chain16, mlp, softmax)");
+                  "' (--ops takes chain1, chain4, chain16, mlp, softmax, layernorm)");
   }
   if (!o.ops.empty()) {
     std::erase_if(work, [&](const Workload& w) {

@@ -274,7 +274,7 @@ int main(int argc, char** argv) {
       vkt::bench::run_compare(compare_files, compare_column, out);
     } else {
       vkt::bench::SuiteOptions o;
-      // chain's --ops names its workloads (chain1, chain4, chain16, mlp, softmax), not ops.
+      // chain's --ops names its workloads (chain1, chain4, chain16, mlp, softmax, layernorm).
       o.ops = suites.at("chain")->parsed() ? split_list(ops_list) : parse_ops(ops_list, {});
       o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{}
                                     : parse_sizes(suite_sizes, suites.at("matmul")->parsed());

@@ -3,8 +3,8 @@
 
 Same workloads, same f32 data (iota(n)/n + 0.01), same sizes: chains of k = 1, 4, 16
 elementwise ops (alternating multiply by 1.0001 and add 0.5), an MLP layer
-x {min(n/1024, 4096), 1024} @ W {1024, 1024} + bias, gelu (tanh form), and softmax over
-rows of min(n, 4096). Columns as vkt-bench chain's, for torch:
+x {min(n/1024, 4096), 1024} @ W {1024, 1024} + bias, gelu (tanh form), and softmax and
+layer norm over rows of min(n, 4096). Columns as vkt-bench chain's, for torch:
   B / B_compiled  cpu eager / torch.compile on cpu, then the consumer's view (.numpy())
   C / C_compiled  CUDA with inputs resident, then torch.cuda.synchronize()
   D / D_compiled  CUDA, then .cpu() and the view
@@ -49,6 +49,12 @@ def softmax_rows(x):
     return e / e.sum(dim=1, keepdim=True)
 
 
+def layer_norm_rows(x, gamma, beta):
+    d = x - x.sum(dim=1, keepdim=True) / x.shape[1]
+    var = (d * d).sum(dim=1, keepdim=True) / x.shape[1]
+    return d * torch.rsqrt(var + 1e-5) * gamma + beta
+
+
 def workloads(sizes):
     out = []
     for k in (1, 4, 16):
@@ -65,6 +71,14 @@ def workloads(sizes):
         side = max(n // cols, 1)
         out.append(("softmax", n, [side, cols], lambda dev, side=side, cols=cols: [seed_data(side * cols, [side, cols], dev)],
                     softmax_rows))
+    for n in sizes:
+        cols = min(n, 4096)
+        side = max(n // cols, 1)
+        out.append(("layernorm", n, [side, cols],
+                    lambda dev, side=side, cols=cols: [seed_data(side * cols, [side, cols], dev),
+                                                       seed_data(cols, [cols], dev),
+                                                       seed_data(cols, [cols], dev)],
+                    layer_norm_rows))
     return out
 
 

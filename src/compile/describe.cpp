@@ -63,6 +63,7 @@ std::string FusedGroup::describe() const {
         for (int a : v.args) s << " v" << a;
         break;
     }
+    if (rows && v.per_row) s << " (per row)";
     s << "\n";
   }
   if (reduce) {
@@ -75,9 +76,14 @@ std::string FusedGroup::describe() const {
     s << "\n";
     return s.str();
   }
+  if (rows) s << "    row group: reductions over the last axis of " << shape_str(shape) << "\n";
   s << "    writes:";
-  for (int o : outputs) s << " v" << o;
-  s << " " << shape_str(shape) << "\n";
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    s << " v" << outputs[k];
+    if (rows) s << " " << shape_str(output_shapes.at(k));
+  }
+  if (!rows) s << " " << shape_str(shape);
+  s << "\n";
   return s.str();
 }
 

@@ -27,6 +27,10 @@ struct FusedValue {
   std::vector<std::byte> scalar;
   Op op = Op::add;
   std::vector<int> args;
+  // Row groups (FusedGroup::rows): one value per row of the group's shape (a reduction over
+  // the last axis, or an op over such values) rather than one per element. A row group's op
+  // may also be a reduction (reduction_op) of args[0] over the last axis.
+  bool per_row = false;
 };
 
 // A reduction the group ends in: its prologue's root (outputs[0], of the group's shape) is
@@ -47,6 +51,11 @@ struct FusedGroup {
   std::vector<Shape> leaf_shapes;
   std::vector<int> outputs;  // values written, in the order run() returns them
   std::optional<FusedReduce> reduce;
+  // A row-local group: reductions over the last axis of `shape` feeding elementwise values
+  // that broadcast them back along it (softmax, layer norm), one kernel reading each row
+  // once. Outputs are per element (of `shape`) or per row (of their value's shape).
+  bool rows = false;
+  std::vector<Shape> output_shapes;  // row groups: each output's shape (`shape` or a row's)
   // One line per value, for VKT_COMPILE_DUMP and errors.
   std::string describe() const;
 };
@@ -68,6 +77,8 @@ struct FusionCaps {
   // Recomputes an elementwise value in each group that reads it rather than writing it
   // once: right where memory, not arithmetic, bounds the kernels (a GPU), not on the cpu.
   bool recompute = false;
+  // Row groups (FusedGroup::rows) over rows of at most this many elements; 0: none.
+  std::int64_t max_row = 0;
 };
 void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps);
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "compile/node_rules.h"
 #include "core/checks.h"
 #include "core/dispatch.h"
 #include "vkt/backend.h"
@@ -15,38 +16,6 @@
 
 namespace vkt::detail {
 namespace {
-
-bool same_view(const ValueRef& r, const GraphNode& n) {
-  return r.dtype == n.dtype && r.shape == n.shape;
-}
-
-std::string ref_key(const ValueRef& r) {
-  return std::to_string(r.node) + ":" + std::string(dtype_name(r.dtype)) + shape_str(r.shape);
-}
-
-// A broadcast that aligns the input's axes to the right of the output's (what implicit
-// broadcasting does): in a group, where every value is evaluated per element of the
-// group's shape with leaves broadcast the same way, it is the identity.
-bool implicit_broadcast(const GraphNode& n) {
-  if (n.kind != GraphNode::Kind::op || n.op != Op::broadcast || n.args.size() != 1) return false;
-  const Axes& map = std::get<BroadcastParams>(n.params).axes;
-  const auto in_rank = static_cast<std::int64_t>(n.args[0].shape.size());
-  const auto out_rank = static_cast<std::int64_t>(n.shape.size());
-  if (static_cast<std::int64_t>(map.size()) != in_rank) return false;
-  for (std::int64_t i = 0; i < in_rank; ++i) {
-    if (map[static_cast<std::size_t>(i)] != out_rank - in_rank + i) return false;
-  }
-  return true;
-}
-
-bool fusible(const GraphNode& n) {
-  return n.kind == GraphNode::Kind::op && (fusible_op(n.op) || implicit_broadcast(n));
-}
-
-bool reduction(const GraphNode& n) {
-  return n.kind == GraphNode::Kind::op && reduction_op(n.op) &&
-         std::holds_alternative<ReduceParams>(n.params);
-}
 
 // A value read by several groups is recomputed in each, up to this many, instead of written
 // once and read back (softmax's exp(x - max) feeds both its sum and its division).
@@ -170,9 +139,32 @@ void Plan::build_groups(const std::vector<bool>& live) {
     groups_.back()->written.push_back(static_cast<int>(i));
     return g;
   };
+  std::vector<std::vector<int>> row_sets;
+  const std::vector<int> row_set_of = find_row_groups(live, row_sets);
   for (std::size_t i = n; i-- > 0;) {
     if (!live[i]) continue;
     const GraphNode& node = graph_.nodes[i];
+    if (row_set_of[i] >= 0) {  // a row group, made at its last node (the others follow it)
+      const int set_index = row_set_of[i];
+      const std::vector<int>& set = row_sets[static_cast<std::size_t>(set_index)];
+      if (static_cast<int>(i) != set.back()) continue;
+      const int g = new_group(i, false);
+      Group& rg = *groups_[static_cast<std::size_t>(g)];
+      rg.rows = true;
+      for (auto it = set.rbegin(); it != set.rend(); ++it) {
+        const auto m = static_cast<std::size_t>(*it);
+        groups_of_[m] = {g};
+        rg.members.push_back(*it);
+        if (reduction(graph_.nodes[m])) rg.row_shape = graph_.nodes[m].args.at(0).shape;
+        bool read_outside = is_output[m];
+        for (const auto& consumer : consumers[m])
+          read_outside =
+              read_outside || row_set_of[static_cast<std::size_t>(consumer.first)] != set_index;
+        if (m != i && read_outside) rg.written.push_back(*it);
+      }
+      root_of_[i] = g;
+      continue;
+    }
     if (caps_.reductions && reduction(node)) {
       const int g = new_group(i, true);
       groups_of_[i] = {g};
@@ -195,6 +187,13 @@ void Plan::build_groups(const std::vector<bool>& live) {
       }
     }
     if (!all_grouped) joined.clear();
+    // A row group takes prologues of its rows' shape only (or one element): a value of
+    // another shape could be meant per row or per column where rows and columns match.
+    const bool off_rows = std::any_of(joined.begin(), joined.end(), [&](int g) {
+      const Group& jg = *groups_[static_cast<std::size_t>(g)];
+      return jg.rows && node.shape != jg.row_shape && numel(node.shape) != 1;
+    });
+    if (off_rows) joined.clear();
     if (joined.size() > 1 && (!caps_.recompute || is_output[i] || joined.size() > kMaxRecomputes))
       joined.clear();
     // Without recomputation, a reduction's input that later steps read too is written by
@@ -239,6 +238,11 @@ void Plan::build_groups(const std::vector<bool>& live) {
       groups_[static_cast<std::size_t>(g)]->members.push_back(static_cast<int>(i));
   }
   for (auto& g : groups_) {
+    if (g->rows) {  // prologues joined after the set: graph order is an evaluation order
+      std::sort(g->members.begin(), g->members.end());
+      build_row_description(*g);
+      continue;
+    }
     std::reverse(g->members.begin(), g->members.end());
     if (g->members.size() > 1) build_group_description(*g);
   }

@@ -34,7 +34,9 @@ class Plan {
     FusedGroup desc;
     std::vector<ValueRef> leaves;
     int root = -1;
-    bool reduction = false;    // the root is a reduction; the other members its prologue
+    bool reduction = false;  // the root is a reduction; the other members its prologue
+    bool rows = false;       // a row group (row_groups.cpp); row_shape its reductions' input
+    Shape row_shape;
     std::vector<int> members;  // nodes in evaluation order (root last; a reduction's is one)
     std::vector<int> written;  // the root, then members that are plan outputs
     std::mutex mutex;
@@ -48,6 +50,11 @@ class Plan {
   void merge_common_subexpressions();
   void build_groups(const std::vector<bool>& live);
   void build_group_description(Group& g);
+  // Row groups (row_groups.cpp): per node, the row-local node set it belongs to (-1: none),
+  // found before the other groups; sets list their nodes in graph order.
+  std::vector<int> find_row_groups(const std::vector<bool>& live,
+                                   std::vector<std::vector<int>>& sets) const;
+  void build_row_description(Group& g);
   Tensor resolve(const ValueRef& ref, const std::vector<Tensor>& values) const;
   Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
   void run_group(Group& g, std::vector<Tensor>& values, Backend* device);

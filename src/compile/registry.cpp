@@ -4,6 +4,7 @@
 
 #include "compile/fused_group.h"
 #include "cpu/compiled.h"
+#include "cpu/compiled_rows.h"
 #include "vkt/backend.h"
 
 namespace vkt {
@@ -30,7 +31,7 @@ void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps
 }
 
 FusionCaps fusion_caps(Backend& b) {
-  if (b.is_cpu()) return {true, false};
+  if (b.is_cpu()) return {true, false, cpu_kernels::kMaxFusedRow};
   std::lock_guard lock(registry().mutex);
   auto it = registry().caps.find(&b);
   return it != registry().caps.end() ? it->second : FusionCaps{};

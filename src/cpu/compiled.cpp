@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "common/reduce_groups.h"
+#include "cpu/compiled_rows.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
 #include "vkt/ledger.h"
@@ -378,6 +379,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
 }  // namespace
 
 std::unique_ptr<detail::FusedKernel> compile_fused(const detail::FusedGroup& group) {
+  if (group.rows) return compile_rows(group);  // compiled_rows.cpp
   // Groups touching c64/c128 run op by op through dispatch (the plan's unfused path), so
   // compiled graphs give eager's results; complex fusion is not written yet.
   for (const detail::FusedValue& v : group.values) {

@@ -175,6 +175,11 @@ bool fft_supported(const VulkanBackend& b, const OpCall& call);
 // vkt::compile's fused elementwise groups as generated kernels (compiled.cpp); registered
 // for every Vulkan backend when it is made.
 std::unique_ptr<detail::FusedKernel> compile_fused(Backend& b, const detail::FusedGroup& group);
+// Row groups (FusedGroup::rows) as one generated kernel (compiled_rows.cpp), for rows of at
+// most kMaxFusedRow elements: 16 per invocation of a 256-invocation workgroup.
+inline constexpr std::int64_t kMaxFusedRow = 4096;
+std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b,
+                                                  const detail::FusedGroup& group);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,

@@ -3,16 +3,18 @@
 // functions as the built-in elementwise shaders (shaders/*_ops.glsl, embedded), and is
 // compiled in-process by shaderc; SPIR-V is cached in memory and on disk (kernel_cache.cpp).
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
+#include "vulkan/compiled_glsl.h"
 #include "vulkan/kernel_cache.h"
 
 namespace vkt::vk {
-namespace {
+namespace fused_glsl {
 
 const char* glsl_type(DType d) {
   switch (d) {
@@ -248,8 +250,8 @@ std::string binary_expr(Op op, DType in, DType out, const std::string& a, const 
 
 // The index into a leaf of shape `leaf` for output element i of shape `out` (broadcast
 // axes have stride 0; axes that stay contiguous together are merged).
-std::string leaf_index(const Shape& leaf, const Shape& out) {
-  if (numel(leaf) == numel(out)) return "i";
+std::string leaf_index(const Shape& leaf, const Shape& out, const std::string& index) {
+  if (numel(leaf) == numel(out)) return index;
   if (numel(leaf) == 1) return "0u";
   const std::size_t rank = out.size();
   std::vector<std::int64_t> stride(rank, 0);
@@ -271,7 +273,7 @@ std::string leaf_index(const Shape& leaf, const Shape& out) {
     strides.push_back(stride[d]);
   }
   std::string e;
-  std::string rest = "i";
+  std::string rest = index;
   for (std::size_t k = dims.size(); k-- > 0;) {
     const std::string d = std::to_string(dims[k]) + "u";
     const std::string term = k == 0 ? rest : "(" + rest + " % " + d + ")";
@@ -296,7 +298,7 @@ bool needs_f64(const detail::FusedGroup& g) {
   return false;
 }
 
-const char* kElementwiseIncludes =
+extern const char* const kElementwiseIncludes =
     "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
     "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
     "#include \"elementwise_binary_ops.glsl\"\n"
@@ -326,48 +328,98 @@ std::string less(DType d, const std::string& a, const std::string& b) {
   return "(" + a + " < " + b + ")";
 }
 
+// The expression of value k (an op, leaf or literal) with its operands named by `arg`,
+// leaves read at index expression `index`; a statement it needs first goes to `pre`.
+std::string value_expression(const detail::FusedGroup& g, std::size_t k,
+                             const std::function<std::string(int)>& arg_name,
+                             const std::string& index, std::string& pre) {
+  const detail::FusedValue& v = g.values[k];
+  switch (v.kind) {
+    case detail::FusedValue::Kind::leaf:
+      return load(v.dtype,
+                  "leaf" + std::to_string(v.leaf) + ".v[" +
+                      leaf_index(g.leaf_shapes[static_cast<std::size_t>(v.leaf)], g.shape, index) +
+                      "]");
+    case detail::FusedValue::Kind::scalar:
+      return literal(v.dtype, v.scalar);
+    case detail::FusedValue::Kind::op:
+      break;
+  }
+  const auto arg = [&](std::size_t j) { return arg_name(v.args[j]); };
+  const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
+  if (v.op == Op::select) return "(" + nonzero(in, arg(0)) + " ? " + arg(1) + " : " + arg(2) + ")";
+  if (v.op == Op::clip) {
+    // The eager shader's order (a NaN x stays NaN), compared as it does: on the bits.
+    const std::string low = "c" + std::to_string(k);
+    pre += std::string("  ") + (is_float(v.dtype) ? "precise " : "") + glsl_type(v.dtype) + " " +
+           low + " = " + less(v.dtype, arg(0), arg(1)) + " ? " + arg(1) + " : " + arg(0) + ";\n";
+    return less(v.dtype, arg(2), low) + " ? " + arg(2) + " : " + low;
+  }
+  if (v.op == Op::as_type) return conversion(in, v.dtype, arg(0));
+  if (v.args.size() == 1) return unary_expr(v.op, in, v.dtype, arg(0));
+  return binary_expr(v.op, in, v.dtype, arg(0), arg(1));
+}
+
 // One statement per value, computing v<k> for element i of the group's shape.
 std::string value_statements(const detail::FusedGroup& g) {
   std::ostringstream s;
   for (std::size_t k = 0; k < g.values.size(); ++k) {
     const detail::FusedValue& v = g.values[k];
-    std::string e;
-    switch (v.kind) {
-      case detail::FusedValue::Kind::leaf:
-        e = load(v.dtype, "leaf" + std::to_string(v.leaf) + ".v[" +
-                              leaf_index(g.leaf_shapes[static_cast<std::size_t>(v.leaf)], g.shape) +
-                              "]");
-        break;
-      case detail::FusedValue::Kind::scalar:
-        e = literal(v.dtype, v.scalar);
-        break;
-      case detail::FusedValue::Kind::op: {
-        const auto arg = [&](std::size_t j) { return "v" + std::to_string(v.args[j]); };
-        const DType in = g.values[static_cast<std::size_t>(v.args[0])].dtype;
-        if (v.op == Op::select) {
-          e = "(" + nonzero(in, arg(0)) + " ? " + arg(1) + " : " + arg(2) + ")";
-        } else if (v.op == Op::clip) {
-          // The eager shader's order (a NaN x stays NaN), compared as it does: on the bits.
-          const std::string low = "c" + std::to_string(k);
-          s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " " << low
-            << " = " << less(v.dtype, arg(0), arg(1)) << " ? " << arg(1) << " : " << arg(0)
-            << ";\n";
-          e = less(v.dtype, arg(2), low) + " ? " + arg(2) + " : " + low;
-        } else if (v.op == Op::as_type) {
-          e = conversion(in, v.dtype, arg(0));
-        } else if (v.args.size() == 1) {
-          e = unary_expr(v.op, in, v.dtype, arg(0));
-        } else {
-          e = binary_expr(v.op, in, v.dtype, arg(0), arg(1));
-        }
-        break;
-      }
-    }
-    s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k << " = "
-      << e << ";\n";
+    std::string pre;
+    const std::string e = value_expression(
+        g, k, [](int a) { return "v" + std::to_string(a); }, "i", pre);
+    s << pre << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k
+      << " = " << e << ";\n";
   }
   return s.str();
 }
+
+// A tensor of this dtype and shape with no device memory: what `supports` and the
+// reduction's planning look at, never bound.
+Tensor placeholder(VulkanBackend& b, DType d, const Shape& shape) {
+  return Tensor(d, shape,
+                std::make_shared<Storage>(b, static_cast<std::size_t>(numel(shape)) * itemsize(d)));
+}
+
+// True when eager would run every op of the group natively here (else the plan runs the
+// group op by op, with the usual fallback rule for those that need it).
+bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
+  for (const detail::FusedValue& v : g.values) {
+    if (glsl_type(v.dtype) == nullptr || !b.dtype_supported(v.dtype)) return false;
+    if (v.kind != detail::FusedValue::Kind::op) continue;
+    if (g.rows && detail::reduction_op(v.op)) {  // over the last axis of the rows
+      const detail::FusedValue& in = g.values[static_cast<std::size_t>(v.args.at(0))];
+      const Axes axes{static_cast<std::int64_t>(g.shape.size()) - 1};
+      if (!b.supports(OpCall{v.op,
+                             {placeholder(b, in.dtype, g.shape)},
+                             ReduceParams{axes, true},
+                             v.dtype,
+                             v.shape,
+                             nullptr}))
+        return false;
+      continue;
+    }
+    OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
+    const bool indexing = v.op == Op::select || v.op == Op::clip;
+    for (int a : v.args) {
+      const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
+      // select and clip take operands of the output's shape or of one element (the core's).
+      const Shape shape = !indexing ? in.shape : numel(in.shape) == 1 ? Shape{} : v.shape;
+      call.inputs.push_back(
+          Tensor(in.dtype, shape,
+                 std::make_shared<Storage>(
+                     b, static_cast<std::size_t>(numel(shape)) * itemsize(in.dtype))));
+    }
+    if (!b.supports(call)) return false;
+  }
+  return true;
+}
+
+}  // namespace fused_glsl
+
+namespace {
+
+using namespace fused_glsl;
 
 std::string generate(const detail::FusedGroup& g) {
   const bool f64 = needs_f64(g), i64 = needs_i64(g);
@@ -431,28 +483,6 @@ std::string generate_reduction(const detail::FusedGroup& g, const std::string& v
   return s.str();
 }
 
-// True when eager would run every op of the group natively here (else the plan runs the
-// group op by op, with the usual fallback rule for those that need it).
-bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g) {
-  for (const detail::FusedValue& v : g.values) {
-    if (glsl_type(v.dtype) == nullptr || !b.dtype_supported(v.dtype)) return false;
-    if (v.kind != detail::FusedValue::Kind::op) continue;
-    OpCall call{v.op, {}, NoParams{}, v.dtype, v.shape, nullptr};
-    const bool indexing = v.op == Op::select || v.op == Op::clip;
-    for (int a : v.args) {
-      const detail::FusedValue& in = g.values[static_cast<std::size_t>(a)];
-      // select and clip take operands of the output's shape or of one element (the core's).
-      const Shape shape = !indexing ? in.shape : numel(in.shape) == 1 ? Shape{} : v.shape;
-      call.inputs.push_back(
-          Tensor(in.dtype, shape,
-                 std::make_shared<Storage>(
-                     b, static_cast<std::size_t>(numel(shape)) * itemsize(in.dtype))));
-    }
-    if (!b.supports(call)) return false;
-  }
-  return true;
-}
-
 class VulkanFusedKernel final : public detail::FusedKernel {
  public:
   VulkanFusedKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p)
@@ -506,13 +536,6 @@ class VulkanFusedReduction final : public detail::FusedKernel {
   FusedReduceSource source_;
 };
 
-// A tensor of this dtype and shape with no device memory: what `supports` and the
-// reduction's planning look at, never bound.
-Tensor placeholder(VulkanBackend& b, DType d, const Shape& shape) {
-  return Tensor(d, shape,
-                std::make_shared<Storage>(b, static_cast<std::size_t>(numel(shape)) * itemsize(d)));
-}
-
 std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
                                                        const detail::FusedGroup& g) {
   // reduce.comp's four bindings, then the leaves, within what every device offers; values
@@ -544,6 +567,7 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
 
 std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detail::FusedGroup& g) {
   auto& b = static_cast<VulkanBackend&>(backend);
+  if (g.rows) return compile_rows(b, g);
   if (g.reduce) return compile_reduction(b, g);
   // Bindings within what every device offers per stage; 32-bit indexing; one range each.
   const std::size_t bindings = g.leaf_dtypes.size() + g.outputs.size();

@@ -20,15 +20,16 @@ std::vector<float> wave(std::size_t n) {
   return v;
 }
 
-Tensor softmax_rows(const Tensor& x) {
-  const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
-  return divide(e, sum(e, {1}, true));
+// Over columns: rows take the row-group kernel instead (compile_rows_test.cpp).
+Tensor softmax_columns(const Tensor& x) {
+  const Tensor e = exp(subtract(x, reduce_max(x, {0}, true)));
+  return divide(e, sum(e, {0}, true));
 }
 
-TEST_F(VulkanCompileReduce, SoftmaxIsThreeDispatchesAndEqualsEager) {
-  const Tensor x = from_vector(wave(256 * 300), {256, 300}, &gpu());
-  auto f = compile(softmax_rows);
-  const Tensor expected = softmax_rows(x);
+TEST_F(VulkanCompileReduce, SoftmaxOverColumnsIsThreeDispatchesAndEqualsEager) {
+  const Tensor x = from_vector(wave(40 * 300), {40, 300}, &gpu());
+  auto f = compile(softmax_columns);
+  const Tensor expected = softmax_columns(x);
   EXPECT_EQ(f(x).to_bytes(), expected.to_bytes());
   LedgerScope scope;
   const Tensor again = f(x);

@@ -1,0 +1,194 @@
+// vkt::compile on the cpu: a row group (softmax, layer norm) over blocks of whole rows. In
+// a block each value is computed by the backend's own kernels as {rows, len} (per element)
+// or {rows, 1} (per row, the reductions by reduce.cpp with the axis kept), so a block of
+// rows stays in cache from its read to its writes and results are eager's bit for bit.
+#include "cpu/compiled_rows.h"
+
+#include <cstring>
+#include <optional>
+
+#include "vkt/ledger.h"
+
+namespace vkt::cpu_kernels {
+namespace {
+
+// 128 KiB of f32 per value, as compiled.cpp's blocks.
+constexpr std::int64_t kBlockElements = 32768;
+
+// Host bytes the group does not own (a leaf's rows, an inline scalar), as a tensor.
+class BorrowedRows final : public Storage {
+ public:
+  BorrowedRows(const void* data, std::size_t nbytes) : Storage(cpu(), nbytes), data_(data) {}
+  const void* host_data() const override { return data_; }
+
+ private:
+  const void* data_;
+};
+
+Tensor borrowed(const void* data, DType dtype, Shape shape) {
+  const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
+  return Tensor(dtype, std::move(shape), std::make_shared<BorrowedRows>(data, bytes));
+}
+
+Shape stripped(const Shape& s) {
+  std::size_t k = 0;
+  while (k < s.size() && s[k] == 1) ++k;
+  return Shape(s.begin() + static_cast<std::ptrdiff_t>(k), s.end());
+}
+
+// How a leaf reads for a block of rows: all of it, one value per row, one row for all, one.
+enum class LeafForm { whole, per_row, one_row, one };
+
+std::optional<LeafForm> leaf_form(const Shape& leaf, const Shape& rows) {
+  Shape kept = rows;
+  kept.back() = 1;
+  if (numel(leaf) == 1) return LeafForm::one;
+  if (numel(leaf) == numel(rows)) return LeafForm::whole;
+  if (stripped(leaf) == stripped(kept)) return LeafForm::per_row;
+  if (stripped(leaf) == Shape{rows.back()}) return LeafForm::one_row;
+  return std::nullopt;
+}
+
+// A block value ({}, {rows, 1}, {1, cols} or {rows, cols}) written out at {rows, cols}.
+Tensor expand_to(const Tensor& t, std::int64_t rows, std::int64_t cols) {
+  if (t.rank() == 2 && t.shape()[0] == rows && t.shape()[1] == cols) return t;
+  Tensor out = make_tensor(t.dtype(), {rows, cols});
+  const std::size_t item = itemsize(t.dtype());
+  const auto* src = static_cast<const std::byte*>(t.storage()->host_data());
+  auto* dst = mutable_data<std::byte>(out);
+  const bool per_row = t.rank() == 2 && t.shape()[1] == 1 && t.shape()[0] == rows;
+  const bool one_row = t.rank() == 2 && t.shape()[0] == 1 && t.shape()[1] == cols;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::int64_t from = per_row ? r : one_row ? c : 0;
+      std::memcpy(dst + static_cast<std::size_t>(r * cols + c) * item,
+                  src + static_cast<std::size_t>(from) * item, item);
+    }
+  }
+  return out;
+}
+
+class CpuRowKernel final : public detail::FusedKernel {
+ public:
+  CpuRowKernel(detail::FusedGroup group, std::vector<LeafForm> forms)
+      : g_(std::move(group)), forms_(std::move(forms)) {}
+
+  std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    std::vector<Tensor> outs;
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      outs.push_back(make_tensor(g_.values[static_cast<std::size_t>(g_.outputs[k])].dtype,
+                                 g_.output_shapes[k]));
+    }
+    const std::int64_t len = g_.shape.back(), rows = numel(g_.shape) / len;
+    const std::int64_t per_block = std::max<std::int64_t>(1, kBlockElements / len);
+    const std::int64_t blocks = (rows + per_block - 1) / per_block;
+    parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
+      for (std::int64_t b = b0; b < b1; ++b) {
+        const std::int64_t r0 = b * per_block;
+        block(leaves, outs, r0, std::min(per_block, rows - r0));
+      }
+    });
+    return outs;
+  }
+
+ private:
+  Tensor leaf_block(const Tensor& leaf, LeafForm form, std::int64_t r0, std::int64_t m) const {
+    const auto* base = static_cast<const std::byte*>(leaf.storage()->host_data());
+    const std::size_t item = itemsize(leaf.dtype());
+    const std::int64_t len = g_.shape.back();
+    switch (form) {
+      case LeafForm::whole:
+        return borrowed(base + static_cast<std::size_t>(r0 * len) * item, leaf.dtype(), {m, len});
+      case LeafForm::per_row:
+        return borrowed(base + static_cast<std::size_t>(r0) * item, leaf.dtype(), {m, 1});
+      case LeafForm::one_row:
+        return borrowed(base, leaf.dtype(), {1, len});
+      case LeafForm::one:
+        break;
+    }
+    return borrowed(base, leaf.dtype(), {});
+  }
+
+  Tensor op_block(const detail::FusedValue& fv, const std::vector<Tensor>& v,
+                  std::int64_t m) const {
+    const std::int64_t len = g_.shape.back();
+    if (detail::reduction_op(fv.op)) {
+      const Tensor in = expand_to(v[static_cast<std::size_t>(fv.args.at(0))], m, len);
+      return run_reduce(OpCall{fv.op, {in}, ReduceParams{{1}, true}, fv.dtype, {m, 1}, nullptr});
+    }
+    OpCall call{fv.op, {}, NoParams{}, fv.dtype, {}, nullptr};
+    for (int a : fv.args) {
+      call.inputs.push_back(v[static_cast<std::size_t>(a)]);
+      call.out_shape =
+          broadcast_shapes(op_name(fv.op).data(), call.out_shape, call.inputs.back().shape());
+    }
+    // select and clip take operands of the output's shape or of one element (clip's x
+    // always of the output's), as compiled.cpp gives them.
+    if ((fv.op == Op::select || fv.op == Op::clip) && call.out_shape.size() == 2) {
+      for (std::size_t k = 0; k < call.inputs.size(); ++k) {
+        Tensor& in = call.inputs[k];
+        const bool keep =
+            in.shape() == call.out_shape || (in.size() == 1 && (fv.op == Op::select || k > 0));
+        if (!keep) in = expand_to(in, call.out_shape[0], call.out_shape[1]);
+      }
+    }
+    const OpFamily f = op_family(fv.op);
+    return f == OpFamily::unary      ? run_unary(call)
+           : f == OpFamily::binary   ? run_binary(call)
+           : f == OpFamily::indexing ? run_indexing(call)
+                                     : run_conversion(call);
+  }
+
+  void block(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs, std::int64_t r0,
+             std::int64_t m) const {
+    std::vector<Tensor> v(g_.values.size());
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      const detail::FusedValue& fv = g_.values[k];
+      switch (fv.kind) {
+        case detail::FusedValue::Kind::scalar:
+          v[k] = borrowed(fv.scalar.data(), fv.dtype, {});
+          break;
+        case detail::FusedValue::Kind::leaf: {
+          const auto leaf = static_cast<std::size_t>(fv.leaf);
+          v[k] = leaf_block(leaves[leaf], forms_[leaf], r0, m);
+          break;
+        }
+        case detail::FusedValue::Kind::op:
+          v[k] = op_block(fv, v, m);
+          break;
+      }
+    }
+    const std::int64_t len = g_.shape.back();
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      const bool per_element = numel(g_.output_shapes[k]) == numel(g_.shape);
+      const std::int64_t cols = per_element ? len : 1;
+      const Tensor r = expand_to(v[static_cast<std::size_t>(g_.outputs[k])], m, cols);
+      const std::size_t item = itemsize(r.dtype());
+      std::memcpy(mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(r0 * cols) * item,
+                  r.storage()->host_data(), static_cast<std::size_t>(m * cols) * item);
+    }
+  }
+
+  detail::FusedGroup g_;
+  std::vector<LeafForm> forms_;
+};
+
+}  // namespace
+
+std::unique_ptr<detail::FusedKernel> compile_rows(const detail::FusedGroup& group) {
+  if (group.shape.empty() || group.shape.back() > kMaxFusedRow || numel(group.shape) == 0)
+    return nullptr;
+  std::vector<LeafForm> forms;
+  for (const Shape& s : group.leaf_shapes) {
+    const std::optional<LeafForm> form = leaf_form(s, group.shape);
+    if (!form) return nullptr;
+    forms.push_back(*form);
+  }
+  for (const detail::FusedValue& v : group.values) {
+    if (is_complex(v.dtype)) return nullptr;
+  }
+  ledger::record_kernel_compile();
+  return std::make_unique<CpuRowKernel>(group, std::move(forms));
+}
+
+}  // namespace vkt::cpu_kernels

@@ -1,0 +1,370 @@
+// vkt::compile on Vulkan: a row group (FusedGroup::rows: softmax, layer norm) as one
+// generated kernel. `lanes` invocations share a row, each holding its elements in
+// registers (at most 16), so the row is read once; each reduction combines the lanes'
+// values through subgroup shuffles and shared memory and every lane reads the result back,
+// then the values that follow are evaluated and written. The row's geometry and combine
+// order are eager's reduce.comp rows pass (lanes, four-element steps, then the tail, the
+// same tree), and eager never splits rows this short, so results equal eager bit for bit.
+#include <iostream>
+#include <sstream>
+
+#include "vkt/compile.h"
+#include "vulkan/compiled_glsl.h"
+#include "vulkan/kernel_cache.h"
+
+namespace vkt::vk {
+namespace {
+
+using namespace fused_glsl;
+
+// reduce.cpp's rules: rows shorter than this are reduced one invocation per row, longer
+// ones by 32 to 256 invocations with about 8 elements each (splits only past 4096).
+constexpr std::int64_t kRowsFrom = 64;
+constexpr std::uint32_t kGroupSize = Pipelines::kWorkgroupSize;
+
+struct Geometry {
+  std::uint32_t lanes = 1;      // invocations per row
+  std::uint32_t per = 1;        // elements each invocation holds
+  std::uint32_t per_group = 1;  // rows per workgroup
+  std::int64_t rows = 0, len = 0;
+};
+
+Geometry geometry(const Shape& s) {
+  Geometry g;
+  g.len = s.back();
+  g.rows = numel(s) / g.len;
+  if (g.len >= kRowsFrom) {
+    g.lanes = 32;
+    while (g.lanes < kGroupSize && g.lanes * 8 < g.len) g.lanes *= 2;
+  }
+  g.per = static_cast<std::uint32_t>((g.len + g.lanes - 1) / g.lanes);
+  g.per_group = kGroupSize / g.lanes;
+  return g;
+}
+
+std::string u(std::int64_t v) {
+  return std::to_string(v) + "u";
+}
+
+// A reduction's accumulator (eager's acc_dtype: f32 for 16- and 32-bit floats, uint for
+// any/all) and rule.
+struct RowReduction {
+  int value = -1;
+  const char* acc = "float";
+  bool subgroups = false;  // eager's variant uses the shuffle butterfly (4-byte accumulators)
+};
+
+const char* acc_type(Op op, DType in) {
+  if (op == Op::any || op == Op::all) return "uint";
+  return in == DType::f64 ? "double" : "float";
+}
+
+// The identity, its bits hidden behind p.zero as literals are (no folding of 0 + x).
+std::string identity(Op op, const std::string& acc) {
+  if (op == Op::any) return "(0u ^ p.zero)";
+  if (op == Op::all) return "(1u ^ p.zero)";
+  const bool dbl = acc == "double";
+  std::uint32_t hi = 0;
+  if (op == Op::product) hi = dbl ? 0x3ff00000u : 0x3f800000u;
+  if (op == Op::reduce_max) hi = dbl ? 0xfff00000u : 0xff800000u;
+  if (op == Op::reduce_min) hi = dbl ? 0x7ff00000u : 0x7f800000u;
+  if (dbl) return "packDouble2x32(uvec2(p.zero, " + u(hi) + "))";
+  return "uintBitsToFloat(" + u(hi) + " ^ p.zero)";
+}
+
+// reduce_acc.glsl's combine: max/min keep the first NaN and order -0 below +0.
+std::string combine_function(int k, Op op, const std::string& acc) {
+  std::ostringstream s;
+  s << acc << " combine" << k << "(" << acc << " a, " << acc << " b) {\n";
+  const std::string order = acc == "double" ? "f64_order_less" : "f32_order_less";
+  switch (op) {
+    case Op::sum:
+      s << "  return a + b;\n";
+      break;
+    case Op::product:
+      s << "  return a * b;\n";
+      break;
+    case Op::any:
+      s << "  return a | b;\n";
+      break;
+    case Op::all:
+      s << "  return a & b;\n";
+      break;
+    default:
+      s << "  if (isnan(a)) return a;\n  if (isnan(b)) return b;\n  return "
+        << (op == Op::reduce_max ? order + "(a, b) ? b : a" : order + "(b, a) ? b : a") << ";\n";
+      break;
+  }
+  s << "}\n";
+  return s.str();
+}
+
+std::vector<int> levels(const detail::FusedGroup& g) {
+  std::vector<int> level(g.values.size(), 0);
+  for (std::size_t k = 0; k < g.values.size(); ++k) {
+    const detail::FusedValue& v = g.values[k];
+    for (int a : v.args) level[k] = std::max(level[k], level[static_cast<std::size_t>(a)]);
+    if (v.kind == detail::FusedValue::Kind::op && detail::reduction_op(v.op)) ++level[k];
+  }
+  return level;
+}
+
+class RowSource {
+ public:
+  RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions)
+      : g_(g), geo_(geometry(g.shape)), level_(levels(g)), reductions_(std::move(reductions)) {}
+
+  std::string text() const {
+    std::ostringstream s;
+    s << "#version 450\n// vkt::compile row group: " << g_.values.size() << " values over rows of "
+      << shape_str(g_.shape) << ", " << geo_.lanes << " lanes per row\n";
+    if (needs_i64(g_)) s << "#define VKT_I64\n";
+    if (needs_f64(g_)) s << "#define VKT_F64\n";
+    s << "#extension GL_EXT_control_flow_attributes : require\n";
+    if (any_subgroups()) {
+      s << "#extension GL_KHR_shader_subgroup_basic : require\n"
+        << "#extension GL_KHR_shader_subgroup_shuffle : require\n";
+    }
+    s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+      << kElementwiseIncludes << leaf_buffers(g_, 0)
+      << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      s << "layout(binding = " << g_.leaf_dtypes.size() + k << ") writeonly buffer Out" << k
+        << " { " << buffer_type(value(g_.outputs[k]).dtype) << " v[]; } out" << k << ";\n";
+    }
+    for (const RowReduction& r : reductions_) {
+      if (geo_.lanes > 1)
+        s << "shared " << r.acc << " red" << r.value << "[" << kGroupSize << "];\n";
+      s << combine_function(r.value, value(r.value).op, r.acc);
+    }
+    s << "\nvoid main() {\n"
+      << "  const uint group_ = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;\n"
+      << "  if (group_ >= " << u((geo_.rows + geo_.per_group - 1) / geo_.per_group)
+      << ") return;  // whole workgroups of a larger grid\n"
+      << "  const uint lid_ = gl_LocalInvocationID.x, lane_ = lid_ % " << u(geo_.lanes) << ";\n"
+      << "  const uint row_ = group_ * " << u(geo_.per_group) << " + lid_ / " << u(geo_.lanes)
+      << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      const detail::FusedValue& v = g_.values[k];
+      s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k;
+      if (!v.per_row) s << "[" << geo_.per << "]";
+      s << ";\n";
+    }
+    const int last = level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end());
+    for (int phase = 0; phase <= last; ++phase) {
+      for (const RowReduction& r : reductions_) {
+        if (level_[static_cast<std::size_t>(r.value)] == phase) s << finish(r);
+      }
+      s << per_row_section(phase) << element_loop(phase);
+    }
+    s << "}\n";
+    return s.str();
+  }
+
+  std::size_t shared_bytes() const {
+    std::size_t bytes = 0;
+    for (const RowReduction& r : reductions_) {
+      if (geo_.lanes > 1) bytes += kGroupSize * (std::string(r.acc) == "double" ? 8 : 4);
+    }
+    return bytes;
+  }
+
+ private:
+  const detail::FusedValue& value(int k) const { return g_.values[static_cast<std::size_t>(k)]; }
+  bool any_subgroups() const {
+    for (const RowReduction& r : reductions_) {
+      if (r.subgroups && geo_.lanes > 1) return true;
+    }
+    return false;
+  }
+  bool element_output(std::size_t k) const { return numel(g_.output_shapes[k]) == numel(g_.shape); }
+  std::string element_name(int k) const {
+    return "v" + std::to_string(k) + (value(k).per_row ? "" : "[j]");
+  }
+
+  // Per-row values of this level (leaves read at the row's first element) and their stores.
+  std::string per_row_section(int phase) const {
+    std::ostringstream s;
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      const detail::FusedValue& v = g_.values[k];
+      if (!v.per_row || level_[k] != phase) continue;
+      if (v.kind == detail::FusedValue::Kind::op && detail::reduction_op(v.op)) continue;
+      std::string pre;
+      const std::string e = value_expression(
+          g_, k, [](int a) { return "v" + std::to_string(a); }, "row_ * " + u(geo_.len), pre);
+      s << pre << "    v" << k << " = " << e << ";\n";
+    }
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      const int o = g_.outputs[k];
+      if (element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
+      s << "    if (lane_ == 0u) out" << k
+        << ".v[row_] = " << store(value(o).dtype, "v" + std::to_string(o)) << ";\n";
+    }
+    const std::string body = s.str();
+    return body.empty() ? "" : "  if (valid_) {\n" + body + "  }\n";
+  }
+
+  // Per-element values of this level, each lane over its elements, and their stores.
+  std::string element_loop(int phase) const {
+    std::ostringstream s;
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      const detail::FusedValue& v = g_.values[k];
+      if (v.per_row || level_[k] != phase) continue;
+      std::string pre;
+      const std::string e = value_expression(
+          g_, k, [this](int a) { return element_name(a); }, "i", pre);
+      s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
+        << k << " = " << e << ";\n      v" << k << "[j] = t" << k << ";\n";
+    }
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      const int o = g_.outputs[k];
+      if (!element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
+      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o)) << ";\n";
+    }
+    const std::string body = s.str();
+    if (body.empty()) return "";
+    return "  [[unroll]] for (uint j = 0u; j < " + u(geo_.per) +
+           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.lanes) +
+           ";\n    if (valid_ && c < " + u(geo_.len) + ") {\n      const uint i = row_ * " +
+           u(geo_.len) + " + c;\n" + body + "    }\n  }\n";
+  }
+
+  // The lane's elements as accumulator operands.
+  std::string operand(const RowReduction& r, std::uint32_t j) const {
+    const detail::FusedValue& v = value(r.value);
+    const int a = v.args.at(0);
+    const std::string x =
+        "v" + std::to_string(a) + (value(a).per_row ? "" : "[" + std::to_string(j) + "]");
+    if (v.op == Op::any || v.op == Op::all) return "(" + nonzero(value(a).dtype, x) + " ? 1u : 0u)";
+    return std::string(r.acc) + "(" + x + ")";
+  }
+
+  // Reduction r over the row: each lane's elements in eager's order (steps of four, then
+  // the tail), the lanes by eager's butterfly and tree; every lane gets the result.
+  std::string finish(const RowReduction& r) const {
+    const detail::FusedValue& v = value(r.value);
+    const std::string k = std::to_string(r.value), acc = "a" + k, comb = "combine" + k;
+    std::ostringstream s;
+    s << "  " << r.acc << " " << acc << " = " << identity(v.op, r.acc) << ";\n";
+    auto present = [&](std::uint32_t j) {
+      return "lane_ + " + u(j * geo_.lanes) + " < " + u(geo_.len);
+    };
+    for (std::uint32_t q = 0; q * 4 < geo_.per; ++q) {
+      std::string tail;
+      for (std::uint32_t t = 0; t < 4 && q * 4 + t < geo_.per; ++t) {
+        tail += "    if (" + present(q * 4 + t) + ") " + acc + " = " + comb + "(" + acc + ", " +
+                operand(r, q * 4 + t) + ");\n";
+      }
+      if (q * 4 + 3 < geo_.per) {
+        s << "  if (valid_ && " << present(q * 4 + 3) << ") {\n    " << acc << " = " << comb << "("
+          << acc << ", " << comb << "(" << comb << "(" << operand(r, q * 4) << ", "
+          << operand(r, q * 4 + 1) << "), " << comb << "(" << operand(r, q * 4 + 2) << ", "
+          << operand(r, q * 4 + 3) << ")));\n  } else if (valid_) {\n"
+          << tail << "  }\n";
+      } else {
+        s << "  if (valid_) {\n" << tail << "  }\n";
+      }
+    }
+    if (geo_.lanes > 1) {
+      const std::string red = "red" + k, lanes = u(geo_.lanes);
+      s << "  {\n    uint parts = " << lanes << ", slot = lid_;\n    bool writer = true;\n";
+      if (r.subgroups) {
+        s << "    if (" << lanes << " % gl_SubgroupSize == 0u) {\n"
+          << "      for (uint o = gl_SubgroupSize / 2u; o > 0u; o >>= 1u) " << acc << " = " << comb
+          << "(" << acc << ", subgroupShuffleXor(" << acc << ", o));\n"
+          << "      parts = " << lanes << " / gl_SubgroupSize;\n"
+          << "      slot = lid_ / gl_SubgroupSize;\n      writer = gl_SubgroupInvocationID == 0u;\n"
+          << "    }\n";
+      }
+      s << "    const uint base = lid_ / " << lanes << " * parts;\n"
+        << "    if (writer) " << red << "[slot] = " << acc << ";\n    barrier();\n"
+        << "    for (uint h = parts / 2u; h > 0u; h >>= 1u) {\n"
+        << "      if (lane_ < h) " << red << "[base + lane_] = " << comb << "(" << red
+        << "[base + lane_], " << red << "[base + lane_ + h]);\n      barrier();\n    }\n"
+        << "    " << acc << " = " << red << "[base];\n  }\n";
+    }
+    const std::string result = v.op == Op::any || v.op == Op::all ? acc : narrowed(v.dtype, acc);
+    s << "  v" << k << " = " << result << ";\n";
+    return s.str();
+  }
+
+  const detail::FusedGroup& g_;
+  Geometry geo_;
+  std::vector<int> level_;
+  std::vector<RowReduction> reductions_;
+};
+
+class VulkanRowKernel final : public detail::FusedKernel {
+ public:
+  VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p)
+      : b_(b), pipeline_(p), shape_(g.shape), out_shapes_(g.output_shapes) {
+    for (int o : g.outputs) out_dtypes_.push_back(g.values[static_cast<std::size_t>(o)].dtype);
+  }
+
+  std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
+    std::vector<Tensor> outs;
+    b_.locked([&] {
+      for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
+        outs.push_back(b_.make_output(
+            OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
+      }
+      const Geometry geo = geometry(shape_);
+      std::vector<std::pair<const Tensor*, bool>> buffers;
+      for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
+      for (const Tensor& t : outs) buffers.emplace_back(&t, true);
+      const std::uint32_t push = 0;
+      const auto groups =
+          static_cast<std::uint64_t>((geo.rows + geo.per_group - 1) / geo.per_group);
+      b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * kGroupSize);
+    });
+    return outs;
+  }
+
+ private:
+  VulkanBackend& b_;
+  Pipeline pipeline_;
+  Shape shape_;
+  std::vector<Shape> out_shapes_;
+  std::vector<DType> out_dtypes_;
+};
+
+}  // namespace
+
+std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail::FusedGroup& g) {
+  const std::size_t bindings = g.leaf_dtypes.size() + g.outputs.size();
+  const std::uint64_t n = static_cast<std::uint64_t>(numel(g.shape));
+  if (bindings > 8 || n == 0 || n >= (std::uint64_t{1} << 31) || g.shape.back() > kMaxFusedRow)
+    return nullptr;
+  const std::uint64_t limit = b.context().limits().max_storage_range;
+  for (const detail::FusedValue& v : g.values) {
+    if (is_complex(v.dtype) || glsl_type(v.dtype) == nullptr || n * itemsize(v.dtype) > limit)
+      return nullptr;
+  }
+  if (!natively_supported(b, g)) return nullptr;
+  std::vector<RowReduction> reductions;
+  for (std::size_t k = 0; k < g.values.size(); ++k) {
+    const detail::FusedValue& v = g.values[k];
+    if (v.kind != detail::FusedValue::Kind::op || !detail::reduction_op(v.op)) continue;
+    const DType in = g.values[static_cast<std::size_t>(v.args.at(0))].dtype;
+    const Axes axes{static_cast<std::int64_t>(g.shape.size()) - 1};
+    const OpCall call{
+        v.op, {placeholder(b, in, g.shape)}, ReduceParams{axes, true}, v.dtype, v.shape, nullptr};
+    const bool subgroups =
+        reduce_variant_defines(b, call).find("VKT_SUBGROUP") != std::string::npos;
+    reductions.push_back({static_cast<int>(k), acc_type(v.op, in), subgroups});
+  }
+  const RowSource row_source(g, std::move(reductions));
+  if (row_source.shared_bytes() > b.context().limits().max_shared_bytes) return nullptr;
+  const std::string source = row_source.text();
+  if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
+  std::unique_ptr<detail::FusedKernel> kernel;
+  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock
+  b.locked([&] {
+    const Pipeline p =
+        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
+    kernel = std::make_unique<VulkanRowKernel>(b, g, p);
+  });
+  return kernel;
+}
+
+}  // namespace vkt::vk
