@@ -18,7 +18,7 @@ TEST(FftTuning, EmptyOrUnsetChangesNothing) {
     EXPECT_TRUE(t.vkfft.empty());
     EXPECT_TRUE(t.direct_input);
     EXPECT_FALSE(t.report);
-    EXPECT_EQ(t.rows, FftRows::wide);
+    EXPECT_EQ(t.rows, FftRows::vendor);
   }
 }
 
