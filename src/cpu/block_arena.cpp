@@ -1,8 +1,10 @@
 #include "cpu/block_arena.h"
 
 #include <cassert>
+#include <cstring>
 
 #include "core/host_storage.h"
+#include "vkt/host_pool.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -24,7 +26,7 @@ class ScratchStorage final : public Storage {
   BlockArena::Buffer buffer_;
 };
 
-BlockArena::BlockArena() : previous_(current_arena) {
+BlockArena::BlockArena() : previous_(current_arena), poison_(host_pool_stats().poison) {
   current_arena = this;
 }
 
@@ -43,6 +45,9 @@ std::shared_ptr<Storage> BlockArena::storage(std::size_t bytes) {
     if (it->capacity < bytes) continue;
     const Buffer b = *it;
     free_.erase(std::next(it).base());
+    // As the host pool does with its reused buffers: a kernel that reads its output before
+    // writing it shows in the tests.
+    if (poison_) std::memset(b.data, 0xFF, bytes);
     ++in_use_;
     return std::make_shared<ScratchStorage>(*this, b, bytes);
   }

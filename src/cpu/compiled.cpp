@@ -19,8 +19,9 @@
 namespace vkt::cpu_kernels {
 namespace {
 
-// 128 KiB of f32: at the host pool's minimum, so block buffers are recycled, not faulted in
-// afresh each time malloc trims and regrows its heap (a third of the time at 8192).
+// 128 KiB of f32: at the host pool's minimum, so the block arena's buffers (block_arena.h)
+// are recycled, not faulted in afresh each time malloc trims and regrows its heap (a third
+// of the time at 8192).
 constexpr std::int64_t kBlock = 32768;
 
 // Host bytes the group does not own (a leaf's block, an inline scalar), as a tensor.
