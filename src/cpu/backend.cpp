@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cpu/blas.h"
+#include "cpu/block_arena.h"
 #include "cpu/kernels.h"
 #include "cpu/wide_loops.h"
 
@@ -109,6 +110,7 @@ Backend& cpu() {
 namespace cpu_kernels {
 Tensor make_tensor(DType dtype, const Shape& shape) {
   const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
+  if (BlockArena* arena = BlockArena::current()) return Tensor(dtype, shape, arena->storage(bytes));
   return Tensor(dtype, shape, std::make_shared<HostStorage>(cpu(), bytes));
 }
 }  // namespace cpu_kernels

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "common/reduce_groups.h"
+#include "cpu/block_arena.h"
 #include "cpu/compiled_rows.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
@@ -19,8 +20,9 @@
 namespace vkt::cpu_kernels {
 namespace {
 
-// 128 KiB of f32: at the host pool's minimum, so block buffers are recycled, not faulted in
-// afresh each time malloc trims and regrows its heap (a third of the time at 8192).
+// 128 KiB of f32: at the host pool's minimum, so the block arena's buffers (block_arena.h)
+// are recycled, not faulted in afresh each time malloc trims and regrows its heap (a third
+// of the time at 8192).
 constexpr std::int64_t kBlock = 32768;
 
 // Host bytes the group does not own (a leaf's block, an inline scalar), as a tensor.
@@ -138,7 +140,8 @@ Tensor expand(const Tensor& t, const Shape& to) {
 
 class CpuFusedKernel final : public detail::FusedKernel {
  public:
-  explicit CpuFusedKernel(detail::FusedGroup group) : g_(std::move(group)) {}
+  explicit CpuFusedKernel(detail::FusedGroup group)
+      : g_(std::move(group)), last_use_(last_uses(g_)), grain_bytes_(work_bytes(g_)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     if (g_.reduce) return run_reduction(leaves);
@@ -150,21 +153,46 @@ class CpuFusedKernel final : public detail::FusedKernel {
   }
 
  private:
+  // The index of the last value that reads each value; outputs (read after the block's
+  // evaluation) and values nobody reads get past-the-end and their own index.
+  static std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
+    std::vector<std::size_t> last(g.values.size());
+    for (std::size_t i = 0; i < g.values.size(); ++i) {
+      last[i] = i;
+      for (int a : g.values[i].args) last[static_cast<std::size_t>(a)] = i;
+    }
+    for (int o : g.outputs) last[static_cast<std::size_t>(o)] = g.values.size();
+    return last;
+  }
+
+  // Bytes the group's kernels read and write per element, leaves and outputs included: its
+  // whole work, in the unit of the measured streaming grain. The ops run in cache, so this
+  // over-counts their cost, which only gives threads work earlier.
+  static std::int64_t work_bytes(const detail::FusedGroup& g) {
+    std::int64_t bytes = 0;
+    for (const detail::FusedValue& v : g.values) {
+      if (v.kind != detail::FusedValue::Kind::op) {
+        if (v.kind == detail::FusedValue::Kind::leaf) bytes += itemsize(v.dtype);
+        continue;
+      }
+      bytes += static_cast<std::int64_t>(itemsize(v.dtype));
+      for (int a : v.args) bytes += itemsize(g.values[static_cast<std::size_t>(a)].dtype);
+    }
+    for (int o : g.outputs) bytes += itemsize(g.values[static_cast<std::size_t>(o)].dtype);
+    return std::max<std::int64_t>(bytes, 1);
+  }
+
+  // Elements each thread needs to pay for itself: the measured streaming grain over the
+  // group's work per element, at most the compute-bound grain (groups often hold costly ops).
+  std::int64_t grain_elements() const { return std::min(stream_grain(grain_bytes_), kGrain); }
+
   // Evaluates the group over every element and writes `outs` (one per g_.outputs).
   void write_outputs(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs) const {
     const std::int64_t n = numel(g_.shape);
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-    // A thread per block range once it moves the measured streaming minimum (the bytes of
-    // the leaves and outputs per element; the ops in between run in cache), or earlier,
-    // at the compute-bound grain, since fused groups usually hold costly ops too.
-    std::int64_t bytes_per_element = 0;
-    for (const Tensor& t : leaves)
-      bytes_per_element += static_cast<std::int64_t>(itemsize(t.dtype()));
-    for (const Tensor& t : outs)
-      bytes_per_element += static_cast<std::int64_t>(itemsize(t.dtype()));
-    const std::int64_t grain_blocks =
-        std::max<std::int64_t>(1, std::min(stream_grain(bytes_per_element), kGrain) / kBlock);
+    const std::int64_t grain_blocks = std::max<std::int64_t>(1, grain_elements() / kBlock);
     parallel_for(blocks, grain_blocks, [&](std::int64_t b0, std::int64_t b1) {
+      const BlockArena arena;  // this thread's block values, reused block after block
       for (std::int64_t blk = b0; blk < b1; ++blk) {
         const std::int64_t begin = blk * kBlock, len = std::min(kBlock, n - begin);
         const std::vector<Tensor> v = evaluate(leaves, begin, len);
@@ -251,6 +279,12 @@ class CpuFusedKernel final : public detail::FusedKernel {
           break;
         }
       }
+      // Values read for the last time go back to the arena, so the block's working set is
+      // the values live at once, not all of them, and the next op reuses a cached buffer.
+      for (int a : fv.args) {
+        if (last_use_[static_cast<std::size_t>(a)] == i) v[static_cast<std::size_t>(a)] = Tensor();
+      }
+      if (last_use_[i] == i) v[i] = Tensor();
     }
     return v;
   }
@@ -338,8 +372,9 @@ class CpuFusedKernel final : public detail::FusedKernel {
     if (chunks == 1) {
       // Short segments: one block holds several whole outputs.
       const std::int64_t rows = std::max<std::int64_t>(1, kBlock / per);
-      parallel_for(outputs, std::max<std::int64_t>(1, kGrain / per),
+      parallel_for(outputs, std::max<std::int64_t>(1, grain_elements() / per),
                    [&](std::int64_t b, std::int64_t e) {
+                     const BlockArena arena;
                      if (per > kBlock) {
                        for (std::int64_t o = b; o < e; ++o)
                          out[o] = to_output<Out>(partial(o, 0, per));
@@ -359,6 +394,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
     }
     std::vector<Total> parts(static_cast<std::size_t>(outputs * chunks));
     parallel_for(outputs * chunks, 1, [&](std::int64_t b, std::int64_t e) {
+      const BlockArena arena;
       for (std::int64_t task = b; task < e; ++task) {
         const std::int64_t o = task / chunks, c = task % chunks;
         parts[static_cast<std::size_t>(task)] =
@@ -374,6 +410,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
   }
 
   detail::FusedGroup g_;
+  std::vector<std::size_t> last_use_;
+  std::int64_t grain_bytes_;
 };
 
 }  // namespace

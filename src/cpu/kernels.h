@@ -20,10 +20,11 @@ template <class T>
 const T* data(const Tensor& t) {
   return static_cast<const T*>(t.storage()->host_data());
 }
-// Only for a tensor this backend is producing (the result of make_tensor).
+// Only for a tensor this backend is producing (the result of make_tensor: host memory
+// from the pool, or a fused block's scratch buffer).
 template <class T>
 T* mutable_data(const Tensor& t) {
-  return static_cast<T*>(static_cast<HostStorage*>(t.storage().get())->data());
+  return static_cast<T*>(const_cast<void*>(t.storage()->host_data()));
 }
 
 using host::max_threads;

@@ -1,0 +1,67 @@
+#include "cpu/block_arena.h"
+
+#include <cassert>
+#include <cstring>
+
+#include "core/host_storage.h"
+#include "vkt/host_pool.h"
+
+namespace vkt::cpu_kernels {
+namespace {
+
+thread_local BlockArena* current_arena = nullptr;
+
+}  // namespace
+
+// A buffer of the arena lent to one tensor.
+class ScratchStorage final : public Storage {
+ public:
+  ScratchStorage(BlockArena& arena, BlockArena::Buffer b, std::size_t nbytes)
+      : Storage(cpu(), nbytes), arena_(arena), buffer_(b) {}
+  ~ScratchStorage() override { arena_.release(buffer_); }
+  const void* host_data() const override { return buffer_.data; }
+
+ private:
+  BlockArena& arena_;
+  BlockArena::Buffer buffer_;
+};
+
+BlockArena::BlockArena() : previous_(current_arena), poison_(host_pool_stats().poison) {
+  current_arena = this;
+}
+
+BlockArena::~BlockArena() {
+  assert(in_use_ == 0);
+  current_arena = previous_;
+}
+
+BlockArena* BlockArena::current() {
+  return current_arena;
+}
+
+std::shared_ptr<Storage> BlockArena::storage(std::size_t bytes) {
+  // The most recently released buffer that fits: the one likeliest still in cache.
+  for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+    if (it->capacity < bytes) continue;
+    const Buffer b = *it;
+    free_.erase(std::next(it).base());
+    // As the host pool does with its reused buffers: a kernel that reads its output before
+    // writing it shows in the tests.
+    if (poison_) std::memset(b.data, 0xFF, bytes);
+    ++in_use_;
+    return std::make_shared<ScratchStorage>(*this, b, bytes);
+  }
+  // A new buffer: once per live value of the group, not once per block.
+  auto host = std::make_shared<HostStorage>(cpu(), bytes);
+  const Buffer b{host->data(), bytes};
+  backing_.push_back(std::move(host));
+  ++in_use_;
+  return std::make_shared<ScratchStorage>(*this, b, bytes);
+}
+
+void BlockArena::release(Buffer b) {
+  --in_use_;
+  free_.push_back(b);
+}
+
+}  // namespace vkt::cpu_kernels
