@@ -1,20 +1,23 @@
 // fft, ifft, rfft, irfft on the cpu: kissfft (BSD-3, Debian's libkissfft-dev; its C++
 // template header, so c128 runs in double) over every line along the axis, lines in
-// parallel, each gathered into a contiguous buffer (zero-padded or cropped, converted to
-// complex) and its result scattered back. One plan per length, kept for later calls; lengths
-// with a large prime factor by Bluestein's algorithm on power-of-two plans.
+// parallel, each read in place where it is contiguous and of the transform's type, else
+// gathered into a contiguous buffer (zero-padded or cropped, converted to complex; strided
+// lines a few at a time) and its result scattered back. One plan per length, kept for later
+// calls; lengths with a large prime factor by Bluestein's algorithm on power-of-two plans;
+// lines larger than L2 one at a time on every thread by the four-step (fft_four_step.h).
+#include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdlib>
 #include <kissfft/kissfft.hh>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numbers>
-#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cpu/fft_four_step.h"
 #include "cpu/kernels.h"
 #include "vkt/cast.h"
 
@@ -107,74 +110,6 @@ class Bluestein {
   std::vector<C> chirp_, kernel_;
 };
 
-// One long line on many threads (the four-step algorithm): n = n1 * n2, n1 transforms of n2
-// points (strided), a twiddle, n2 transforms of n1 points. For lines too few to share out.
-template <class R>
-class FourStep {
- public:
-  using C = std::complex<R>;
-  // n1: the largest divisor of n up to sqrt(n); 1 when n has none above 1.
-  static std::int64_t split(std::int64_t n) {
-    std::int64_t best = 1;
-    for (std::int64_t d = 2; d * d <= n; ++d) {
-      if (n % d == 0) best = d;
-    }
-    return best;
-  }
-  FourStep(std::int64_t n, bool inverse) : n_(n), n1_(split(n)), n2_(n / n1_), inverse_(inverse) {
-    p1_ = plan<R>(n1_, inverse);
-    p2_ = plan<R>(n2_, inverse);
-  }
-  void transform(const C* in, C* out) const {
-    std::vector<C> mid(static_cast<std::size_t>(n_));
-    const double sign = inverse_ ? 1.0 : -1.0;
-    const double step = 2.0 * std::numbers::pi / static_cast<double>(n_);
-    parallel_for(n1_, 1, [&](std::int64_t begin, std::int64_t end) {
-      kissfft<R> local = *p2_;  // a copy: kissfft's generic butterfly writes scratch
-      std::vector<C> col(static_cast<std::size_t>(n2_)), res(static_cast<std::size_t>(n2_));
-      for (std::int64_t j1 = begin; j1 < end; ++j1) {
-        for (std::int64_t j2 = 0; j2 < n2_; ++j2)
-          col[static_cast<std::size_t>(j2)] = in[j1 + n1_ * j2];
-        local.transform(col.data(), res.data());
-        C* row = mid.data() + j1 * n2_;
-        for (std::int64_t k2 = 0; k2 < n2_; ++k2) {
-          const double angle = sign * step * static_cast<double>(j1 * k2);
-          row[k2] = res[static_cast<std::size_t>(k2)] *
-                    C(static_cast<R>(std::cos(angle)), static_cast<R>(std::sin(angle)));
-        }
-      }
-    });
-    parallel_for(n2_, 1, [&](std::int64_t begin, std::int64_t end) {
-      kissfft<R> local = *p1_;
-      std::vector<C> col(static_cast<std::size_t>(n1_)), res(static_cast<std::size_t>(n1_));
-      for (std::int64_t k2 = begin; k2 < end; ++k2) {
-        for (std::int64_t j1 = 0; j1 < n1_; ++j1) {
-          col[static_cast<std::size_t>(j1)] = mid[static_cast<std::size_t>(j1 * n2_ + k2)];
-        }
-        local.transform(col.data(), res.data());
-        for (std::int64_t k1 = 0; k1 < n1_; ++k1)
-          out[k2 + n2_ * k1] = res[static_cast<std::size_t>(k1)];
-      }
-    });
-  }
-
- private:
-  std::int64_t n_, n1_, n2_;
-  bool inverse_;
-  std::shared_ptr<const kissfft<R>> p1_, p2_;
-};
-
-// Lines at least this long, fewer than the threads, run one at a time by FourStep. On the
-// 2-core VM (shared) it lost to one thread per line at 64K and 1M points; it is for many-core
-// hosts. VKT_CPU_FFT_FOUR_STEP=0 (read at every call) turns it off, so a run on the GPU
-// host can compare both (vkt-bench fft --cpu-only).
-constexpr std::int64_t kFourStepMin = std::int64_t{1} << 20;
-
-bool four_step_allowed() {
-  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
-  return env == nullptr || std::string(env) != "0";
-}
-
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
   std::int64_t outer = 1, inner = 1, in_size = 0, out_size = 0;
@@ -198,9 +133,10 @@ Lines lines_of(const OpCall& call) {
   return l;
 }
 
-// Moves one line between the tensors and a contiguous buffer: gather converts to complex,
-// pads or crops (irfft: reads n / 2 + 1 points and mirrors the rest), scatter scales (the
-// inverse's 1 / n) and writes (irfft: the real parts).
+// Moves lines between the tensors and contiguous buffers: gather converts to complex, pads
+// or crops (irfft: reads n / 2 + 1 points and mirrors the rest), scatter scales (the
+// inverse's 1 / n) and writes (irfft: the real parts). Where a line already is n contiguous
+// points of the transform's type, the transform reads (or writes) it in place.
 template <class R, class In>
 class LineIo {
  public:
@@ -214,20 +150,55 @@ class LineIo {
         take_(std::min(stored_, lines.in_size)),
         real_out_(call.op == Op::irfft),
         scale_(call.op == Op::ifft || call.op == Op::irfft ? R(1) / static_cast<R>(n_) : R(1)) {}
-  void gather(std::int64_t line, C* buf) const {
-    const In* src = in_ + lines_.in_base(line);
-    for (std::int64_t k = 0; k < take_; ++k) buf[k] = convert<C>(src[k * lines_.inner]);
-    std::fill(buf + take_, buf + stored_, C(0));
-    for (std::int64_t k = stored_; k < n_; ++k) buf[k] = std::conj(buf[n_ - k]);
+  R scale() const { return scale_; }
+  // Points a scatter writes per line.
+  std::int64_t out_points() const { return real_out_ ? n_ : lines_.out_size; }
+  const C* direct_input(std::int64_t line) const {
+    if constexpr (std::is_same_v<In, C>) {
+      if (lines_.inner == 1 && take_ == n_) return in_ + lines_.in_base(line);
+    }
+    return nullptr;
   }
-  void scatter(std::int64_t line, const C* res) const {
-    const std::int64_t base = lines_.out_base(line);
+  // Unscaled: the caller applies scale() where it writes here.
+  C* direct_output(std::int64_t line) const {
+    if (real_out_ || lines_.inner != 1 || lines_.out_size != n_) return nullptr;
+    return static_cast<C*>(out_) + lines_.out_base(line);
+  }
+  // Points [begin, end) of `count` adjacent lines (same outer block, consecutive inner
+  // positions) into buf[b n + k]: one strided row read serves them all.
+  void gather(std::int64_t line, std::int64_t count, C* buf, std::int64_t begin,
+              std::int64_t end) const {
+    const In* src = in_ + lines_.in_base(line);
+    const std::int64_t inner = lines_.inner;
+    for (std::int64_t k = begin; k < std::min(end, take_); ++k) {
+      for (std::int64_t b = 0; b < count; ++b) buf[b * n_ + k] = convert<C>(src[k * inner + b]);
+    }
+    for (std::int64_t b = 0; b < count; ++b) {
+      for (std::int64_t k = std::max(begin, take_); k < std::min(end, stored_); ++k) {
+        buf[b * n_ + k] = C(0);
+      }
+      // The mirrored half, from the source (another thread may own buf[n - k]).
+      for (std::int64_t k = std::max(begin, stored_); k < end; ++k) {
+        const std::int64_t from = n_ - k;
+        buf[b * n_ + k] = from < take_ ? std::conj(convert<C>(src[from * inner + b])) : C(0);
+      }
+    }
+  }
+  // Points [begin, end) of out_points() of `count` adjacent lines from res[b n + k].
+  void scatter(std::int64_t line, std::int64_t count, const C* res, std::int64_t begin,
+               std::int64_t end) const {
+    const std::int64_t base = lines_.out_base(line), inner = lines_.inner;
     if (real_out_) {
       R* dst = static_cast<R*>(out_) + base;
-      for (std::int64_t k = 0; k < n_; ++k) dst[k * lines_.inner] = res[k].real() * scale_;
+      for (std::int64_t k = begin; k < end; ++k) {
+        for (std::int64_t b = 0; b < count; ++b)
+          dst[k * inner + b] = res[b * n_ + k].real() * scale_;
+      }
     } else {
       C* dst = static_cast<C*>(out_) + base;
-      for (std::int64_t k = 0; k < lines_.out_size; ++k) dst[k * lines_.inner] = res[k] * scale_;
+      for (std::int64_t k = begin; k < end; ++k) {
+        for (std::int64_t b = 0; b < count; ++b) dst[k * inner + b] = res[b * n_ + k] * scale_;
+      }
     }
   }
 
@@ -240,6 +211,38 @@ class LineIo {
   R scale_;
 };
 
+// Long lines one at a time, each transform on every thread (fft_four_step.h); the gather
+// and scatter around it (where the line is not used in place) split over the threads too.
+template <class R, class In>
+void transform_long_lines(const LineIo<R, In>& io, const Lines& lines, std::int64_t n,
+                          bool inverse) {
+  using C = std::complex<R>;
+  const bool in_place_out = io.direct_output(0) != nullptr;
+  const FourStepFft<R> fft(n, inverse, in_place_out ? static_cast<double>(io.scale()) : 1.0);
+  std::unique_ptr<R[]> buf_storage, res_storage;  // uninitialised: every point is written
+  const std::int64_t grain = stream_grain(2 * static_cast<std::int64_t>(sizeof(C)));
+  for (std::int64_t line = 0; line < lines.count(); ++line) {
+    const C* src = io.direct_input(line);
+    if (src == nullptr) {
+      if (!buf_storage) buf_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+      C* buf = reinterpret_cast<C*>(buf_storage.get());
+      parallel_for(n, grain,
+                   [&](std::int64_t b, std::int64_t e) { io.gather(line, 1, buf, b, e); });
+      src = buf;
+    }
+    C* dst = io.direct_output(line);
+    if (dst != nullptr) {
+      fft.transform(src, dst);
+      continue;
+    }
+    if (!res_storage) res_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+    C* res = reinterpret_cast<C*>(res_storage.get());
+    fft.transform(src, res);
+    parallel_for(io.out_points(), grain,
+                 [&](std::int64_t b, std::int64_t e) { io.scatter(line, 1, res, b, e); });
+  }
+}
+
 // R: the precision the transform runs in; In: the input's value type.
 template <class R, class In>
 void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
@@ -248,16 +251,8 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const bool inverse = call.op == Op::ifft || call.op == Op::irfft;
   const LineIo<R, In> io(call, lines, out_data);
   const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
-  if (!bluestein && n >= kFourStepMin && lines.count() < max_threads() &&
-      FourStep<R>::split(n) >= 16 && four_step_allowed()) {
-    // Too few lines to share out: one at a time, each on every thread.
-    const FourStep<R> fft(n, inverse);
-    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
-    for (std::int64_t line = 0; line < lines.count(); ++line) {
-      io.gather(line, buf.data());
-      fft.transform(buf.data(), res.data());
-      io.scatter(line, res.data());
-    }
+  if (!bluestein && four_step_pays(n, sizeof(C))) {
+    transform_long_lines(io, lines, n, inverse);
     return;
   }
   std::unique_ptr<const Bluestein<R>> blue;
@@ -268,22 +263,45 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
     shared = plan<R>(n, inverse);
   }
   const bool share = bluestein || shareable(n);
+  // Strided lines (inner > 1) move a few adjacent ones per row read: two cache lines of
+  // points, fewer where that many lines would not fit in L2 together.
+  const std::int64_t line_bytes = n * static_cast<std::int64_t>(sizeof(C));
+  const std::int64_t group =
+      lines.inner == 1 ? 1
+                       : std::clamp<std::int64_t>(l2_cache_bytes() / (2 * line_bytes), 1,
+                                                  std::max<std::int64_t>(1, 128 / sizeof(C)));
   const std::int64_t grain = std::max<std::int64_t>(1, kGrain / n);
   parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
     std::unique_ptr<kissfft<R>> own;
     if (!share) own = std::make_unique<kissfft<R>>(*shared);
     const kissfft<R>* fft = share ? shared.get() : own.get();
-    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
+    std::vector<C> buf(static_cast<std::size_t>(n * group)), res(buf.size());
     const std::size_t scratch = bluestein ? static_cast<std::size_t>(blue->scratch_size()) : 0;
     std::vector<C> a(scratch), fa(scratch);
-    for (std::int64_t line = begin; line < end; ++line) {
-      io.gather(line, buf.data());
+    auto run = [&](const C* in, C* out) {
       if (bluestein) {
-        blue->transform(buf.data(), res.data(), a.data(), fa.data());
+        blue->transform(in, out, a.data(), fa.data());
       } else {
-        fft->transform(buf.data(), res.data());
+        fft->transform(in, out);
       }
-      io.scatter(line, res.data());
+    };
+    for (std::int64_t line = begin; line < end;) {
+      const C* src = io.direct_input(line);
+      C* dst = io.direct_output(line);
+      if (src != nullptr && dst != nullptr) {
+        run(src, dst);
+        if (io.scale() != R(1)) {
+          for (std::int64_t k = 0; k < n; ++k) dst[k] *= io.scale();
+        }
+        ++line;
+        continue;
+      }
+      // Adjacent lines: consecutive inner positions of one outer block.
+      const std::int64_t count = std::min({group, end - line, lines.inner - line % lines.inner});
+      io.gather(line, count, buf.data(), 0, n);
+      for (std::int64_t b = 0; b < count; ++b) run(buf.data() + b * n, res.data() + b * n);
+      io.scatter(line, count, res.data(), 0, io.out_points());
+      line += count;
     }
   });
 }

@@ -116,9 +116,9 @@ TEST(Fft, IntegerInputIsConverted) {
   EXPECT_TRUE(spectra_close(got, want, DType::c64, 4));
 }
 
-// A long line with fewer lines than threads runs one line at a time on every thread (the
-// four-step split 1024 x 1024); the same line among as many copies as threads takes the
-// one-line-per-thread path. Both agree, and ifft of it returns the input.
+// A long line alone and among as many copies as threads (each on every thread by the
+// four-step split where the line exceeds L2, fft_long_line_test.cpp): the same values, and
+// ifft of it returns the input.
 TEST(Fft, LongSingleLineMatchesBatchedPath) {
   const std::int64_t n = 1 << 20, copies = std::max(host::max_threads(), 2);
   const std::vector<double> p = pairs(n, 31);
