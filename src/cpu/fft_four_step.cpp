@@ -20,6 +20,24 @@ namespace {
 template <class C>
 constexpr std::int64_t kBlock = std::max<std::int64_t>(1, 128 / sizeof(C));
 
+// Distance between gathered columns: `rows` points and one cache line more, so the columns
+// written side by side do not all map to the same L1 set (power-of-two rows would).
+template <class C>
+std::int64_t column_pitch(std::int64_t rows) {
+  return rows + std::max<std::int64_t>(1, 64 / sizeof(C));
+}
+
+// buf[b pitch + r] = src[r stride + b] for b < width: `width` adjacent points per row read.
+template <class C>
+void gather_columns(const C* src, std::int64_t stride, std::int64_t rows, std::int64_t width,
+                    C* buf) {
+  const std::int64_t pitch = column_pitch<C>(rows);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const C* row = src + r * stride;
+    for (std::int64_t b = 0; b < width; ++b) buf[b * pitch + r] = row[b];
+  }
+}
+
 // kissfft factors a length into 4, 2, 3, 5 and then other primes, whose butterfly writes the
 // plan's mutable scratch buffer: such plans are copied per thread.
 bool kissfft_shareable(std::int64_t n) {
@@ -91,7 +109,8 @@ std::int64_t four_step_split(std::int64_t n) {
 
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   std::int64_t cache = l2_cache_bytes();
-  if (const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP")) {
+  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
+  if (env != nullptr && *env != '\0') {
     const std::string mode = env;
     if (mode == "off" || mode == "0") return false;
     cache = std::max<std::int64_t>(1, std::atoll(env));
@@ -170,16 +189,13 @@ void FourStepFft<R>::transform(const C* in, C* out) const {
   // Pass 1: columns j1 (stride n1 in `in`), `block` at a time; results twiddled into rows of mid.
   parallel_for((n1 + block - 1) / block, 1, [&](std::int64_t begin, std::int64_t end) {
     const typename SubTransform<R>::User fft(s.columns);
-    std::vector<C> buf(static_cast<std::size_t>(block * n2)), res(static_cast<std::size_t>(n2));
+    const std::int64_t pitch = column_pitch<C>(n2);
+    std::vector<C> buf(static_cast<std::size_t>(block * pitch)), res(static_cast<std::size_t>(n2));
     for (std::int64_t blk = begin; blk < end; ++blk) {
       const std::int64_t c0 = blk * block, width = std::min(block, n1 - c0);
-      for (std::int64_t j2 = 0; j2 < n2; ++j2) {
-        const C* row = in + j2 * n1 + c0;
-        for (std::int64_t b = 0; b < width; ++b)
-          buf[static_cast<std::size_t>(b * n2 + j2)] = row[b];
-      }
+      gather_columns(in + c0, n1, n2, width, buf.data());
       for (std::int64_t b = 0; b < width; ++b) {
-        fft.run(buf.data() + b * n2, res.data());
+        fft.run(buf.data() + b * pitch, res.data());
         s.twiddles.apply(c0 + b, res.data(), mid + (c0 + b) * n2, n2);
       }
     }
@@ -187,19 +203,17 @@ void FourStepFft<R>::transform(const C* in, C* out) const {
   // Pass 2: columns k2 of mid (stride n2), `block` at a time; results to out[k2 + n2 k1].
   parallel_for((n2 + block - 1) / block, 1, [&](std::int64_t begin, std::int64_t end) {
     const typename SubTransform<R>::User fft(s.rows);
-    std::vector<C> buf(static_cast<std::size_t>(block * n1)), res(buf.size());
+    const std::int64_t pitch = column_pitch<C>(n1);
+    std::vector<C> buf(static_cast<std::size_t>(block * pitch)), res(buf.size());
     for (std::int64_t blk = begin; blk < end; ++blk) {
       const std::int64_t r0 = blk * block, width = std::min(block, n2 - r0);
-      for (std::int64_t j1 = 0; j1 < n1; ++j1) {
-        const C* row = mid + j1 * n2 + r0;
-        for (std::int64_t b = 0; b < width; ++b)
-          buf[static_cast<std::size_t>(b * n1 + j1)] = row[b];
-      }
-      for (std::int64_t b = 0; b < width; ++b) fft.run(buf.data() + b * n1, res.data() + b * n1);
+      gather_columns(mid + r0, n2, n1, width, buf.data());
+      for (std::int64_t b = 0; b < width; ++b)
+        fft.run(buf.data() + b * pitch, res.data() + b * pitch);
       for (std::int64_t k1 = 0; k1 < n1; ++k1) {
         C* row = out + k1 * n2 + r0;
         for (std::int64_t b = 0; b < width; ++b)
-          row[b] = res[static_cast<std::size_t>(b * n1 + k1)];
+          row[b] = res[static_cast<std::size_t>(b * pitch + k1)];
       }
     }
   });
