@@ -24,15 +24,6 @@
 namespace vkt::cpu_kernels {
 namespace {
 
-// kissfft factors a length into 4, 2, 3, 5 and then any other prime p, whose butterfly
-// uses the plan's mutable scratch buffer: such plans are copied per thread.
-bool shareable(std::int64_t n) {
-  for (std::int64_t p : {2, 3, 5}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
 template <class R>
 std::shared_ptr<const kissfft<R>> plan(std::int64_t n, bool inverse) {
   static std::mutex mutex;
@@ -262,7 +253,7 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   } else {
     shared = plan<R>(n, inverse);
   }
-  const bool share = bluestein || shareable(n);
+  const bool share = bluestein || kissfft_plan_shareable(n);
   // Strided lines (inner > 1) move a few adjacent ones per row read: two cache lines of
   // points, fewer where that many lines would not fit in L2 together.
   const std::int64_t line_bytes = n * static_cast<std::int64_t>(sizeof(C));

@@ -38,15 +38,6 @@ void gather_columns(const C* src, std::int64_t stride, std::int64_t rows, std::i
   }
 }
 
-// kissfft factors a length into 4, 2, 3, 5 and then other primes, whose butterfly writes the
-// plan's mutable scratch buffer: such plans are copied per thread.
-bool kissfft_shareable(std::int64_t n) {
-  for (std::int64_t p : {2, 3, 5}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
 // exp(sign 2 pi i m / n) * scale for any m in [0, n) as hi[m >> shift] * lo[m & mask]: two
 // tables of about sqrt(n) entries from sin/cos of exact integers (no recurrence), the product
 // in double (a few ulp of double, below float's rounding for c64).
@@ -99,6 +90,13 @@ std::int64_t l2_cache_bytes() {
   return bytes;
 }
 
+bool kissfft_plan_shareable(std::int64_t n) {
+  for (std::int64_t p : {2, 3, 5}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
 std::int64_t four_step_split(std::int64_t n) {
   std::int64_t best = 1;
   for (std::int64_t d = 2; d * d <= n; ++d) {
@@ -107,6 +105,9 @@ std::int64_t four_step_split(std::int64_t n) {
   return best;
 }
 
+// The bound is the cache, not a tuned length: on the 2-core VM (1 MiB L2, one thread) the
+// four-step matched kissfft's direct transform on lines inside L2 and beat it beyond; the H200
+// run's sweep (scripts/run-gpu-benches.sh fft) checks the same crossover on 16 cores.
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   std::int64_t cache = l2_cache_bytes();
   const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
@@ -129,7 +130,7 @@ class SubTransform {
       nested_ = std::make_unique<FourStepFft<R>>(n, inverse, 1.0);
     } else {
       kiss_ = std::make_unique<kissfft<R>>(static_cast<std::size_t>(n), inverse);
-      shareable_ = kissfft_shareable(n);
+      shareable_ = kissfft_plan_shareable(n);
     }
   }
   // One per thread: kissfft plans with a scratch buffer are copied.

@@ -15,6 +15,10 @@ namespace vkt::cpu_kernels {
 // The L2 cache size the host reports (sysconf), 256 KiB (the smallest x86 L2) where it does not.
 std::int64_t l2_cache_bytes();
 
+// kissfft factors a length into 4, 2, 3, 5 and then other primes, whose butterfly writes the
+// plan's mutable scratch buffer: plans of such lengths are copied per thread.
+bool kissfft_plan_shareable(std::int64_t n);
+
 // n1 of the split n = n1 * n2 (the largest divisor of n up to sqrt(n)); 1 when n is prime.
 std::int64_t four_step_split(std::int64_t n);
 
