@@ -18,22 +18,24 @@
 #include <vector>
 
 #include "cpu/fft_four_step.h"
+#include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 #include "vkt/cast.h"
 
 namespace vkt::cpu_kernels {
 namespace {
 
-template <class R>
-std::shared_ptr<const kissfft<R>> plan(std::int64_t n, bool inverse) {
+// P: kissfft<R> or Radix4Fft<R>.
+template <class P>
+std::shared_ptr<const P> plan(std::int64_t n, bool inverse) {
   static std::mutex mutex;
-  static std::map<std::pair<std::int64_t, bool>, std::shared_ptr<const kissfft<R>>> plans;
+  static std::map<std::pair<std::int64_t, bool>, std::shared_ptr<const P>> plans;
   constexpr std::size_t kKept = 16;  // lengths kept; a plan in use outlives its eviction
   std::lock_guard lock(mutex);
   auto it = plans.find({n, inverse});
   if (it != plans.end()) return it->second;
   if (plans.size() >= kKept) plans.clear();
-  auto made = std::make_shared<const kissfft<R>>(static_cast<std::size_t>(n), inverse);
+  auto made = std::make_shared<const P>(static_cast<std::size_t>(n), inverse);
   plans.emplace(std::make_pair(n, inverse), made);
   return made;
 }
@@ -62,8 +64,8 @@ class Bluestein {
   using C = std::complex<R>;
   Bluestein(std::int64_t n, bool inverse) : n_(n) {
     while (m_ < 2 * n - 1) m_ *= 2;
-    fwd_ = plan<R>(m_, false);
-    inv_ = plan<R>(m_, true);
+    fwd_ = plan<kissfft<R>>(m_, false);
+    inv_ = plan<kissfft<R>>(m_, true);
     chirp_.resize(static_cast<std::size_t>(n));
     // k^2 mod 2n by (k + 1)^2 = k^2 + 2k + 1, exact for any n.
     std::int64_t square = 0;
@@ -246,14 +248,18 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
     transform_long_lines(io, lines, n, inverse);
     return;
   }
+  // One of: Bluestein (a large prime factor), Radix4Fft (powers of two), kissfft.
   std::unique_ptr<const Bluestein<R>> blue;
+  std::shared_ptr<const Radix4Fft<R>> radix4;
   std::shared_ptr<const kissfft<R>> shared;
   if (bluestein) {
     blue = std::make_unique<const Bluestein<R>>(n, inverse);
+  } else if (Radix4Fft<R>::handles(n)) {
+    radix4 = plan<Radix4Fft<R>>(n, inverse);
   } else {
-    shared = plan<R>(n, inverse);
+    shared = plan<kissfft<R>>(n, inverse);
   }
-  const bool share = bluestein || kissfft_plan_shareable(n);
+  const bool own_kiss = shared && !kissfft_plan_shareable(n);
   // Strided lines (inner > 1) move a few adjacent ones per row read: two cache lines of
   // points, fewer where that many lines would not fit in L2 together.
   const std::int64_t line_bytes = n * static_cast<std::int64_t>(sizeof(C));
@@ -264,14 +270,18 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const std::int64_t grain = std::max<std::int64_t>(1, kGrain / n);
   parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
     std::unique_ptr<kissfft<R>> own;
-    if (!share) own = std::make_unique<kissfft<R>>(*shared);
-    const kissfft<R>* fft = share ? shared.get() : own.get();
+    if (own_kiss) own = std::make_unique<kissfft<R>>(*shared);
+    const kissfft<R>* fft = own_kiss ? own.get() : shared.get();
     std::vector<C> buf(static_cast<std::size_t>(n * group)), res(buf.size());
-    const std::size_t scratch = bluestein ? static_cast<std::size_t>(blue->scratch_size()) : 0;
-    std::vector<C> a(scratch), fa(scratch);
+    std::size_t scratch = 0;
+    if (bluestein) scratch = static_cast<std::size_t>(blue->scratch_size());
+    if (radix4) scratch = static_cast<std::size_t>(n);
+    std::vector<C> a(scratch), fa(bluestein ? scratch : 0);
     auto run = [&](const C* in, C* out) {
       if (bluestein) {
         blue->transform(in, out, a.data(), fa.data());
+      } else if (radix4) {
+        radix4->transform(in, out, a.data());
       } else {
         fft->transform(in, out);
       }

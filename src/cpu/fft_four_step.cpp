@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 
 namespace vkt::cpu_kernels {
@@ -119,29 +120,35 @@ bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   return n >= 256 && four_step_split(n) >= 16 && 2 * n * point_bytes > cache;
 }
 
-// A transform of one sub-length: kissfft, or, where the sub-line itself exceeds L2, a nested
-// four-step (which then runs on the calling thread: it is called inside the outer passes).
+// A transform of one sub-length: Radix4Fft (powers of two), kissfft (other lengths), or,
+// where the sub-line itself exceeds L2, a nested four-step (which then runs on the calling
+// thread: it is called inside the outer passes).
 template <class R>
 class SubTransform {
  public:
   using C = std::complex<R>;
-  SubTransform(std::int64_t n, bool inverse) {
+  SubTransform(std::int64_t n, bool inverse) : n_(n) {
     if (four_step_pays(n, sizeof(C))) {
       nested_ = std::make_unique<FourStepFft<R>>(n, inverse, 1.0);
+    } else if (Radix4Fft<R>::handles(n)) {
+      radix4_ = std::make_unique<Radix4Fft<R>>(n, inverse);
     } else {
       kiss_ = std::make_unique<kissfft<R>>(static_cast<std::size_t>(n), inverse);
       shareable_ = kissfft_plan_shareable(n);
     }
   }
-  // One per thread: kissfft plans with a scratch buffer are copied.
+  // One per thread: its scratch, and a copy of a kissfft plan that writes its own.
   class User {
    public:
     explicit User(const SubTransform& t) : t_(t) {
       if (t.kiss_ && !t.shareable_) own_ = std::make_unique<kissfft<R>>(*t.kiss_);
+      if (t.radix4_) work_.resize(static_cast<std::size_t>(t.n_));
     }
-    void run(const C* in, C* out) const {
+    void run(const C* in, C* out) {
       if (t_.nested_) {
         t_.nested_->transform(in, out);
+      } else if (t_.radix4_) {
+        t_.radix4_->transform(in, out, work_.data());
       } else {
         (own_ ? own_.get() : t_.kiss_.get())->transform(in, out);
       }
@@ -150,9 +157,12 @@ class SubTransform {
    private:
     const SubTransform& t_;
     std::unique_ptr<kissfft<R>> own_;
+    std::vector<C> work_;
   };
 
  private:
+  std::int64_t n_;
+  std::unique_ptr<Radix4Fft<R>> radix4_;
   std::unique_ptr<kissfft<R>> kiss_;
   std::unique_ptr<FourStepFft<R>> nested_;
   bool shareable_ = false;
@@ -189,7 +199,7 @@ void FourStepFft<R>::transform(const C* in, C* out) const {
   C* const mid = reinterpret_cast<C*>(mid_storage.get());
   // Pass 1: columns j1 (stride n1 in `in`), `block` at a time; results twiddled into rows of mid.
   parallel_for((n1 + block - 1) / block, 1, [&](std::int64_t begin, std::int64_t end) {
-    const typename SubTransform<R>::User fft(s.columns);
+    typename SubTransform<R>::User fft(s.columns);
     const std::int64_t pitch = column_pitch<C>(n2);
     std::vector<C> buf(static_cast<std::size_t>(block * pitch)), res(static_cast<std::size_t>(n2));
     for (std::int64_t blk = begin; blk < end; ++blk) {
@@ -203,7 +213,7 @@ void FourStepFft<R>::transform(const C* in, C* out) const {
   });
   // Pass 2: columns k2 of mid (stride n2), `block` at a time; results to out[k2 + n2 k1].
   parallel_for((n2 + block - 1) / block, 1, [&](std::int64_t begin, std::int64_t end) {
-    const typename SubTransform<R>::User fft(s.rows);
+    typename SubTransform<R>::User fft(s.rows);
     const std::int64_t pitch = column_pitch<C>(n1);
     std::vector<C> buf(static_cast<std::size_t>(block * pitch)), res(buf.size());
     for (std::int64_t blk = begin; blk < end; ++blk) {

@@ -1,7 +1,8 @@
 // The cpu fft's long-line path (the four-step split, src/cpu/fft_four_step.h) and its
-// strided and in-place line moves: against kissfft's direct transform of the same line
-// (VKT_CPU_FFT_FOUR_STEP=off), against analytic transforms (a delta, one complex
-// exponential) that involve no FFT code at all, and in round trips; c64 and c128.
+// strided and in-place line moves: against the direct transform of the same line (kissfft,
+// or Radix4Fft for powers of two; VKT_CPU_FFT_FOUR_STEP=off), against analytic transforms
+// (a delta, one complex exponential) that involve no FFT code at all, and in round trips;
+// c64 and c128. Radix4Fft against a direct DFT: fft_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
