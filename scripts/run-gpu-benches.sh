@@ -25,7 +25,7 @@
 #           same inputs, same columns): the goal is 16M c64 within 3x cuFFT; and
 #           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=off (the four-step's gain), and
 #           a sweep of lengths with the four-step from 32 KiB lines on against off (where
-#           the crossover lies; the rule is the host's L2), torch cpu beside it
+#           the crossover lies; the rule is 4x the host's L1d), torch cpu beside it
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square

@@ -4,7 +4,7 @@
 // gathered into a contiguous buffer (zero-padded or cropped, converted to complex; strided
 // lines a few at a time) and its result scattered back. One plan per length, kept for later
 // calls; lengths with a large prime factor by Bluestein's algorithm on power-of-two plans;
-// lines larger than L2 one at a time on every thread by the four-step (fft_four_step.h).
+// lines well past L1 by the threaded four-step split (fft_four_step.h).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -204,35 +204,46 @@ class LineIo {
   R scale_;
 };
 
-// Long lines one at a time, each transform on every thread (fft_four_step.h); the gather
-// and scatter around it (where the line is not used in place) split over the threads too.
+// Lines past the four-step's bound (fft_four_step.h). Lines that fit in L2, at least one per
+// thread, run side by side, each split on its own thread (the passes' parallel_for runs on
+// the calling thread inside a parallel region); others one at a time, every pass (and the
+// gather and scatter, where the line is not used in place) over every thread.
 template <class R, class In>
 void transform_long_lines(const LineIo<R, In>& io, const Lines& lines, std::int64_t n,
                           bool inverse) {
   using C = std::complex<R>;
   const bool in_place_out = io.direct_output(0) != nullptr;
   const FourStepFft<R> fft(n, inverse, in_place_out ? static_cast<double>(io.scale()) : 1.0);
-  std::unique_ptr<R[]> buf_storage, res_storage;  // uninitialised: every point is written
   const std::int64_t grain = stream_grain(2 * static_cast<std::int64_t>(sizeof(C)));
-  for (std::int64_t line = 0; line < lines.count(); ++line) {
-    const C* src = io.direct_input(line);
-    if (src == nullptr) {
-      if (!buf_storage) buf_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
-      C* buf = reinterpret_cast<C*>(buf_storage.get());
-      parallel_for(n, grain,
-                   [&](std::int64_t b, std::int64_t e) { io.gather(line, 1, buf, b, e); });
-      src = buf;
+  auto run = [&](std::int64_t begin, std::int64_t end) {
+    std::unique_ptr<R[]> buf_storage, res_storage;  // uninitialised: every point is written
+    for (std::int64_t line = begin; line < end; ++line) {
+      const C* src = io.direct_input(line);
+      if (src == nullptr) {
+        if (!buf_storage) buf_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+        C* buf = reinterpret_cast<C*>(buf_storage.get());
+        parallel_for(n, grain,
+                     [&](std::int64_t b, std::int64_t e) { io.gather(line, 1, buf, b, e); });
+        src = buf;
+      }
+      C* dst = io.direct_output(line);
+      if (dst != nullptr) {
+        fft.transform(src, dst);
+        continue;
+      }
+      if (!res_storage) res_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+      C* res = reinterpret_cast<C*>(res_storage.get());
+      fft.transform(src, res);
+      parallel_for(io.out_points(), grain,
+                   [&](std::int64_t b, std::int64_t e) { io.scatter(line, 1, res, b, e); });
     }
-    C* dst = io.direct_output(line);
-    if (dst != nullptr) {
-      fft.transform(src, dst);
-      continue;
-    }
-    if (!res_storage) res_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
-    C* res = reinterpret_cast<C*>(res_storage.get());
-    fft.transform(src, res);
-    parallel_for(io.out_points(), grain,
-                 [&](std::int64_t b, std::int64_t e) { io.scatter(line, 1, res, b, e); });
+  };
+  const bool side_by_side = lines.count() >= max_threads() &&
+                            n * static_cast<std::int64_t>(sizeof(C)) <= l2_cache_bytes();
+  if (side_by_side) {
+    parallel_for(lines.count(), 1, run);
+  } else {
+    run(0, lines.count());
   }
 }
 

@@ -5,6 +5,7 @@
 // c64 and c128. Radix4Fft against a direct DFT: fft_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_parallel.h"
 #include "support/fft_check.h"
 #include "vkt/vkt.h"
 
@@ -45,8 +47,8 @@ class FourStepMode {
   std::optional<std::string> saved_;
 };
 
-// A cache size for the rule that sends every line above 256 points through the four-step,
-// its sub-lines above 256 points too (the nested split), whatever the host's L2.
+// A bound for the rule that sends every line above 256 points through the four-step, its
+// sub-lines above 256 points too (the nested split), whatever the host's caches.
 constexpr const char* kEveryLine = "4096";
 
 std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
@@ -93,7 +95,7 @@ TEST(FftLongLine, FourStepMatchesDirectTransform) {
 
 // Analytic: fft of a delta at p is exp(-2 pi i p k / n); fft of exp(2 pi i f j / n) is n at
 // k = f and 0 elsewhere. The host's own rule (no override), so the long lines here take
-// whichever path this host's L2 picks; with the override, the four-step at every level.
+// whichever path this host's caches pick; with the override, the four-step at every level.
 TEST(FftLongLine, AnalyticTransforms) {
   for (const char* mode : {static_cast<const char*>(nullptr), kEveryLine}) {
     std::optional<FourStepMode> forced;
@@ -173,6 +175,33 @@ TEST(FftLongLine, GatheredLinesMatchDirectTransform) {
     EXPECT_TRUE(spectra_close(split[i], direct[i], precision[i], 2 * n));
   }
   EXPECT_TRUE(spectra_close(split[5], complex_values(real), DType::f64, n));
+}
+
+// More lines than threads, each split on its own thread (lines inside L2), contiguous and on
+// an inner axis, forward and inverse: the same as the direct transform of each line.
+TEST(FftLongLine, ManySplitLinesMatchDirectTransform) {
+  const std::int64_t lines = 2 * std::max(host::max_threads(), 2) + 1, n = 4096;
+  for (DType d : {DType::c64, DType::c128}) {
+    SCOPED_TRACE(trace(d, n));
+    const Tensor x = complex_tensor(pairs(lines * n, 13), d, {lines, n});
+    const Tensor x_t = complex_tensor(pairs(lines * n, 13), d, {n, lines});
+    auto all = [&] {
+      return std::vector<std::vector<Cd>>{complex_values(fft(x)), complex_values(ifft(x)),
+                                          complex_values(fft(x_t, std::nullopt, 0))};
+    };
+    std::vector<std::vector<Cd>> direct, split;
+    {
+      const FourStepMode off("off");
+      direct = all();
+    }
+    {
+      const FourStepMode every(kEveryLine);
+      split = all();
+    }
+    for (std::size_t i = 0; i < direct.size(); ++i) {
+      EXPECT_TRUE(spectra_close(split[i], direct[i], d, n)) << "case " << i;
+    }
+  }
 }
 
 // Lines on a middle axis: adjacent lines move together up to an outer block's end; each
