@@ -56,6 +56,32 @@ std::int64_t largest_prime_factor(std::int64_t n) {
   return std::max(largest, n);
 }
 
+// A power-of-two transform for Bluestein: Radix4Fft, or the four-step past its bound.
+template <class R>
+class PowerOfTwoFft {
+ public:
+  using C = std::complex<R>;
+  PowerOfTwoFft(std::int64_t m, bool inverse) {
+    if (four_step_pays(m, sizeof(C))) {
+      split_ = std::make_unique<const FourStepFft<R>>(m, inverse, 1.0);
+    } else {
+      radix4_ = plan<Radix4Fft<R>>(m, inverse);
+    }
+  }
+  // `work`: m points, for Radix4Fft.
+  void transform(const C* in, C* out, C* work) const {
+    if (split_) {
+      split_->transform(in, out);
+    } else {
+      radix4_->transform(in, out, work);
+    }
+  }
+
+ private:
+  std::shared_ptr<const Radix4Fft<R>> radix4_;  // shareable across threads
+  std::unique_ptr<const FourStepFft<R>> split_;
+};
+
 // Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_(k-j)), w_k = exp(-+ i pi k^2 / n), the
 // sum a circular convolution of m >= 2n - 1 points done by power-of-two transforms.
 template <class R>
@@ -64,8 +90,8 @@ class Bluestein {
   using C = std::complex<R>;
   Bluestein(std::int64_t n, bool inverse) : n_(n) {
     while (m_ < 2 * n - 1) m_ *= 2;
-    fwd_ = plan<kissfft<R>>(m_, false);
-    inv_ = plan<kissfft<R>>(m_, true);
+    fwd_ = std::make_unique<const PowerOfTwoFft<R>>(m_, false);
+    inv_ = std::make_unique<const PowerOfTwoFft<R>>(m_, true);
     chirp_.resize(static_cast<std::size_t>(n));
     // k^2 mod 2n by (k + 1)^2 = k^2 + 2k + 1, exact for any n.
     std::int64_t square = 0;
@@ -83,23 +109,24 @@ class Bluestein {
           std::conj(chirp_[static_cast<std::size_t>(k)]);
     }
     kernel_.resize(static_cast<std::size_t>(m_));
-    fwd_->transform(b.data(), kernel_.data());
+    std::vector<C> work(static_cast<std::size_t>(m_));
+    fwd_->transform(b.data(), kernel_.data(), work.data());
     for (C& v : kernel_) v /= static_cast<R>(m_);  // the inverse transform's 1/m
   }
   std::int64_t scratch_size() const { return m_; }
-  // `a` and `fa`: scratch_size() points each.
-  void transform(const C* in, C* out, C* a, C* fa) const {
+  // `a`, `fa` and `work`: scratch_size() points each.
+  void transform(const C* in, C* out, C* a, C* fa, C* work) const {
     for (std::int64_t k = 0; k < n_; ++k) a[k] = in[k] * chirp_[static_cast<std::size_t>(k)];
     std::fill(a + n_, a + m_, C(0));
-    fwd_->transform(a, fa);
+    fwd_->transform(a, fa, work);
     for (std::int64_t k = 0; k < m_; ++k) fa[k] *= kernel_[static_cast<std::size_t>(k)];
-    inv_->transform(fa, a);
+    inv_->transform(fa, a, work);
     for (std::int64_t k = 0; k < n_; ++k) out[k] = a[k] * chirp_[static_cast<std::size_t>(k)];
   }
 
  private:
   std::int64_t n_, m_ = 1;
-  std::shared_ptr<const kissfft<R>> fwd_, inv_;  // powers of two: shareable across threads
+  std::unique_ptr<const PowerOfTwoFft<R>> fwd_, inv_;
   std::vector<C> chirp_, kernel_;
 };
 
@@ -287,10 +314,10 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
     std::size_t scratch = 0;
     if (bluestein) scratch = static_cast<std::size_t>(blue->scratch_size());
     if (radix4) scratch = static_cast<std::size_t>(n);
-    std::vector<C> a(scratch), fa(bluestein ? scratch : 0);
+    std::vector<C> a(scratch), fa(bluestein ? scratch : 0), work(bluestein ? scratch : 0);
     auto run = [&](const C* in, C* out) {
       if (bluestein) {
-        blue->transform(in, out, a.data(), fa.data());
+        blue->transform(in, out, a.data(), fa.data(), work.data());
       } else if (radix4) {
         radix4->transform(in, out, a.data());
       } else {
