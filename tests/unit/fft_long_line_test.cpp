@@ -12,6 +12,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/host_parallel.h"
@@ -97,12 +98,17 @@ TEST(FftLongLine, FourStepMatchesDirectTransform) {
 // k = f and 0 elsewhere. The host's own rule (no override), so the long lines here take
 // whichever path this host's caches pick; with the override, the four-step at every level.
 TEST(FftLongLine, AnalyticTransforms) {
-  for (const char* mode : {static_cast<const char*>(nullptr), kEveryLine}) {
+  // Host rule: a power of two, and 2^10 * 1009 (Bluestein, its 2^21-point transforms split);
+  // forced: 3 * 2^18 and 10^6 (radices 3 and 5 in the sub-lines, nested splits).
+  const std::vector<std::pair<const char*, std::vector<std::int64_t>>> runs = {
+      {nullptr, {std::int64_t{1} << 20, std::int64_t{1024 * 1009}}},
+      {kEveryLine, {3 * (std::int64_t{1} << 18), std::int64_t{1000000}}}};
+  for (const auto& run : runs) {
+    const char* mode = run.first;
     std::optional<FourStepMode> forced;
     if (mode != nullptr) forced.emplace(mode);
     for (DType d : {DType::c64, DType::c128}) {
-      for (std::int64_t n : {std::int64_t{1} << 20, 3 * (std::int64_t{1} << 18),
-                             std::int64_t{1000000}, std::int64_t{1024 * 1009}}) {
+      for (std::int64_t n : run.second) {
         SCOPED_TRACE(trace(d, n) + (mode ? " forced" : ""));
         const std::int64_t p = n / 3 + 1, f = n / 7 + 5;
         std::vector<double> delta(static_cast<std::size_t>(2 * n), 0.0), wave(delta.size());

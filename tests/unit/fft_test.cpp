@@ -53,9 +53,8 @@ TEST(Fft, MatchesDirectDftEveryLength) {
   for (DType d : {DType::c64, DType::c128}) {
     // Powers of two (radix-4 passes, one radix-2 pass where log2 n is odd), kissfft's radices 2
     // to 5 and generic butterfly (primes up to 256), Bluestein (larger primes).
-    for (std::int64_t n :
-         {1,  2,  3,  4,  5,   6,   7,   8,   9,   11,  13,  16,   17,   25,      31,  32,
-          49, 60, 64, 97, 128, 243, 251, 256, 257, 509, 512, 1024, 1031, 2 * 521, 2048}) {
+    for (std::int64_t n : {1,  2,  3,  4,  5,  6,   7,   8,   9,   11,  13,  16,  17,   25,     31,
+                           32, 49, 60, 64, 97, 128, 243, 251, 256, 257, 509, 512, 1031, 2 * 521}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
       const Tensor x = complex_tensor(pairs(n, static_cast<std::uint32_t>(n)), d, {n});
       const std::vector<Cd> in = complex_values(x);
