@@ -1,134 +1,28 @@
-// fft, ifft, rfft, irfft on the cpu: kissfft (BSD-3, Debian's libkissfft-dev; its C++
-// template header, so c128 runs in double) over every line along the axis, lines in
-// parallel, each read in place where it is contiguous and of the transform's type, else
-// gathered into a contiguous buffer (zero-padded or cropped, converted to complex; strided
-// lines a few at a time) and its result scattered back. One plan per length, kept for later
-// calls; lengths with a large prime factor by Bluestein's algorithm on power-of-two plans;
-// lines well past L1 by the threaded four-step split (fft_four_step.h).
+// fft, ifft, rfft, irfft on the cpu over every line along the axis, lines in parallel: powers
+// of two by Radix4Fft (fft_radix4.h), other lengths by kissfft (BSD-3, Debian's
+// libkissfft-dev; its C++ template header, so c128 runs in double), lengths with a large
+// prime factor by Bluestein's algorithm (fft_bluestein.h), lines well past L1 by the
+// threaded four-step split (fft_four_step.h). Each line is read in place where it is
+// contiguous and of the transform's type, else gathered into a contiguous buffer
+// (zero-padded or cropped, converted to complex; strided lines a few at a time) and its
+// result scattered back. One plan per length, kept for later calls (fft_plans.h).
 #include <algorithm>
-#include <cmath>
 #include <complex>
 #include <kissfft/kissfft.hh>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <numbers>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cpu/fft_bluestein.h"
 #include "cpu/fft_four_step.h"
+#include "cpu/fft_plans.h"
 #include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 #include "vkt/cast.h"
 
 namespace vkt::cpu_kernels {
 namespace {
-
-// P: kissfft<R> or Radix4Fft<R>.
-template <class P>
-std::shared_ptr<const P> plan(std::int64_t n, bool inverse) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::int64_t, bool>, std::shared_ptr<const P>> plans;
-  constexpr std::size_t kKept = 16;  // lengths kept; a plan in use outlives its eviction
-  std::lock_guard lock(mutex);
-  auto it = plans.find({n, inverse});
-  if (it != plans.end()) return it->second;
-  if (plans.size() >= kKept) plans.clear();
-  auto made = std::make_shared<const P>(static_cast<std::size_t>(n), inverse);
-  plans.emplace(std::make_pair(n, inverse), made);
-  return made;
-}
-
-// Lengths with a prime factor above this go through Bluestein's algorithm (three power-of-two
-// transforms of at least 2n - 1 points): kissfft's generic butterfly costs n * p there, so a
-// large prime length would cost n^2.
-constexpr std::int64_t kBluesteinPrime = 256;
-
-std::int64_t largest_prime_factor(std::int64_t n) {
-  std::int64_t largest = 1;
-  for (std::int64_t p = 2; p * p <= n; ++p) {
-    while (n % p == 0) {
-      largest = p;
-      n /= p;
-    }
-  }
-  return std::max(largest, n);
-}
-
-// A power-of-two transform for Bluestein: Radix4Fft, or the four-step past its bound.
-template <class R>
-class PowerOfTwoFft {
- public:
-  using C = std::complex<R>;
-  PowerOfTwoFft(std::int64_t m, bool inverse) {
-    if (four_step_pays(m, sizeof(C))) {
-      split_ = std::make_unique<const FourStepFft<R>>(m, inverse, 1.0);
-    } else {
-      radix4_ = plan<Radix4Fft<R>>(m, inverse);
-    }
-  }
-  // `work`: m points, for Radix4Fft.
-  void transform(const C* in, C* out, C* work) const {
-    if (split_) {
-      split_->transform(in, out);
-    } else {
-      radix4_->transform(in, out, work);
-    }
-  }
-
- private:
-  std::shared_ptr<const Radix4Fft<R>> radix4_;  // shareable across threads
-  std::unique_ptr<const FourStepFft<R>> split_;
-};
-
-// Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_(k-j)), w_k = exp(-+ i pi k^2 / n), the
-// sum a circular convolution of m >= 2n - 1 points done by power-of-two transforms.
-template <class R>
-class Bluestein {
- public:
-  using C = std::complex<R>;
-  Bluestein(std::int64_t n, bool inverse) : n_(n) {
-    while (m_ < 2 * n - 1) m_ *= 2;
-    fwd_ = std::make_unique<const PowerOfTwoFft<R>>(m_, false);
-    inv_ = std::make_unique<const PowerOfTwoFft<R>>(m_, true);
-    chirp_.resize(static_cast<std::size_t>(n));
-    // k^2 mod 2n by (k + 1)^2 = k^2 + 2k + 1, exact for any n.
-    std::int64_t square = 0;
-    const double sign = inverse ? 1.0 : -1.0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      const double angle = std::numbers::pi * static_cast<double>(square) / static_cast<double>(n);
-      chirp_[static_cast<std::size_t>(k)] =
-          C(static_cast<R>(std::cos(angle)), static_cast<R>(sign * std::sin(angle)));
-      square = (square + 2 * k + 1) % (2 * n);
-    }
-    std::vector<C> b(static_cast<std::size_t>(m_), C(0));
-    b[0] = std::conj(chirp_[0]);
-    for (std::int64_t k = 1; k < n; ++k) {
-      b[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>(m_ - k)] =
-          std::conj(chirp_[static_cast<std::size_t>(k)]);
-    }
-    kernel_.resize(static_cast<std::size_t>(m_));
-    std::vector<C> work(static_cast<std::size_t>(m_));
-    fwd_->transform(b.data(), kernel_.data(), work.data());
-    for (C& v : kernel_) v /= static_cast<R>(m_);  // the inverse transform's 1/m
-  }
-  std::int64_t scratch_size() const { return m_; }
-  // `a`, `fa` and `work`: scratch_size() points each.
-  void transform(const C* in, C* out, C* a, C* fa, C* work) const {
-    for (std::int64_t k = 0; k < n_; ++k) a[k] = in[k] * chirp_[static_cast<std::size_t>(k)];
-    std::fill(a + n_, a + m_, C(0));
-    fwd_->transform(a, fa, work);
-    for (std::int64_t k = 0; k < m_; ++k) fa[k] *= kernel_[static_cast<std::size_t>(k)];
-    inv_->transform(fa, a, work);
-    for (std::int64_t k = 0; k < n_; ++k) out[k] = a[k] * chirp_[static_cast<std::size_t>(k)];
-  }
-
- private:
-  std::int64_t n_, m_ = 1;
-  std::unique_ptr<const PowerOfTwoFft<R>> fwd_, inv_;
-  std::vector<C> chirp_, kernel_;
-};
 
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
@@ -293,9 +187,9 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   if (bluestein) {
     blue = std::make_unique<const Bluestein<R>>(n, inverse);
   } else if (Radix4Fft<R>::handles(n)) {
-    radix4 = plan<Radix4Fft<R>>(n, inverse);
+    radix4 = fft_plan<Radix4Fft<R>>(n, inverse);
   } else {
-    shared = plan<kissfft<R>>(n, inverse);
+    shared = fft_plan<kissfft<R>>(n, inverse);
   }
   const bool own_kiss = shared && !kissfft_plan_shareable(n);
   // Strided lines (inner > 1) move a few adjacent ones per row read: two cache lines of
