@@ -1,8 +1,8 @@
 // fft, ifft, rfft, irfft on the cpu over every line along the axis, lines in parallel: powers
 // of two by Radix4Fft (fft_radix4.h), other lengths by kissfft (BSD-3, Debian's
 // libkissfft-dev; its C++ template header, so c128 runs in double), lengths with a large
-// prime factor by Bluestein's algorithm (fft_bluestein.h), lines well past L1 by the
-// threaded four-step split (fft_four_step.h). Each line is read in place where it is
+// prime factor by Bluestein's algorithm (fft_bluestein.h), lines past L2 by the threaded
+// four-step split (fft_four_step.h). Each line is read in place where it is
 // contiguous and of the transform's type, else gathered into a contiguous buffer
 // (zero-padded or cropped, converted to complex; strided lines a few at a time) and its
 // result scattered back. One plan per length, kept for later calls (fft_plans.h).

@@ -106,29 +106,22 @@ std::int64_t four_step_split(std::int64_t n) {
   return best;
 }
 
-// Radix4Fft's passes (log4 n of them) each stream the whole line; once it leaves L1 they run
-// at L2's speed, while the four-step's sub-lines stay in L1 and only its two passes stream.
-// On the 2-core VM (48 KiB L1d, one thread) the direct transform was ahead up to a working set
-// (2 n point bytes) of 128 KiB, the four-step from 256 KiB on: the bound is 4 L1d, from the
-// host's cache, not a length tuned here; the H200 run's sweep (scripts/run-gpu-benches.sh fft)
-// checks it on 16 cores.
-std::int64_t four_step_bound_bytes() {
-  static const std::int64_t bytes = [] {
-    const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-    return 4 * (l1 > 0 ? static_cast<std::int64_t>(l1) : std::int64_t{32} << 10);
-  }();
-  return bytes;
-}
-
+// A direct transform keeps its input, output and scratch (3 n points) in L2 while they fit:
+// each of its passes (log4 n for Radix4Fft) then reads L2, not memory. Past L2 the four-step,
+// whose sub-lines stay in L1 and whose two passes alone stream, wins. On the 2-core VM (1 MiB
+// L2, one thread) the direct transform led up to 3 n point bytes of 768 KiB (c64 32K points
+// within a sixth, c128 16K points well ahead) and fell far behind past L2 (c128 32K points).
+// The bound is the host's L2, not a length tuned here; the H200 run's sweep
+// (scripts/run-gpu-benches.sh fft) checks it on 16 cores.
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
-  std::int64_t bound = four_step_bound_bytes();
+  std::int64_t bound = l2_cache_bytes();
   const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
   if (env != nullptr && *env != '\0') {
     const std::string mode = env;
     if (mode == "off" || mode == "0") return false;
     bound = std::max<std::int64_t>(1, std::atoll(env));
   }
-  return n >= 256 && four_step_split(n) >= 16 && 2 * n * point_bytes > bound;
+  return n >= 256 && four_step_split(n) >= 16 && 3 * n * point_bytes > bound;
 }
 
 // A transform of one sub-length: Radix4Fft (powers of two), kissfft (other lengths), or,
