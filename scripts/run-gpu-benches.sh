@@ -23,7 +23,9 @@
 # fft       vkt-bench fft (one line of 4K, 64K, 1M, 16M c64 and c128 points, and 4096 lines
 #           of 4096; columns A..E, device time) and its PyTorch peer (cuFFT and torch cpu,
 #           same inputs, same columns): the goal is 16M c64 within 3x cuFFT; and
-#           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=0 (the four-step split's measure)
+#           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=off (the four-step's gain), and
+#           a sweep of lengths, every one four-step, against off (where the crossover
+#           lies; the rule is 3 n point bytes > the host's L2), torch cpu beside it
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
@@ -121,8 +123,14 @@ for b in $benches; do
       "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
       "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"
       # The cpu's long single lines without the four-step split (one thread per line).
-      VKT_CPU_FFT_FOUR_STEP=0 "$bench" fft --cpu-only --dtypes c64,c128 --sizes 1048576,16777216 \
+      VKT_CPU_FFT_FOUR_STEP=off "$bench" fft --cpu-only --dtypes c64,c128 --sizes 1048576,16777216 \
         --out "$out/${host}_fft-cpu-no-four-step_${day}.csv"
+      # The crossover: every line four-step, then none, 16K to 4M points.
+      sweep=16384,32768,65536,131072,262144,524288,1048576,4194304
+      VKT_CPU_FFT_FOUR_STEP=65536 "$bench" fft --cpu-only --dtypes c64,c128 --sizes $sweep \
+        --out "$out/${host}_fft-cpu-four-step-sweep_${day}.csv"
+      VKT_CPU_FFT_FOUR_STEP=off "$bench" fft --cpu-only --dtypes c64,c128 --sizes $sweep \
+        --out "$out/${host}_fft-cpu-direct-sweep_${day}.csv"
       if have_torch; then
         python3 bench/peers/torch_fft.py --dtypes c64,c128 --out "$out/${host}_torch-fft_${day}.csv"
         python3 bench/peers/torch_fft.py --batch 4096 --sizes 4096 \

@@ -1,179 +1,28 @@
-// fft, ifft, rfft, irfft on the cpu: kissfft (BSD-3, Debian's libkissfft-dev; its C++
-// template header, so c128 runs in double) over every line along the axis, lines in
-// parallel, each gathered into a contiguous buffer (zero-padded or cropped, converted to
-// complex) and its result scattered back. One plan per length, kept for later calls; lengths
-// with a large prime factor by Bluestein's algorithm on power-of-two plans.
-#include <cmath>
+// fft, ifft, rfft, irfft on the cpu over every line along the axis, lines in parallel: powers
+// of two by Radix4Fft (fft_radix4.h), other lengths by kissfft (BSD-3, Debian's
+// libkissfft-dev; its C++ template header, so c128 runs in double), lengths with a large
+// prime factor by Bluestein's algorithm (fft_bluestein.h), lines past L2 by the threaded
+// four-step split (fft_four_step.h). Each line is read in place where it is
+// contiguous and of the transform's type, else gathered into a contiguous buffer
+// (zero-padded or cropped, converted to complex; strided lines a few at a time) and its
+// result scattered back. One plan per length, kept for later calls (fft_plans.h).
+#include <algorithm>
 #include <complex>
-#include <cstdlib>
 #include <kissfft/kissfft.hh>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <numbers>
-#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cpu/fft_bluestein.h"
+#include "cpu/fft_four_step.h"
+#include "cpu/fft_plans.h"
+#include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 #include "vkt/cast.h"
 
 namespace vkt::cpu_kernels {
 namespace {
-
-// kissfft factors a length into 4, 2, 3, 5 and then any other prime p, whose butterfly
-// uses the plan's mutable scratch buffer: such plans are copied per thread.
-bool shareable(std::int64_t n) {
-  for (std::int64_t p : {2, 3, 5}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
-template <class R>
-std::shared_ptr<const kissfft<R>> plan(std::int64_t n, bool inverse) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::int64_t, bool>, std::shared_ptr<const kissfft<R>>> plans;
-  constexpr std::size_t kKept = 16;  // lengths kept; a plan in use outlives its eviction
-  std::lock_guard lock(mutex);
-  auto it = plans.find({n, inverse});
-  if (it != plans.end()) return it->second;
-  if (plans.size() >= kKept) plans.clear();
-  auto made = std::make_shared<const kissfft<R>>(static_cast<std::size_t>(n), inverse);
-  plans.emplace(std::make_pair(n, inverse), made);
-  return made;
-}
-
-// Lengths with a prime factor above this go through Bluestein's algorithm (three power-of-two
-// transforms of at least 2n - 1 points): kissfft's generic butterfly costs n * p there, so a
-// large prime length would cost n^2.
-constexpr std::int64_t kBluesteinPrime = 256;
-
-std::int64_t largest_prime_factor(std::int64_t n) {
-  std::int64_t largest = 1;
-  for (std::int64_t p = 2; p * p <= n; ++p) {
-    while (n % p == 0) {
-      largest = p;
-      n /= p;
-    }
-  }
-  return std::max(largest, n);
-}
-
-// Bluestein: X_k = w_k * sum_j (x_j w_j) conj(w_(k-j)), w_k = exp(-+ i pi k^2 / n), the
-// sum a circular convolution of m >= 2n - 1 points done by power-of-two transforms.
-template <class R>
-class Bluestein {
- public:
-  using C = std::complex<R>;
-  Bluestein(std::int64_t n, bool inverse) : n_(n) {
-    while (m_ < 2 * n - 1) m_ *= 2;
-    fwd_ = plan<R>(m_, false);
-    inv_ = plan<R>(m_, true);
-    chirp_.resize(static_cast<std::size_t>(n));
-    // k^2 mod 2n by (k + 1)^2 = k^2 + 2k + 1, exact for any n.
-    std::int64_t square = 0;
-    const double sign = inverse ? 1.0 : -1.0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      const double angle = std::numbers::pi * static_cast<double>(square) / static_cast<double>(n);
-      chirp_[static_cast<std::size_t>(k)] =
-          C(static_cast<R>(std::cos(angle)), static_cast<R>(sign * std::sin(angle)));
-      square = (square + 2 * k + 1) % (2 * n);
-    }
-    std::vector<C> b(static_cast<std::size_t>(m_), C(0));
-    b[0] = std::conj(chirp_[0]);
-    for (std::int64_t k = 1; k < n; ++k) {
-      b[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>(m_ - k)] =
-          std::conj(chirp_[static_cast<std::size_t>(k)]);
-    }
-    kernel_.resize(static_cast<std::size_t>(m_));
-    fwd_->transform(b.data(), kernel_.data());
-    for (C& v : kernel_) v /= static_cast<R>(m_);  // the inverse transform's 1/m
-  }
-  std::int64_t scratch_size() const { return m_; }
-  // `a` and `fa`: scratch_size() points each.
-  void transform(const C* in, C* out, C* a, C* fa) const {
-    for (std::int64_t k = 0; k < n_; ++k) a[k] = in[k] * chirp_[static_cast<std::size_t>(k)];
-    std::fill(a + n_, a + m_, C(0));
-    fwd_->transform(a, fa);
-    for (std::int64_t k = 0; k < m_; ++k) fa[k] *= kernel_[static_cast<std::size_t>(k)];
-    inv_->transform(fa, a);
-    for (std::int64_t k = 0; k < n_; ++k) out[k] = a[k] * chirp_[static_cast<std::size_t>(k)];
-  }
-
- private:
-  std::int64_t n_, m_ = 1;
-  std::shared_ptr<const kissfft<R>> fwd_, inv_;  // powers of two: shareable across threads
-  std::vector<C> chirp_, kernel_;
-};
-
-// One long line on many threads (the four-step algorithm): n = n1 * n2, n1 transforms of n2
-// points (strided), a twiddle, n2 transforms of n1 points. For lines too few to share out.
-template <class R>
-class FourStep {
- public:
-  using C = std::complex<R>;
-  // n1: the largest divisor of n up to sqrt(n); 1 when n has none above 1.
-  static std::int64_t split(std::int64_t n) {
-    std::int64_t best = 1;
-    for (std::int64_t d = 2; d * d <= n; ++d) {
-      if (n % d == 0) best = d;
-    }
-    return best;
-  }
-  FourStep(std::int64_t n, bool inverse) : n_(n), n1_(split(n)), n2_(n / n1_), inverse_(inverse) {
-    p1_ = plan<R>(n1_, inverse);
-    p2_ = plan<R>(n2_, inverse);
-  }
-  void transform(const C* in, C* out) const {
-    std::vector<C> mid(static_cast<std::size_t>(n_));
-    const double sign = inverse_ ? 1.0 : -1.0;
-    const double step = 2.0 * std::numbers::pi / static_cast<double>(n_);
-    parallel_for(n1_, 1, [&](std::int64_t begin, std::int64_t end) {
-      kissfft<R> local = *p2_;  // a copy: kissfft's generic butterfly writes scratch
-      std::vector<C> col(static_cast<std::size_t>(n2_)), res(static_cast<std::size_t>(n2_));
-      for (std::int64_t j1 = begin; j1 < end; ++j1) {
-        for (std::int64_t j2 = 0; j2 < n2_; ++j2)
-          col[static_cast<std::size_t>(j2)] = in[j1 + n1_ * j2];
-        local.transform(col.data(), res.data());
-        C* row = mid.data() + j1 * n2_;
-        for (std::int64_t k2 = 0; k2 < n2_; ++k2) {
-          const double angle = sign * step * static_cast<double>(j1 * k2);
-          row[k2] = res[static_cast<std::size_t>(k2)] *
-                    C(static_cast<R>(std::cos(angle)), static_cast<R>(std::sin(angle)));
-        }
-      }
-    });
-    parallel_for(n2_, 1, [&](std::int64_t begin, std::int64_t end) {
-      kissfft<R> local = *p1_;
-      std::vector<C> col(static_cast<std::size_t>(n1_)), res(static_cast<std::size_t>(n1_));
-      for (std::int64_t k2 = begin; k2 < end; ++k2) {
-        for (std::int64_t j1 = 0; j1 < n1_; ++j1) {
-          col[static_cast<std::size_t>(j1)] = mid[static_cast<std::size_t>(j1 * n2_ + k2)];
-        }
-        local.transform(col.data(), res.data());
-        for (std::int64_t k1 = 0; k1 < n1_; ++k1)
-          out[k2 + n2_ * k1] = res[static_cast<std::size_t>(k1)];
-      }
-    });
-  }
-
- private:
-  std::int64_t n_, n1_, n2_;
-  bool inverse_;
-  std::shared_ptr<const kissfft<R>> p1_, p2_;
-};
-
-// Lines at least this long, fewer than the threads, run one at a time by FourStep. On the
-// 2-core VM (shared) it lost to one thread per line at 64K and 1M points; it is for many-core
-// hosts. VKT_CPU_FFT_FOUR_STEP=0 (read at every call) turns it off, so a run on the GPU
-// host can compare both (vkt-bench fft --cpu-only).
-constexpr std::int64_t kFourStepMin = std::int64_t{1} << 20;
-
-bool four_step_allowed() {
-  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
-  return env == nullptr || std::string(env) != "0";
-}
 
 // Where the lines are: `outer` blocks of `size` x `inner` elements, a line strided by inner.
 struct Lines {
@@ -198,9 +47,10 @@ Lines lines_of(const OpCall& call) {
   return l;
 }
 
-// Moves one line between the tensors and a contiguous buffer: gather converts to complex,
-// pads or crops (irfft: reads n / 2 + 1 points and mirrors the rest), scatter scales (the
-// inverse's 1 / n) and writes (irfft: the real parts).
+// Moves lines between the tensors and contiguous buffers: gather converts to complex, pads
+// or crops (irfft: reads n / 2 + 1 points and mirrors the rest), scatter scales (the
+// inverse's 1 / n) and writes (irfft: the real parts). Where a line already is n contiguous
+// points of the transform's type, the transform reads (or writes) it in place.
 template <class R, class In>
 class LineIo {
  public:
@@ -214,20 +64,55 @@ class LineIo {
         take_(std::min(stored_, lines.in_size)),
         real_out_(call.op == Op::irfft),
         scale_(call.op == Op::ifft || call.op == Op::irfft ? R(1) / static_cast<R>(n_) : R(1)) {}
-  void gather(std::int64_t line, C* buf) const {
-    const In* src = in_ + lines_.in_base(line);
-    for (std::int64_t k = 0; k < take_; ++k) buf[k] = convert<C>(src[k * lines_.inner]);
-    std::fill(buf + take_, buf + stored_, C(0));
-    for (std::int64_t k = stored_; k < n_; ++k) buf[k] = std::conj(buf[n_ - k]);
+  R scale() const { return scale_; }
+  // Points a scatter writes per line.
+  std::int64_t out_points() const { return real_out_ ? n_ : lines_.out_size; }
+  const C* direct_input(std::int64_t line) const {
+    if constexpr (std::is_same_v<In, C>) {
+      if (lines_.inner == 1 && take_ == n_) return in_ + lines_.in_base(line);
+    }
+    return nullptr;
   }
-  void scatter(std::int64_t line, const C* res) const {
-    const std::int64_t base = lines_.out_base(line);
+  // Unscaled: the caller applies scale() where it writes here.
+  C* direct_output(std::int64_t line) const {
+    if (real_out_ || lines_.inner != 1 || lines_.out_size != n_) return nullptr;
+    return static_cast<C*>(out_) + lines_.out_base(line);
+  }
+  // Points [begin, end) of `count` adjacent lines (same outer block, consecutive inner
+  // positions) into buf[b n + k]: one strided row read serves them all.
+  void gather(std::int64_t line, std::int64_t count, C* buf, std::int64_t begin,
+              std::int64_t end) const {
+    const In* src = in_ + lines_.in_base(line);
+    const std::int64_t inner = lines_.inner;
+    for (std::int64_t k = begin; k < std::min(end, take_); ++k) {
+      for (std::int64_t b = 0; b < count; ++b) buf[b * n_ + k] = convert<C>(src[k * inner + b]);
+    }
+    for (std::int64_t b = 0; b < count; ++b) {
+      for (std::int64_t k = std::max(begin, take_); k < std::min(end, stored_); ++k) {
+        buf[b * n_ + k] = C(0);
+      }
+      // The mirrored half, from the source (another thread may own buf[n - k]).
+      for (std::int64_t k = std::max(begin, stored_); k < end; ++k) {
+        const std::int64_t from = n_ - k;
+        buf[b * n_ + k] = from < take_ ? std::conj(convert<C>(src[from * inner + b])) : C(0);
+      }
+    }
+  }
+  // Points [begin, end) of out_points() of `count` adjacent lines from res[b n + k].
+  void scatter(std::int64_t line, std::int64_t count, const C* res, std::int64_t begin,
+               std::int64_t end) const {
+    const std::int64_t base = lines_.out_base(line), inner = lines_.inner;
     if (real_out_) {
       R* dst = static_cast<R*>(out_) + base;
-      for (std::int64_t k = 0; k < n_; ++k) dst[k * lines_.inner] = res[k].real() * scale_;
+      for (std::int64_t k = begin; k < end; ++k) {
+        for (std::int64_t b = 0; b < count; ++b)
+          dst[k * inner + b] = res[b * n_ + k].real() * scale_;
+      }
     } else {
       C* dst = static_cast<C*>(out_) + base;
-      for (std::int64_t k = 0; k < lines_.out_size; ++k) dst[k * lines_.inner] = res[k] * scale_;
+      for (std::int64_t k = begin; k < end; ++k) {
+        for (std::int64_t b = 0; b < count; ++b) dst[k * inner + b] = res[b * n_ + k] * scale_;
+      }
     }
   }
 
@@ -240,6 +125,49 @@ class LineIo {
   R scale_;
 };
 
+// Lines past the four-step's bound (fft_four_step.h). Lines that fit in L2, at least one per
+// thread, run side by side, each split on its own thread (the passes' parallel_for runs on
+// the calling thread inside a parallel region); others one at a time, every pass (and the
+// gather and scatter, where the line is not used in place) over every thread.
+template <class R, class In>
+void transform_long_lines(const LineIo<R, In>& io, const Lines& lines, std::int64_t n,
+                          bool inverse) {
+  using C = std::complex<R>;
+  const bool in_place_out = io.direct_output(0) != nullptr;
+  const FourStepFft<R> fft(n, inverse, in_place_out ? static_cast<double>(io.scale()) : 1.0);
+  const std::int64_t grain = stream_grain(2 * static_cast<std::int64_t>(sizeof(C)));
+  auto run = [&](std::int64_t begin, std::int64_t end) {
+    std::unique_ptr<R[]> buf_storage, res_storage;  // uninitialised: every point is written
+    for (std::int64_t line = begin; line < end; ++line) {
+      const C* src = io.direct_input(line);
+      if (src == nullptr) {
+        if (!buf_storage) buf_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+        C* buf = reinterpret_cast<C*>(buf_storage.get());
+        parallel_for(n, grain,
+                     [&](std::int64_t b, std::int64_t e) { io.gather(line, 1, buf, b, e); });
+        src = buf;
+      }
+      C* dst = io.direct_output(line);
+      if (dst != nullptr) {
+        fft.transform(src, dst);
+        continue;
+      }
+      if (!res_storage) res_storage.reset(new R[static_cast<std::size_t>(2 * n)]);
+      C* res = reinterpret_cast<C*>(res_storage.get());
+      fft.transform(src, res);
+      parallel_for(io.out_points(), grain,
+                   [&](std::int64_t b, std::int64_t e) { io.scatter(line, 1, res, b, e); });
+    }
+  };
+  const bool side_by_side = lines.count() >= max_threads() &&
+                            n * static_cast<std::int64_t>(sizeof(C)) <= l2_cache_bytes();
+  if (side_by_side) {
+    parallel_for(lines.count(), 1, run);
+  } else {
+    run(0, lines.count());
+  }
+}
+
 // R: the precision the transform runs in; In: the input's value type.
 template <class R, class In>
 void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
@@ -248,42 +176,65 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const bool inverse = call.op == Op::ifft || call.op == Op::irfft;
   const LineIo<R, In> io(call, lines, out_data);
   const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
-  if (!bluestein && n >= kFourStepMin && lines.count() < max_threads() &&
-      FourStep<R>::split(n) >= 16 && four_step_allowed()) {
-    // Too few lines to share out: one at a time, each on every thread.
-    const FourStep<R> fft(n, inverse);
-    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
-    for (std::int64_t line = 0; line < lines.count(); ++line) {
-      io.gather(line, buf.data());
-      fft.transform(buf.data(), res.data());
-      io.scatter(line, res.data());
-    }
+  if (!bluestein && four_step_pays(n, sizeof(C))) {
+    transform_long_lines(io, lines, n, inverse);
     return;
   }
+  // One of: Bluestein (a large prime factor), Radix4Fft (powers of two), kissfft.
   std::unique_ptr<const Bluestein<R>> blue;
+  std::shared_ptr<const Radix4Fft<R>> radix4;
   std::shared_ptr<const kissfft<R>> shared;
   if (bluestein) {
     blue = std::make_unique<const Bluestein<R>>(n, inverse);
+  } else if (Radix4Fft<R>::handles(n)) {
+    radix4 = fft_plan<Radix4Fft<R>>(n, inverse);
   } else {
-    shared = plan<R>(n, inverse);
+    shared = fft_plan<kissfft<R>>(n, inverse);
   }
-  const bool share = bluestein || shareable(n);
+  const bool own_kiss = shared && !kissfft_plan_shareable(n);
+  // Strided lines (inner > 1) move a few adjacent ones per row read: two cache lines of
+  // points, fewer where that many lines would not fit in L2 together.
+  const std::int64_t line_bytes = n * static_cast<std::int64_t>(sizeof(C));
+  const std::int64_t group =
+      lines.inner == 1 ? 1
+                       : std::clamp<std::int64_t>(l2_cache_bytes() / (2 * line_bytes), 1,
+                                                  std::max<std::int64_t>(1, 128 / sizeof(C)));
   const std::int64_t grain = std::max<std::int64_t>(1, kGrain / n);
   parallel_for(lines.count(), grain, [&](std::int64_t begin, std::int64_t end) {
     std::unique_ptr<kissfft<R>> own;
-    if (!share) own = std::make_unique<kissfft<R>>(*shared);
-    const kissfft<R>* fft = share ? shared.get() : own.get();
-    std::vector<C> buf(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
-    const std::size_t scratch = bluestein ? static_cast<std::size_t>(blue->scratch_size()) : 0;
-    std::vector<C> a(scratch), fa(scratch);
-    for (std::int64_t line = begin; line < end; ++line) {
-      io.gather(line, buf.data());
+    if (own_kiss) own = std::make_unique<kissfft<R>>(*shared);
+    const kissfft<R>* fft = own_kiss ? own.get() : shared.get();
+    std::vector<C> buf(static_cast<std::size_t>(n * group)), res(buf.size());
+    std::size_t scratch = 0;
+    if (bluestein) scratch = static_cast<std::size_t>(blue->scratch_size());
+    if (radix4) scratch = static_cast<std::size_t>(n);
+    std::vector<C> a(scratch), fa(bluestein ? scratch : 0), work(bluestein ? scratch : 0);
+    auto run = [&](const C* in, C* out) {
       if (bluestein) {
-        blue->transform(buf.data(), res.data(), a.data(), fa.data());
+        blue->transform(in, out, a.data(), fa.data(), work.data());
+      } else if (radix4) {
+        radix4->transform(in, out, a.data());
       } else {
-        fft->transform(buf.data(), res.data());
+        fft->transform(in, out);
       }
-      io.scatter(line, res.data());
+    };
+    for (std::int64_t line = begin; line < end;) {
+      const C* src = io.direct_input(line);
+      C* dst = io.direct_output(line);
+      if (src != nullptr && dst != nullptr) {
+        run(src, dst);
+        if (io.scale() != R(1)) {
+          for (std::int64_t k = 0; k < n; ++k) dst[k] *= io.scale();
+        }
+        ++line;
+        continue;
+      }
+      // Adjacent lines: consecutive inner positions of one outer block.
+      const std::int64_t count = std::min({group, end - line, lines.inner - line % lines.inner});
+      io.gather(line, count, buf.data(), 0, n);
+      for (std::int64_t b = 0; b < count; ++b) run(buf.data() + b * n, res.data() + b * n);
+      io.scatter(line, count, res.data(), 0, io.out_points());
+      line += count;
     }
   });
 }

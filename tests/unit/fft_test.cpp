@@ -51,9 +51,10 @@ std::vector<Cd> direct_dft(const std::vector<Cd>& x, bool inverse) {
 
 TEST(Fft, MatchesDirectDftEveryLength) {
   for (DType d : {DType::c64, DType::c128}) {
-    // Radices 2 to 5, kissfft's generic butterfly (primes up to 256), Bluestein (larger).
-    for (std::int64_t n : {1,  2,  3,  4,  5,  6,   7,   9,   11,  13,  16,   17,
-                           25, 31, 49, 60, 97, 128, 243, 251, 257, 509, 1031, 2 * 521}) {
+    // Powers of two (radix-4 passes, one radix-2 pass where log2 n is odd), kissfft's radices 2
+    // to 5 and generic butterfly (primes up to 256), Bluestein (larger primes).
+    for (std::int64_t n : {1,  2,  3,  4,  5,  6,   7,   8,   9,   11,  13,  16,  17,   25,     31,
+                           32, 49, 60, 64, 97, 128, 243, 251, 256, 257, 509, 512, 1031, 2 * 521}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
       const Tensor x = complex_tensor(pairs(n, static_cast<std::uint32_t>(n)), d, {n});
       const std::vector<Cd> in = complex_values(x);
@@ -116,9 +117,9 @@ TEST(Fft, IntegerInputIsConverted) {
   EXPECT_TRUE(spectra_close(got, want, DType::c64, 4));
 }
 
-// A long line with fewer lines than threads runs one line at a time on every thread (the
-// four-step split 1024 x 1024); the same line among as many copies as threads takes the
-// one-line-per-thread path. Both agree, and ifft of it returns the input.
+// A long line alone and among as many copies as threads (each on every thread by the
+// four-step split where the line exceeds L2, fft_long_line_test.cpp): the same values, and
+// ifft of it returns the input.
 TEST(Fft, LongSingleLineMatchesBatchedPath) {
   const std::int64_t n = 1 << 20, copies = std::max(host::max_threads(), 2);
   const std::vector<double> p = pairs(n, 31);
