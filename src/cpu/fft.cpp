@@ -218,6 +218,12 @@ class LineIo {
     const In* src = in_ + lines_.in_base(line);
     for (std::int64_t k = 0; k < take_; ++k) buf[k] = convert<C>(src[k * lines_.inner]);
     std::fill(buf + take_, buf + stored_, C(0));
+    if (real_out_) {
+      // irfft ignores the imaginary parts of the zero and (even n) middle points, as
+      // NumPy: a NaN or infinity there would otherwise reach every output through 0 * inf.
+      buf[0].imag(0);
+      if (n_ % 2 == 0) buf[n_ / 2].imag(0);
+    }
     for (std::int64_t k = stored_; k < n_; ++k) buf[k] = std::conj(buf[n_ - k]);
   }
   void scatter(std::int64_t line, const C* res) const {
