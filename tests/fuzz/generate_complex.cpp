@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <complex>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <string>
 
@@ -23,14 +24,21 @@ const std::vector<DType> kIndexDTypes = {DType::s64, DType::s32, DType::u8,
 // (the stage's leaves make them), copy (no public op), and the rows with no complex kernel
 // on Vulkan, where both sides would run the same cpu kernel: conv, triangular_solve and
 // the decompositions.
-std::vector<Op> complex_ops() {
-  std::vector<Op> out;
+// Grouped by family, so the 30-odd elementwise rows do not crowd out the rest.
+std::vector<std::vector<Op>> complex_ops() {
+  std::map<OpFamily, std::vector<Op>> by_family;
   for (Op o : all_ops()) {
     const OpFamily f = op_family(o);
     if (!op_accepts(o, DType::c64) && f != OpFamily::fft) continue;
     if (f == OpFamily::creation || f == OpFamily::conv || o == Op::copy) continue;
     if (f == OpFamily::linalg && o != Op::dot) continue;
-    out.push_back(o);
+    by_family[f].push_back(o);
+  }
+  std::vector<std::vector<Op>> out;
+  for (auto& [family, ops] : by_family) {
+    // Elementwise ops count twice: promotion and literals have most cases.
+    if (family == OpFamily::unary || family == OpFamily::binary) out.push_back(ops);
+    out.push_back(std::move(ops));
   }
   return out;
 }
@@ -56,7 +64,7 @@ class ComplexGen {
  private:
   Builder& b_;
   Rng& rng_;
-  const std::vector<Op> ops_;
+  const std::vector<std::vector<Op>> ops_;  // by family
   std::vector<int> complex_, real_;  // this stage's nodes with complex / real results
 
   // Appends n, keeping its index by the dtype it gave.
@@ -160,7 +168,7 @@ class ComplexGen {
   }
 
   void step() {
-    const Op op = rng_.pick(ops_);
+    const Op op = rng_.pick(rng_.pick(ops_));
     const int x = pick(complex_);
     const Tensor t = val(x);
     const std::int64_t r = t.rank();
