@@ -178,7 +178,7 @@ TEST_F(Fft, PaddedCroppedRealAndRfft) {
 
 // irfft reads only the real parts of the zero and (even length) middle points, as NumPy:
 // a NaN, an infinity or a huge value in their imaginary parts changes nothing on either
-// backend (fuzz seed 11, program 1831: the device read a middle point's -2.9e17i).
+// backend (found by the fuzzer's complex stage: the device read a middle point's -2.9e17i).
 TEST_F(Fft, IrfftIgnoresImaginaryPartsOfZeroAndMiddlePoints) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (DType d : {DType::c64, DType::c128}) {

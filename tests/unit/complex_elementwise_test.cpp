@@ -81,7 +81,7 @@ TEST(ComplexElementwise, PartsGiveTheRealTypeAndOthersKeepComplex) {
 }
 
 // An infinite part makes |z| infinite beside any NaN, a signalling one too (glibc's hypot
-// gives NaN for hypot(sNaN, inf); fuzz seed 5, program 207).
+// gives NaN for hypot(sNaN, inf); found by the fuzzer's complex stage).
 TEST(ComplexElementwise, AbsOfAnInfinitePartIsInfiniteBesideAnyNaN) {
   const float inf = std::numeric_limits<float>::infinity();
   const float snan = std::numeric_limits<float>::signaling_NaN();
