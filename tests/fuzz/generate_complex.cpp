@@ -65,7 +65,7 @@ class ComplexGen {
   Builder& b_;
   Rng& rng_;
   const std::vector<std::vector<Op>> ops_;  // by family
-  std::vector<int> complex_, real_;  // this stage's nodes with complex / real results
+  std::vector<int> complex_, real_;         // this stage's nodes with complex / real results
 
   // Appends n, keeping its index by the dtype it gave.
   int add(Node n) {
