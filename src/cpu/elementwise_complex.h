@@ -172,8 +172,12 @@ template <class R, class Go>
 bool complex_to_real_op(Op op, Go go) {
   using Z = std::complex<R>;
   switch (op) {
-    case Op::abs:
-      return go([](Z z) { return std::hypot(z.real(), z.imag()); });
+    case Op::abs:  // an infinite part gives inf even beside a signalling NaN (glibc's hypot
+                   // gives NaN there; the quiet-NaN rule of C99 Annex G and the device: inf)
+      return go([](Z z) {
+        if (std::isinf(z.real()) || std::isinf(z.imag())) return std::numeric_limits<R>::infinity();
+        return std::hypot(z.real(), z.imag());
+      });
     case Op::real:
       return go([](Z z) { return z.real(); });
     case Op::imag:

@@ -69,7 +69,7 @@ class LineIo {
   std::int64_t out_points() const { return real_out_ ? n_ : lines_.out_size; }
   const C* direct_input(std::int64_t line) const {
     if constexpr (std::is_same_v<In, C>) {
-      if (lines_.inner == 1 && take_ == n_) return in_ + lines_.in_base(line);
+      if (!real_out_ && lines_.inner == 1 && take_ == n_) return in_ + lines_.in_base(line);
     }
     return nullptr;
   }
@@ -86,6 +86,14 @@ class LineIo {
     const std::int64_t inner = lines_.inner;
     for (std::int64_t k = begin; k < std::min(end, take_); ++k) {
       for (std::int64_t b = 0; b < count; ++b) buf[b * n_ + k] = convert<C>(src[k * inner + b]);
+    }
+    if (real_out_) {
+      // irfft ignores the imaginary parts of the zero and (even n) middle points, as
+      // NumPy: a NaN or infinity there would otherwise reach every output through 0 * inf.
+      for (std::int64_t k : {std::int64_t{0}, n_ % 2 == 0 ? n_ / 2 : std::int64_t{-1}}) {
+        if (k < begin || k >= std::min(end, take_)) continue;
+        for (std::int64_t b = 0; b < count; ++b) buf[b * n_ + k].imag(0);
+      }
     }
     for (std::int64_t b = 0; b < count; ++b) {
       for (std::int64_t k = std::max(begin, take_); k < std::min(end, stored_); ++k) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -235,6 +236,30 @@ TEST_F(Fft, PaddedCroppedRealAndRfft) {
     EXPECT_EQ(got.shape(), want.shape());
     EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want),
                               to_complex_type(c.input.dtype()), c.n));
+  }
+}
+
+// irfft reads only the real parts of the zero and (even length) middle points, as NumPy:
+// a NaN, an infinity or a huge value in their imaginary parts changes nothing on either
+// backend (found by the fuzzer's complex stage: the device read a middle point's -2.9e17i).
+TEST_F(Fft, IrfftIgnoresImaginaryPartsOfZeroAndMiddlePoints) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (DType d : {DType::c64, DType::c128}) {
+    if (!static_cast<vk::VulkanBackend&>(vulkan()).dtype_supported(d)) continue;
+    SCOPED_TRACE(dtype_name(d));
+    // 4 stored points: length 6 (middle point 3) and 7 (no middle point).
+    const Tensor noisy = complex_tensor({0.5, nan, 3.5, -1.2e5, -3.6, 2e-27, 2, -2.9e17}, d, {4});
+    const Tensor clean = complex_tensor({0.5, 0, 3.5, -1.2e5, -3.6, 2e-27, 2, 0}, d, {4});
+    const Tensor even = irfft(transfer(noisy, gpu()), 6);
+    EXPECT_EQ(&even.backend(), &gpu());
+    EXPECT_TRUE(spectra_close(complex_values(even), complex_values(irfft(clean, 6)), d, 6));
+    EXPECT_TRUE(
+        spectra_close(complex_values(irfft(noisy, 6)), complex_values(irfft(clean, 6)), d, 6));
+    // Odd length: point 0's imaginary part is dropped, the last stored point's is read.
+    const Tensor odd_noisy = complex_tensor({0.5, nan, 3.5, -1.2e5, -3.6, 2, 2, -3}, d, {4});
+    const Tensor odd_clean = complex_tensor({0.5, 0, 3.5, -1.2e5, -3.6, 2, 2, -3}, d, {4});
+    EXPECT_TRUE(spectra_close(complex_values(irfft(transfer(odd_noisy, gpu()), 7)),
+                              complex_values(irfft(odd_clean, 7)), d, 7));
   }
 }
 

@@ -1,12 +1,14 @@
 #include "fuzz/check.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "conformance/flush.h"
+#include "fuzz/check_spectrum.h"
 #include "support/op_tolerance.h"
 
 namespace vkt::fuzz {
@@ -49,8 +51,15 @@ bool elementwise_op(const std::string& name, Op* op) {
   return false;
 }
 
+bool any_complex(const std::vector<Tensor>& inputs) {
+  for (const Tensor& t : inputs) {
+    if (is_complex(t.dtype())) return true;
+  }
+  return false;
+}
+
 Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
-  if (!is_float(out)) return Rule::bits;
+  if (!is_float(out) && !is_complex(out)) return Rule::bits;
   if (in(n.op, kMoves)) {
     // A move that converts (promoted inputs, a pad value) gives the same value, maybe not
     // the same NaN payload.
@@ -66,10 +75,11 @@ Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
   Op op;
   if (elementwise_op(n.op, &op)) {
     switch (op) {
-      case Op::min: case Op::max: case Op::sign: case Op::abs: case Op::negate: case Op::ceil:
-      case Op::floor: case Op::round: case Op::conjugate: case Op::real: case Op::imag:
-      case Op::remainder:
+      case Op::min: case Op::max: case Op::negate: case Op::ceil: case Op::floor:
+      case Op::round: case Op::conjugate: case Op::real: case Op::imag: case Op::remainder:
         return Rule::exact;
+      case Op::sign: case Op::abs:  // of a complex: z / |z| and hypot, rounded
+        return is_complex(out) || any_complex(inputs) ? Rule::elementwise : Rule::exact;
       default:
         return Rule::elementwise;
     }
@@ -87,24 +97,26 @@ bool may_flush(const Node& n) {
          n.op == "all_close";
 }
 
+// A complex dtype's bounds are its parts'.
 double max_finite(DType d) {
-  switch (d) {
+  switch (to_real_type(d)) {
     case DType::f16: return 65504.0;
     case DType::f64: return std::numeric_limits<double>::max();
     default: return static_cast<double>(std::numeric_limits<float>::max());
   }
 }
 double min_normal(DType d) {
-  switch (d) {
+  switch (to_real_type(d)) {
     case DType::f16: return 6.103515625e-05;
     case DType::f64: return std::numeric_limits<double>::min();
     default: return static_cast<double>(std::numeric_limits<float>::min());
   }
 }
-double eps_of(DType d) { return d == DType::f64 ? 2.2e-16 : 1.2e-7; }
+double eps_of(DType d) { return to_real_type(d) == DType::f64 ? 2.2e-16 : 1.2e-7; }
 
 // The node on the cpu with each float data input as f64 magnitudes: `mode` 0 gives |x|
-// (non-finite: 0), 1 max(|x|, 1) and 2 min(|x|, 1) (non-finite and zeros: 1).
+// (non-finite: 0), 1 max(|x|, 1) and 2 min(|x|, 1) (non-finite and zeros: 1). A complex
+// input gives |z| (a NaN or infinite part: non-finite).
 std::vector<double> magnitudes(const Node& n, const std::vector<Tensor>& inputs, int mode) {
   std::vector<Tensor> m;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -112,9 +124,9 @@ std::vector<double> magnitudes(const Node& n, const std::vector<Tensor>& inputs,
       m.push_back(inputs[i]);
       continue;
     }
-    const Tensor f = as_type(inputs[i], DType::f64);
+    const Tensor f = as_type(inputs[i], is_complex(inputs[i].dtype()) ? DType::c128 : DType::f64);
     Tensor bad = logical_or(is_nan(f), is_infinity(f));
-    Tensor a = abs(f);
+    Tensor a = abs(f);  // f64 for a complex f too
     if (mode == 1) a = max(a, 1.0);
     if (mode == 2) {
       bad = logical_or(bad, equal(f, 0.0));
@@ -161,46 +173,104 @@ std::vector<double> solve_magnitudes(const Node& n, const std::vector<Tensor>& i
   return testing::as_doubles(run_node(n, second, cpu()));
 }
 
-std::string describe(std::size_t i, double g, double c) {
+// Element e of values read `parts` per element (2 for complex: real, imaginary).
+std::string element_text(const std::vector<double>& v, std::size_t e, std::size_t parts) {
   std::ostringstream s;
   s.precision(17);
-  s << "element " << i << ": device " << g << ", cpu " << c;
+  if (parts == 1) {
+    s << v[e];
+  } else {
+    s << "(" << v[2 * e] << ", " << v[2 * e + 1] << ")";
+  }
   return s.str();
 }
 
-// Element by element against one expected tensor: ok[i], and what differs at the first
+// Element by element against one expected tensor: ok[e], and what differs at the first
 // element that is not.
 struct Elements {
   std::vector<bool> ok;
   std::string first;
 };
 
-Elements against(Rule rule, const Node& n, const std::vector<Tensor>& inputs,
-                 const Tensor& device, const Tensor& host, double flush_atol) {
+Elements against(Rule rule, const Node& n, const std::vector<Tensor>& inputs, const Tensor& device,
+                 const Tensor& host, double flush_atol) {
   const DType d = host.dtype();
+  const DType part = to_real_type(d);
+  // A complex element is two parts: every rule below compares both, and a NaN in either
+  // part of one side matches a NaN in either part of the other (NumPy prints both as nan).
+  const std::size_t parts = is_complex(d) ? 2 : 1;
   const std::vector<double> g = testing::as_doubles(device), c = testing::as_doubles(host);
-  Elements out{std::vector<bool>(g.size(), true), {}};
-  auto fail = [&](std::size_t i, const std::string& extra) {
-    out.ok[i] = false;
-    if (out.first.empty()) out.first = describe(i, g[i], c[i]) + extra;
+  const std::size_t count = g.size() / parts;
+  Elements out{std::vector<bool>(count, true), {}};
+  auto fail = [&](std::size_t e, const std::string& extra) {
+    out.ok[e] = false;
+    if (out.first.empty()) {
+      out.first = "element " + std::to_string(e) + ": device " + element_text(g, e, parts) +
+                  ", cpu " + element_text(c, e, parts) + extra;
+    }
   };
-  auto close = [&](std::size_t i, double bound) {
+  auto has_nan = [&](const std::vector<double>& v, std::size_t e) {
+    for (std::size_t p = 0; p < parts; ++p) {
+      if (std::isnan(v[e * parts + p])) return true;
+    }
+    return false;
+  };
+  // |expected element|: a complex one's magnitude from its finite parts.
+  auto scale = [&](std::size_t e) {
+    if (parts == 1) return std::fabs(c[e]);
+    auto finite = [](double v) { return std::isfinite(v) ? v : 0.0; };
+    return std::hypot(finite(c[2 * e]), finite(c[2 * e + 1]));
+  };
+  // Rounded ops (overflow_rtol > 0): near the overflow threshold the rounding decides, so a
+  // finite part within the op's tolerance of the largest finite value matches an infinity of
+  // its sign (|z| of parts near the f32 maximum: the cpu's hypotf gave inf, the device FLT_MAX).
+  auto at_overflow = [&](double inf_side, double finite_side, double overflow_rtol) {
+    return overflow_rtol > 0 && std::isinf(inf_side) && std::isfinite(finite_side) &&
+           std::signbit(inf_side) == std::signbit(finite_side) &&
+           std::fabs(finite_side) * (1 + 2 * overflow_rtol) >= max_finite(part);
+  };
+  auto close_part = [&](std::size_t i, double bound, double overflow_rtol) {
     return (std::isnan(g[i]) && std::isnan(c[i])) || g[i] == c[i] ||
-           (std::isfinite(g[i]) && std::isfinite(c[i]) && std::fabs(g[i] - c[i]) <= bound);
+           (std::isfinite(g[i]) && std::isfinite(c[i]) && std::fabs(g[i] - c[i]) <= bound) ||
+           at_overflow(c[i], g[i], overflow_rtol) || at_overflow(g[i], c[i], overflow_rtol);
+  };
+  auto finite = [&](const std::vector<double>& v, std::size_t e) {
+    for (std::size_t p = 0; p < parts; ++p) {
+      if (!std::isfinite(v[e * parts + p])) return false;
+    }
+    return true;
+  };
+  // Complex sums and products: where the NaN and the infinity land in a non-finite element
+  // depends on the formula (BLAS scales a dot by alpha = 1 + 0i, so (inf, inf) becomes
+  // (NaN, NaN) through 0 * inf): non-finite on one side only needs non-finite on the other.
+  const bool any_non_finite = parts == 2 && (rule == Rule::accumulate || rule == Rule::product);
+  auto close = [&](std::size_t e, double bound, double overflow_rtol = 0) {
+    if (any_non_finite && (!finite(g, e) || !finite(c, e))) return !finite(g, e) && !finite(c, e);
+    if (parts == 2 && (has_nan(g, e) || has_nan(c, e))) return has_nan(g, e) && has_nan(c, e);
+    for (std::size_t p = 0; p < parts; ++p) {
+      if (!close_part(e * parts + p, bound, overflow_rtol)) return false;
+    }
+    return true;
   };
   if (rule == Rule::bits || rule == Rule::exact) {
-    const auto gb = testing::as_bits(device), cb = testing::as_bits(host);
-    for (std::size_t i = 0; i < gb.size(); ++i) {
-      if (gb[i] == cb[i] || (rule == Rule::exact && std::isnan(g[i]) && std::isnan(c[i]))) continue;
-      fail(i, rule == Rule::bits ? " (bits differ)" : " (not the same value)");
+    const std::vector<std::byte> gb = device.to_bytes(), cb = host.to_bytes();
+    const std::size_t w = itemsize(d);
+    for (std::size_t e = 0; e < count; ++e) {
+      if (std::memcmp(gb.data() + e * w, cb.data() + e * w, w) == 0) continue;
+      if (rule == Rule::exact && has_nan(g, e) && has_nan(c, e)) continue;
+      fail(e, rule == Rule::bits ? " (bits differ)" : " (not the same value)");
     }
     return out;
   }
   if (rule == Rule::elementwise) {
-    const testing::Tolerance e = testing::elementwise_tolerance(d), s = testing::special_tolerance(d);
-    const double atol = std::max(e.atol, s.atol) + flush_atol;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      if (!close(i, atol + e.rtol * std::fabs(c[i]))) fail(i, "");
+    testing::Tolerance e = testing::elementwise_tolerance(d);
+    double atol = std::max(e.atol, testing::special_tolerance(d).atol) + flush_atol;
+    if (parts == 2) {
+      e = testing::complex_tolerance(d);
+      atol = e.atol + flush_atol;
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!close(k, atol + e.rtol * scale(k), e.rtol)) fail(k, "");
     }
     return out;
   }
@@ -212,16 +282,16 @@ Elements against(Rule rule, const Node& n, const std::vector<Tensor>& inputs,
     if (is_data_arg(n, i)) len = std::max(len, inputs[i].size());
   }
   const double root = std::sqrt(static_cast<double>(len));
-  const double floor_atol = testing::special_tolerance(d).atol + flush_atol;
+  const double floor_atol = testing::special_tolerance(part).atol + flush_atol;
   if (rule == Rule::solve) {
     const std::vector<double> m = solve_magnitudes(n, inputs);
     const auto order = static_cast<double>(inputs[0].rank() > 0 ? inputs[0].shape().back() : 1);
     // Each side within the bound of the exact x, so twice it apart; twice again for margin.
     const double coef = 8 * (order + 1) * eps_of(d), rtol = testing::default_tolerance(d).rtol;
-    for (std::size_t i = 0; i < g.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
       // Partial sums reach 3 m; near the largest finite value another order may overflow.
       if (!(m[i] <= max_finite(d) / 8)) continue;
-      if (!close(i, rtol * std::fabs(c[i]) + coef * m[i] + floor_atol)) {
+      if (!close(i, rtol * scale(i) + coef * m[i] + floor_atol)) {
         fail(i, ", magnitude " + std::to_string(m[i]));
       }
     }
@@ -230,20 +300,22 @@ Elements against(Rule rule, const Node& n, const std::vector<Tensor>& inputs,
   if (rule == Rule::accumulate) {
     const std::vector<double> m = magnitudes(n, inputs, 0);
     const double rtol = testing::default_tolerance(d).rtol + 8 * eps_of(d) * root;
-    const double coef = (d == DType::f64 ? 2e-15 : 1e-6) * root;
-    for (std::size_t i = 0; i < g.size(); ++i) {
+    const double coef = (part == DType::f64 ? 2e-15 : 1e-6) * root;
+    for (std::size_t i = 0; i < count; ++i) {
       if (!(m[i] <= max_finite(d) / 4)) continue;
-      if (!close(i, rtol * std::fabs(c[i]) + coef * m[i] + floor_atol)) {
+      if (!close(i, rtol * scale(i) + coef * m[i] + floor_atol)) {
         fail(i, ", magnitude " + std::to_string(m[i]));
       }
     }
     return out;
   }
+  // A complex multiply rounds up to about twice as much as a real one (relative to |z|).
   const std::vector<double> hi = magnitudes(n, inputs, 1), lo = magnitudes(n, inputs, 2);
-  const double rtol = testing::default_tolerance(d).rtol + 2 * eps_of(d) * static_cast<double>(len);
-  for (std::size_t i = 0; i < g.size(); ++i) {
+  const double rtol = testing::default_tolerance(d).rtol +
+                      2 * static_cast<double>(parts) * eps_of(d) * static_cast<double>(len);
+  for (std::size_t i = 0; i < count; ++i) {
     if (!(hi[i] <= max_finite(d) / 4) || !(lo[i] >= 4 * min_normal(d))) continue;
-    if (!close(i, rtol * std::fabs(c[i]) + floor_atol)) fail(i, "");
+    if (!close(i, rtol * scale(i) + floor_atol)) fail(i, "");
   }
   return out;
 }
@@ -268,6 +340,7 @@ bool all_close_on_boundary(const Node& n, const std::vector<Tensor>& inputs, con
 
 bool flushes(DType d) {
   static std::map<DType, bool> cache;
+  if (is_complex(d)) d = to_real_type(d);  // a complex kernel computes in its parts' type
   if (d == DType::f16 || !is_float(d)) return false;
   const DType probe = d == DType::f64 ? DType::f64 : DType::f32;
   const auto it = cache.find(probe);
@@ -281,6 +354,7 @@ std::optional<std::string> compare(const Node& n, const std::vector<Tensor>& inp
     return "device gives " + std::string(dtype_name(device.dtype())) + shape_str(device.shape()) +
            ", cpu " + std::string(dtype_name(host.dtype())) + shape_str(host.shape());
   }
+  if (is_spectral(n.op)) return compare_spectrum(n, inputs, device, host);
   const Rule rule = rule_for(n, inputs, host.dtype());
   bool flush = false;
   if (may_flush(n)) {

@@ -59,7 +59,10 @@ double ordinary(Rng& rng, DType d) {
 
 }  // namespace
 
-std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed) {
+std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed,
+                                   double special_rate) {
+  // A complex element is two parts of its real type, real first: each part drawn alone.
+  if (is_complex(d)) return make_values(to_real_type(d), 2 * n, seed, special_rate);
   Rng rng(seed);
   const std::size_t w = itemsize(d);
   std::vector<std::byte> out(static_cast<std::size_t>(n) * w);
@@ -68,7 +71,7 @@ std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed) 
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
       T v{};
       if constexpr (is_float_v<T>) {
-        if (rng.chance(0.2)) {
+        if (rng.chance(special_rate)) {
           const std::uint64_t bits = rng.pick(specials(d));
           std::memcpy(static_cast<void*>(&v), &bits, w);  // little-endian: the low bytes
         } else {

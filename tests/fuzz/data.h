@@ -11,7 +11,10 @@
 
 namespace vkt::fuzz {
 
-std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed);
+// A complex dtype gets each part as its real type's values (a special part at the same rate).
+// special_rate: the share of float values (or parts) drawn from the special values.
+std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed,
+                                   double special_rate = 0.2);
 // Integers uniform in [lo, hi], saturated to the dtype.
 std::vector<std::byte> make_indices(DType d, std::int64_t n, std::uint64_t seed, std::int64_t lo,
                                     std::int64_t hi);

@@ -5,13 +5,13 @@
 #include <limits>
 #include <numeric>
 
+#include "fuzz/builder.h"
+#include "fuzz/draw.h"
+#include "fuzz/generate_complex.h"
 #include "fuzz/rng.h"
 
 namespace vkt::fuzz {
 namespace {
-
-constexpr std::int64_t kMaxLeaf = 256;     // elements in a generated leaf
-constexpr std::int64_t kMaxResult = 4096;  // larger results are dropped from the program
 
 const std::vector<DType> kDTypes(std::begin(kRealDTypes), std::end(kRealDTypes));
 const std::vector<DType> kIndexDTypes = {DType::s64, DType::s64, DType::s32, DType::u8,
@@ -25,9 +25,12 @@ std::vector<Op> ops_of(OpFamily f) {
   return out;
 }
 
-class Gen {
+class Gen final : public Builder {
  public:
-  explicit Gen(std::uint64_t seed) : rng_(seed), later_rng_(seed ^ kLaterStream) { p_.seed = seed; }
+  explicit Gen(std::uint64_t seed)
+      : rng_(seed), later_rng_(seed ^ kLaterStream), complex_rng_(seed ^ kComplexStream) {
+    p_.seed = seed;
+  }
 
   Program run() {
     const int leaves = static_cast<int>(rng_.range(1, 3));
@@ -40,17 +43,12 @@ class Gen {
     const int later = static_cast<int>(rng_.range(0, 2));
     for (int i = 0; i < later && live().size() > 0; ++i) later_step();
     std::swap(rng_, later_rng_);
+    // Complex programs: a third stream, appended after both stages above.
+    complex_stage(*this, complex_rng_);
     return p_;
   }
 
- private:
-  static constexpr std::uint64_t kLaterStream = 0x5deece66dull;
-  Rng rng_, later_rng_;
-  Program p_;
-  std::vector<Tensor> vals_;  // the cpu's results; undefined where the node threw
-
-  // Appends `n` when its cpu result is small enough; returns its index or -1.
-  int add(Node n) {
+  int add(Node n) override {
     std::vector<Tensor> in;
     for (int a : n.args) in.push_back(vals_[static_cast<std::size_t>(a)]);
     Tensor t;
@@ -64,6 +62,15 @@ class Gen {
     vals_.push_back(t);
     return static_cast<int>(vals_.size()) - 1;
   }
+  const Tensor& val(int i) const override { return vals_[static_cast<std::size_t>(i)]; }
+
+ private:
+  static constexpr std::uint64_t kLaterStream = 0x5deece66dull;
+  static constexpr std::uint64_t kComplexStream = 0xc0ffee5eedull;
+  Rng rng_, later_rng_, complex_rng_;
+  Program p_;
+  std::vector<Tensor> vals_;  // the cpu's results; undefined where the node threw
+
   std::vector<int> live() const {
     std::vector<int> out;
     for (std::size_t i = 0; i < vals_.size(); ++i) {
@@ -76,25 +83,9 @@ class Gen {
     const std::vector<int> l = live();
     return rng_.chance(0.5) ? l.back() : rng_.pick(l);
   }
-  const Tensor& val(int i) const { return vals_[static_cast<std::size_t>(i)]; }
   DType dtype() { return rng_.pick(kDTypes); }
 
-  std::int64_t dim() {
-    const double r = rng_.unit();
-    if (r < 0.06) return 0;
-    if (r < 0.3) return 1;
-    return rng_.range(2, 7);
-  }
-  Shape shape(std::int64_t rank = -1) {
-    if (rank < 0) rank = rng_.pick(std::vector<std::int64_t>{0, 1, 1, 2, 2, 2, 3, 3, 4, 5});
-    Shape s;
-    for (std::int64_t i = 0; i < rank; ++i) s.push_back(dim());
-    while (numel(s) > kMaxLeaf) {
-      auto it = std::max_element(s.begin(), s.end());
-      *it = (*it + 1) / 2;
-    }
-    return s;
-  }
+  Shape shape(std::int64_t rank = -1) { return draw_shape(rng_, rank); }
   int values(DType d, const Shape& s) {
     Node n = make_node("values", d, s);
     n.data_seed = rng_.next() % 1000000;
@@ -127,19 +118,8 @@ class Gen {
     const std::int64_t v = rng_.chance(0.1) ? std::numeric_limits<std::int64_t>::min() : rng_.range(-5, 9);
     return {v, std::to_string(v)};
   }
-  // An axis of a rank-r tensor, sometimes negative, rarely out of range (an AxisError).
-  std::int64_t axis(std::int64_t r) {
-    if (rng_.chance(0.03) || r == 0) return rng_.range(-1, 1) + r;
-    const std::int64_t a = rng_.range(0, r - 1);
-    return rng_.chance(0.2) ? a - r : a;
-  }
-  Axes subset(std::int64_t r, double p = 0.5) {
-    Axes out;
-    for (std::int64_t i = 0; i < r; ++i) {
-      if (rng_.chance(p)) out.push_back(i);
-    }
-    return out;
-  }
+  std::int64_t axis(std::int64_t r) { return draw_axis(rng_, r); }
+  Axes subset(std::int64_t r, double p = 0.5) { return draw_subset(rng_, r, p); }
   // A node whose shape broadcasts against `s`: s itself, s with some axes 1, a suffix of s.
   int compatible(const Shape& s, DType d) {
     for (int i : live()) {
@@ -567,16 +547,7 @@ class Gen {
     if (made) add(n);
   }
 
-  Axes permutation(std::int64_t r, double identity) {
-    Axes perm(static_cast<std::size_t>(r));
-    std::iota(perm.begin(), perm.end(), 0);
-    if (rng_.chance(identity)) return perm;
-    for (std::size_t i = perm.size(); i > 1; --i) {
-      std::swap(perm[i - 1],
-                perm[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(i) - 1))]);
-    }
-    return perm;
-  }
+  Axes permutation(std::int64_t r, double identity) { return draw_permutation(rng_, r, identity); }
 
   // conv of a rank 3..5 value (a new leaf when the picked one has another rank) through a
   // random input layout, with a kernel made to fit in a random layout of its own, a random
@@ -762,31 +733,7 @@ class Gen {
     return true;
   }
 
-  // A shape with the same element count: the prime factors spread over 0..5 axes.
-  Shape refactor(const Shape& s) {
-    std::int64_t count = numel(s);
-    Shape out;
-    if (count == 0) {
-      out = shape(rng_.range(1, 4));
-      out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] = 0;
-      return out;
-    }
-    std::vector<std::int64_t> f;
-    for (std::int64_t p = 2; p * p <= count; ++p) {
-      while (count % p == 0) {
-        f.push_back(p);
-        count /= p;
-      }
-    }
-    if (count > 1) f.push_back(count);
-    const std::int64_t rank = rng_.range(0, 5);
-    if (rank == 0 && !f.empty()) return {numel(s)};
-    out.assign(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), 1);
-    for (std::int64_t p : f) out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] *= p;
-    if (rank == 0) out.clear();
-    if (!out.empty() && rng_.chance(0.25)) out[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(out.size()) - 1))] = -1;
-    return out;
-  }
+  Shape refactor(const Shape& s) { return draw_refactor(rng_, s); }
 };
 
 }  // namespace

@@ -77,7 +77,12 @@ bool is_family(const std::string& op, OpFamily f) {
 Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   const std::string& op = n.op;
   const auto x = [&](std::size_t i) -> const Tensor& { return in.at(i); };
-  if (op == "values") return from_bytes(make_values(n.dtype, numel(n.shape), n.data_seed), n.dtype, n.shape, &where);
+  if (op == "values") {
+    // "specials" (per mille) overrides the share of special values: tame lines for the FFT.
+    const double rate = static_cast<double>(int0(n, "specials", 200)) / 1000;
+    return from_bytes(make_values(n.dtype, numel(n.shape), n.data_seed, rate), n.dtype, n.shape,
+                      &where);
+  }
   if (op == "indices") {
     const auto& r = ints(n, "range");
     return from_bytes(make_indices(n.dtype, numel(n.shape), n.data_seed, r.at(0), r.at(1)),
@@ -187,6 +192,15 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
     o.equal_nan = int0(n, "equal_nan") != 0;
     return all_close(x(0), x(1), o);
   }
+  if (op == "fft" || op == "ifft" || op == "rfft" || op == "irfft") {
+    const auto length = maybe(n, "length");
+    const std::int64_t axis = int0(n, "axis", -1);
+    if (op == "fft") return fft(x(0), length, axis);
+    if (op == "ifft") return ifft(x(0), length, axis);
+    return op == "rfft" ? rfft(x(0), length, axis) : irfft(x(0), length, axis);
+  }
+  if (op == "fft2") return fft2(x(0), ints(n, "lengths"), ints(n, "axes"));
+  if (op == "ifft2") return ifft2(x(0), ints(n, "lengths"), ints(n, "axes"));
   if (op == "dot2") return dot(x(0), x(1));
   if (op == "matmul") return matmul(x(0), x(1));
   throw std::logic_error("fuzz: unknown node op " + op);

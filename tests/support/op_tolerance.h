@@ -28,6 +28,15 @@ inline Tolerance special_tolerance(DType d) {
   return {2e-3, 1.2e-7};  // f16
 }
 
+// Complex elementwise ops, each part within rtol of the element's magnitude |z| (the
+// functions are accurate relative to |z|, not to each part): the widest bound
+// docs/semantics-complex-vulkan.md states (exp, log, sqrt within 8 ulp of the part type;
+// multiply and divide 4), plus two subnormal ulps of the part type for subnormal parts.
+inline Tolerance complex_tolerance(DType d) {
+  if (d == DType::c128) return {8 * 0x1p-52, 2 * 0x1p-1074};
+  return {8 * 0x1p-23, 2 * 0x1p-149};  // c64
+}
+
 // Elementwise ops decided on the bits, or computed so that no float operation meets a
 // subnormal (operands and results read and scaled on the bits): the same answer on a device
 // that flushes subnormals. The list "Never" in docs/semantics-elementwise.md, elementwise

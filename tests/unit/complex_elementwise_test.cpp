@@ -4,8 +4,10 @@
 // vkt::compile giving eager's results. Values against NumPy: tests/golden.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +78,26 @@ TEST(ComplexElementwise, PartsGiveTheRealTypeAndOthersKeepComplex) {
   EXPECT_EQ(exp(w).dtype(), DType::c128);
   EXPECT_EQ(is_nan(w).dtype(), DType::u8);
   EXPECT_EQ(logical_not(w).to_vector<std::uint8_t>(), (std::vector<std::uint8_t>{0, 1}));
+}
+
+// An infinite part makes |z| infinite beside any NaN, a signalling one too (glibc's hypot
+// gives NaN for hypot(sNaN, inf); found by the fuzzer's complex stage).
+TEST(ComplexElementwise, AbsOfAnInfinitePartIsInfiniteBesideAnyNaN) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float snan = std::numeric_limits<float>::signaling_NaN();
+  const float qnan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor z = c64_tensor({{snan, -inf}, {inf, snan}, {qnan, inf}, {snan, 1}});
+  const std::vector<float> got = abs(z).to_vector<float>();
+  EXPECT_EQ(got[0], inf);
+  EXPECT_EQ(got[1], inf);
+  EXPECT_EQ(got[2], inf);
+  EXPECT_TRUE(std::isnan(got[3]));
+  const double wide_inf = std::numeric_limits<double>::infinity();
+  const double wide_snan = std::numeric_limits<double>::signaling_NaN();
+  const std::vector<c128> w = {{wide_snan, wide_inf}, {-wide_inf, wide_snan}};
+  const std::vector<double> wide = abs(from_vector(w, &cpu())).to_vector<double>();
+  EXPECT_EQ(wide[0], wide_inf);
+  EXPECT_EQ(wide[1], wide_inf);
 }
 
 // Sizes past the loops' grain, so several threads each take a range; every element must

@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 #include <vector>
 
 #include "core/host_parallel.h"
+#include "support/compare.h"
 #include "support/fft_check.h"
 #include "vkt/vkt.h"
 
@@ -83,6 +85,26 @@ TEST(Fft, RoundTrips) {
     const Tensor back = irfft(rfft(x), n);
     EXPECT_EQ(back.dtype(), DType::f64);
     EXPECT_TRUE(spectra_close(complex_values(back), complex_values(x), DType::f64, n));
+  }
+}
+
+// The imaginary parts of irfft's zero and (even length) middle points are not read, as
+// numpy.fft.irfft: non-finite ones leave the result finite (found by the fuzzer's complex stage).
+TEST(Fft, IrfftIgnoresImaginaryPartsOfZeroAndMiddlePoints) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (DType d : {DType::c64, DType::c128}) {
+    SCOPED_TRACE(dtype_name(d));
+    const Tensor spectrum = complex_tensor({2.5, nan, 1, -2, -2, -inf}, d, {3});
+    const Tensor got = irfft(spectrum, 4);
+    // x[k] = (X0 + 2 Re(X1 i^k) + X2 (-1)^k) / 4.
+    const std::vector<double> want = {(2.5 + 2 * 1 - 2) / 4, (2.5 + 2 * 2 + 2) / 4,
+                                      (2.5 - 2 * 1 - 2) / 4, (2.5 - 2 * 2 + 2) / 4};
+    EXPECT_TRUE(testing::tensors_close(got, as_type(from_vector(want, {4}), to_real_type(d))));
+    // Odd length: the last stored point is not a middle one; the zero point's part is dropped.
+    const Tensor odd = complex_tensor({2.5, inf, 1, -2, -2, 0.5}, d, {3});
+    const Tensor odd_clean = complex_tensor({2.5, 0, 1, -2, -2, 0.5}, d, {3});
+    EXPECT_TRUE(testing::tensors_close(irfft(odd, 5), irfft(odd_clean, 5)));
   }
 }
 

@@ -5,7 +5,9 @@
 //   k >= stored: dst[o][k][i] = conj(dst[o][n_out - k][i])  (irfft's Hermitian half)
 // Elements are IN_WORDS and OUT_WORDS 32-bit words (f32 1, f64 and c64 2, c128 4): a real
 // source element fills the real part and the imaginary part is zero; a real destination
-// takes the real part. Bits move unchanged (conj flips the imaginary sign bit).
+// takes the real part. Bits move unchanged (conj flips the imaginary sign bit). irfft
+// (stored < n_out) reads only the real parts of the zero and (even n_out) middle points, as
+// NumPy: their imaginary parts are written as +0.
 #include "common.glsl"
 
 layout(constant_id = 1) const uint IN_WORDS = 2;
@@ -25,12 +27,14 @@ void main() {
     const bool mirrored = k >= p.stored;
     const uint j = mirrored ? p.n_out - k : k;
     const uint d = e * OUT_WORDS;
+    const bool real_point = p.stored < p.n_out && (j == 0u || 2u * j == p.n_out);
     if (j < p.take) {
       const uint s = ((o * p.n_in + j) * p.inner + i) * IN_WORDS;
       for (uint w = 0u; w < OUT_WORDS; ++w) {
         uint word = w < IN_WORDS ? src.v[s + w] : 0u;
         // The imaginary part's sign: its only word (c64) or its high word (c128).
         if (mirrored && w == OUT_WORDS - 1u) word ^= 0x80000000u;
+        if (real_point && w >= OUT_WORDS / 2u) word = 0u;
         dst.v[d + w] = word;
       }
     } else {

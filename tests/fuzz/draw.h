@@ -1,0 +1,95 @@
+// Random shapes and axis arguments for fuzz programs, shared by the generation stages
+// (generate.cpp, generate_complex.cpp) so each draws them the same way from its own stream.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "fuzz/rng.h"
+#include "vkt/vkt.h"
+
+namespace vkt::fuzz {
+
+constexpr std::int64_t kMaxLeaf = 256;     // elements in a generated leaf
+constexpr std::int64_t kMaxResult = 4096;  // larger results are dropped from the program
+
+// An axis length: 0 sometimes, 1 often, else 2..7.
+inline std::int64_t draw_dim(Rng& rng) {
+  const double r = rng.unit();
+  if (r < 0.06) return 0;
+  if (r < 0.3) return 1;
+  return rng.range(2, 7);
+}
+
+// A shape of `rank` axes (random rank 0..5 when negative), at most kMaxLeaf elements.
+inline Shape draw_shape(Rng& rng, std::int64_t rank = -1) {
+  if (rank < 0) rank = rng.pick(std::vector<std::int64_t>{0, 1, 1, 2, 2, 2, 3, 3, 4, 5});
+  Shape s;
+  for (std::int64_t i = 0; i < rank; ++i) s.push_back(draw_dim(rng));
+  while (numel(s) > kMaxLeaf) {
+    auto it = std::max_element(s.begin(), s.end());
+    *it = (*it + 1) / 2;
+  }
+  return s;
+}
+
+// An axis of a rank-r tensor, sometimes negative, rarely out of range (an AxisError).
+inline std::int64_t draw_axis(Rng& rng, std::int64_t r) {
+  if (rng.chance(0.03) || r == 0) return rng.range(-1, 1) + r;
+  const std::int64_t a = rng.range(0, r - 1);
+  return rng.chance(0.2) ? a - r : a;
+}
+
+// Each of r axes with probability p.
+inline Axes draw_subset(Rng& rng, std::int64_t r, double p = 0.5) {
+  Axes out;
+  for (std::int64_t i = 0; i < r; ++i) {
+    if (rng.chance(p)) out.push_back(i);
+  }
+  return out;
+}
+
+// A random permutation of r axes (the identity with probability `identity`).
+inline Axes draw_permutation(Rng& rng, std::int64_t r, double identity) {
+  Axes perm(static_cast<std::size_t>(r));
+  std::iota(perm.begin(), perm.end(), 0);
+  if (rng.chance(identity)) return perm;
+  for (std::size_t i = perm.size(); i > 1; --i) {
+    std::swap(perm[i - 1],
+              perm[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(i) - 1))]);
+  }
+  return perm;
+}
+
+// A shape with the same element count: the prime factors spread over 0..5 axes, sometimes
+// one axis -1.
+inline Shape draw_refactor(Rng& rng, const Shape& s) {
+  std::int64_t count = numel(s);
+  Shape out;
+  if (count == 0) {
+    out = draw_shape(rng, rng.range(1, 4));
+    out[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(out.size()) - 1))] = 0;
+    return out;
+  }
+  std::vector<std::int64_t> f;
+  for (std::int64_t p = 2; p * p <= count; ++p) {
+    while (count % p == 0) {
+      f.push_back(p);
+      count /= p;
+    }
+  }
+  if (count > 1) f.push_back(count);
+  const std::int64_t rank = rng.range(0, 5);
+  if (rank == 0 && !f.empty()) return {numel(s)};
+  out.assign(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), 1);
+  for (std::int64_t p : f)
+    out[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(out.size()) - 1))] *= p;
+  if (rank == 0) out.clear();
+  if (!out.empty() && rng.chance(0.25))
+    out[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(out.size()) - 1))] = -1;
+  return out;
+}
+
+}  // namespace vkt::fuzz
