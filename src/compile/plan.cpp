@@ -11,6 +11,7 @@
 #include "core/dispatch.h"
 #include "vkt/backend.h"
 #include "vkt/backend/legacy_policy.h"
+#include "vkt/ledger.h"
 #include "vkt/ops.h"
 
 namespace vkt::detail {
@@ -356,6 +357,7 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
 // compiled at once, one thread each, before the first run needs them one after another.
 void Plan::precompile(Backend& b) {
   if (!legacy_policy().native) return;  // the legacy path runs groups unfused
+  const PhaseTimer timed(ledger::Phase::precompile);
   std::vector<std::future<void>> pending;
   for (const Step& st : steps_) {
     if (!st.fused) continue;

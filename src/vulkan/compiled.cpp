@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "vkt/compile.h"
+#include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/kernel_cache.h"
 
@@ -531,8 +532,11 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
       r.op,   {placeholder(b, in, g.shape)}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape,
       nullptr};
   if (!b.supports(call)) return nullptr;
-  const std::string source =
-      generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
+  std::string source;
+  {
+    const PhaseTimer timed(ledger::Phase::codegen);
+    source = generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
+  }
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   // Compiled outside the backend's lock: a plan's kernels compile on several threads.
   KernelBinary bin = kernel_binary(b.context(), source);
@@ -558,16 +562,18 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
       return nullptr;
   }
   if (!natively_supported(b, g)) return nullptr;
-  const std::string source = generate(g);
+  std::string source;
+  {
+    const PhaseTimer timed(ledger::Phase::codegen);
+    source = generate(g);
+  }
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
-  std::unique_ptr<detail::FusedKernel> kernel;
-  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock, as above
-  b.locked([&] {
-    const Pipeline p =
-        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
-    kernel = std::make_unique<VulkanFusedKernel>(b, g, p);
-  });
-  return kernel;
+  // Compiled and its pipeline created outside the backend's lock (Pipelines locks itself):
+  // a plan's kernels are made on several threads at once.
+  const KernelBinary bin = kernel_binary(b.context(), source);
+  const Pipeline p =
+      b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
+  return std::make_unique<VulkanFusedKernel>(b, g, p);
 }
 
 }  // namespace vkt::vk
