@@ -158,6 +158,10 @@ struct FusedReduceSource {
   const std::vector<Tensor>* leaves = nullptr;
 };
 Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused);
+// Creates the pipelines run_fused_reduce(b, call, fused) will use, recording nothing; any
+// thread (a plan's first call prepares its kernels in parallel). fused->leaves: stand-ins
+// with the leaves' dtypes and shapes.
+void prepare_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused);
 // The #defines of reduce.comp's variant that eager's first pass uses for `call` (64-bit
 // ones guarded, so a generated source may define them too).
 std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call);

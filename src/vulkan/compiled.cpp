@@ -2,6 +2,7 @@
 // The GLSL is generated here (shapes, dtypes and literals baked in), calls the same
 // functions as the built-in elementwise shaders (shaders/*_ops.glsl, embedded), and is
 // compiled in-process by shaderc; SPIR-V is cached in memory and on disk (kernel_cache.cpp).
+#include <cctype>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -297,6 +298,20 @@ bool needs_f64(const detail::FusedGroup& g) {
   return false;
 }
 
+// Keeps only the cases of the shared op functions that this group calls (VKT_ONLY_OPS in
+// elementwise_unary_ops.glsl): the driver then never inlines the math of unused ops.
+std::string kept_ops(const detail::FusedGroup& g) {
+  std::string defines = "#define VKT_ONLY_OPS\n";
+  for (const detail::FusedValue& v : g.values) {
+    if (v.kind != detail::FusedValue::Kind::op) continue;
+    std::string name(op_name(v.op));
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string line = "#define VKT_KEEP_OP_" + name + "\n";
+    if (defines.find(line) == std::string::npos) defines += line;
+  }
+  return defines;
+}
+
 const char* kElementwiseIncludes =
     "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
     "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
@@ -377,7 +392,8 @@ std::string generate(const detail::FusedGroup& g) {
     << shape_str(g.shape) << "\n";
   if (i64) s << "#define VKT_I64\n";  // the f64 variant of the shared sources names them too
   if (f64) s << "#define VKT_F64\n";
-  s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+  s << kept_ops(g)
+    << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
     << kElementwiseIncludes << leaf_buffers(g, 0)
     << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
@@ -421,7 +437,8 @@ std::string generate_reduction(const detail::FusedGroup& g, const std::string& v
     << shape_str(g.shape) << "\n";
   if (i64) s << "#define VKT_I64\n";
   if (f64) s << "#define VKT_F64\n";
-  s << variant_defines << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
+  s << variant_defines << kept_ops(g)
+    << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
     << "#define OP_MIN ELEMENTWISE_OP_MIN\n#define OP_MAX ELEMENTWISE_OP_MAX\n"
     << kElementwiseIncludes << leaf_buffers(g, 4) << "\nValue load_value(uint i) {\n"
     << value_statements(g);
@@ -540,8 +557,15 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   // Compiled outside the backend's lock: a plan's kernels compile on several threads.
   KernelBinary bin = kernel_binary(b.context(), source);
-  return std::make_unique<VulkanFusedReduction>(
-      b, std::move(call), FusedReduceSource{bin.key, std::move(bin.words), nullptr});
+  FusedReduceSource fused{bin.key, std::move(bin.words), nullptr};
+  // Its pipelines now, on this thread, not one after another at the first run.
+  std::vector<Tensor> leaves;
+  for (std::size_t k = 0; k < g.leaf_dtypes.size(); ++k)
+    leaves.push_back(placeholder(b, g.leaf_dtypes[k], g.leaf_shapes[k]));
+  fused.leaves = &leaves;
+  prepare_reduce(b, call, &fused);
+  fused.leaves = nullptr;
+  return std::make_unique<VulkanFusedReduction>(b, std::move(call), std::move(fused));
 }
 
 }  // namespace
