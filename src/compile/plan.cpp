@@ -353,16 +353,34 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
-// Shader compilation is most of a first call: the groups' kernels for the device are
-// compiled at once, one thread each, before the first run needs them one after another.
+// Shader compilation and pipeline creation are most of a first call: the groups' kernels
+// for the device are compiled, and the other steps' pipelines created, at once, one thread
+// each, before the first run needs them one after another.
 void Plan::precompile(Backend& b) {
   if (!legacy_policy().native) return;  // the legacy path runs groups unfused
   const PhaseTimer timed(ledger::Phase::precompile);
   std::vector<std::future<void>> pending;
   for (const Step& st : steps_) {
-    if (!st.fused) continue;
-    Group* g = groups_[static_cast<std::size_t>(st.index)].get();
-    pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+    if (st.fused) {
+      Group* g = groups_[static_cast<std::size_t>(st.index)].get();
+      pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+      continue;
+    }
+    // An ordinary dispatch: the device prepares its pipelines meanwhile (args stand-ins).
+    const GraphNode& node = graph_.nodes[static_cast<std::size_t>(st.index)];
+    if (node.target_is_trace) continue;
+    OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
+    for (const ValueRef& a : node.args) {
+      const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
+      call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
+    }
+    pending.push_back(std::async(std::launch::async, [&b, call = std::move(call)] {
+      try {
+        b.prepare(call);
+      } catch (const Error&) {
+        // Only preparation: the step's own run reports the problem where it happens.
+      }
+    }));
   }
   std::exception_ptr failure;
   for (auto& p : pending) {
