@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <future>
 #include <map>
 #include <sstream>
@@ -359,11 +360,11 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
 void Plan::precompile(Backend& b) {
   if (!legacy_policy().native) return;  // the legacy path runs groups unfused
   const PhaseTimer timed(ledger::Phase::precompile);
-  std::vector<std::future<void>> pending;
+  std::vector<std::function<void()>> tasks;
   for (const Step& st : steps_) {
     if (st.fused) {
       Group* g = groups_[static_cast<std::size_t>(st.index)].get();
-      pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+      tasks.emplace_back([this, g, &b] { kernel_for(*g, b); });
       continue;
     }
     // An ordinary dispatch: the device prepares its pipelines meanwhile (args stand-ins).
@@ -374,15 +375,25 @@ void Plan::precompile(Backend& b) {
       const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
       call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
     }
-    pending.push_back(std::async(std::launch::async, [&b, call = std::move(call)] {
+    tasks.emplace_back([&b, call = std::move(call)] {
       try {
         b.prepare(call);
       } catch (const Error&) {
         // Only preparation: the step's own run reports the problem where it happens.
       }
-    }));
+    });
   }
+  if (tasks.empty()) return;
+  // All but the last on threads of their own; the last here (a one-step plan starts none).
+  std::vector<std::future<void>> pending;
+  for (std::size_t k = 0; k + 1 < tasks.size(); ++k)
+    pending.push_back(std::async(std::launch::async, tasks[k]));
   std::exception_ptr failure;
+  try {
+    tasks.back()();
+  } catch (...) {
+    failure = std::current_exception();
+  }
   for (auto& p : pending) {
     try {
       p.get();
