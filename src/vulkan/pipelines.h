@@ -45,7 +45,10 @@ class Pipelines {
   // A pipeline for a module generated at run time (vkt::compile), cached under `key`.
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {});
-  std::size_t size() const { return pipelines_.size(); }
+  std::size_t size() const {
+    std::lock_guard lock(mutex_);
+    return pipelines_.size();
+  }
   // Where the on-disk pipeline cache is and what loading it did (pipeline_cache.h).
   std::string cache_report() const { return store_.report(); }
 
@@ -73,7 +76,7 @@ class Pipelines {
 
   const Context& ctx_;
   PipelineCacheStore store_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::uint32_t, Layout> layouts_;
   std::map<std::string, Owned<VkShaderModule>, std::less<>> modules_;
   std::map<Key, Entry> pipelines_;
