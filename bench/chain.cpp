@@ -193,7 +193,7 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
   }
   std::vector<Row> rows;
   Table table({"case", "size", "B_us", "B_comp_us", "C_us", "C_comp_us", "D_us", "D_comp_us",
-               "disp", "disp_comp", "first_ms"});
+               "disp", "disp_comp", "first_ms", "shaderc_ms", "pipes", "pipe_ms"});
   std::map<std::int64_t, double> c_one_op;  // C of chain1 per size
   std::size_t i = 0;
   for (const Workload& w : work) {
@@ -251,11 +251,27 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
     row.emplace_back("first_call_kernel_compiles", std::to_string(first.counts.kernel_compiles));
     row.emplace_back("first_call_kernel_cache_hits", std::to_string(first.counts.kernel_cache_hits +
                                                                     first.counts.kernel_disk_hits));
+    // Where the first call went (ledger; times summed over the threads that ran them).
+    const LedgerCounts& fc = first.counts;
+    row.emplace_back("first_call_trace_us", std::to_string(fc.trace_us));
+    row.emplace_back("first_call_plan_us", std::to_string(fc.plan_us));
+    row.emplace_back("first_call_codegen_us", std::to_string(fc.codegen_us));
+    row.emplace_back("first_call_shaderc_us", std::to_string(fc.kernel_compile_us));
+    row.emplace_back("first_call_precompile_us", std::to_string(fc.precompile_us));
+    row.emplace_back("first_call_pipelines", std::to_string(fc.pipelines_created));
+    row.emplace_back("first_call_pipeline_us", std::to_string(fc.pipeline_create_us));
+    // The rest: the run, recorded and completed (pipelines created lazily included).
+    row.emplace_back(
+        "first_call_run_us",
+        fmt_num(first.us - static_cast<double>(fc.trace_us + fc.plan_us + fc.precompile_us)));
     row.emplace_back("cache_hit_host_us", fmt_num(first.hit_host_us));
     table.add({w.label, std::to_string(n), field(row, "B_us"), field(row, "B_compiled_us"),
                field(row, "C_us"), field(row, "C_compiled_us"), field(row, "D_us"),
                field(row, "D_compiled_us"), field(row, "D_dispatches"),
-               field(row, "D_compiled_dispatches"), fmt_num(first.us / 1e3)});
+               field(row, "D_compiled_dispatches"), fmt_num(first.us / 1e3),
+               fmt_num(static_cast<double>(fc.kernel_compile_us) / 1e3),
+               std::to_string(fc.pipelines_created),
+               fmt_num(static_cast<double>(fc.pipeline_create_us) / 1e3)});
     rows.push_back(std::move(row));
   }
   finish(path, rows, table);

@@ -85,6 +85,10 @@ class Backend {
   virtual bool supports(const OpCall& call) const = 0;
   // Runs `call`; every input is on this backend. Only called when supports(call).
   virtual Tensor execute(const OpCall& call) = 0;
+  // Makes ready what running `call` will need (a device compiles its pipelines) without
+  // running it; inputs may hold no data. Any thread: vkt::compile prepares a plan's steps
+  // together before its first run needs them one after another.
+  virtual void prepare(const OpCall& call) { (void)call; }
   // Blocks until all work this backend has been given is complete.
   virtual void synchronize() {}
   // Profiling (vkt-bench's device-time column): the device's own clock around the work

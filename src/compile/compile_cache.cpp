@@ -1,9 +1,11 @@
 // vkt::compile's per-function plan cache and the dump switch.
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "compile/plan.h"
 #include "compile/trace.h"
@@ -19,6 +21,23 @@ std::atomic<bool>& dump_flag() {
     return v != nullptr && *v != '\0' && std::string(v) != "0";
   }();
   return on;
+}
+
+double us_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Where a first call's host time went (VKT_COMPILE_DUMP). The run records the device's
+// work; the device may still be running it when this prints.
+void dump_first_call(const LedgerCounts& d, std::chrono::steady_clock::time_point start,
+                     std::chrono::steady_clock::time_point run_start) {
+  std::cerr << "vkt::compile: first call " << us_since(start) << " us: trace " << d.trace_us
+            << " us, plan " << d.plan_us << " us, run " << us_since(run_start)
+            << " us (of which parallel compile phase " << d.precompile_us
+            << " us wall); summed over threads: GLSL generation " << d.codegen_us << " us, "
+            << d.kernel_compiles << " shaderc compiles " << d.kernel_compile_us << " us ("
+            << d.kernel_cache_hits + d.kernel_disk_hits << " cache hits), " << d.pipelines_created
+            << " pipelines created " << d.pipeline_create_us << " us\n";
 }
 
 }  // namespace
@@ -50,6 +69,8 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
            "#" + std::to_string(reinterpret_cast<std::uintptr_t>(&t.backend())) + ";";
   }
   std::shared_ptr<Plan> plan;
+  std::optional<LedgerScope> first_call;  // set when this call traces: its breakdown is dumped
+  const auto start = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(state_->mutex);
     auto it = state_->plans.find(key);
@@ -57,8 +78,10 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
       plan = it->second;
       ledger::record_plan_reuse();
     } else {
+      if (compile_dump()) first_call.emplace();
       Graph graph;
       {
+        const PhaseTimer timed(ledger::Phase::trace);
         Trace t(inputs);
         std::vector<Tensor> outputs = trace(t.symbolic_inputs());
         graph = t.finish(outputs);
@@ -70,14 +93,21 @@ std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
           break;
         }
       }
-      plan = std::make_shared<Plan>(std::move(graph), *where);
+      {
+        const PhaseTimer timed(ledger::Phase::plan);
+        plan = std::make_shared<Plan>(std::move(graph), *where);
+      }
       ledger::record_trace();
       state_->last = plan->describe();
       if (compile_dump()) std::cerr << "vkt::compile: traced " << key << "\n" << state_->last;
       state_->plans.emplace(key, plan);
     }
   }
-  return plan->run(inputs);
+  if (!first_call) return plan->run(inputs);
+  const auto run_start = std::chrono::steady_clock::now();
+  std::vector<Tensor> out = plan->run(inputs);
+  dump_first_call(first_call->delta(), start, run_start);
+  return out;
 }
 
 std::string CompileCache::describe_last() const {

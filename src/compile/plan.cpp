@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <future>
 #include <map>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "core/dispatch.h"
 #include "vkt/backend.h"
 #include "vkt/backend/legacy_policy.h"
+#include "vkt/ledger.h"
 #include "vkt/ops.h"
 
 namespace vkt::detail {
@@ -356,17 +358,46 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
-// Shader compilation is most of a first call: the groups' kernels for the device are
-// compiled at once, one thread each, before the first run needs them one after another.
+// Shader compilation and pipeline creation are most of a first call: the groups' kernels
+// for the device are compiled, and the other steps' pipelines created, at once, one thread
+// each, before the first run needs them one after another.
 void Plan::precompile(Backend& b) {
   if (!legacy_policy().native) return;  // the legacy path runs groups unfused
-  std::vector<std::future<void>> pending;
+  const PhaseTimer timed(ledger::Phase::precompile);
+  std::vector<std::function<void()>> tasks;
   for (const Step& st : steps_) {
-    if (!st.fused) continue;
-    Group* g = groups_[static_cast<std::size_t>(st.index)].get();
-    pending.push_back(std::async(std::launch::async, [this, g, &b] { kernel_for(*g, b); }));
+    if (st.fused) {
+      Group* g = groups_[static_cast<std::size_t>(st.index)].get();
+      tasks.emplace_back([this, g, &b] { kernel_for(*g, b); });
+      continue;
+    }
+    // An ordinary dispatch: the device prepares its pipelines meanwhile (args stand-ins).
+    const GraphNode& node = graph_.nodes[static_cast<std::size_t>(st.index)];
+    if (node.target_is_trace) continue;
+    OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
+    for (const ValueRef& a : node.args) {
+      const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
+      call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
+    }
+    tasks.emplace_back([&b, call = std::move(call)] {
+      try {
+        b.prepare(call);
+      } catch (const Error&) {
+        // Only preparation: the step's own run reports the problem where it happens.
+      }
+    });
   }
+  if (tasks.empty()) return;
+  // All but the last on threads of their own; the last here (a one-step plan starts none).
+  std::vector<std::future<void>> pending;
+  for (std::size_t k = 0; k + 1 < tasks.size(); ++k)
+    pending.push_back(std::async(std::launch::async, tasks[k]));
   std::exception_ptr failure;
+  try {
+    tasks.back()();
+  } catch (...) {
+    failure = std::current_exception();
+  }
   for (auto& p : pending) {
     try {
       p.get();

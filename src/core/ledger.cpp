@@ -13,6 +13,9 @@ struct Counters {
   std::atomic<std::uint64_t> dispatches{0}, submits{0}, waits{0}, allocations{0}, fallbacks{0};
   std::atomic<std::uint64_t> traces{0}, plan_reuses{0}, kernel_compiles{0}, kernel_cache_hits{0};
   std::atomic<std::uint64_t> kernel_disk_hits{0};
+  // Nanoseconds per ledger::Phase, then pipeline creation's.
+  std::atomic<std::uint64_t> phase_ns[5] = {0, 0, 0, 0, 0};
+  std::atomic<std::uint64_t> pipelines_created{0}, pipeline_create_ns{0};
   std::mutex by_op_mutex;
   std::map<std::string, std::uint64_t> fallbacks_by_op;
 };
@@ -42,6 +45,13 @@ LedgerCounts LedgerCounts::operator-(const LedgerCounts& b) const {
   d.kernel_compiles = kernel_compiles - b.kernel_compiles;
   d.kernel_cache_hits = kernel_cache_hits - b.kernel_cache_hits;
   d.kernel_disk_hits = kernel_disk_hits - b.kernel_disk_hits;
+  d.trace_us = trace_us - b.trace_us;
+  d.plan_us = plan_us - b.plan_us;
+  d.codegen_us = codegen_us - b.codegen_us;
+  d.kernel_compile_us = kernel_compile_us - b.kernel_compile_us;
+  d.precompile_us = precompile_us - b.precompile_us;
+  d.pipelines_created = pipelines_created - b.pipelines_created;
+  d.pipeline_create_us = pipeline_create_us - b.pipeline_create_us;
   for (const auto& [op, n] : fallbacks_by_op) {
     const auto it = b.fallbacks_by_op.find(op);
     const std::uint64_t before = it == b.fallbacks_by_op.end() ? 0 : it->second;
@@ -59,7 +69,12 @@ std::string LedgerCounts::to_string() const {
   if (traces + plan_reuses + kernel_compiles + kernel_cache_hits + kernel_disk_hits != 0) {
     s << " traces=" << traces << " plan_reuses=" << plan_reuses
       << " kernel_compiles=" << kernel_compiles << " kernel_cache_hits=" << kernel_cache_hits
-      << " kernel_disk_hits=" << kernel_disk_hits;
+      << " kernel_disk_hits=" << kernel_disk_hits << " trace_us=" << trace_us
+      << " plan_us=" << plan_us << " codegen_us=" << codegen_us
+      << " kernel_compile_us=" << kernel_compile_us << " precompile_us=" << precompile_us;
+  }
+  if (pipelines_created != 0) {
+    s << " pipelines_created=" << pipelines_created << " pipeline_create_us=" << pipeline_create_us;
   }
   for (const auto& [op, n] : fallbacks_by_op) s << " " << op << ":" << n;
   return s.str();
@@ -86,6 +101,14 @@ LedgerCounts snapshot() {
   s.kernel_compiles = c.kernel_compiles.load();
   s.kernel_cache_hits = c.kernel_cache_hits.load();
   s.kernel_disk_hits = c.kernel_disk_hits.load();
+  const auto us = [](const std::atomic<std::uint64_t>& ns) { return ns.load() / 1000; };
+  s.trace_us = us(c.phase_ns[static_cast<int>(Phase::trace)]);
+  s.plan_us = us(c.phase_ns[static_cast<int>(Phase::plan)]);
+  s.codegen_us = us(c.phase_ns[static_cast<int>(Phase::codegen)]);
+  s.kernel_compile_us = us(c.phase_ns[static_cast<int>(Phase::kernel_compile)]);
+  s.precompile_us = us(c.phase_ns[static_cast<int>(Phase::precompile)]);
+  s.pipelines_created = c.pipelines_created.load();
+  s.pipeline_create_us = us(c.pipeline_create_ns);
   std::lock_guard lock(c.by_op_mutex);
   s.fallbacks_by_op = c.fallbacks_by_op;
   return s;
@@ -93,10 +116,12 @@ LedgerCounts snapshot() {
 
 void reset() {
   Counters& c = counters();
-  for (auto* a :
-       {&c.uploads, &c.upload_bytes, &c.downloads, &c.download_bytes, &c.device_copies,
-        &c.device_copy_bytes, &c.dispatches, &c.submits, &c.waits, &c.allocations, &c.fallbacks,
-        &c.traces, &c.plan_reuses, &c.kernel_compiles, &c.kernel_cache_hits, &c.kernel_disk_hits}) {
+  for (auto* a : {&c.uploads,       &c.upload_bytes,      &c.downloads,         &c.download_bytes,
+                  &c.device_copies, &c.device_copy_bytes, &c.dispatches,        &c.submits,
+                  &c.waits,         &c.allocations,       &c.fallbacks,         &c.traces,
+                  &c.plan_reuses,   &c.kernel_compiles,   &c.kernel_cache_hits, &c.kernel_disk_hits,
+                  &c.phase_ns[0],   &c.phase_ns[1],       &c.phase_ns[2],       &c.phase_ns[3],
+                  &c.phase_ns[4],   &c.pipelines_created, &c.pipeline_create_ns}) {
     a->store(0);
   }
   std::lock_guard lock(c.by_op_mutex);
@@ -138,6 +163,13 @@ void record_kernel_compile() {
 }
 void record_kernel_cache_hit(bool from_disk) {
   (from_disk ? counters().kernel_disk_hits : counters().kernel_cache_hits) += 1;
+}
+void record_time(Phase phase, std::uint64_t nanoseconds) {
+  counters().phase_ns[static_cast<int>(phase)] += nanoseconds;
+}
+void record_pipeline_created(std::uint64_t nanoseconds) {
+  counters().pipelines_created += 1;
+  counters().pipeline_create_ns += nanoseconds;
 }
 void record_fallback(const std::string& op) {
   Counters& c = counters();

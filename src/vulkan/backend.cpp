@@ -267,6 +267,27 @@ Tensor VulkanBackend::execute(const OpCall& call) {
   return guarded([&] { return run(call); });
 }
 
+void VulkanBackend::prepare(const OpCall& call) {
+  if (call.inputs.empty() || numel(call.out_shape) == 0 || !supports(call)) return;
+  switch (op_family(call.op)) {
+    case OpFamily::unary:
+      (void)unary_pipeline(*this, call);
+      return;
+    case OpFamily::binary:
+      (void)binary_pipeline(*this, call);
+      return;
+    case OpFamily::linalg:
+      prepare_linalg(*this, call);
+      return;
+    case OpFamily::reduce:
+    case OpFamily::argreduce:
+      prepare_reduce(*this, call, nullptr);
+      return;
+    default:
+      return;
+  }
+}
+
 Tensor VulkanBackend::run(const OpCall& call) {
   switch (op_family(call.op)) {
     case OpFamily::creation:

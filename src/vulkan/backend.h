@@ -42,6 +42,9 @@ class VulkanBackend final : public Backend {
                                            Backend& host) override;
   bool supports(const OpCall& call) const override;
   Tensor execute(const OpCall& call) override;
+  // Creates the pipelines of elementwise, dot and reduction calls (the large ones);
+  // other families create theirs at their first run.
+  void prepare(const OpCall& call) override;
   void synchronize() override;
   void begin_device_timer() override;
   void end_device_timer() override;
@@ -139,6 +142,10 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call);
 bool index_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_unary(VulkanBackend& b, const OpCall& call);
 Tensor run_binary(VulkanBackend& b, const OpCall& call);
+// The pipelines run_unary / run_binary / run_linalg use for `call`, created (prepare()).
+Pipeline unary_pipeline(VulkanBackend& b, const OpCall& call);
+Pipeline binary_pipeline(VulkanBackend& b, const OpCall& call);
+void prepare_linalg(VulkanBackend& b, const OpCall& call);
 bool unary_supported(const VulkanBackend& b, const OpCall& call);
 bool binary_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_linalg(VulkanBackend& b, const OpCall& call);
@@ -158,6 +165,10 @@ struct FusedReduceSource {
   const std::vector<Tensor>* leaves = nullptr;
 };
 Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused);
+// Creates the pipelines run_fused_reduce(b, call, fused) will use, recording nothing; any
+// thread (a plan's first call prepares its kernels in parallel). fused->leaves: stand-ins
+// with the leaves' dtypes and shapes.
+void prepare_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused);
 // The #defines of reduce.comp's variant that eager's first pass uses for `call` (64-bit
 // ones guarded, so a generated source may define them too).
 std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call);

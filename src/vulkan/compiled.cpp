@@ -2,6 +2,7 @@
 // The GLSL is generated here (shapes, dtypes and literals baked in), calls the same
 // functions as the built-in elementwise shaders (shaders/*_ops.glsl, embedded), and is
 // compiled in-process by shaderc; SPIR-V is cached in memory and on disk (kernel_cache.cpp).
+#include <cctype>
 #include <cstring>
 #include <functional>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "vkt/compile.h"
+#include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/compiled_glsl.h"
 #include "vulkan/kernel_cache.h"
@@ -298,6 +300,20 @@ bool needs_f64(const detail::FusedGroup& g) {
   return false;
 }
 
+// Keeps only the cases of the shared op functions that this group calls (VKT_ONLY_OPS in
+// elementwise_unary_ops.glsl): the driver then never inlines the math of unused ops.
+std::string kept_ops(const detail::FusedGroup& g) {
+  std::string defines = "#define VKT_ONLY_OPS\n";
+  for (const detail::FusedValue& v : g.values) {
+    if (v.kind != detail::FusedValue::Kind::op) continue;
+    std::string name(op_name(v.op));
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string line = "#define VKT_KEEP_OP_" + name + "\n";
+    if (defines.find(line) == std::string::npos) defines += line;
+  }
+  return defines;
+}
+
 extern const char* const kElementwiseIncludes =
     "#include \"elementwise_math.glsl\"\n#ifdef VKT_F64\n#include "
     "\"elementwise_math_f64.glsl\"\n#endif\n#include \"op_codes.glsl\"\n"
@@ -428,7 +444,8 @@ std::string generate(const detail::FusedGroup& g) {
     << shape_str(g.shape) << "\n";
   if (i64) s << "#define VKT_I64\n";  // the f64 variant of the shared sources names them too
   if (f64) s << "#define VKT_F64\n";
-  s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+  s << kept_ops(g)
+    << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
     << kElementwiseIncludes << leaf_buffers(g, 0)
     << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
@@ -472,7 +489,8 @@ std::string generate_reduction(const detail::FusedGroup& g, const std::string& v
     << shape_str(g.shape) << "\n";
   if (i64) s << "#define VKT_I64\n";
   if (f64) s << "#define VKT_F64\n";
-  s << variant_defines << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
+  s << variant_defines << kept_ops(g)
+    << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
     << "#define OP_MIN ELEMENTWISE_OP_MIN\n#define OP_MAX ELEMENTWISE_OP_MAX\n"
     << kElementwiseIncludes << leaf_buffers(g, 4) << "\nValue load_value(uint i) {\n"
     << value_statements(g);
@@ -554,13 +572,23 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
       r.op,   {placeholder(b, in, g.shape)}, ReduceParams{r.axes, r.keep_axes}, r.dtype, r.shape,
       nullptr};
   if (!b.supports(call)) return nullptr;
-  const std::string source =
-      generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
+  std::string source;
+  {
+    const PhaseTimer timed(ledger::Phase::codegen);
+    source = generate_reduction(g, reduce_variant_defines(b, call), needs_i64(g), needs_f64(g));
+  }
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   // Compiled outside the backend's lock: a plan's kernels compile on several threads.
   KernelBinary bin = kernel_binary(b.context(), source);
-  return std::make_unique<VulkanFusedReduction>(
-      b, std::move(call), FusedReduceSource{bin.key, std::move(bin.words), nullptr});
+  FusedReduceSource fused{bin.key, std::move(bin.words), nullptr};
+  // Its pipelines now, on this thread, not one after another at the first run.
+  std::vector<Tensor> leaves;
+  for (std::size_t k = 0; k < g.leaf_dtypes.size(); ++k)
+    leaves.push_back(placeholder(b, g.leaf_dtypes[k], g.leaf_shapes[k]));
+  fused.leaves = &leaves;
+  prepare_reduce(b, call, &fused);
+  fused.leaves = nullptr;
+  return std::make_unique<VulkanFusedReduction>(b, std::move(call), std::move(fused));
 }
 
 }  // namespace
@@ -582,16 +610,18 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detai
       return nullptr;
   }
   if (!natively_supported(b, g)) return nullptr;
-  const std::string source = generate(g);
+  std::string source;
+  {
+    const PhaseTimer timed(ledger::Phase::codegen);
+    source = generate(g);
+  }
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
-  std::unique_ptr<detail::FusedKernel> kernel;
-  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock, as above
-  b.locked([&] {
-    const Pipeline p =
-        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
-    kernel = std::make_unique<VulkanFusedKernel>(b, g, p);
-  });
-  return kernel;
+  // Compiled and its pipeline created outside the backend's lock (Pipelines locks itself):
+  // a plan's kernels are made on several threads at once.
+  const KernelBinary bin = kernel_binary(b.context(), source);
+  const Pipeline p =
+      b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
+  return std::make_unique<VulkanFusedKernel>(b, g, p);
 }
 
 }  // namespace vkt::vk

@@ -27,6 +27,9 @@ std::string leaf_index(const Shape& leaf, const Shape& out, const std::string& i
 bool needs_i64(const detail::FusedGroup& g);
 bool needs_f64(const detail::FusedGroup& g);
 extern const char* const kElementwiseIncludes;
+// "#define VKT_ONLY_OPS" and one VKT_KEEP_OP_<NAME> per op the group calls: the shared op
+// functions then keep only those cases (a driver inlines every case it is given).
+std::string kept_ops(const detail::FusedGroup& g);
 // The leaf buffers' declarations, bound from `first` on.
 std::string leaf_buffers(const detail::FusedGroup& g, std::size_t first);
 // Not zero on the bits (floats: -0 is false, NaN true), as eager's select.

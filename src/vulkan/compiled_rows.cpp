@@ -125,7 +125,8 @@ class RowSource {
       s << "#extension GL_KHR_shader_subgroup_basic : require\n"
         << "#extension GL_KHR_shader_subgroup_shuffle : require\n";
     }
-    s << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
+    s << kept_ops(g_)
+      << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
       << kElementwiseIncludes << leaf_buffers(g_, 0)
       << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {

@@ -62,6 +62,16 @@ bool binary_supported(const VulkanBackend& b, const OpCall& call) {
          kMaxRank;
 }
 
+Pipeline binary_pipeline(VulkanBackend& b, const OpCall& call) {
+  const DType d = call.inputs.at(0).dtype();
+  const bool fixed = specialise_elementwise(b);
+  const auto mode = static_cast<std::uint32_t>(
+      plan_for(call.inputs.at(0).shape(), call.inputs.at(1).shape(), call.out_shape).mode);
+  return b.pipelines().get(b.variant("elementwise_binary", {d}), 3,
+                           {fixed ? shader_op_code(call.op) : kDynamic,
+                            static_cast<std::uint32_t>(d), fixed ? mode : kDynamic});
+}
+
 Tensor run_binary(VulkanBackend& b, const OpCall& call) {
   const Tensor& x = call.inputs.at(0);
   const Tensor& y = call.inputs.at(1);
@@ -79,11 +89,7 @@ Tensor run_binary(VulkanBackend& b, const OpCall& call) {
     push.a_strides[k] = static_cast<std::uint32_t>(plan.a_strides[k]);
     push.b_strides[k] = static_cast<std::uint32_t>(plan.b_strides[k]);
   }
-  const bool fixed = specialise_elementwise(b);
-  const Pipeline p =
-      b.pipelines().get(b.variant("elementwise_binary", {x.dtype()}), 3,
-                        {fixed ? push.op : kDynamic, static_cast<std::uint32_t>(x.dtype()),
-                         fixed ? push.mode : kDynamic});
+  const Pipeline p = binary_pipeline(b, call);
   // Four elements per invocation (grid-stride loop in the shader).
   b.dispatch(p, {{&x, false}, {&y, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(n));

@@ -21,6 +21,13 @@ bool unary_supported(const VulkanBackend& b, const OpCall& call) {
   return kernel_takes(call.op, d) && vulkan_native(call.op, d);
 }
 
+Pipeline unary_pipeline(VulkanBackend& b, const OpCall& call) {
+  const DType d = call.inputs.at(0).dtype();
+  return b.pipelines().get(b.variant("elementwise_unary", {d}), 2,
+                           {specialise_elementwise(b) ? shader_op_code(call.op) : kDynamic,
+                            static_cast<std::uint32_t>(d)});
+}
+
 Tensor run_unary(VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   Tensor out = b.make_output(call);
@@ -29,9 +36,7 @@ Tensor run_unary(VulkanBackend& b, const OpCall& call) {
   const struct {
     std::uint32_t n, op;
   } push{static_cast<std::uint32_t>(n), shader_op_code(call.op)};
-  const Pipeline p = b.pipelines().get(
-      b.variant("elementwise_unary", {in.dtype()}), 2,
-      {specialise_elementwise(b) ? push.op : kDynamic, static_cast<std::uint32_t>(in.dtype())});
+  const Pipeline p = unary_pipeline(b, call);
   // Four elements per invocation (grid-stride loop in the shader).
   b.dispatch(p, {{&in, false}, {&out, true}}, &push, sizeof(push), grid_stride_threads(n));
   return out;

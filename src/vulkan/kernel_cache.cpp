@@ -184,7 +184,10 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
   if (!bin.words.empty()) {
     ledger::record_kernel_cache_hit(true);
   } else {
-    bin.words = compile_glsl(source);
+    {
+      const PhaseTimer timed(ledger::Phase::kernel_compile);
+      bin.words = compile_glsl(source);
+    }
     ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);
   }

@@ -1,7 +1,7 @@
 // dot on the device: a GEMM over [batch, M, K] x [batch, K, N] by one of three kernels
 // (linalg_dot_choice.h says which and why: shaders/linalg_dot.comp, linalg_dot_reg.comp,
-// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch, rows,
-// columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
+// linalg_dot_coopmat.comp). Each operand is read in place through one stride per axis group (batch,
+// rows, columns), so row-major, transposed and batch-in-the-middle layouts need no copy, nor do
 // free axes on both sides of K without batch axes (dot(a, b) with b of rank >= 3); other
 // interleaved arrangements are not supported and the core falls back to the cpu. Every dtype the
 // device can store is native: f32, f64 (shaderFloat64), f16/bf16 (f32 accumulation), integers
@@ -184,15 +184,15 @@ namespace {
 
 // Records out = a . b for the GEMM view v, all read as dtype d (a complex dot passes its
 // tensors read as their parts' real type).
+// With prepare_only, creates the pipelines it would use and records nothing (a, bt and out
+// unused).
 void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
-                 const Tensor& out) {
+                 const Tensor& out, bool prepare_only = false) {
   const DType acc = accumulator(d);
-  const DotShape shape{v.batch, v.m,    v.n,    v.k,    v.a[0], v.a[1],
-                       v.a[2],  v.b[0], v.b[1], v.b[2]};
+  const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
   const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
                          b.context().caps().coopmat_nv};
   const DotChoice t = choose_dot_kernel(shape, d, device);
-  g_last_kernel.store(t.kernel);
   const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
   static const std::uint32_t group_m = [] {
@@ -200,10 +200,16 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
   }();
   auto pipeline = [&](std::uint32_t mode) {
-    const std::vector<std::uint32_t> constants{
-        static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(t.a_k_contig),
-        static_cast<std::uint32_t>(t.b_k_contig), mode, group_m,
-        static_cast<std::uint32_t>(t.a_vec), static_cast<std::uint32_t>(t.b_vec)};
+    const std::vector<std::uint32_t> constants{static_cast<std::uint32_t>(d),
+                                               t.tm,
+                                               t.tn,
+                                               t.bk,
+                                               static_cast<std::uint32_t>(t.a_k_contig),
+                                               static_cast<std::uint32_t>(t.b_k_contig),
+                                               mode,
+                                               group_m,
+                                               static_cast<std::uint32_t>(t.a_vec),
+                                               static_cast<std::uint32_t>(t.b_vec)};
     if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
       return b.pipelines().get(module_for(b, d), 3,
                                {static_cast<std::uint32_t>(d), 4, 4, 8, 1, 0, 2, group_m});
@@ -215,6 +221,16 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
       return b.pipelines().get("linalg_dot_coopmat", 3, constants);
     return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
+  if (prepare_only) {
+    if (split.splits == 1) {
+      (void)pipeline(0);
+    } else {
+      (void)pipeline(1);
+      (void)pipeline(2);
+    }
+    return;
+  }
+  g_last_kernel.store(t.kernel);
   const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
                      u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),
                      u32(split.splits), u32(split.chunk), u32(v.c[0]), u32(v.c[1])};
@@ -289,6 +305,13 @@ void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, co
 }
 
 }  // namespace
+
+void prepare_linalg(VulkanBackend& b, const OpCall& call) {
+  if (call.op != Op::dot || is_complex(call.out_dtype)) return;  // complex: at its first run
+  const std::optional<GemmView> view = gemm_view(call);
+  if (!view) return;
+  record_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], call.inputs[0], true);
+}
 
 Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   if (call.op == Op::triangular_solve) return run_triangular_solve(b, call);

@@ -1,6 +1,12 @@
 #include "vulkan/pipelines.h"
 
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+#include "vkt/compile.h"
 #include "vkt/error.h"
+#include "vkt/ledger.h"
 #include "vulkan/check.h"
 #include "vulkan/spirv.h"
 
@@ -63,42 +69,76 @@ VkShaderModule Pipelines::module(std::string_view shader) {
   throw Error("[vulkan] no embedded shader named '" + std::string(shader) + "'");
 }
 
+std::optional<Pipeline> Pipelines::find_or_claim(std::unique_lock<std::mutex>& lock,
+                                                 const Key& key) {
+  for (;;) {
+    auto it = pipelines_.find(key);
+    if (it != pipelines_.end()) {
+      return Pipeline{it->second.pipeline.get(), it->second.layout, it->second.set_layout,
+                      kWorkgroupSize};
+    }
+    if (in_flight_.insert(key).second) return std::nullopt;
+    created_.wait(lock);  // another thread is creating it: take its result (or retry)
+  }
+}
+
 Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
                         const std::vector<std::uint32_t>& constants) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   std::vector<std::uint32_t> spec{kWorkgroupSize};
   spec.insert(spec.end(), constants.begin(), constants.end());
-  auto key = std::make_pair(std::string(shader), spec);
-  auto it = pipelines_.find(key);
-  if (it != pipelines_.end()) {
-    return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
+  Key key = std::make_pair(std::string(shader), spec);
+  if (std::optional<Pipeline> found = find_or_claim(lock, key)) return *found;
+  VkShaderModule mod = VK_NULL_HANDLE;
+  try {
+    mod = module(shader);
+  } catch (...) {
+    in_flight_.erase(key);
+    created_.notify_all();
+    throw;
   }
-  return create_pipeline(std::move(key), bindings, module(shader));
+  return create_pipeline(lock, std::move(key), bindings, mod);
 }
 
 Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                                   std::uint32_t bindings,
                                   const std::vector<std::uint32_t>& constants) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   std::vector<std::uint32_t> spec{kWorkgroupSize};
   spec.insert(spec.end(), constants.begin(), constants.end());
-  auto full_key = std::make_pair("generated:" + key, std::move(spec));
-  auto it = pipelines_.find(full_key);
-  if (it != pipelines_.end()) {
-    return {it->second.pipeline.get(), it->second.layout, it->second.set_layout, kWorkgroupSize};
+  Key full_key = std::make_pair("generated:" + key, std::move(spec));
+  if (std::optional<Pipeline> found = find_or_claim(lock, full_key)) return *found;
+  VkShaderModule mod = VK_NULL_HANDLE;
+  try {
+    auto m = modules_.find(full_key.first);
+    mod = m != modules_.end()
+              ? m->second.get()
+              : create_module(full_key.first,
+                              with_special_values_kept(words, ctx_.caps().float_controls));
+  } catch (...) {
+    in_flight_.erase(full_key);
+    created_.notify_all();
+    throw;
   }
-  auto m = modules_.find(full_key.first);
-  VkShaderModule mod = m != modules_.end()
-                           ? m->second.get()
-                           : create_module(full_key.first, with_special_values_kept(
-                                                               words, ctx_.caps().float_controls));
-  return create_pipeline(std::move(full_key), bindings, mod);
+  return create_pipeline(lock, std::move(full_key), bindings, mod);
 }
 
-Pipeline Pipelines::create_pipeline(std::pair<std::string, std::vector<std::uint32_t>> key,
+Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
                                     std::uint32_t bindings, VkShaderModule module) {
+  // Whatever happens, the claim ends and waiters look again (a failure is retried by them).
+  struct Release {
+    Pipelines& self;
+    const Key& key;
+    std::unique_lock<std::mutex>& lock;
+    ~Release() {
+      if (!lock.owns_lock()) lock.lock();
+      self.in_flight_.erase(key);
+      self.created_.notify_all();
+    }
+  } release{*this, key, lock};
   const std::vector<std::uint32_t>& spec = key.second;
-  const Layout& l = layout(bindings);
+  const Layout& l = layout(bindings);  // map nodes are stable: usable once unlocked
+  lock.unlock();
   std::vector<VkSpecializationMapEntry> entries(spec.size());
   for (std::uint32_t i = 0; i < spec.size(); ++i) {
     entries[i] = {i, i * static_cast<std::uint32_t>(sizeof(std::uint32_t)), sizeof(std::uint32_t)};
@@ -113,10 +153,21 @@ Pipeline Pipelines::create_pipeline(std::pair<std::string, std::vector<std::uint
   info.stage.pSpecializationInfo = &sinfo;
   info.layout = l.pipeline.get();
   VkPipeline p = VK_NULL_HANDLE;
+  const auto start = std::chrono::steady_clock::now();
   VKT_VK(vkCreateComputePipelines, ctx_.device(), store_.handle(), 1, &info, nullptr, &p);
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+  ledger::record_pipeline_created(static_cast<std::uint64_t>(ns));
+  if (compile_dump()) {  // which pipelines a first call waits for, and how long each took
+    std::ostringstream line;
+    line << "vkt::compile: pipeline " << key.first << " created in " << ns / 1000 << " us\n";
+    std::cerr << line.str();
+  }
+  Owned<VkPipeline> owned(ctx_.device(), p, vkDestroyPipeline);
   store_.created();
-  Entry e{Owned<VkPipeline>(ctx_.device(), p, vkDestroyPipeline), l.pipeline.get(), l.set.get()};
-  pipelines_.emplace(std::move(key), std::move(e));
+  lock.lock();
+  pipelines_.emplace(key, Entry{std::move(owned), l.pipeline.get(), l.set.get()});
   return {p, l.pipeline.get(), l.set.get(), kWorkgroupSize};
 }
 

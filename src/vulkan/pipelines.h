@@ -6,9 +6,12 @@
 
 #include <vulkan/vulkan.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,7 +45,10 @@ class Pipelines {
   // A pipeline for a module generated at run time (vkt::compile), cached under `key`.
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {});
-  std::size_t size() const { return pipelines_.size(); }
+  std::size_t size() const {
+    std::lock_guard lock(mutex_);
+    return pipelines_.size();
+  }
   // Where the on-disk pipeline cache is and what loading it did (pipeline_cache.h).
   std::string cache_report() const { return store_.report(); }
 
@@ -56,18 +62,26 @@ class Pipelines {
     VkPipelineLayout layout;
     VkDescriptorSetLayout set_layout;
   };
+  using Key = std::pair<std::string, std::vector<std::uint32_t>>;
   const Layout& layout(std::uint32_t bindings);
   VkShaderModule module(std::string_view shader);
   VkShaderModule create_module(const std::string& name, const std::vector<std::uint32_t>& words);
-  Pipeline create_pipeline(std::pair<std::string, std::vector<std::uint32_t>> key,
-                           std::uint32_t bindings, VkShaderModule module);
+  // The cached pipeline for key; or, when none exists and no other thread is creating it,
+  // nothing: the key is then claimed and this thread must create it (create_pipeline).
+  std::optional<Pipeline> find_or_claim(std::unique_lock<std::mutex>& lock, const Key& key);
+  // Creates the claimed key's pipeline with mutex_ released (driver compiles run in
+  // parallel; the VkPipelineCache is internally synchronised), then caches it.
+  Pipeline create_pipeline(std::unique_lock<std::mutex>& lock, Key key, std::uint32_t bindings,
+                           VkShaderModule module);
 
   const Context& ctx_;
   PipelineCacheStore store_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::uint32_t, Layout> layouts_;
   std::map<std::string, Owned<VkShaderModule>, std::less<>> modules_;
-  std::map<std::pair<std::string, std::vector<std::uint32_t>>, Entry> pipelines_;
+  std::map<Key, Entry> pipelines_;
+  std::set<Key> in_flight_;          // claimed keys being created without the lock
+  std::condition_variable created_;  // a claimed key was created (or failed)
 };
 
 }  // namespace vkt::vk

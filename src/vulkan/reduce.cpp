@@ -80,6 +80,12 @@ std::string acc_name(DType acc) {
   return "reduce_" + std::string(dtype_name(acc));
 }
 
+// A tensor of this dtype and shape with no device memory (a dry run's stand-in).
+Tensor placeholder(Backend& b, DType d, const Shape& shape) {
+  return Tensor(d, shape,
+                std::make_shared<Storage>(b, static_cast<std::size_t>(numel(shape)) * itemsize(d)));
+}
+
 // Adjacent reduced / kept axes merged, size-1 axes dropped (the strides are unused here).
 using Group = common::ReduceGroup;
 
@@ -106,8 +112,11 @@ struct Reducer {
   // vkt::compile: the first dispatch runs this generated variant, which evaluates a fused
   // prologue from these leaves (bindings 4 on) instead of reading the source buffer.
   const FusedReduceSource* fused = nullptr;
+  // Creates the pipelines the call's dispatches use and records nothing (prepare_reduce).
+  bool prepare_only = false;
 
   Tensor temporary(DType d, std::int64_t n) const {
+    if (prepare_only) return placeholder(b, d, {n});
     OpCall c = call;
     c.out_dtype = d;
     c.out_shape = {n};
@@ -177,6 +186,7 @@ struct Reducer {
             : b.pipelines().get(b.variant(acc_name(acc), {in, src_dtype, store, acc}) +
                                     (itemsize(acc) == 4 && subgroup_tree(b) ? "_sg" : ""),
                                 4, constants);
+    if (prepare_only) return;
     // Rows mode: invocations per row (a power of two dividing the workgroup): all 256 for
     // long or split rows, else about 8 elements each but at least 32 (coalesced reads).
     std::uint32_t lanes = Pipelines::kWorkgroupSize;
@@ -298,11 +308,29 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
   return first * itemsize(acc) <= b.context().limits().max_storage_range;
 }
 
+namespace {
+// The mode of the first dispatch run_fused_reduce records for a non-arg `call` with a
+// non-empty input: its innermost reduced group's pass (see Reducer::run).
+Mode first_pass_mode(const OpCall& call) {
+  const std::vector<Group> groups =
+      common::reduce_groups(call.inputs.at(0).shape(), call.get<ReduceParams>().axes);
+  std::size_t g = groups.size();
+  while (g > 0 && !groups[g - 1].reduced) --g;
+  if (g == 0) return kCols;  // only size-1 axes reduced: rows of length 1
+  std::uint64_t inner = 1;
+  for (std::size_t i = g; i < groups.size(); ++i)
+    inner *= static_cast<std::uint64_t>(groups[i].size);
+  return inner == 1 && groups[g - 1].size >= kRowsFrom ? kRows : kCols;
+}
+}  // namespace
+
 std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   const DType acc = acc_dtype(call.op, call.inputs.at(0).dtype());
   std::string name(dtype_name(acc));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string defines = "#define ACC_" + name + "\n";
+  if (!is_arg(call.op) && call.inputs.at(0).size() > 0)
+    defines += "#define VKT_FUSED_MODE " + std::to_string(first_pass_mode(call)) + "u\n";
   if (itemsize(acc) == 4 && subgroup_tree(b)) defines += "#define VKT_SUBGROUP\n";
   const std::string v = b.variant("", {call.inputs.at(0).dtype(), call.out_dtype, acc});
   if (v.find("_i64") != std::string::npos) defines += "#ifndef VKT_I64\n#define VKT_I64\n#endif\n";
@@ -310,11 +338,28 @@ std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   return defines;
 }
 
+namespace {
+Tensor reduce_or_prepare(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused,
+                         bool prepare_only);
+}  // namespace
+
 Tensor run_reduce(VulkanBackend& b, const OpCall& call) {
   return run_fused_reduce(b, call, nullptr);
 }
 
 Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused) {
+  return reduce_or_prepare(b, call, fused, false);
+}
+
+void prepare_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused) {
+  if (is_complex(call.inputs.at(0).dtype())) return;  // rare: created when first run
+  (void)reduce_or_prepare(b, call, fused, true);
+}
+
+namespace {
+// Runs `call`, or with prepare_only walks the same passes creating their pipelines only.
+Tensor reduce_or_prepare(VulkanBackend& b, const OpCall& call, const FusedReduceSource* fused,
+                         bool prepare_only) {
   const Tensor& in = call.inputs.at(0);
   if (is_complex(in.dtype()) && call.op == Op::all) {
     OpCall second = call;
@@ -325,11 +370,12 @@ Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceS
     const Tensor parts = run_reduce(b, parts_call(call));
     return Tensor(call.out_dtype, call.out_shape, parts.storage());
   }
-  Tensor out = b.make_output(call);
+  Tensor out = prepare_only ? placeholder(b, call.out_dtype, call.out_shape) : b.make_output(call);
   if (out.size() == 0) return out;
   const DType acc = acc_dtype(call.op, in.dtype());
   Reducer r{b, call, in.dtype(), call.out_dtype};
   r.fused = fused;
+  r.prepare_only = prepare_only;
   if (is_arg(call.op)) {
     const ArgReduceParams& p = call.get<ArgReduceParams>();
     r.tie_high = p.tie_high;
@@ -378,5 +424,7 @@ Tensor run_fused_reduce(VulkanBackend& b, const OpCall& call, const FusedReduceS
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace vkt::vk

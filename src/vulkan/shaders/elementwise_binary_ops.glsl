@@ -2,18 +2,37 @@
 // kernels vkt::compile generates (src/vulkan/compiled.cpp), so both compute alike. Needs
 // op_codes.glsl (OP_<NAME>, generated from the op table), common.glsl, float_bits.glsl,
 // elementwise_math.glsl (and elementwise_math_f64.glsl with VKT_F64) first.
+// A generated kernel defines VKT_ONLY_OPS and VKT_KEEP_OP_<NAME> per op it calls: the other
+// cases of float_binary and double_binary are left out, since a driver inlines every case's
+// math before it folds the constant op code (most of a first call's pipeline creation).
 
 float float_binary(uint op, float a, float b) {
   switch (op) {
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ADD)
     case OP_ADD: return a + b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SUBTRACT)
     case OP_SUBTRACT: return a - b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_MULTIPLY)
     case OP_MULTIPLY: return a * b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_DIVIDE)
     case OP_DIVIDE: return div_f32(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_POW)
     case OP_POW: return pow_f32(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_REMAINDER)
     case OP_REMAINDER: return fmod_f32(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATAN2)
     case OP_ATAN2: return atan2_f32(a, b);
+#endif
     // NaN propagates: a NaN `a` is taken as is; a NaN `b` fails the comparison.
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_MIN)
     case OP_MIN: return f32_min(a, b);
+#endif
     default: return f32_max(a, b);  // OP_MAX
   }
 }
@@ -49,13 +68,27 @@ double f64_divide(double a, double b) {
 
 double double_binary(uint op, double a, double b) {
   switch (op) {
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ADD)
     case OP_ADD: return a + b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SUBTRACT)
     case OP_SUBTRACT: return a - b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_MULTIPLY)
     case OP_MULTIPLY: return a * b;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_DIVIDE)
     case OP_DIVIDE: return f64_divide(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_REMAINDER)
     case OP_REMAINDER: return fmod_f64(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATAN2)
     case OP_ATAN2: return atan2_f64(a, b);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_MIN)
     case OP_MIN: return f64_min(a, b);
+#endif
     default: return f64_max(a, b);  // OP_MAX
   }
 }

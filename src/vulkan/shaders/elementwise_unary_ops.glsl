@@ -2,6 +2,9 @@
 // vkt::compile generates (src/vulkan/compiled.cpp), so both compute alike. Needs
 // op_codes.glsl (OP_<NAME>, generated from the op table), common.glsl, float_bits.glsl,
 // elementwise_math.glsl (and elementwise_math_f64.glsl with VKT_F64) first.
+// A generated kernel defines VKT_ONLY_OPS and VKT_KEEP_OP_<NAME> per op it calls: the other
+// cases of float_function and double_function are left out, since a driver inlines every case's
+// math before it folds the constant op code (most of a first call's pipeline creation).
 const float LN2 = 0.693147180559945309;
 
 // sinh through expm1 (no cancellation near 0). Past 88 exp(x) overflows while sinh(x) fits
@@ -96,52 +99,114 @@ float unflushed(float x) { return f32_subnormal(x) ? copy_sign(1.17549435e-38, x
 
 float float_function(uint op, float x) {
   switch (op) {
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXP)
     case OP_EXP: return exp_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXPM1)
     case OP_EXPM1: return expm1_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_LOG)
     case OP_LOG: return log_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_LOG1P)
     case OP_LOG1P: return log1p_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIGMOID)
     case OP_SIGMOID: return 1.0 / (1.0 + exp_f32(-x));
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_COS)
     case OP_COS: {
       float s, c;
       sincos_f32(x, s, c);
       return c;
     }
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIN)
     case OP_SIN: {
       float s, c;
       sincos_f32(x, s, c);
       return s;
     }
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_TAN)
     case OP_TAN: {
       float s, c;
       sincos_f32(x, s, c);
       return s / c;
     }
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_COSH)
     case OP_COSH: return cosh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SINH)
     case OP_SINH: return sinh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_TANH)
     case OP_TANH: return tanh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ACOS)
     case OP_ACOS: return acos_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ASIN)
     case OP_ASIN: return asin_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATAN)
     case OP_ATAN: return atan_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ACOSH)
     case OP_ACOSH: return acosh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ASINH)
     case OP_ASINH: return asinh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATANH)
     case OP_ATANH: return atanh_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SQRT)
     case OP_SQRT: return sqrt_f32(x, false);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_RSQRT)
     case OP_RSQRT: return sqrt_f32(x, true);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CBRT)
     case OP_CBRT: return cbrt_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ERF)
     case OP_ERF: return erf_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ERFC)
     case OP_ERFC: return erfc_f32(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ERF_INV)
     case OP_ERF_INV: return erf_inv_f32(x);
+#endif
     // abs and negate on the bits: a float abs/negate may flush a subnormal.
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ABS)
     case OP_ABS: return uintBitsToFloat(floatBitsToUint(x) & 0x7fffffffu);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CEIL)
     case OP_CEIL: return ceil(unflushed(x));
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_FLOOR)
     case OP_FLOOR: return floor(unflushed(x));
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ROUND)
     case OP_ROUND: return round_away_f32(unflushed(x));
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_NEGATE)
     case OP_NEGATE: return uintBitsToFloat(floatBitsToUint(x) ^ 0x80000000u);
+#endif
     // NaN stays NaN and zeros keep their sign; decided on the bits.
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIGN)
     case OP_SIGN: return (f32_nonzero(x) && !isnan(x)) ? copy_sign(1.0, x) : x;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_IMAG)
     case OP_IMAG: return 0.0;
+#endif
     // The angle of x + 0i, on the sign bit: pi for negative x and -0.
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_PHASE)
     case OP_PHASE: return isnan(x) ? x : ((floatBitsToUint(x) >> 31) != 0u ? 3.14159265358979 : 0.0);
+#endif
     default: return x;  // conjugate, real
   }
 }
@@ -149,19 +214,46 @@ float float_function(uint op, float x) {
 #ifdef VKT_F64
 double double_function(uint op, double x) {
   switch (op) {
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXP)
     case OP_EXP: return exp_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXPM1)
     case OP_EXPM1: return expm1_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_LOG)
     case OP_LOG: return log_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_LOG1P)
     case OP_LOG1P: return log1p_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIGMOID)
     case OP_SIGMOID: return 1.0LF / (1.0LF + exp_f64(-x));
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_COSH)
     case OP_COSH: return cosh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SINH)
     case OP_SINH: return sinh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_TANH)
     case OP_TANH: return tanh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ACOSH)
     case OP_ACOSH: return acosh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ASINH)
     case OP_ASINH: return asinh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATANH)
     case OP_ATANH: return atanh_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CBRT)
     case OP_CBRT: return cbrt_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ATAN)
     case OP_ATAN: return atan_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIN) || defined(VKT_KEEP_OP_COS) || defined(VKT_KEEP_OP_TAN)
     case OP_SIN:
     case OP_COS:
     case OP_TAN: {
@@ -169,21 +261,46 @@ double double_function(uint op, double x) {
       sincos_f64(x, sv, cv);
       return op == OP_SIN ? sv : op == OP_COS ? cv : sv / cv;
     }
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ASIN)
     case OP_ASIN: return asin_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ACOS)
     case OP_ACOS: return acos_f64(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SQRT)
     case OP_SQRT: return sqrt(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_RSQRT)
     case OP_RSQRT: return 1.0LF / sqrt(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ABS)
     case OP_ABS: return abs(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CEIL)
     case OP_CEIL: return ceil(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_FLOOR)
     case OP_FLOOR: return floor(x);
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ROUND)
     case OP_ROUND: {
       const double t = trunc(x);
       return abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t;
     }
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_NEGATE)
     case OP_NEGATE: return -x;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_SIGN)
     case OP_SIGN: return (f64_nonzero(x) && !isnan(x)) ? ((f64_bits(x) >> 63) != 0UL ? -1.0LF : 1.0LF) : x;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_IMAG)
     case OP_IMAG: return 0.0LF;
+#endif
+#if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_PHASE)
     case OP_PHASE: return isnan(x) ? x : ((f64_bits(x) >> 63) != 0UL ? 3.141592653589793LF : 0.0LF);
+#endif
     default: return x;  // conjugate, real
   }
 }

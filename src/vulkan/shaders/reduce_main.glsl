@@ -29,6 +29,19 @@ layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come 
 layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
+
+// Four loads in flight: x[k] = element e + k * step. A fused prologue (vkt::compile) is
+// inlined at every load_acc call before the driver folds it: there, one call in a loop the
+// driver unrolls, since each call site multiplied its pipeline creation time.
+#ifdef VKT_FUSED_PROLOGUE
+#define LOAD4(x, e, step) \
+  ACC x[4];               \
+  for (uint k_ = 0u; k_ < 4u; ++k_) x[k_] = load_acc((e) + k_ * (step))
+#else
+#define LOAD4(x, e, step) \
+  const ACC x[4] = ACC[4](load_acc(e), load_acc((e) + (step)), load_acc((e) + 2u * (step)), \
+                          load_acc((e) + 3u * (step)))
+#endif
 const bool IS_ARG = OP == OP_ARGMAX || OP == OP_ARGMIN;
 const uint NO_INDEX = 0xffffffffu;
 
@@ -120,15 +133,14 @@ void reduce_rows() {
   // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
     const uint e = row * p.len + r;
-    const ACC x0 = load_acc(e), x1 = load_acc(e + stride);
-    const ACC x2 = load_acc(e + 2u * stride), x3 = load_acc(e + 3u * stride);
+    LOAD4(x, e, stride);
     if (IS_ARG) {
-      take_scanned(acc, best, x0, e, r);
-      take_scanned(acc, best, x1, e + stride, r + stride);
-      take_scanned(acc, best, x2, e + 2u * stride, r + 2u * stride);
-      take_scanned(acc, best, x3, e + 3u * stride, r + 3u * stride);
+      take_scanned(acc, best, x[0], e, r);
+      take_scanned(acc, best, x[1], e + stride, r + stride);
+      take_scanned(acc, best, x[2], e + 2u * stride, r + 2u * stride);
+      take_scanned(acc, best, x[3], e + 3u * stride, r + 3u * stride);
     } else {
-      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+      acc = combine(acc, combine(combine(x[0], x[1]), combine(x[2], x[3])));
     }
   }
   for (; r < end; r += stride) {
@@ -202,15 +214,14 @@ void reduce_cols() {
   const uint step = p.inner;
   for (; r + 3u < end; r += 4u) {
     const uint e = (o * p.len + r) * p.inner + col;
-    const ACC x0 = load_acc(e), x1 = load_acc(e + step);
-    const ACC x2 = load_acc(e + 2u * step), x3 = load_acc(e + 3u * step);
+    LOAD4(x, e, step);
     if (IS_ARG) {
-      take_scanned(acc, best, x0, e, r);
-      take_scanned(acc, best, x1, e + step, r + 1u);
-      take_scanned(acc, best, x2, e + 2u * step, r + 2u);
-      take_scanned(acc, best, x3, e + 3u * step, r + 3u);
+      take_scanned(acc, best, x[0], e, r);
+      take_scanned(acc, best, x[1], e + step, r + 1u);
+      take_scanned(acc, best, x[2], e + 2u * step, r + 2u);
+      take_scanned(acc, best, x[3], e + 3u * step, r + 3u);
     } else {
-      acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+      acc = combine(acc, combine(combine(x[0], x[1]), combine(x[2], x[3])));
     }
   }
   for (; r < end; ++r) {
@@ -226,9 +237,18 @@ void reduce_cols() {
 }
 
 void main() {
+#ifdef VKT_FUSED_MODE
+  // A fused prologue runs in one known mode (reduce_variant_defines): the other is not built.
+  if (VKT_FUSED_MODE == MODE_ROWS) {
+    reduce_rows();
+  } else {
+    reduce_cols();
+  }
+#else
   if (MODE == MODE_ROWS) {
     reduce_rows();
   } else {
     reduce_cols();
   }
+#endif
 }

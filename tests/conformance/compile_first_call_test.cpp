@@ -1,0 +1,134 @@
+// A compiled function's first call: the ledger's breakdown (pipelines created, shaderc and
+// pipeline time), pipelines prepared before the run needs them, and Pipelines shared by
+// threads creating the same pipeline at once.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "conformance/fixture.h"
+#include "vkt/compile.h"
+#include "vulkan/backend.h"
+#include "vulkan/kernel_cache.h"
+
+namespace vkt::testing {
+namespace {
+
+class VulkanCompileFirstCall : public VulkanTest {};
+
+std::vector<float> wave(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i % 613) / 61.0f - 5.0f;
+  return v;
+}
+
+Tensor softmax_rows(const Tensor& x) {
+  const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
+  return divide(e, sum(e, {1}, true));
+}
+
+// A tensor of this dtype and shape on b with no data: what prepare() looks at.
+Tensor stand_in(Backend& b, DType d, const Shape& shape) {
+  return Tensor(d, shape,
+                std::make_shared<Storage>(b, static_cast<std::size_t>(numel(shape)) * itemsize(d)));
+}
+
+// Shapes no other test uses, so this process has not made their kernels yet.
+TEST_F(VulkanCompileFirstCall, FirstCallCreatesPipelinesAndCountsTheirTimeSecondCallNone) {
+  const Tensor x = from_vector(wave(37 * 1021), {37, 1021}, &gpu());
+  auto f = compile(softmax_rows);
+  LedgerScope first;
+  const Tensor out = f(x);
+  const LedgerCounts d = first.delta();
+  EXPECT_EQ(d.traces, 1u);
+  EXPECT_GT(d.pipelines_created, 0u);
+  EXPECT_GT(d.pipeline_create_us, 0u);
+  EXPECT_EQ(d.kernel_compiles + d.kernel_cache_hits + d.kernel_disk_hits, 2u);  // sum, division
+  if (d.kernel_compiles > 0) {
+    EXPECT_GT(d.kernel_compile_us, 0u);
+  }
+  EXPECT_GT(d.precompile_us, 0u);
+  EXPECT_EQ(out.to_bytes(), softmax_rows(x).to_bytes());
+
+  LedgerScope second;
+  const Tensor again = f(x);
+  const LedgerCounts d2 = second.delta();
+  EXPECT_EQ(d2.plan_reuses, 1u);
+  EXPECT_EQ(d2.pipelines_created, 0u);
+  EXPECT_EQ(d2.pipeline_create_us, 0u);
+  EXPECT_EQ(d2.kernel_compiles, 0u);
+  EXPECT_EQ(d2.kernel_compile_us, 0u);
+  EXPECT_EQ(d2.trace_us + d2.plan_us + d2.codegen_us + d2.precompile_us, 0u);
+  EXPECT_EQ(again.to_bytes(), out.to_bytes());
+}
+
+// prepare() creates every pipeline the run then uses: the run creates none.
+TEST_F(VulkanCompileFirstCall, PreparedCallsCreateNoPipelinesWhenRun) {
+  const Tensor a = from_vector(wave(29 * 1030), {29, 1030}, &gpu());
+  const Tensor w = from_vector(wave(1030 * 45), {1030, 45}, &gpu());
+  const Tensor col = from_vector(wave(29 * 7), {29, 7, 1}, &gpu());
+  const std::vector<OpCall> calls = {
+      {Op::dot,
+       {stand_in(gpu(), DType::f32, {29, 1030}), stand_in(gpu(), DType::f32, {1030, 45})},
+       DotParams{{1}, {}, {0}, {}},
+       DType::f32,
+       {29, 45}},
+      {Op::sum,
+       {stand_in(gpu(), DType::f32, {29, 1030})},
+       ReduceParams{{1}, false},
+       DType::f32,
+       Shape{29}},
+      {Op::argmax,
+       {stand_in(gpu(), DType::f32, {29, 7, 1})},
+       ArgReduceParams{1, false, false},
+       DType::s64,
+       Shape{29, 1}},
+      {Op::atan2,
+       {stand_in(gpu(), DType::f32, {29, 1030}), stand_in(gpu(), DType::f32, {29, 1030})},
+       NoParams{},
+       DType::f32,
+       {29, 1030}},
+      {Op::erf_inv, {stand_in(gpu(), DType::f32, {29, 1030})}, NoParams{}, DType::f32, {29, 1030}},
+  };
+  for (const OpCall& c : calls) ASSERT_TRUE(gpu().supports(c)) << op_name(c.op);
+  for (const OpCall& c : calls) gpu().prepare(c);
+  LedgerScope run;
+  const Tensor results[] = {dot(a, w), sum(a, {1}), argmax(col, 1), atan2(a, a), erf_inv(a)};
+  for (const Tensor& r : results) (void)r.to_bytes();
+  EXPECT_EQ(run.delta().pipelines_created, 0u);
+  EXPECT_EQ(run.delta().fallbacks, 0u);
+}
+
+// Many threads wanting one new pipeline: it is created once and all get the same handle.
+TEST_F(VulkanCompileFirstCall, ConcurrentRequestsCreateOnePipeline) {
+  auto& b = static_cast<vk::VulkanBackend&>(gpu());
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  const std::string source =
+      "#version 450\n#include \"common.glsl\"\nlayout(binding = 0) buffer B { uint v[]; } b;\n"
+      "void main() { b.v[global_index()] = " +
+      std::to_string(static_cast<std::uint32_t>(stamp)) + "u; }\n";
+  const vk::KernelBinary bin = vk::kernel_binary(b.context(), source);
+  constexpr int kThreads = 8;
+  std::vector<VkPipeline> got(kThreads, VK_NULL_HANDLE);
+  std::atomic<int> ready{0};
+  LedgerScope scope;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&b, &bin, &got, &ready, t] {
+      ++ready;
+      while (ready.load() < kThreads) std::this_thread::yield();
+      got[static_cast<std::size_t>(t)] =
+          b.pipelines().get_generated(bin.key, bin.words, 1).pipeline;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(scope.delta().pipelines_created, 1u);
+  for (VkPipeline p : got) {
+    EXPECT_NE(p, VK_NULL_HANDLE);
+    EXPECT_EQ(p, got[0]);
+  }
+}
+
+}  // namespace
+}  // namespace vkt::testing
