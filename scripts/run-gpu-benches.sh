@@ -26,6 +26,10 @@
 #           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=off (the four-step's gain), and
 #           a sweep of lengths, every one four-step, against off (where the crossover
 #           lies; the rule is 3 n point bytes > the host's L2), torch cpu beside it
+# compile   vkt::compile (issue 12): chain16, softmax, layernorm and mlp compiled against eager
+#           (1M, 16M); first calls with no disk cache (VKT_CACHE_DIR=off: trace, plan,
+#           shaderc and pipeline columns); the cpu's eager and compiled paths at 1, 4 and all
+#           threads; PyTorch eager and torch.compile (bench/peers/torch_chain.py)
 # apigaps   window_scatter_max/min (native on Vulkan for f32), reduce and window_reduce with
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
@@ -137,6 +141,19 @@ for b in $benches; do
           --out "$out/${host}_torch-fft-batch_${day}.csv"
       else
         echo "run-gpu-benches: no PyTorch here; fft peer skipped" >&2
+      fi ;;
+    compile)
+      work=chain16,softmax,layernorm,mlp
+      "$bench" chain --ops $work --sizes 1048576,16777216 --reps 20 --out "$out/${host}_chain-compiled_${day}.csv"
+      VKT_CACHE_DIR=off "$bench" chain --ops chain1,$work --sizes 16384,1048576,16777216 --reps 5 \
+        --out "$out/${host}_chain-firstcall_${day}.csv"
+      for t in 1 4 "$(nproc)"; do
+        OMP_NUM_THREADS=$t "$bench" chain --cpu-only --ops $work --sizes 1048576,16777216 --reps 5 \
+          --out "$out/${host}_chain-cpu-threads${t}_${day}.csv"
+      done
+      if have_torch; then
+        python3 bench/peers/torch_chain.py --sizes 1048576,16777216 --reps 10 \
+          --out "$out/${host}_torch-chain_${day}.csv"
       fi ;;
     apigaps)
       "$bench" ops --ops window_scatter_max,window_scatter_min,reduce,window_reduce,all_close \
