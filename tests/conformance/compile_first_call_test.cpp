@@ -44,7 +44,7 @@ TEST_F(VulkanCompileFirstCall, FirstCallCreatesPipelinesAndCountsTheirTimeSecond
   EXPECT_EQ(d.traces, 1u);
   EXPECT_GT(d.pipelines_created, 0u);
   EXPECT_GT(d.pipeline_create_us, 0u);
-  EXPECT_EQ(d.kernel_compiles + d.kernel_cache_hits + d.kernel_disk_hits, 2u);  // sum, division
+  EXPECT_EQ(d.kernel_compiles + d.kernel_cache_hits + d.kernel_disk_hits, 1u);  // one row group
   if (d.kernel_compiles > 0) {
     EXPECT_GT(d.kernel_compile_us, 0u);
   }
