@@ -77,12 +77,15 @@ std::string combine_function(int k, Op op, const std::string& acc) {
   std::ostringstream s;
   s << acc << " combine" << k << "(" << acc << " a, " << acc << " b) {\n";
   const std::string order = acc == "double" ? "f64_order_less" : "f32_order_less";
+  // precise: NVIDIA contracted a sum of a fused d * d into fused multiply-adds although the
+  // product was precise (f64 layer norm on the H200, run 23); eager's operand is a load.
+  const std::string keep = acc == "double" || acc == "float" ? "precise " : "";
   switch (op) {
     case Op::sum:
-      s << "  return a + b;\n";
+      s << "  " << keep << acc << " r = a + b;\n  return r;\n";
       break;
     case Op::product:
-      s << "  return a * b;\n";
+      s << "  " << keep << acc << " r = a * b;\n  return r;\n";
       break;
     case Op::any:
       s << "  return a | b;\n";

@@ -155,9 +155,15 @@ ACC identity() {
 }
 
 // a then b combined; max/min keep the first NaN (NaN propagates).
+// Sums and products are precise: a fused prologue's product must not be contracted into
+// the accumulation (NVIDIA did so in a row kernel, run 23); eager's operand is a load.
 ACC combine(ACC a, ACC b) {
-  if (OP == OP_SUM) return a + b;
-  if (OP == OP_PRODUCT) return a * b;
+#ifdef ACC_IS_FLOAT
+  precise ACC r = OP == OP_SUM ? a + b : a * b;
+#else
+  ACC r = OP == OP_SUM ? a + b : a * b;
+#endif
+  if (OP == OP_SUM || OP == OP_PRODUCT) return r;
 #ifndef ACC_IS_FLOAT
   if (OP == OP_ALL) return a & b;  // all/any always accumulate in ACC_U32
   if (OP == OP_ANY) return a | b;
