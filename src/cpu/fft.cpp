@@ -184,7 +184,8 @@ void transform_lines(const OpCall& call, const Lines& lines, void* out_data) {
   const bool inverse = call.op == Op::ifft || call.op == Op::irfft;
   const LineIo<R, In> io(call, lines, out_data);
   const bool bluestein = largest_prime_factor(n) > kBluesteinPrime;
-  if (!bluestein && four_step_pays(n, sizeof(C))) {
+  if (!bluestein &&
+      (four_step_pays(n, sizeof(C)) || four_step_spreads(n, lines.count(), max_threads()))) {
     transform_long_lines(io, lines, n, inverse);
     return;
   }

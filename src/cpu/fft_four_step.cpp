@@ -124,6 +124,17 @@ bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   return n >= 256 && four_step_split(n) >= 16 && 3 * n * point_bytes > bound;
 }
 
+// A line inside L2 that would run alone on one thread while most of the host's idle: the
+// split spreads its passes over them. On the H200's 16 cores one line of c64 took 78 us split
+// against 181 direct at 16K points, 168 against 894 at 64K (bench_results/h200/
+// run23-320d310, fft-cpu-*-sweep); with 2 threads the split's extra passes eat the gain (the
+// VM's measurement above), hence at least 4 threads and more than twice the lines.
+bool four_step_spreads(std::int64_t n, std::int64_t lines, std::int64_t threads) {
+  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
+  if (env != nullptr && (std::string(env) == "off" || std::string(env) == "0")) return false;
+  return n >= 16384 && four_step_split(n) >= 16 && threads >= 4 && 2 * lines <= threads;
+}
+
 // A transform of one sub-length: Radix4Fft (powers of two), kissfft (other lengths), or,
 // where the sub-line itself is past the bound, a nested four-step (which then runs on the calling
 // thread: it is called inside the outer passes).

@@ -28,6 +28,8 @@ std::int64_t four_step_split(std::int64_t n);
 // VKT_CPU_FFT_FOUR_STEP=off (or 0) turns it off; a number of bytes replaces L2 in the rule
 // (to find the crossover, and in tests); read at every call.
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes);
+// Whether `lines` lines of n points, each inside L2, are better split over `threads`.
+bool four_step_spreads(std::int64_t n, std::int64_t lines, std::int64_t threads);
 
 // R: float (c64) or double (c128); twiddles are computed in double either way.
 template <class R>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/host_parallel.h"
+#include "cpu/fft_four_step.h"
 #include "support/fft_check.h"
 #include "vkt/vkt.h"
 
@@ -233,6 +234,18 @@ TEST(FftLongLine, StridedGroupsMatchOneByOne) {
       }
     }
   }
+}
+
+// One long line inside L2 is split over the threads only where there are many idle ones.
+TEST(FftFourStepRule, SpreadsALineOnlyOverManyIdleThreads) {
+  FourStepMode unset("");
+  EXPECT_TRUE(cpu_kernels::four_step_spreads(16384, 1, 16));
+  EXPECT_TRUE(cpu_kernels::four_step_spreads(1 << 20, 8, 16));
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(1 << 20, 9, 16));  // most threads have a line
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(16384, 1, 2));      // the split's passes cost more
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(4096, 1, 16));      // too short to share
+  FourStepMode off("off");
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(1 << 20, 1, 16));
 }
 
 }  // namespace
