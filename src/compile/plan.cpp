@@ -267,35 +267,14 @@ void Plan::build_group_description(Group& g) {
   d.shape = g.reduction ? root.args.at(0).shape : root.shape;
   std::map<int, int> value_of_member;
   std::map<std::string, int> value_of_leaf;
-  auto leaf_value = [&](const ValueRef& r) {
-    const std::string key = ref_key(r);
-    if (auto it = value_of_leaf.find(key); it != value_of_leaf.end()) return it->second;
-    const GraphNode& src = graph_.nodes[static_cast<std::size_t>(r.node)];
-    FusedValue v;
-    v.dtype = r.dtype;
-    v.shape = r.shape;
-    if (src.kind == GraphNode::Kind::constant && numel(r.shape) == 1) {
-      v.kind = FusedValue::Kind::scalar;  // a literal: inlined, no buffer
-      v.scalar = src.bytes;
-    } else {
-      v.kind = FusedValue::Kind::leaf;
-      v.leaf = static_cast<int>(g.leaves.size());
-      g.leaves.push_back(r);
-      d.leaf_dtypes.push_back(r.dtype);
-      d.leaf_shapes.push_back(r.shape);
-    }
-    d.values.push_back(std::move(v));
-    const int index = static_cast<int>(d.values.size()) - 1;
-    value_of_leaf.emplace(key, index);
-    return index;
-  };
   for (int m : g.members) {
     if (g.reduction && m == g.root) break;  // last: reduces the prologue's root
     const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
     if (node.op == Op::broadcast) {  // implicit: the argument's value, broadcast as a leaf is
       const ValueRef& a = node.args.at(0);
       const auto it = value_of_member.find(a.node);
-      value_of_member[m] = it != value_of_member.end() ? it->second : leaf_value(a);
+      value_of_member[m] =
+          it != value_of_member.end() ? it->second : leaf_value(g, value_of_leaf, a, false);
       continue;
     }
     FusedValue v;
@@ -305,7 +284,8 @@ void Plan::build_group_description(Group& g) {
     v.shape = node.shape;
     for (const ValueRef& a : node.args) {
       const auto it = value_of_member.find(a.node);  // members of this group only
-      v.args.push_back(it != value_of_member.end() ? it->second : leaf_value(a));
+      v.args.push_back(it != value_of_member.end() ? it->second
+                                                   : leaf_value(g, value_of_leaf, a, false));
     }
     d.values.push_back(std::move(v));
     value_of_member[m] = static_cast<int>(d.values.size()) - 1;
@@ -319,6 +299,32 @@ void Plan::build_group_description(Group& g) {
     return;
   }
   for (int w : g.written) d.outputs.push_back(value_of_member.at(w));
+}
+
+int Plan::leaf_value(Group& g, std::map<std::string, int>& value_of_leaf, const ValueRef& r,
+                     bool per_row) const {
+  const std::string key = ref_key(r);
+  if (auto it = value_of_leaf.find(key); it != value_of_leaf.end()) return it->second;
+  const GraphNode& src = graph_.nodes[static_cast<std::size_t>(r.node)];
+  FusedGroup& d = g.desc;
+  FusedValue v;
+  v.dtype = r.dtype;
+  v.shape = r.shape;
+  v.per_row = per_row;
+  if (src.kind == GraphNode::Kind::constant && numel(r.shape) == 1) {
+    v.kind = FusedValue::Kind::scalar;  // a literal: inlined, no buffer
+    v.scalar = src.bytes;
+  } else {
+    v.kind = FusedValue::Kind::leaf;
+    v.leaf = static_cast<int>(g.leaves.size());
+    g.leaves.push_back(r);
+    d.leaf_dtypes.push_back(r.dtype);
+    d.leaf_shapes.push_back(r.shape);
+  }
+  d.values.push_back(std::move(v));
+  const int index = static_cast<int>(d.values.size()) - 1;
+  value_of_leaf.emplace(key, index);
+  return index;
 }
 
 Tensor Plan::resolve(const ValueRef& ref, const std::vector<Tensor>& values) const {

@@ -50,6 +50,10 @@ class Plan {
   void merge_common_subexpressions();
   void build_groups(const std::vector<bool>& live);
   void build_group_description(Group& g);
+  // The group's value for leaf r, added once per key: a scalar literal is inlined, anything
+  // else becomes one more leaf buffer (shared by plan.cpp and row_groups.cpp).
+  int leaf_value(Group& g, std::map<std::string, int>& value_of_leaf, const ValueRef& r,
+                 bool per_row) const;
   // Row groups (row_groups.cpp): per node, the row-local node set it belongs to (-1: none),
   // found before the other groups; sets list their nodes in graph order.
   std::vector<int> find_row_groups(const std::vector<bool>& live,

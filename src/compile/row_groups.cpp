@@ -151,28 +151,9 @@ void Plan::build_row_description(Group& g) {
       view.push_back(1);
       r.shape = view;
     }
-    const std::string key = ref_key(r);
-    if (auto it = value_of_leaf.find(key); it != value_of_leaf.end()) return it->second;
-    const GraphNode& src = graph_.nodes[static_cast<std::size_t>(r.node)];
-    FusedValue v;
-    v.dtype = r.dtype;
-    v.shape = r.shape;
-    v.per_row = r.shape.empty() || numel(r.shape) == 1 ||
-                (r.shape.size() <= s.size() && r.shape.back() == 1);
-    if (src.kind == GraphNode::Kind::constant && numel(r.shape) == 1) {
-      v.kind = FusedValue::Kind::scalar;
-      v.scalar = src.bytes;
-    } else {
-      v.kind = FusedValue::Kind::leaf;
-      v.leaf = static_cast<int>(g.leaves.size());
-      g.leaves.push_back(r);
-      d.leaf_dtypes.push_back(r.dtype);
-      d.leaf_shapes.push_back(r.shape);
-    }
-    d.values.push_back(std::move(v));
-    const int index = static_cast<int>(d.values.size()) - 1;
-    value_of_leaf.emplace(key, index);
-    return index;
+    const bool per_row = r.shape.empty() || numel(r.shape) == 1 ||
+                         (r.shape.size() <= s.size() && r.shape.back() == 1);
+    return Plan::leaf_value(g, value_of_leaf, r, per_row);
   };
   auto operand = [&](const ValueRef& a, const Shape& consumer) {
     const auto it = value_of_member.find(a.node);
