@@ -144,7 +144,7 @@ void Plan::build_row_description(Group& g) {
   const Shape& s = g.row_shape;
   std::map<int, int> value_of_member;
   std::map<std::string, int> value_of_leaf;
-  auto leaf_value = [&](ValueRef r, const Shape& consumer) {
+  auto row_leaf_value = [&](ValueRef r, const Shape& consumer) {
     if (dropped_form(consumer, s)) {  // aligned to the consumer's rows: one more axis, 1
       Shape view(consumer.size() - std::min(consumer.size(), r.shape.size()), 1);
       view.insert(view.end(), r.shape.begin(), r.shape.end());
@@ -153,11 +153,11 @@ void Plan::build_row_description(Group& g) {
     }
     const bool per_row = r.shape.empty() || numel(r.shape) == 1 ||
                          (r.shape.size() <= s.size() && r.shape.back() == 1);
-    return Plan::leaf_value(g, value_of_leaf, r, per_row);
+    return leaf_value(g, value_of_leaf, r, per_row);
   };
   auto operand = [&](const ValueRef& a, const Shape& consumer) {
     const auto it = value_of_member.find(a.node);
-    return it != value_of_member.end() ? it->second : leaf_value(a, consumer);
+    return it != value_of_member.end() ? it->second : row_leaf_value(a, consumer);
   };
   for (int m : g.members) {
     const GraphNode& node = graph_.nodes[static_cast<std::size_t>(m)];
