@@ -1,5 +1,5 @@
 // vkt::compile on the cpu: a fused group runs block by block. Each block of the output
-// (kBlock elements, sized to stay in L2) evaluates the group's values in order with the
+// (kFusedBlockElements, sized to stay in L2) evaluates the group's values in order with the
 // backend's own elementwise kernels, so results are eager's bit for bit, while
 // intermediates live in cache instead of streaming through memory once per op. A group
 // that ends in a reduction over its trailing axes reduces each block as it is evaluated,
@@ -12,6 +12,7 @@
 
 #include "common/reduce_groups.h"
 #include "cpu/block_arena.h"
+#include "cpu/borrowed_storage.h"
 #include "cpu/compiled_rows.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
@@ -19,26 +20,6 @@
 
 namespace vkt::cpu_kernels {
 namespace {
-
-// 128 KiB of f32: at the host pool's minimum, so the block arena's buffers (block_arena.h)
-// are recycled, not faulted in afresh each time malloc trims and regrows its heap (a third
-// of the time at 8192).
-constexpr std::int64_t kBlock = 32768;
-
-// Host bytes the group does not own (a leaf's block, an inline scalar), as a tensor.
-class BorrowedStorage final : public Storage {
- public:
-  BorrowedStorage(const void* data, std::size_t nbytes) : Storage(cpu(), nbytes), data_(data) {}
-  const void* host_data() const override { return data_; }
-
- private:
-  const void* data_;
-};
-
-Tensor borrowed(const void* data, DType dtype, Shape shape) {
-  const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
-  return Tensor(dtype, std::move(shape), std::make_shared<BorrowedStorage>(data, bytes));
-}
 
 // `count` copies of one element of `item` bytes: a typed fill (a memcpy per element cost
 // softmax's broadcast row maxima more than the rest of its group on the cpu).
@@ -189,12 +170,14 @@ class CpuFusedKernel final : public detail::FusedKernel {
   // Evaluates the group over every element and writes `outs` (one per g_.outputs).
   void write_outputs(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs) const {
     const std::int64_t n = numel(g_.shape);
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-    const std::int64_t grain_blocks = std::max<std::int64_t>(1, grain_elements() / kBlock);
+    const std::int64_t blocks = (n + kFusedBlockElements - 1) / kFusedBlockElements;
+    const std::int64_t grain_blocks =
+        std::max<std::int64_t>(1, grain_elements() / kFusedBlockElements);
     parallel_for(blocks, grain_blocks, [&](std::int64_t b0, std::int64_t b1) {
       const BlockArena arena;  // this thread's block values, reused block after block
       for (std::int64_t blk = b0; blk < b1; ++blk) {
-        const std::int64_t begin = blk * kBlock, len = std::min(kBlock, n - begin);
+        const std::int64_t begin = blk * kFusedBlockElements,
+                           len = std::min(kFusedBlockElements, n - begin);
         const std::vector<Tensor> v = evaluate(leaves, begin, len);
         for (std::size_t k = 0; k < g_.outputs.size(); ++k)
           store_block(v[static_cast<std::size_t>(g_.outputs[k])], outs[k], begin, len);
@@ -355,13 +338,13 @@ class CpuFusedKernel final : public detail::FusedKernel {
   void reduce_trailing(const std::vector<Tensor>& leaves, const std::vector<Tensor>& written,
                        Out* out, std::int64_t per) const {
     using Total = typename Rule::Total;
-    static_assert(kBlock % kContiguousBlock == 0);
+    static_assert(kFusedBlockElements % kContiguousBlock == 0);
     const std::int64_t outputs = numel(g_.shape) / per;
     // Output o's elements [k0, k1), piece by piece, added to t.
     auto partial = [&](std::int64_t o, std::int64_t k0, std::int64_t k1) {
       Total t = Rule::total_init();
-      for (std::int64_t k = k0; k < k1; k += kBlock) {
-        const std::int64_t len = std::min(kBlock, k1 - k);
+      for (std::int64_t k = k0; k < k1; k += kFusedBlockElements) {
+        const std::int64_t len = std::min(kFusedBlockElements, k1 - k);
         const Tensor block = root_block(leaves, written, o * per + k, len);
         t = reduce_contiguous<T, Rule>(data<T>(block), len, t);
       }
@@ -371,11 +354,11 @@ class CpuFusedKernel final : public detail::FusedKernel {
     const std::int64_t chunks = (outputs < threads && per >= 2 * kGrain) ? threads : 1;
     if (chunks == 1) {
       // Short segments: one block holds several whole outputs.
-      const std::int64_t rows = std::max<std::int64_t>(1, kBlock / per);
+      const std::int64_t rows = std::max<std::int64_t>(1, kFusedBlockElements / per);
       parallel_for(outputs, std::max<std::int64_t>(1, grain_elements() / per),
                    [&](std::int64_t b, std::int64_t e) {
                      const BlockArena arena;
-                     if (per > kBlock) {
+                     if (per > kFusedBlockElements) {
                        for (std::int64_t o = b; o < e; ++o)
                          out[o] = to_output<Out>(partial(o, 0, per));
                        return;

@@ -7,28 +7,11 @@
 #include <cstring>
 #include <optional>
 
+#include "cpu/borrowed_storage.h"
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
 namespace {
-
-// 128 KiB of f32 per value, as compiled.cpp's blocks.
-constexpr std::int64_t kBlockElements = 32768;
-
-// Host bytes the group does not own (a leaf's rows, an inline scalar), as a tensor.
-class BorrowedRows final : public Storage {
- public:
-  BorrowedRows(const void* data, std::size_t nbytes) : Storage(cpu(), nbytes), data_(data) {}
-  const void* host_data() const override { return data_; }
-
- private:
-  const void* data_;
-};
-
-Tensor borrowed(const void* data, DType dtype, Shape shape) {
-  const std::size_t bytes = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
-  return Tensor(dtype, std::move(shape), std::make_shared<BorrowedRows>(data, bytes));
-}
 
 Shape stripped(const Shape& s) {
   std::size_t k = 0;
@@ -80,7 +63,7 @@ class CpuRowKernel final : public detail::FusedKernel {
                                  g_.output_shapes[k]));
     }
     const std::int64_t len = g_.shape.back(), rows = numel(g_.shape) / len;
-    const std::int64_t per_block = std::max<std::int64_t>(1, kBlockElements / len);
+    const std::int64_t per_block = std::max<std::int64_t>(1, kFusedBlockElements / len);
     const std::int64_t blocks = (rows + per_block - 1) / per_block;
     parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
       for (std::int64_t b = b0; b < b1; ++b) {
