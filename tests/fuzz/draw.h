@@ -7,6 +7,7 @@
 #include <numeric>
 #include <vector>
 
+#include "fuzz/program.h"
 #include "fuzz/rng.h"
 #include "vkt/vkt.h"
 
@@ -90,6 +91,48 @@ inline Shape draw_refactor(Rng& rng, const Shape& s) {
   if (!out.empty() && rng.chance(0.25))
     out[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(out.size()) - 1))] = -1;
   return out;
+}
+
+// A shape that broadcasts against s: some axes 1, sometimes only a suffix of s.
+inline Shape draw_broadcastable(Rng& rng, Shape s) {
+  for (auto& x : s) {
+    if (rng.chance(0.3)) x = 1;
+  }
+  if (!s.empty() && rng.chance(0.3))
+    s.erase(s.begin(), s.begin() + rng.range(0, static_cast<std::int64_t>(s.size())));
+  return s;
+}
+
+// A window op's arguments for a value of shape s: window sizes, sometimes strides,
+// dilations and padding.
+inline void draw_window(Rng& rng, const Shape& s, Node& n) {
+  std::vector<std::int64_t> w, st, dl, lo, hi;
+  for (std::int64_t v : s) {
+    w.push_back(rng.range(1, std::max<std::int64_t>(1, std::min<std::int64_t>(v, 3))));
+    st.push_back(rng.range(1, 2));
+    dl.push_back(rng.range(1, 2));
+    lo.push_back(rng.range(0, 1));
+    hi.push_back(rng.range(0, 2));
+  }
+  n.ints["window"] = w;
+  if (rng.chance(0.5)) n.ints["strides"] = st;
+  if (rng.chance(0.3)) n.ints["dilations"] = dl;
+  if (rng.chance(0.4)) {
+    n.ints["pad_lo"] = lo;
+    n.ints["pad_hi"] = hi;
+  }
+}
+
+// matmul or Nx.dot/2 of a value of shape a: sets n.op and returns b's shape, {K, N}
+// (batched like a for matmul) or {K}.
+inline Shape draw_matmul(Rng& rng, const Shape& a, Node& n) {
+  const auto r = static_cast<std::int64_t>(a.size());
+  n.op = rng.chance(0.5) ? "matmul" : "dot2";
+  Shape bs;
+  if (n.op == "matmul" && r > 2) bs.assign(a.begin(), a.end() - 2);
+  bs.push_back(r == 0 ? 1 : a.back());
+  if (r >= 2 || rng.chance(0.5)) bs.push_back(rng.range(1, 5));
+  return bs;
 }
 
 }  // namespace vkt::fuzz

@@ -125,11 +125,7 @@ class Gen final : public Builder {
     for (int i : live()) {
       if (val(i).shape() == s && rng_.chance(0.3)) return i;
     }
-    Shape t = s;
-    for (auto& x : t) {
-      if (rng_.chance(0.3)) x = 1;
-    }
-    if (!t.empty() && rng_.chance(0.3)) t.erase(t.begin(), t.begin() + rng_.range(0, static_cast<std::int64_t>(t.size())));
+    const Shape t = draw_broadcastable(rng_, s);
     return values(rng_.chance(0.6) ? d : dtype(), t);
   }
 
@@ -387,21 +383,7 @@ class Gen final : public Builder {
       case 24: {
         const std::vector<std::string> names = {"window_sum", "window_product", "window_max", "window_min"};
         n.op = rng_.pick(names);
-        std::vector<std::int64_t> w, s, dl, lo, hi;
-        for (std::int64_t v : t.shape()) {
-          w.push_back(rng_.range(1, std::max<std::int64_t>(1, std::min<std::int64_t>(v, 3))));
-          s.push_back(rng_.range(1, 2));
-          dl.push_back(rng_.range(1, 2));
-          lo.push_back(rng_.range(0, 1));
-          hi.push_back(rng_.range(0, 2));
-        }
-        n.ints["window"] = w;
-        if (rng_.chance(0.5)) n.ints["strides"] = s;
-        if (rng_.chance(0.3)) n.ints["dilations"] = dl;
-        if (rng_.chance(0.4)) {
-          n.ints["pad_lo"] = lo;
-          n.ints["pad_hi"] = hi;
-        }
+        draw_window(rng_, t.shape(), n);
         break;
       }
       case 25: {
@@ -437,12 +419,7 @@ class Gen final : public Builder {
     const std::int64_t r = t.rank();
     const DType bd = rng_.chance(0.7) ? t.dtype() : dtype();
     if (rng_.chance(0.3)) {  // matmul or Nx.dot/2: b is {K, N} (or batched like a)
-      n.op = rng_.chance(0.5) ? "matmul" : "dot2";
-      Shape bs;
-      if (n.op == "matmul" && r > 2) bs.assign(t.shape().begin(), t.shape().end() - 2);
-      bs.push_back(r == 0 ? 1 : t.shape().back());
-      if (r >= 2 || rng_.chance(0.5)) bs.push_back(rng_.range(1, 5));
-      const int y = values(bd, bs);
+      const int y = values(bd, draw_matmul(rng_, t.shape(), n));
       if (y < 0) return false;
       n.args = {x, y};
       return true;
