@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "conformance/fixture.h"
+#include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
 #include "vulkan/kernel_cache.h"
@@ -17,15 +18,10 @@ namespace {
 
 class VulkanCompileFirstCall : public VulkanTest {};
 
-std::vector<float> wave(std::size_t n) {
+std::vector<float> sawtooth(std::size_t n) {
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i % 613) / 61.0f - 5.0f;
   return v;
-}
-
-Tensor softmax_rows(const Tensor& x) {
-  const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
-  return divide(e, sum(e, {1}, true));
 }
 
 // A tensor of this dtype and shape on b with no data: what prepare() looks at.
@@ -36,7 +32,7 @@ Tensor stand_in(Backend& b, DType d, const Shape& shape) {
 
 // Shapes no other test uses, so this process has not made their kernels yet.
 TEST_F(VulkanCompileFirstCall, FirstCallCreatesPipelinesAndCountsTheirTimeSecondCallNone) {
-  const Tensor x = from_vector(wave(37 * 1021), {37, 1021}, &gpu());
+  const Tensor x = from_vector(sawtooth(37 * 1021), {37, 1021}, &gpu());
   auto f = compile(softmax_rows);
   LedgerScope first;
   const Tensor out = f(x);
@@ -65,9 +61,9 @@ TEST_F(VulkanCompileFirstCall, FirstCallCreatesPipelinesAndCountsTheirTimeSecond
 
 // prepare() creates every pipeline the run then uses: the run creates none.
 TEST_F(VulkanCompileFirstCall, PreparedCallsCreateNoPipelinesWhenRun) {
-  const Tensor a = from_vector(wave(29 * 1030), {29, 1030}, &gpu());
-  const Tensor w = from_vector(wave(1030 * 45), {1030, 45}, &gpu());
-  const Tensor col = from_vector(wave(29 * 7), {29, 7, 1}, &gpu());
+  const Tensor a = from_vector(sawtooth(29 * 1030), {29, 1030}, &gpu());
+  const Tensor w = from_vector(sawtooth(1030 * 45), {1030, 45}, &gpu());
+  const Tensor col = from_vector(sawtooth(29 * 7), {29, 7, 1}, &gpu());
   const std::vector<OpCall> calls = {
       {Op::dot,
        {stand_in(gpu(), DType::f32, {29, 1030}), stand_in(gpu(), DType::f32, {1030, 45})},

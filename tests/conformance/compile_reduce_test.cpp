@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "conformance/fixture.h"
+#include "support/compile_programs.h"
 #include "support/run_op.h"
 #include "vkt/compile.h"
 
@@ -13,12 +14,6 @@ namespace vkt::testing {
 namespace {
 
 class VulkanCompileReduce : public VulkanTest {};
-
-std::vector<float> wave(std::size_t n) {
-  std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * 0.37f) * 3.0f;
-  return v;
-}
 
 // Over columns: rows take the row-group kernel instead (compile_rows_test.cpp).
 Tensor softmax_columns(const Tensor& x) {

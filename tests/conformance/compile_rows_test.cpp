@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "conformance/fixture.h"
+#include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
 #include "vulkan/testing.h"
@@ -18,25 +19,7 @@ namespace {
 
 class VulkanCompileRows : public VulkanTest {};
 
-std::vector<float> wave(std::size_t n) {
-  std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * 0.37f) * 3.0f;
-  return v;
-}
-
-Tensor softmax_rows(const Tensor& x) {
-  const std::int64_t last = x.rank() - 1;
-  const Tensor e = exp(subtract(x, reduce_max(x, {last}, true)));
-  return divide(e, sum(e, {last}, true));
-}
-
 // The reductions' axis dropped: the row values are reshaped back to {rows, 1}.
-Tensor log_softmax_dropped(const Tensor& x) {
-  const Shape kept = {x.shape()[0], 1};
-  const Tensor shifted = subtract(x, reshape(reduce_max(x, {1}, false), kept));
-  return subtract(shifted, reshape(log(sum(exp(shifted), {1}, false)), kept));
-}
-
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
   const double len = static_cast<double>(x.shape()[1]);
   const Tensor mean = divide(sum(x, {1}, true), len);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "support/compile_programs.h"
 #include "support/run_op.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"
@@ -13,17 +14,9 @@
 namespace vkt {
 namespace {
 
-std::vector<float> wave(std::size_t n) {
-  std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * 0.37f) * 3.0f;
-  return v;
-}
-
-void expect_same_bytes(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.dtype(), b.dtype());
-  ASSERT_EQ(a.shape(), b.shape());
-  EXPECT_EQ(a.to_bytes(), b.to_bytes());
-}
+using testing::expect_same_bytes;
+using testing::softmax_rows;
+using testing::wave;
 
 TEST(CompileReduce, PrologueIsFusedIntoTheReductionAndNeverWritten) {
   auto f = compile([](const Tensor& x, const Tensor& m) { return sum(exp(subtract(x, m)), {1}); });
@@ -33,11 +26,6 @@ TEST(CompileReduce, PrologueIsFusedIntoTheReductionAndNeverWritten) {
   const std::string plan = f.describe();
   EXPECT_NE(plan.find("steps (1)"), std::string::npos) << plan;
   EXPECT_NE(plan.find("reduces v"), std::string::npos) << plan;
-}
-
-Tensor softmax_rows(const Tensor& x) {
-  const Tensor e = exp(subtract(x, reduce_max(x, {1}, true)));
-  return divide(e, sum(e, {1}, true));
 }
 
 // On the cpu (no recomputation) the exponential that both the sum and the division read is

@@ -9,40 +9,22 @@
 #include <limits>
 
 #include "cpu/compiled_rows.h"
+#include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
 namespace {
 
-std::vector<float> wave(std::size_t n) {
-  std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * 0.37f) * 3.0f;
-  return v;
-}
-
-void expect_same_bytes(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.dtype(), b.dtype());
-  ASSERT_EQ(a.shape(), b.shape());
-  EXPECT_EQ(a.to_bytes(), b.to_bytes());
-}
+using testing::expect_same_bytes;
+using testing::log_softmax_dropped;
+using testing::softmax_rows;
+using testing::wave;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-Tensor softmax_rows(const Tensor& x) {
-  const std::int64_t last = x.rank() - 1;
-  const Tensor e = exp(subtract(x, reduce_max(x, {last}, true)));
-  return divide(e, sum(e, {last}, true));
-}
-
-Tensor log_softmax_dropped(const Tensor& x) {
-  const Shape kept = {x.shape()[0], 1};
-  const Tensor shifted = subtract(x, reshape(reduce_max(x, {1}, false), kept));
-  return subtract(shifted, reshape(log(sum(exp(shifted), {1}, false)), kept));
 }
 
 // Variance as E[x^2] - mean^2: its sum of squares does not read the group's values, so it

@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "support/compile_corpus.h"
+#include "support/compile_programs.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
 namespace {
+
+using testing::expect_same_bytes;
 
 std::vector<float> ramp(std::size_t n) {
   std::vector<float> v(n);
@@ -21,12 +24,6 @@ Tensor chain(const Tensor& x, const Tensor& b) {
   y = tanh(y);
   y = subtract(y, exp(negate(abs(x))));
   return as_type(y, DType::f16);
-}
-
-void expect_same_bytes(const Tensor& a, const Tensor& b) {
-  ASSERT_EQ(a.dtype(), b.dtype());
-  ASSERT_EQ(a.shape(), b.shape());
-  EXPECT_EQ(a.to_bytes(), b.to_bytes());
 }
 
 TEST(Compile, ChainEqualsEagerAndReplaysPerSignature) {
