@@ -20,16 +20,6 @@
 namespace vkt::testing {
 namespace {
 
-std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
-  std::vector<double> v(static_cast<std::size_t>(2 * count));
-  std::uint32_t s = seed * 2654435761u + 12345u;
-  for (double& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
-  }
-  return v;
-}
-
 std::vector<DType> complex_dtypes() {
   std::vector<DType> out = {DType::c64};
   if (static_cast<vk::VulkanBackend&>(vulkan()).dtype_supported(DType::c128)) {
@@ -60,7 +50,8 @@ TEST_F(Fft, EveryLengthInnerAxis) {
   for (DType d : complex_dtypes()) {
     // The golden set's lengths, and large primes (VkFFT's Bluestein path).
     for (std::int64_t n : {1, 2, 3, 5, 7, 8, 12, 16, 17, 64, 97, 100, 1000, 4096, 1009, 4099}) {
-      const Tensor x = complex_tensor(pairs(3 * n, static_cast<std::uint32_t>(n)), d, {3, n});
+      const Tensor x =
+          complex_tensor(random_pairs(3 * n, static_cast<std::uint32_t>(n)), d, {3, n});
       check_native(x, false, -1);
       check_native(x, true, -1);
     }
@@ -70,10 +61,10 @@ TEST_F(Fft, EveryLengthInnerAxis) {
 TEST_F(Fft, OuterAndMiddleAxes) {
   for (DType d : complex_dtypes()) {
     for (std::int64_t n : {2, 7, 16, 17, 100}) {
-      const Tensor x = complex_tensor(pairs(n * 5 * 3, 5), d, {n, 5, 3});
+      const Tensor x = complex_tensor(random_pairs(n * 5 * 3, 5), d, {n, 5, 3});
       check_native(x, false, 0);
       check_native(x, true, 0);
-      const Tensor y = complex_tensor(pairs(4 * n * 6, 6), d, {4, n, 6});
+      const Tensor y = complex_tensor(random_pairs(4 * n * 6, 6), d, {4, n, 6});
       check_native(y, false, 1);
       check_native(y, true, 1);
     }
@@ -81,8 +72,8 @@ TEST_F(Fft, OuterAndMiddleAxes) {
 }
 
 TEST_F(Fft, LargeBatchAndLongLine) {
-  check_native(complex_tensor(pairs(4096 * 64, 8), DType::c64, {4096, 64}), false, -1);
-  check_native(complex_tensor(pairs(1 << 18, 9), DType::c64, {1 << 18}), false, -1);
+  check_native(complex_tensor(random_pairs(4096 * 64, 8), DType::c64, {4096, 64}), false, -1);
+  check_native(complex_tensor(random_pairs(1 << 18, 9), DType::c64, {1 << 18}), false, -1);
 }
 
 // Outputs with a buffer of their own are transformed in place after the input's conversion
@@ -94,7 +85,7 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
   setenv("VKT_VK_BLOCK_MB", "1", 1);
   std::vector<Tensor> inputs, on_device, results;
   for (std::uint32_t i = 0; i < 3; ++i) {
-    inputs.push_back(complex_tensor(pairs(64 * 1000, 20 + i), DType::c64, {64, 1000}));
+    inputs.push_back(complex_tensor(random_pairs(64 * 1000, 20 + i), DType::c64, {64, 1000}));
     on_device.push_back(transfer(inputs.back(), gpu()));
   }
   (void)fft(on_device[0], 1024);  // makes the plan
@@ -131,7 +122,7 @@ TEST_F(Fft, LongLinesMultiPass) {
     if (dedicated) setenv("VKT_VK_BLOCK_MB", "1", 1);
     for (const auto& line : lines) {
       SCOPED_TRACE(dedicated ? "dedicated buffers" : "pooled buffers");
-      const Tensor x = complex_tensor(pairs(line.second, 30), line.first, {line.second});
+      const Tensor x = complex_tensor(random_pairs(line.second, 30), line.first, {line.second});
       check_native(x, false, 0);
       check_native(x, true, 0);
     }
@@ -155,7 +146,7 @@ TEST_F(Fft, DirectFromInputBuffer) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " " + shape_str(c.shape) + " axis " +
                    std::to_string(c.axis));
       const std::int64_t n = c.shape[static_cast<std::size_t>(c.axis)];
-      const Tensor x = complex_tensor(pairs(c.shape[0] * c.shape[1], 40), d, c.shape);
+      const Tensor x = complex_tensor(random_pairs(c.shape[0] * c.shape[1], 40), d, c.shape);
       const std::vector<std::complex<double>> before = complex_values(x);
       const Tensor gx = transfer(x, gpu());
       LedgerScope scope;
@@ -181,8 +172,8 @@ TEST_F(Fft, DirectFromInputBuffer) {
 // f16 inputs after a native as_type to f32; fft2 of native steps is native. Each gives the
 // cpu's values.
 TEST_F(Fft, PaddedCroppedRealAndRfft) {
-  const Tensor x = complex_tensor(pairs(4 * 12, 3), DType::c64, {4, 12});
-  std::vector<double> re = pairs(24, 4);
+  const Tensor x = complex_tensor(random_pairs(4 * 12, 3), DType::c64, {4, 12});
+  std::vector<double> re = random_pairs(24, 4);
   re.resize(24);
   const Tensor r64 = from_vector(re, {2, 12});
   const Tensor r32 = as_type(r64, DType::f32);

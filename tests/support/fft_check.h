@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -17,6 +18,17 @@
 #include "vkt/vkt.h"
 
 namespace vkt::testing {
+
+// `count` deterministic (re, im) pairs in [-1, 1), interleaved; the same for the same seed.
+inline std::vector<double> random_pairs(std::int64_t count, std::uint32_t seed) {
+  std::vector<double> v(static_cast<std::size_t>(2 * count));
+  std::uint32_t s = seed * 2654435761u + 12345u;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
+  }
+  return v;
+}
 
 // A c64 or c128 cpu tensor from interleaved (re, im) doubles.
 inline Tensor complex_tensor(const std::vector<double>& pairs, DType d, const Shape& shape) {

@@ -25,6 +25,7 @@ namespace {
 
 using testing::complex_tensor;
 using testing::complex_values;
+using testing::random_pairs;
 using testing::spectra_close;
 using Cd = std::complex<double>;
 
@@ -53,16 +54,6 @@ class FourStepMode {
 // sub-lines above 256 points too (the nested split), whatever the host's caches.
 constexpr const char* kEveryLine = "4096";
 
-std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
-  std::vector<double> v(static_cast<std::size_t>(2 * count));
-  std::uint32_t s = seed * 2654435761u + 12345u;
-  for (double& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
-  }
-  return v;
-}
-
 std::string trace(DType d, std::int64_t n) {
   return std::string(dtype_name(d)) + " n=" + std::to_string(n);
 }
@@ -75,7 +66,7 @@ TEST(FftLongLine, FourStepMatchesDirectTransform) {
          {std::int64_t{1} << 16, std::int64_t{1} << 20, 3 * (std::int64_t{1} << 18),
           std::int64_t{1000000}, std::int64_t{7 * 11 * 13 * 64}}) {
       SCOPED_TRACE(trace(d, n));
-      const Tensor x = complex_tensor(pairs(n, static_cast<std::uint32_t>(n)), d, {n});
+      const Tensor x = complex_tensor(random_pairs(n, static_cast<std::uint32_t>(n)), d, {n});
       std::vector<Cd> direct_fwd, direct_inv, split_fwd, split_inv, back;
       {
         const FourStepMode off("off");
@@ -144,7 +135,7 @@ TEST(FftLongLine, AnalyticTransforms) {
 // axis (strided gather and scatter); each against the direct transform.
 TEST(FftLongLine, GatheredLinesMatchDirectTransform) {
   const std::int64_t n = 3 * 4096;
-  const std::vector<double> p = pairs(2 * n, 5);
+  const std::vector<double> p = random_pairs(2 * n, 5);
   std::vector<double> re(p.begin(), p.begin() + 2 * n);
   const Tensor real = from_vector(re, {2, n});
   const Tensor real_t = transpose(real);  // {n, 2}: the lines on axis 0
@@ -190,8 +181,8 @@ TEST(FftLongLine, ManySplitLinesMatchDirectTransform) {
   const std::int64_t lines = 2 * std::max(host::max_threads(), 2) + 1, n = 4096;
   for (DType d : {DType::c64, DType::c128}) {
     SCOPED_TRACE(trace(d, n));
-    const Tensor x = complex_tensor(pairs(lines * n, 13), d, {lines, n});
-    const Tensor x_t = complex_tensor(pairs(lines * n, 13), d, {n, lines});
+    const Tensor x = complex_tensor(random_pairs(lines * n, 13), d, {lines, n});
+    const Tensor x_t = complex_tensor(random_pairs(lines * n, 13), d, {n, lines});
     auto all = [&] {
       return std::vector<std::vector<Cd>>{complex_values(fft(x)), complex_values(ifft(x)),
                                           complex_values(fft(x_t, std::nullopt, 0))};
@@ -215,7 +206,7 @@ TEST(FftLongLine, ManySplitLinesMatchDirectTransform) {
 // equals the same line transformed alone.
 TEST(FftLongLine, StridedGroupsMatchOneByOne) {
   const std::int64_t outer = 3, n = 24, inner = 37;
-  const std::vector<double> p = pairs(outer * n * inner, 9);
+  const std::vector<double> p = random_pairs(outer * n * inner, 9);
   const Tensor x = complex_tensor(p, DType::c128, {outer, n, inner});
   const std::vector<Cd> all = complex_values(fft(x, std::nullopt, 1));
   for (std::int64_t o = 0; o < outer; ++o) {
@@ -242,8 +233,8 @@ TEST(FftFourStepRule, SpreadsALineOnlyOverManyIdleThreads) {
   EXPECT_TRUE(cpu_kernels::four_step_spreads(16384, 1, 16));
   EXPECT_TRUE(cpu_kernels::four_step_spreads(1 << 20, 8, 16));
   EXPECT_FALSE(cpu_kernels::four_step_spreads(1 << 20, 9, 16));  // most threads have a line
-  EXPECT_FALSE(cpu_kernels::four_step_spreads(16384, 1, 2));      // the split's passes cost more
-  EXPECT_FALSE(cpu_kernels::four_step_spreads(4096, 1, 16));      // too short to share
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(16384, 1, 2));     // the split's passes cost more
+  EXPECT_FALSE(cpu_kernels::four_step_spreads(4096, 1, 16));     // too short to share
   FourStepMode off("off");
   EXPECT_FALSE(cpu_kernels::four_step_spreads(1 << 20, 1, 16));
 }

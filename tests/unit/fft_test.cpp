@@ -19,19 +19,9 @@ namespace {
 
 using testing::complex_tensor;
 using testing::complex_values;
+using testing::random_pairs;
 using testing::spectra_close;
 using Cd = std::complex<double>;
-
-// Deterministic (re, im) pairs in [-1, 1).
-std::vector<double> pairs(std::int64_t count, std::uint32_t seed) {
-  std::vector<double> v(static_cast<std::size_t>(2 * count));
-  std::uint32_t s = seed * 2654435761u + 12345u;
-  for (double& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 23) - 1.0;
-  }
-  return v;
-}
 
 std::vector<Cd> direct_dft(const std::vector<Cd>& x, bool inverse) {
   const std::size_t n = x.size();
@@ -58,7 +48,7 @@ TEST(Fft, MatchesDirectDftEveryLength) {
     for (std::int64_t n : {1,  2,  3,  4,  5,  6,   7,   8,   9,   11,  13,  16,  17,   25,     31,
                            32, 49, 60, 64, 97, 128, 243, 251, 256, 257, 509, 512, 1031, 2 * 521}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
-      const Tensor x = complex_tensor(pairs(n, static_cast<std::uint32_t>(n)), d, {n});
+      const Tensor x = complex_tensor(random_pairs(n, static_cast<std::uint32_t>(n)), d, {n});
       const std::vector<Cd> in = complex_values(x);
       EXPECT_TRUE(spectra_close(complex_values(fft(x)), direct_dft(in, false), d, n));
       EXPECT_TRUE(spectra_close(complex_values(ifft(x)), direct_dft(in, true), d, n));
@@ -70,7 +60,7 @@ TEST(Fft, RoundTrips) {
   for (DType d : {DType::c64, DType::c128}) {
     for (std::int64_t n : {1, 8, 12, 97, 1000, 4096, 16384 * 3, 65537}) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " n=" + std::to_string(n));
-      const Tensor x = complex_tensor(pairs(2 * n, 7), d, {2, n});
+      const Tensor x = complex_tensor(random_pairs(2 * n, 7), d, {2, n});
       EXPECT_TRUE(spectra_close(complex_values(ifft(fft(x))), complex_values(x), d, n));
       EXPECT_TRUE(spectra_close(complex_values(ifft(fft(x, std::nullopt, 0), std::nullopt, 0)),
                                 complex_values(x), d, 2));
@@ -79,7 +69,7 @@ TEST(Fft, RoundTrips) {
   // irfft(rfft(x), n) == x for odd and even n.
   for (std::int64_t n : {1, 2, 7, 10, 99, 1024}) {
     SCOPED_TRACE("rfft n=" + std::to_string(n));
-    std::vector<double> re = pairs(n, 3);
+    std::vector<double> re = random_pairs(n, 3);
     re.resize(static_cast<std::size_t>(n));
     const Tensor x = from_vector(re, {n});
     const Tensor back = irfft(rfft(x), n);
@@ -144,7 +134,7 @@ TEST(Fft, IntegerInputIsConverted) {
 // ifft of it returns the input.
 TEST(Fft, LongSingleLineMatchesBatchedPath) {
   const std::int64_t n = 1 << 20, copies = std::max(host::max_threads(), 2);
-  const std::vector<double> p = pairs(n, 31);
+  const std::vector<double> p = random_pairs(n, 31);
   std::vector<double> many;
   for (std::int64_t c = 0; c < copies; ++c) many.insert(many.end(), p.begin(), p.end());
   for (DType d : {DType::c64, DType::c128}) {
@@ -166,7 +156,7 @@ TEST(Fft, LongSingleLineMatchesBatchedPath) {
 // (Inputs are built from the same pairs, so no other op on complex tensors is involved.)
 TEST(Fft, ManyLinesMatchOneByOne) {
   const std::int64_t rows = 300, n = 60;
-  const std::vector<double> p = pairs(rows * n, 11);
+  const std::vector<double> p = random_pairs(rows * n, 11);
   std::vector<double> p_t(p.size());
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t k = 0; k < n; ++k) {
