@@ -35,6 +35,16 @@ inline bool fusible(const GraphNode& n) {
   return n.kind == GraphNode::Kind::op && (fusible_op(n.op) || implicit_broadcast(n));
 }
 
+// The group's value that node n's op computes; the caller adds its arguments.
+inline FusedValue op_value(const GraphNode& n) {
+  FusedValue v;
+  v.kind = FusedValue::Kind::op;
+  v.op = n.op;
+  v.dtype = n.dtype;
+  v.shape = n.shape;
+  return v;
+}
+
 inline bool reduction(const GraphNode& n) {
   return n.kind == GraphNode::Kind::op && reduction_op(n.op) &&
          std::holds_alternative<ReduceParams>(n.params);

@@ -277,11 +277,7 @@ void Plan::build_group_description(Group& g) {
           it != value_of_member.end() ? it->second : leaf_value(g, value_of_leaf, a, false);
       continue;
     }
-    FusedValue v;
-    v.kind = FusedValue::Kind::op;
-    v.op = node.op;
-    v.dtype = node.dtype;
-    v.shape = node.shape;
+    FusedValue v = op_value(node);
     for (const ValueRef& a : node.args) {
       const auto it = value_of_member.find(a.node);  // members of this group only
       v.args.push_back(it != value_of_member.end() ? it->second

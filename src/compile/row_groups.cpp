@@ -165,11 +165,7 @@ void Plan::build_row_description(Group& g) {
       value_of_member[m] = operand(node.args.at(0), node.shape);
       continue;
     }
-    FusedValue v;
-    v.kind = FusedValue::Kind::op;
-    v.op = node.op;
-    v.dtype = node.dtype;
-    v.shape = node.shape;
+    FusedValue v = op_value(node);
     v.per_row = true;
     for (const ValueRef& a : node.args) {
       v.args.push_back(operand(a, node.shape));
