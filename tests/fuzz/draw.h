@@ -135,4 +135,17 @@ inline Shape draw_matmul(Rng& rng, const Shape& a, Node& n) {
   return bs;
 }
 
+// pad's low, high and interior padding for a rank-r value (negative low and high crop).
+inline void draw_pad(Rng& rng, std::int64_t r, Node& n) {
+  std::vector<std::int64_t> lo, hi, in;
+  for (std::int64_t i = 0; i < r; ++i) {
+    lo.push_back(rng.range(-2, 2));
+    hi.push_back(rng.range(-2, 2));
+    in.push_back(rng.chance(0.7) ? 0 : rng.range(1, 2));
+  }
+  n.ints["lo"] = lo;
+  n.ints["hi"] = hi;
+  n.ints["interior"] = in;
+}
+
 }  // namespace vkt::fuzz

@@ -230,15 +230,7 @@ class Gen final : public Builder {
       }
       case 11: {
         n.op = "pad";
-        std::vector<std::int64_t> lo, hi, in;
-        for (std::int64_t i = 0; i < r; ++i) {
-          lo.push_back(rng_.range(-2, 2));
-          hi.push_back(rng_.range(-2, 2));
-          in.push_back(rng_.chance(0.7) ? 0 : rng_.range(1, 2));
-        }
-        n.ints["lo"] = lo;
-        n.ints["hi"] = hi;
-        n.ints["interior"] = in;
+        draw_pad(rng_, r, n);
         n.literals.push_back(literal(d));
         break;
       }

@@ -267,15 +267,7 @@ class ComplexGen {
         n.ints["perm"] = draw_permutation(rng_, r, 0.1);
         return true;
       case Op::pad: {
-        std::vector<std::int64_t> lo, hi, in;
-        for (std::int64_t i = 0; i < r; ++i) {
-          lo.push_back(rng_.range(-2, 2));
-          hi.push_back(rng_.range(-2, 2));
-          in.push_back(rng_.chance(0.7) ? 0 : rng_.range(1, 2));
-        }
-        n.ints["lo"] = lo;
-        n.ints["hi"] = hi;
-        n.ints["interior"] = in;
+        draw_pad(rng_, r, n);
         n.literals.push_back(literal());
         return true;
       }
