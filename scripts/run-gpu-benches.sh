@@ -52,16 +52,16 @@ if ! "$bench" info | grep -q "device .*H200"; then
 fi
 have_torch() { python3 -c 'import torch' 2>/dev/null; }
 # An idle H200 runs at 345 MHz and a small op then costs ~50 us instead of ~25 (run 11), so
-# the GPU is kept busy for a moment first. Not with matmuls any more: the memory-bound and fft
-# rows measured right after ~2 s of 4096 matmuls ran 1.8 to 4.5 times slower on the device
-# than the same kernels in run 22, which had no such warm-up (runs 20 and 23); the chain rows
-# later in run 23's call were not slowed. A likely cause, not a proven one: a memory-bound
-# warm-up instead (not yet measured); VKT_BENCH_WARMUP=matmul brings the old one back, =none
-# skips it.
-case ${VKT_BENCH_WARMUP:-add} in
+# the GPU is kept busy for a moment first. Run 25 found the first benchmark process on a fresh
+# machine slow for the memory-bound rows after gather (add 64M 360 us on the device against 237
+# in the next processes, at full clock), and a matmul warm-up harmless. So the warm-up is a
+# throw-away process that runs the memory rows' ops at 64M; VKT_BENCH_WARMUP=matmul gives the
+# old one (4096 matmuls), =none skips it.
+case ${VKT_BENCH_WARMUP:-memory} in
   matmul) "$bench" matmul --sizes 4096 --dtypes f32 --reps 400 --cpu-max 0 --out "$out/.warm-up.csv" > /dev/null 2>&1 || true ;;
   none) ;;
-  *) "$bench" ops --ops add --sizes 16777216 --reps 400 --out "$out/.warm-up.csv" > /dev/null 2>&1 || true ;;
+  *) "$bench" ops --ops concatenate,pad,gather,take,transpose,add,exp,sum,argmax,clip --sizes 67108864 --reps 5 \
+       --out "$out/.warm-up.csv" > /dev/null 2>&1 || true ;;
 esac
 rm -f "$out/.warm-up.csv"
 for b in $benches; do
