@@ -217,8 +217,16 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     if (t.kernel == DotKernel::tiled) {  // constants 1..8
       return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
     }
-    if (t.kernel == DotKernel::coopmat)
-      return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+    if (t.kernel == DotKernel::coopmat) {
+      // Direct fragment stores need every row of C 16-byte aligned: f16 C (mode 0) by its
+      // strides, the f32 partials (mode 1, contiguous [batch, splits, M, N]) by N.
+      const bool aligned =
+          mode == 1 ? v.n % 4 == 0 : (v.batch == 1 || v.c[0] % 8 == 0) && v.c[1] % 8 == 0;
+      std::vector<std::uint32_t> coop = constants;
+      coop.insert(coop.end(), {t.wm, t.wn, t.stages, t.threads(),
+                               static_cast<std::uint32_t>(t.direct_c && aligned)});
+      return b.pipelines().get("linalg_dot_coopmat", 3, coop);
+    }
     return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
   if (prepare_only) {
