@@ -93,8 +93,9 @@ bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
   return c.threads() <= 1024;
 }
 
-// The coopmat configuration: VKT_VK_COOPMAT_TILE's, else the first of the rule's candidates
-// that fits in shared memory; two stages where they fit. Empty when none fits.
+// The coopmat configuration: VKT_VK_COOPMAT_TILE's, else the first of the rule's tiles that
+// fits in shared memory, with two stages, else one (a large tile with one stage before a
+// small one with two). Empty when none fits.
 std::optional<DotChoice> coopmat_choice(const DotChoice& base, std::uint64_t shared_limit) {
   DotChoice m = base;
   m.kernel = DotKernel::coopmat;
