@@ -1,6 +1,7 @@
 #include "vulkan/linalg_dot_choice.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -96,7 +97,8 @@ bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
 // The coopmat configuration: VKT_VK_COOPMAT_TILE's, else the first of the rule's tiles that
 // fits in shared memory, with two stages, else one (a large tile with one stage before a
 // small one with two). Empty when none fits.
-std::optional<DotChoice> coopmat_choice(const DotChoice& base, std::uint64_t shared_limit) {
+std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s,
+                                        std::uint64_t shared_limit) {
   DotChoice m = base;
   m.kernel = DotKernel::coopmat;
   auto fit_stages = [&](DotChoice& c) {
@@ -121,9 +123,14 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, std::uint64_t sha
     }
     return m;
   }
-  // BM, BN, BK, WM, WN.
-  constexpr std::uint32_t candidates[][5] = {{128, 128, 32, 64, 64}, {64, 64, 32, 32, 32}};
-  for (const auto& t : candidates) {
+  // BM, BN, BK, WM, WN: 128 x 128 unless M or N is at most 64 (conv's 64 out channels):
+  // then a 64-wide side, so that no half of each tile's products falls outside C.
+  using Tile = std::array<std::uint32_t, 5>;
+  const Tile square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
+  const Tile first = s.m <= 64 && s.n > 64   ? Tile{64, 128, 32, 32, 64}
+                     : s.n <= 64 && s.m > 64 ? Tile{128, 64, 32, 64, 32}
+                                             : square;
+  for (const Tile& t : {first, small}) {
     m.tm = t[0] / 16, m.tn = t[1] / 16, m.bk = t[2], m.wm = t[3], m.wn = t[4];
     if (fit_stages(m)) return m;
   }
@@ -167,7 +174,7 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   const std::string coop = env("VKT_VK_COOPMAT");
   if (d == DType::f16 && dev.coopmat_f16 && coop != "0" &&
       (coop == "1" || (s.m >= 64 && s.n >= 64))) {
-    if (std::optional<DotChoice> m = coopmat_choice(c, dev.shared_bytes)) {
+    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
       m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
                                        : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
       m->b_vec = vec && (m->b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)

@@ -35,6 +35,24 @@ TEST(DotChoice, CoopmatDefaultIs128x128x32With64x64PerSubgroup) {
   EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 40 + 32 * 136) * 2);
 }
 
+// M or N of at most 64 (conv's 64 out channels) takes a 64-wide side of the tile.
+TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  const vk::DotDevice dev{49152, true};
+  const vk::DotChoice rows64 = vk::choose_dot_kernel(
+      vk::DotShape{32, 64, 3136, 576, 0, 576, 1, 576 * 3136, 3136, 1}, DType::f16, dev);
+  EXPECT_EQ(rows64.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * rows64.tm, 64u);
+  EXPECT_EQ(16 * rows64.tn, 128u);
+  EXPECT_EQ(rows64.wm, 32u);
+  EXPECT_EQ(rows64.wn, 64u);
+  const vk::DotChoice cols64 =
+      vk::choose_dot_kernel(vk::DotShape{1, 4096, 64, 4096, 0, 4096, 1, 0, 64, 1}, DType::f16, dev);
+  EXPECT_EQ(16 * cols64.tm, 128u);
+  EXPECT_EQ(16 * cols64.tn, 64u);
+  EXPECT_EQ(cols64.threads(), 128u);
+}
+
 TEST(DotChoice, CoopmatShrinksToTheDeviceSharedMemory) {
   const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   // The default tile with one stage (18.5 KiB), then 64 x 64 x 32 with 32 x 32 per subgroup.

@@ -487,6 +487,8 @@ TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
       {{"VKT_VK_COOPMAT_TILE", "128x256x32:64x64"}},
       {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}},
       {{"VKT_VK_COOPMAT_TILE", "64x64x16:32x32"}},
+      {{"VKT_VK_COOPMAT_TILE", "64x128x32:32x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x64x32:64x32:1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:32x64"}, {"VKT_VK_DOT_VEC", "0"}},
   };
   for (const EnvVars& setting : settings) {
