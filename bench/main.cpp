@@ -172,8 +172,9 @@ int main(int argc, char** argv) {
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
-  conv->add_flag("--device-only", conv_opts.device_only,
-                 "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT)");
+  conv->add_flag(
+      "--device-only", conv_opts.device_only,
+      "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT, VKT_VK_CONV_GEMM)");
 
   vkt::bench::FftBenchOptions fft_opts;
   std::string fft_dtypes = "c64", fft_sizes = "4096,65536,1048576,16777216";

@@ -16,6 +16,10 @@
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
 # convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
 #           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
+# coopmat   f16 matmul on cooperative matrices under each VKT_VK_COOPMAT_TILE (2048, 4096,
+#           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
+#           and f32 through im2col + the GEMM (VKT_VK_CONV_GEMM=1), the implicit GEMM's f16
+#           for comparison, and cuDNN's conv
 # convcpu   the cpu's conv (columns A, B; f32 and f64) under each work split
 #           (VKT_CPU_CONV_SPLIT=tiles|images), at all threads and at 2 (the 2-core rule),
 #           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
@@ -132,6 +136,24 @@ for b in $benches; do
           --out "$out/${host}_conv-tile-${t}_${day}.csv"
       done
       VKT_VK_COOPMAT=1 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-coopmat_${day}.csv" ;;
+    coopmat)
+      v="auto:VKT_VK_COOPMAT=1"
+      for t in 128x128x32:64x32 128x128x32:32x64 128x128x32:64x64:1 128x256x32:64x64 \
+               256x128x32:64x64 128x128x64:64x64 64x64x32:32x32; do
+        v="$v;t${t//:/-}:VKT_VK_COOPMAT=1,VKT_VK_COOPMAT_TILE=$t"
+      done
+      "$bench" matmul --sizes 2048,4096,8192 --dtypes f16 --cpu-max 0 --reps 10 --variants "$v" \
+        --out "$out/${host}_matmul-coopmat-tiles_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_matmul.py --sizes 2048,4096,8192 --dtypes f16 \
+          --out "$out/${host}_torch-matmul-f16_${day}.csv"
+      fi
+      VKT_VK_CONV_GEMM=1 "$bench" conv --device-only --dtypes f16,f32 \
+        --out "$out/${host}_conv-gemm_${day}.csv"
+      "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-plain_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_conv.py --no-cpu --out "$out/${host}_torch-conv_${day}.csv"
+      fi ;;
     fft)
       "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
       "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"

@@ -152,6 +152,17 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call);
 bool linalg_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_conv(VulkanBackend& b, const OpCall& call);
 bool conv_supported(const VulkanBackend& b, const OpCall& call);
+// A GEMM over [batch, M, K] x [batch, K, N] read in place: sizes and each operand's (batch,
+// row, column) element strides; the output's rows have unit column stride.
+struct GemmView {
+  std::int64_t batch = 0, m = 0, n = 0, k = 0;
+  std::array<std::int64_t, 3> a{}, b{};  // a: (batch, m, k); b: (batch, k, n)
+  std::array<std::int64_t, 2> c{};       // out: (batch, m); n has stride 1
+};
+// Records out = a . b for `v`, all read as dtype d, by dot's kernels and rule (linalg.cpp);
+// conv's im2col path uses it too.
+void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
+                 const Tensor& out);
 Tensor run_triangular_solve(VulkanBackend& b, const OpCall& call);  // linalg_triangular.cpp
 bool triangular_solve_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_reduce(VulkanBackend& b, const OpCall& call);

@@ -2,9 +2,12 @@
 // 1 to 3 spatial axes and every float dtype the device stores (f64 needs shaderFloat64).
 // More spatial axes are not native: the core falls back to the cpu. f16 runs on NV
 // cooperative matrices where the device has them (shaders/conv_coopmat.comp, f32
-// accumulation); elsewhere, and bf16 always, on the register-blocked kernel.
+// accumulation); elsewhere, and bf16 always, on the register-blocked kernel. With
+// VKT_VK_CONV_GEMM=1, one group: im2col (shaders/conv_im2col.comp) then dot's GEMM, which
+// takes cooperative matrices for f16 where the device has them.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -82,6 +85,21 @@ bool use_coopmat(const VulkanBackend& b, DType d) {
          kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
 
+// conv as im2col + dot's GEMM (VKT_VK_CONV_GEMM=1, read at every call; a tuning and test
+// switch until the H200 says which path wins where): one group only, the column matrix
+// [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
+bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
+                     std::int64_t k, std::int64_t positions) {
+  const char* env = std::getenv("VKT_VK_CONV_GEMM");
+  if (env == nullptr || std::string(env) != "1" || groups != 1) return false;
+  const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
+  return elements < (std::uint64_t{1} << 32) &&
+         elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range &&
+         b.context().caps().storage8 && b.context().caps().storage16;
+}
+
+std::atomic<bool> g_last_conv_gemm{false};
+
 // The shader computes each tap's position in the padded, dilated input in int32:
 // out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
 // Every term below 2^29 keeps any sum of them in range; larger geometry falls back.
@@ -108,6 +126,12 @@ std::uint32_t u32(std::int64_t x) {
 }
 
 }  // namespace
+
+namespace testing {
+bool last_conv_took_gemm() {
+  return g_last_conv_gemm.load();
+}
+}  // namespace testing
 
 bool conv_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::conv || !is_float(call.out_dtype) || !b.dtype_supported(call.out_dtype)) {
@@ -183,6 +207,26 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
                       {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])}};
 
   const DType d = call.out_dtype;
+  g_last_conv_gemm.store(false);
+  if (use_im2col_gemm(b, call, groups, push.k, positions)) {
+    // out[n] = kernel [O, K] . cols[n] [K, positions]: the output's [n, o, pos] layout.
+    const std::int64_t batch = call.out_shape[0], k = push.k;
+    const Tensor cols =
+        b.make_output(OpCall{Op::conv, {}, NoParams{}, d, Shape{batch, k, positions}});
+    const Pipeline p_im2col =
+        b.pipelines().get("conv_im2col_w" + std::to_string(itemsize(d)), 2, {});
+    // One invocation per column and run of 32 rows (conv_im2col.comp's RUN).
+    const auto units = static_cast<std::uint64_t>(batch * positions * ((k + 31) / 32));
+    b.dispatch(p_im2col, {{&input, false}, {&cols, true}}, &push, sizeof(push), units);
+    GemmView v;
+    v.batch = batch, v.m = out_channels, v.n = positions, v.k = k;
+    v.a = {0, k, 1};
+    v.b = {k * positions, positions, 1};
+    v.c = {out_channels * positions, positions};
+    record_gemm(b, v, d, kernel, cols, out);
+    g_last_conv_gemm.store(true);
+    return out;
+  }
   const std::uint64_t word = d == DType::f64 ? 8 : 4;
   const std::uint64_t shared_limit = b.context().properties().limits.maxComputeSharedMemorySize;
   const bool coopmat = use_coopmat(b, d);

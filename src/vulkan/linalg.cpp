@@ -47,13 +47,6 @@ std::optional<std::int64_t> group_stride(const Shape& shape, const Axes& axes) {
   return strides[static_cast<std::size_t>(moving.back())];
 }
 
-// The GEMM view of one call: sizes and each operand's (batch, row, column) strides.
-struct GemmView {
-  std::int64_t batch = 0, m = 0, n = 0, k = 0;
-  std::array<std::int64_t, 3> a{}, b{};  // a: (batch, m, k); b: (batch, k, n)
-  std::array<std::int64_t, 2> c{};       // out: (batch, m); n has stride 1
-};
-
 Axes slice(const Axes& axes, std::size_t begin, std::size_t end) {
   return Axes(axes.begin() + static_cast<std::ptrdiff_t>(begin),
               axes.begin() + static_cast<std::ptrdiff_t>(end));
@@ -186,8 +179,8 @@ namespace {
 // tensors read as their parts' real type).
 // With prepare_only, creates the pipelines it would use and records nothing (a, bt and out
 // unused).
-void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
-                 const Tensor& out, bool prepare_only = false) {
+void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a,
+                            const Tensor& bt, const Tensor& out, bool prepare_only) {
   const DType acc = accumulator(d);
   const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
   const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
@@ -217,8 +210,16 @@ void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, 
     if (t.kernel == DotKernel::tiled) {  // constants 1..8
       return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
     }
-    if (t.kernel == DotKernel::coopmat)
-      return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+    if (t.kernel == DotKernel::coopmat) {
+      // Direct fragment stores need every row of C 16-byte aligned: f16 C (mode 0) by its
+      // strides, the f32 partials (mode 1, contiguous [batch, splits, M, N]) by N.
+      const bool aligned =
+          mode == 1 ? v.n % 4 == 0 : (v.batch == 1 || v.c[0] % 8 == 0) && v.c[1] % 8 == 0;
+      std::vector<std::uint32_t> coop = constants;
+      coop.insert(coop.end(), {t.wm, t.wn, t.stages, t.threads(),
+                               static_cast<std::uint32_t>(t.direct_c && aligned)});
+      return b.pipelines().get("linalg_dot_coopmat", 3, coop);
+    }
     return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
   };
   if (prepare_only) {
@@ -306,11 +307,17 @@ void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, co
 
 }  // namespace
 
+void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
+                 const Tensor& out) {
+  record_or_prepare_gemm(b, v, d, a, bt, out, false);
+}
+
 void prepare_linalg(VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::dot || is_complex(call.out_dtype)) return;  // complex: at its first run
   const std::optional<GemmView> view = gemm_view(call);
   if (!view) return;
-  record_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], call.inputs[0], true);
+  record_or_prepare_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], call.inputs[0],
+                         true);
 }
 
 Tensor run_linalg(VulkanBackend& b, const OpCall& call) {

@@ -1,8 +1,11 @@
 #include "vulkan/linalg_dot_choice.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "vkt/error.h"
@@ -71,6 +74,69 @@ bool wide_ok(std::int64_t unit_stride, std::int64_t other, std::int64_t batch_st
   return unit_stride == 1 && other % w == 0 && batch_stride % w == 0 && extent % w == 0;
 }
 
+// "128x256x32:64x64" or "128x256x32:64x64:1" -> the coopmat tile (stages 0: unset).
+bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
+  unsigned bm = 0, bn = 0, bk = 0, wm = 0, wn = 0, stages = 0;
+  char x1 = 0, x2 = 0, colon = 0, x3 = 0, colon2 = 0;
+  const int got = std::sscanf(v.c_str(), "%u%c%u%c%u%c%u%c%u%c%u", &bm, &x1, &bn, &x2, &bk, &colon,
+                              &wm, &x3, &wn, &colon2, &stages);
+  if ((got != 9 && got != 11) || x1 != 'x' || x2 != 'x' || colon != ':' || x3 != 'x') {
+    return false;
+  }
+  if (got == 11 && (colon2 != ':' || (stages != 1 && stages != 2))) return false;
+  auto tile_side = [](unsigned b) { return b == 64 || b == 128 || b == 256; };
+  auto block_side = [](unsigned w, unsigned b) { return w >= 16 && w % 16 == 0 && b % w == 0; };
+  if (!tile_side(bm) || !tile_side(bn) || (bk != 16 && bk != 32 && bk != 64) ||
+      !block_side(wm, bm) || !block_side(wn, bn) || (wm / 16) * (wn / 16) > 16) {
+    return false;
+  }
+  c.tm = bm / 16, c.tn = bn / 16, c.bk = bk, c.wm = wm, c.wn = wn, c.stages = stages;
+  return c.threads() <= 1024;
+}
+
+// The coopmat configuration: VKT_VK_COOPMAT_TILE's, else the first of the rule's tiles that
+// fits in shared memory, with two stages, else one (a large tile with one stage before a
+// small one with two). Empty when none fits.
+std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s,
+                                        std::uint64_t shared_limit) {
+  DotChoice m = base;
+  m.kernel = DotKernel::coopmat;
+  auto fit_stages = [&](DotChoice& c) {
+    for (std::uint32_t st : {2u, 1u}) {
+      c.stages = st;
+      if (dot_shared_bytes(c, 2) <= shared_limit) return true;
+    }
+    return false;
+  };
+  if (const std::string tile = env("VKT_VK_COOPMAT_TILE"); !tile.empty()) {
+    if (!parse_coopmat_tile(tile, m)) {
+      throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile +
+                  "': expected <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>], BM and BN 64, 128 or 256, "
+                  "BK 16, 32 or 64, WM and WN multiples of 16 dividing BM and BN, at most 16 "
+                  "fragments per subgroup and 1024 invocations, stages 1 or 2");
+    }
+    const bool fits = m.stages == 0 ? fit_stages(m) : dot_shared_bytes(m, 2) <= shared_limit;
+    if (!fits) {
+      throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile + "' needs " +
+                  std::to_string(dot_shared_bytes(m, 2)) +
+                  " bytes of shared memory, the device has " + std::to_string(shared_limit));
+    }
+    return m;
+  }
+  // BM, BN, BK, WM, WN: 128 x 128 unless M or N is at most 64 (conv's 64 out channels):
+  // then a 64-wide side, so that no half of each tile's products falls outside C.
+  using Tile = std::array<std::uint32_t, 5>;
+  const Tile square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
+  const Tile first = s.m <= 64 && s.n > 64   ? Tile{64, 128, 32, 32, 64}
+                     : s.n <= 64 && s.m > 64 ? Tile{128, 64, 32, 64, 32}
+                                             : square;
+  for (const Tile& t : {first, small}) {
+    m.tm = t[0] / 16, m.tn = t[1] / 16, m.bk = t[2], m.wm = t[3], m.wn = t[4];
+    if (fit_stages(m)) return m;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::uint64_t dot_shared_bytes(const DotChoice& c, std::uint64_t word) {
@@ -79,10 +145,13 @@ std::uint64_t dot_shared_bytes(const DotChoice& c, std::uint64_t word) {
       return std::uint64_t{c.bk} * ((16 * c.tm + 1) + (16 * c.tn + 1)) * word;
     case DotKernel::reg:  // two K steps of vec4 rows, padded by one vec4
       return 2 * std::uint64_t{c.bk} * ((4 * c.tm + 1) + (4 * c.tn + 1)) * 4 * word;
-    case DotKernel::coopmat: {  // two K steps of f16 tiles (rows + 8) and 8 f32 patches
-      const std::uint64_t a = c.a_k_contig ? 128 * 40 : 32 * 136;
-      const std::uint64_t b = c.b_k_contig ? 128 * 40 : 32 * 136;
-      return 2 * (a + b) * 2 + 8 * 256 * 4;
+    case DotKernel::coopmat: {  // linalg_dot_coopmat.comp's smem, in uvec4 (8 halves)
+      const std::uint64_t bm = 16 * c.tm, bn = 16 * c.tn;
+      // Rows along the non-unit axis, each the unit axis's extent / 8 plus one of padding.
+      const std::uint64_t a = c.a_k_contig ? bm * (c.bk / 8 + 1) : c.bk * (bm / 8 + 1);
+      const std::uint64_t b = c.b_k_contig ? bn * (c.bk / 8 + 1) : c.bk * (bn / 8 + 1);
+      const std::uint64_t patches = c.threads() / 32 * 64;  // a 16 x 16 f32 patch each
+      return std::max<std::uint64_t>(c.stages * (a + b), patches) * 16;
     }
   }
   return 0;
@@ -105,15 +174,13 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   const std::string coop = env("VKT_VK_COOPMAT");
   if (d == DType::f16 && dev.coopmat_f16 && coop != "0" &&
       (coop == "1" || (s.m >= 64 && s.n >= 64))) {
-    DotChoice m = c;
-    m.kernel = DotKernel::coopmat;
-    m.tm = 8, m.tn = 8, m.bk = 32;
-    if (dot_shared_bytes(m, 4) <= dev.shared_bytes) {
-      m.a_vec = vec && (m.a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
-                                     : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
-      m.b_vec = vec && (m.b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
-                                     : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
-      return m;
+    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
+      m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
+                                       : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
+      m->b_vec = vec && (m->b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
+                                       : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
+      m->direct_c = vec;
+      return *m;
     }
   }
 
@@ -133,8 +200,8 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
     }
     if (dot_shared_bytes(r, word) > dev.shared_bytes) {
       throw Error("[dot] VKT_VK_DOT_TILE='" + tile + "' needs " +
-                  std::to_string(dot_shared_bytes(r, word)) + " bytes of shared memory, the device has " +
-                  std::to_string(dev.shared_bytes));
+                  std::to_string(dot_shared_bytes(r, word)) +
+                  " bytes of shared memory, the device has " + std::to_string(dev.shared_bytes));
     }
   }
   while (dot_shared_bytes(r, word) > dev.shared_bytes && (r.bk > 8 || r.tm > 4 || r.tn > 4)) {

@@ -2,8 +2,15 @@
 // environment variables that override the rule for tuning runs and tests:
 //   VKT_VK_DOT_KERNEL = auto (default) | tiled | reg
 //   VKT_VK_DOT_TILE   = <BM>x<BN>x<BK> for reg: BM, BN in {64, 128}, BK in {8, 16, 32}
-//   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads
+//   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads, and
+//                       coopmat's direct fragment stores to C
 //   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16
+//   VKT_VK_COOPMAT_TILE = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile
+//                       of C per workgroup, K steps of BK, each subgroup of 32 a WM x WN
+//                       block; BM, BN in {64, 128, 256}, BK in {16, 32, 64}, WM and WN
+//                       multiples of 16 dividing BM and BN, at most 16 fragments of 16 x 16
+//                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
+//                       (unset: 2 where they fit in shared memory, else 1)
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -34,11 +41,19 @@ struct DotChoice {
   DotKernel kernel = DotKernel::tiled;
   std::uint32_t tm = 4, tn = 4, bk = 16;  // tile of C: 16*tm x 16*tn, K step bk
   bool a_k_contig = true, b_k_contig = false;
-  bool a_vec = false, b_vec = false;      // wide global reads (reg: 4, coopmat: 8)
+  bool a_vec = false, b_vec = false;  // wide global reads (reg: 4, coopmat: 8)
+  // coopmat only: each subgroup's block of C, shared-memory buffers, and whether fragments
+  // may be stored to C directly (linalg.cpp adds the output's alignment).
+  std::uint32_t wm = 64, wn = 64, stages = 2;
+  bool direct_c = false;
+  std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };
 
 // The rule without overrides: f16 on cooperative matrices where the device has them and
-// both M and N reach 64 (a 128 x 128 tile at least half used); other floats on the reg
+// both M and N reach 64 (a 128 x 128 tile at least half used), 128 x 128 x 32 with 64 x 64
+// per subgroup (each A fragment used 4 times; 64 x 128 or 128 x 64 where M or N is at most
+// 64), two stages where shared memory allows (a guess until bench_results has the H200's
+// sweep; 64 x 64 where the device's shared memory is small); other floats on the reg
 // kernel wherever the tiled kernel would take a square tile (128 x 128 with 8 x 8 per
 // invocation when there are at least 256 such tiles, else 64 x 64), the same size; thin
 // (matrix-vector) shapes and integers on the tiled kernel. Speed of each: to be measured

@@ -44,6 +44,8 @@ void trim_pool();
 std::uint64_t hazard_barriers();
 // The kernel the last native dot took (linalg.cpp), so a test can tell which one it checked.
 DotKernel last_dot_kernel();
+// Whether the last native conv took the im2col + GEMM path (conv.cpp, VKT_VK_CONV_GEMM=1).
+bool last_conv_took_gemm();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 // The longest line sorted inside one workgroup (longer ones take the radix sort); 0 forces

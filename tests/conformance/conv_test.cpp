@@ -12,6 +12,7 @@
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/scoped_env.h"
 #include "vulkan/backend.h"
 #include "vulkan/testing.h"
 
@@ -160,8 +161,14 @@ class Conv : public VulkanTest {
       // The conv, plus one conversion per input not already in the out dtype.
       const std::uint64_t conversions =
           (x.dtype() != want.dtype() ? 1u : 0u) + (w.dtype() != want.dtype() ? 1u : 0u);
-      if (got.size() > 0) {
+      if (got.size() > 0 && !gemm_) {
         EXPECT_EQ(scope.delta().dispatches, 1u + conversions) << what;
+      }
+      // The im2col path: one group only; im2col, the GEMM (and a split K's second pass).
+      const bool one_group = c.feature_groups == 1 && c.batch_groups == 1;
+      if (got.size() > 0 && gemm_) {
+        EXPECT_EQ(vk::testing::last_conv_took_gemm(), one_group) << what;
+        EXPECT_LE(scope.delta().dispatches, (one_group ? 3u : 1u) + conversions) << what;
       }
     }
     const std::int64_t k = numel(c.kernel) / std::max<std::int64_t>(c.kernel[0], 1);
@@ -170,6 +177,7 @@ class Conv : public VulkanTest {
   void check(const ConvCase& c, DType d, std::uint64_t fallbacks) {
     check(c, make(c.input, d, 1), make(c.kernel, d, 2), fallbacks);
   }
+  bool gemm_ = false;  // VKT_VK_CONV_GEMM=1 is set
 };
 
 TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
@@ -184,6 +192,21 @@ TEST_F(Conv, F16OnCooperativeMatricesWhenAsked) {
   ::setenv("VKT_VK_COOPMAT", "1", 1);
   for (const ConvCase& c : conv_cases()) check(c, DType::f16, 0);
   ::unsetenv("VKT_VK_COOPMAT");
+}
+
+// im2col + dot's GEMM (VKT_VK_CONV_GEMM=1) for every geometry with one group (the others
+// keep the implicit GEMM); f16 takes cooperative matrices there where the device has them.
+TEST_F(Conv, Im2colGemmPathMatchesTheCpu) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_CONV_GEMM", "1"}});
+  gemm_ = true;
+  for (DType d : float_dtypes()) {
+    for (const ConvCase& c : conv_cases()) check(c, d, 0);
+  }
+  // The ResNet layer's shape, smaller: 64 -> 64 channels, 3x3, pad 1, positions % 8 == 0.
+  const ConvCase resnet{
+      "64->64 3x3 pad 1", {2, 64, 8, 8}, {64, 64, 3, 3}, {}, {{1, 1}, {1, 1}}, {}, {}};
+  check(resnet, DType::f16, 0);
+  check(resnet, DType::f32, 0);
 }
 
 TEST_F(Conv, IntegerAndMixedInputsPromote) {

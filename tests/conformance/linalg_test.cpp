@@ -11,12 +11,13 @@
 #include <ctime>
 #include <limits>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/scoped_env.h"
 #include "vulkan/backend.h"
 #include "vulkan/testing.h"
 
@@ -332,49 +333,32 @@ TEST_F(Linalg, NativeOffFallsBackWithTheSameResults) {
   vk::testing::set_native_disabled(Op::dot, false);
 }
 
-// Sets environment variables for a scope (the dot kernel choice reads them at every call).
-using EnvVars = std::vector<std::pair<std::string, std::string>>;
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const EnvVars& vars) {
-    for (auto& [k, v] : vars) {
-      const char* old = std::getenv(k.c_str());
-      saved_.push_back({k, old != nullptr ? std::optional<std::string>(old) : std::nullopt});
-      setenv(k.c_str(), v.c_str(), 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->second) {
-        setenv(it->first.c_str(), it->second->c_str(), 1);
-      } else {
-        unsetenv(it->first.c_str());
-      }
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
-
 // Edges of every kernel: sizes off the tile, 1 and 0, transposed operands, batch, split K,
 // and shapes whose strides allow wide global reads (multiples of 8).
 const std::vector<DotCase>& kernel_cases() {
   static const std::vector<DotCase> cases = [] {
     std::vector<DotCase> out;
-    const std::vector<std::string> names = {
-        "1x1x1", "M=0", "N=0", "K=0 gives zeros", "33x65x17", "3 batches",
-        "a transposed (contract a's axis 0)", "b transposed (contract b's axis 1)",
-        "batched, both transposed", "batch axis in the middle", "matrix-vector", "vector dot",
-        "split K, transposed", "b free axes around K (dot/2, rank-3 b)"};
+    const std::vector<std::string> names = {"1x1x1",
+                                            "M=0",
+                                            "N=0",
+                                            "K=0 gives zeros",
+                                            "33x65x17",
+                                            "3 batches",
+                                            "a transposed (contract a's axis 0)",
+                                            "b transposed (contract b's axis 1)",
+                                            "batched, both transposed",
+                                            "batch axis in the middle",
+                                            "matrix-vector",
+                                            "vector dot",
+                                            "split K, transposed",
+                                            "b free axes around K (dot/2, rank-3 b)"};
     for (const DotCase& c : dot_cases()) {
       if (std::find(names.begin(), names.end(), c.name) != names.end()) out.push_back(c);
     }
     out.push_back({"wide reads 64x72x48", {64, 48}, {48, 72}, {1}, {}, {0}, {}});
     out.push_back({"wide reads, both transposed", {40, 96}, {136, 40}, {0}, {}, {1}, {}});
-    out.push_back({"wide reads, batched, split K", {2, 16, 2048}, {2, 2048, 24}, {2}, {0}, {1}, {0}});
+    out.push_back(
+        {"wide reads, batched, split K", {2, 16, 2048}, {2, 2048, 24}, {2}, {0}, {1}, {0}});
     out.push_back({"wide reads, one edge tile", {130, 64}, {64, 136}, {1}, {}, {0}, {}});
     return out;
   }();
@@ -396,9 +380,11 @@ TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
       {"reg 64x64x8 scalar reads",
        {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x8"}, {"VKT_VK_DOT_VEC", "0"}},
        {DType::f32, DType::f16}},
-      {"reg 128x64x8", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x64x8"}},
+      {"reg 128x64x8",
+       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x64x8"}},
        {DType::bf16}},
-      {"reg 128x128x8", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x128x8"}},
+      {"reg 128x128x8",
+       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x128x8"}},
        {DType::f32}},
   };
   for (const KernelSetting& s : settings) {
@@ -460,6 +446,69 @@ TEST_F(Linalg, CooperativeMatrixF16MatchesTheCpu) {
     }
     check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}},
           DType::f16, 0);
+  }
+}
+
+// Edges of the cooperative-matrix kernel: M, N and K of 1, 15, 17, 129 and 257 (fragment and
+// tile edges), batches, each operand transposed, and sizes that take 8-wide reads and direct
+// fragment stores (multiples of 8), split K among them.
+const std::vector<DotCase>& coopmat_cases() {
+  static const std::vector<DotCase> cases = {
+      {"1x1x1", {1, 1}, {1, 1}, {1}, {}, {0}, {}},
+      {"15x17x129", {15, 129}, {129, 17}, {1}, {}, {0}, {}},
+      {"257x129x17", {257, 17}, {17, 129}, {1}, {}, {0}, {}},
+      {"129x257x15, a transposed", {15, 129}, {15, 257}, {0}, {}, {0}, {}},
+      {"17x257x129, b transposed", {17, 129}, {257, 129}, {1}, {}, {1}, {}},
+      {"129x15x257, both transposed", {257, 129}, {15, 257}, {0}, {}, {1}, {}},
+      {"3 batches of 129x17x15", {3, 129, 15}, {3, 15, 17}, {2}, {0}, {1}, {0}},
+      {"aligned 264x136x256", {264, 256}, {256, 136}, {1}, {}, {0}, {}},
+      {"aligned, 2 batches, both transposed", {2, 72, 136}, {2, 264, 72}, {1}, {0}, {2}, {0}},
+      {"aligned, split K", {32, 4096}, {4096, 40}, {1}, {}, {0}, {}},
+      {"split K, odd", {17, 3001}, {3001, 15}, {1}, {}, {0}, {}},
+  };
+  return cases;
+}
+
+// Every tile the H200 sweep compares (VKT_VK_COOPMAT_TILE), the one-stage loop, and scalar
+// reads with staged stores (VKT_VK_DOT_VEC=0), on the coopmat_cases with coopmat forced. A
+// tile past the device's shared memory is reported and skipped.
+TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  if (!vb.context().caps().coopmat_nv) {
+    GTEST_SKIP() << gpu().name() << " has no NV cooperative matrices with 16x16x16 f16";
+  }
+  const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
+  const std::vector<EnvVars> settings = {
+      {},
+      {{"VKT_VK_DOT_VEC", "0"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x128x64:64x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x256x32:64x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "64x64x16:32x32"}},
+      {{"VKT_VK_COOPMAT_TILE", "64x128x32:32x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x64x32:64x32:1"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x128x32:32x64"}, {"VKT_VK_DOT_VEC", "0"}},
+  };
+  for (const EnvVars& setting : settings) {
+    EnvVars env = setting;
+    env.push_back({"VKT_VK_COOPMAT", "1"});
+    const ScopedEnv scope(env);
+    std::string name = setting.empty() ? "default tile" : "";
+    for (const auto& [k, v] : setting) name += (name.empty() ? "" : ", ") + k + "=" + v;
+    SCOPED_TRACE(name);
+    try {
+      (void)vk::choose_dot_kernel(vk::DotShape{1, 64, 64, 64, 0, 64, 1, 0, 64, 1}, DType::f16,
+                                  vk::DotDevice{shared, true});
+    } catch (const Error& e) {
+      std::printf("[linalg] %s skipped: %s\n", name.c_str(), e.what());
+      continue;
+    }
+    for (const DotCase& c : coopmat_cases()) {
+      check(c, DType::f16, 0);
+      EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+    }
   }
 }
 

@@ -3,18 +3,24 @@
 // accumulation, the result rounded once to f16 (as the plain kernels). Same problem, push
 // constants, strides, batch, grid-stride tile loop and split K (MODE 0 and 1; the MODE 2
 // pass of linalg_dot.comp adds the partials) as linalg_dot.comp.
-// - A workgroup of 8 subgroups of 32 computes a 128 x 128 tile of C; subgroup w owns the
-//   64 x 32 block at rows (w / 4) * 64, columns (w % 4) * 32: 4 x 2 fragments of 16 x 16.
-// - K advances 32 at a time through shared memory, double-buffered: the next step's global
-//   values are fetched into registers while the current step multiplies, then stored into
-//   the other buffer (one barrier per step). Shared tiles keep each operand's unit-stride
-//   axis (A as [m][k] or [k][m], B as [k][n] or [n][k]) and the fragment loads say which
-//   (column-major where the operand is transposed), rows padded by 8 halves (16 bytes).
-// - Global reads are 8 halves (16 bytes) wide where the host found the unit-stride axis,
-//   the other strides and that axis's extent multiples of 8 (A_VEC / B_VEC), else scalar;
-//   outside the matrices zeros enter shared memory, so any M, N, K works.
-// - Each finished fragment goes through a per-subgroup 16 x 16 f32 cpatch of shared memory,
-//   from which the subgroup's invocations store the elements inside C, rounded to f16.
+// - The tile is set by specialization constants (linalg_dot_choice.h): a workgroup computes
+//   BM x BN of C with (BM / WM) x (BN / WN) subgroups of 32, each owning a WM x WN block of
+//   FM x FN fragments of 16 x 16; an A fragment is reused FN times, a B fragment FM times.
+// - K advances BK at a time through shared memory. With STAGES = 2 the next step's global
+//   values are fetched into registers while the current step multiplies and stored into the
+//   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two.
+// - Shared memory is uvec4 (8 halves): each global read unit is 8 elements along the
+//   operand's unit-stride axis, stored with one 16-byte store. Shared rows keep that axis
+//   (A as [m][k] or [k][m], B as [k][n] or [n][k]) padded by one uvec4, so the 16-byte row
+//   reads of a fragment load fall in distinct banks; fragment loads say which layout
+//   (column-major where the operand is transposed).
+// - Global reads are one uvec4 where the host found the unit-stride axis, the other strides
+//   and that axis's extent multiples of 8 (A_VEC / B_VEC), else 8 scalar reads; outside the
+//   matrices zeros enter shared memory, so any M, N, K works.
+// - A fragment wholly inside C is converted to f16 (MODE 0) and stored straight to C when
+//   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
+//   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand
+//   buffers, after the last step), whose elements inside C the invocations store.
 // bf16 has no path here: NV cooperative matrices offer no bf16 type (the KHR extension can,
 // and Debian 12's glslc cannot compile it), so bf16 takes the register-blocked kernel.
 #extension GL_NV_cooperative_matrix : require
@@ -24,37 +30,53 @@
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_control_flow_attributes : enable
 
-layout(local_size_x = 256) in;
-
 const uint DT_F16 = 8;
 layout(constant_id = 1) const uint DTYPE = DT_F16;
+layout(constant_id = 2) const uint TM = 8;  // BM / 16
+layout(constant_id = 3) const uint TN = 8;  // BN / 16
+layout(constant_id = 4) const uint BK = 32;
 layout(constant_id = 5) const bool A_K_CONTIG = true;
 layout(constant_id = 6) const bool B_K_CONTIG = false;
 layout(constant_id = 7) const uint MODE = 0;
 layout(constant_id = 8) const uint GROUP_M = 8;
 layout(constant_id = 9) const bool A_VEC = false;
 layout(constant_id = 10) const bool B_VEC = false;
+layout(constant_id = 11) const uint WM = 64;
+layout(constant_id = 12) const uint WN = 64;
+layout(constant_id = 13) const uint STAGES = 2;
+layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
+layout(constant_id = 15) const bool C_DIRECT = false;
 
-const uint THREADS = 256;
-const uint BM = 128, BN = 128, BK = 32;
-const uint F = 16;         // fragment side
-const uint FM = 4, FN = 2;  // fragments per subgroup
-const uint PAD = 8;
-// Shared layouts: [rows][cols] with cols padded; which axis is the row follows the operand.
-const uint A_PITCH = A_K_CONTIG ? BK + PAD : BM + PAD;
-const uint B_PITCH = B_K_CONTIG ? BK + PAD : BN + PAD;
-const uint A_ELEMS = A_K_CONTIG ? BM * (BK + PAD) : BK * (BM + PAD);
-const uint B_ELEMS = B_K_CONTIG ? BN * (BK + PAD) : BK * (BN + PAD);
-const uint WA = A_VEC ? 8 : 1;
-const uint WB = B_VEC ? 8 : 1;
-const uint LOADS_A = BM * BK / WA / THREADS;  // 2 or 16
-const uint LOADS_B = BN * BK / WB / THREADS;
+layout(local_size_x_id = 14) in;
+
+const uint F = 16;  // fragment side
+const uint BM = TM * F, BN = TN * F;
+const uint FM = WM / F, FN = WN / F;
+const uint SG_N = BN / WN;  // subgroups along n
+// Shared tiles in uvec4 units: rows along the non-unit axis, R_* uvec4 per padded row.
+const uint A_ROWS = A_K_CONTIG ? BM : BK;
+const uint A_RU = (A_K_CONTIG ? BK : BM) / 8;  // units per row
+const uint A_PITCH = A_RU + 1;
+const uint B_ROWS = B_K_CONTIG ? BN : BK;
+const uint B_RU = (B_K_CONTIG ? BK : BN) / 8;
+const uint B_PITCH = B_RU + 1;
+const uint A_SIZE = A_ROWS * A_PITCH;
+const uint B_SIZE = B_ROWS * B_PITCH;
+const uint A_UNITS = A_ROWS * A_RU;
+const uint B_UNITS = B_ROWS * B_RU;
+const uint LOADS_A = (A_UNITS + THREADS - 1) / THREADS;
+const uint LOADS_B = (B_UNITS + THREADS - 1) / THREADS;
+const uint PATCH_UNITS = F * F / 4;  // one f32 fragment in uvec4
+const uint TILES_SIZE = STAGES * (A_SIZE + B_SIZE);
+const uint PATCHES_UNITS = (THREADS / 32) * PATCH_UNITS;
+const uint SMEM_SIZE = TILES_SIZE > PATCHES_UNITS ? TILES_SIZE : PATCHES_UNITS;
 
 layout(binding = 0) readonly buffer AH { float16_t v[]; } a_h;
 layout(binding = 0) readonly buffer AV { uvec4 v[]; } a_v;
 layout(binding = 1) readonly buffer BH { float16_t v[]; } b_h;
 layout(binding = 1) readonly buffer BV { uvec4 v[]; } b_v;
 layout(binding = 2) writeonly buffer CU16 { uint16_t v[]; } c_u16;
+layout(binding = 2) writeonly buffer CH { float16_t v[]; } c_h;
 layout(binding = 2) writeonly buffer CF32 { float v[]; } c_f32;
 
 layout(push_constant) uniform Push {
@@ -65,9 +87,8 @@ layout(push_constant) uniform Push {
   uint scb, scm;
 } p;
 
-shared float16_t As[2 * A_ELEMS];
-shared float16_t Bs[2 * B_ELEMS];
-shared float Cs[(THREADS / 32) * F * F];
+// A stages, then B stages; after the last step, the subgroups' f32 patches.
+shared uvec4 smem[SMEM_SIZE];
 
 // Round-to-nearest-even f32 -> binary16 bits (dtype_value.glsl's, which this module cannot
 // include: it needs the plain kernels' buffer declarations).
@@ -93,15 +114,34 @@ uint f32_to_f16_bits(float f) {
   return sign | h;
 }
 
-// (row, col) in the shared tile of the first element of global read u; consecutive u run
-// along the unit-stride axis (the shared row), W elements at a time.
-uvec2 slot(uint u, uint cols, uint w) { return uvec2(u / (cols / w), (u % (cols / w)) * w); }
+uint pack_halves(float16_t lo, float16_t hi) { return packFloat2x16(f16vec2(lo, hi)); }
+
+// One read unit: 8 elements from `at` on, `step` apart, the first `valid` of them inside
+// the matrix (8 or 0 where VEC: the host checked the unit never straddles an edge).
+uvec4 read_a(uint at, uint step, uint valid) {
+  if (A_VEC) return valid > 0 ? a_v.v[at / 8] : uvec4(0);
+  float16_t h[8];
+  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? a_h.v[at + e * step] : float16_t(0);
+  return uvec4(pack_halves(h[0], h[1]), pack_halves(h[2], h[3]), pack_halves(h[4], h[5]),
+               pack_halves(h[6], h[7]));
+}
+
+uvec4 read_b(uint at, uint step, uint valid) {
+  if (B_VEC) return valid > 0 ? b_v.v[at / 8] : uvec4(0);
+  float16_t h[8];
+  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? b_h.v[at + e * step] : float16_t(0);
+  return uvec4(pack_halves(h[0], h[1]), pack_halves(h[2], h[3]), pack_halves(h[4], h[5]),
+               pack_halves(h[6], h[7]));
+}
+
+// Elements of a unit inside [begin, end) along its axis: 0..8.
+uint valid_count(uint begin, uint end) { return begin >= end ? 0u : min(8u, end - begin); }
 
 void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row, uint m0,
                   uint n0) {
   const uint tid = gl_LocalInvocationID.x;
   const uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-  const uint wm = (w / 4) * (FM * F), wn = (w % 4) * (FN * F);
+  const uint wm = (w / SG_N) * WM, wn = (w % SG_N) * WN;
   const uint a_base = bi * p.sab, b_base = bi * p.sbb;
   fcoopmatNV<32, gl_ScopeSubgroup, F, F> acc[FM * FN];
   [[unroll]] for (uint i = 0; i < FM * FN; ++i) {
@@ -109,122 +149,122 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   }
   uvec4 va[LOADS_A];
   uvec4 vb[LOADS_B];
-  float16_t sa[LOADS_A];
-  float16_t sb[LOADS_B];
 
-  // Shared-tile axes of A: rows are m (A_K_CONTIG) or k; columns the other. Likewise B:
-  // rows n (B_K_CONTIG) or k.
-  #define FETCH(k0)                                                                       \
-    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                       \
-      const uvec2 s = slot(tid + r * THREADS, A_K_CONTIG ? BK : BM, WA);                  \
-      const uint gm = m0 + (A_K_CONTIG ? s.x : s.y), gk = (k0) + (A_K_CONTIG ? s.y : s.x); \
-      const bool in_ = gm < p.m && gk < k_end;                                            \
-      const uint at = a_base + gm * p.sam + gk * p.sak;                                   \
-      if (A_VEC) {                                                                        \
-        va[r] = in_ ? a_v.v[at / 8] : uvec4(0);                                           \
-      } else {                                                                            \
-        sa[r] = in_ ? a_h.v[at] : float16_t(0);                                           \
-      }                                                                                   \
-    }                                                                                     \
-    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                       \
-      const uvec2 s = slot(tid + r * THREADS, B_K_CONTIG ? BK : BN, WB);                  \
-      const uint gn = n0 + (B_K_CONTIG ? s.x : s.y), gk = (k0) + (B_K_CONTIG ? s.y : s.x); \
-      const bool in_ = gn < p.n && gk < k_end;                                            \
-      const uint at = b_base + gk * p.sbk + gn * p.sbn;                                   \
-      if (B_VEC) {                                                                        \
-        vb[r] = in_ ? b_v.v[at / 8] : uvec4(0);                                           \
-      } else {                                                                            \
-        sb[r] = in_ ? b_h.v[at] : float16_t(0);                                           \
-      }                                                                                   \
+  // Unit u of a tile sits at shared row u / RU, column unit u % RU; the row is the non-unit
+  // axis (m for a K-contiguous A, else k; n for a K-contiguous B, else k).
+  #define FETCH(k0)                                                                        \
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
+      const uint u = tid + r * THREADS;                                                    \
+      const uint row = u / A_RU, col = (u % A_RU) * 8;                                     \
+      const uint gm = m0 + (A_K_CONTIG ? row : col), gk = (k0) + (A_K_CONTIG ? col : row); \
+      const uint valid = u >= A_UNITS ? 0u                                                 \
+                         : A_K_CONTIG ? (gm < p.m ? valid_count(gk, k_end) : 0u)           \
+                                      : (gk < k_end ? valid_count(gm, p.m) : 0u);          \
+      va[r] = read_a(a_base + gm * p.sam + gk * p.sak, A_K_CONTIG ? p.sak : p.sam, valid); \
+    }                                                                                      \
+    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                        \
+      const uint u = tid + r * THREADS;                                                    \
+      const uint row = u / B_RU, col = (u % B_RU) * 8;                                     \
+      const uint gn = n0 + (B_K_CONTIG ? row : col), gk = (k0) + (B_K_CONTIG ? col : row); \
+      const uint valid = u >= B_UNITS ? 0u                                                 \
+                         : B_K_CONTIG ? (gn < p.n ? valid_count(gk, k_end) : 0u)           \
+                                      : (gk < k_end ? valid_count(gn, p.n) : 0u);          \
+      vb[r] = read_b(b_base + gk * p.sbk + gn * p.sbn, B_K_CONTIG ? p.sbk : p.sbn, valid); \
     }
 
-  #define STORE(buf)                                                                      \
-    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                       \
-      const uvec2 s = slot(tid + r * THREADS, A_K_CONTIG ? BK : BM, WA);                  \
-      const uint at = (buf) * A_ELEMS + s.x * A_PITCH + s.y;                              \
-      if (A_VEC) {                                                                        \
-        [[unroll]] for (uint c = 0; c < 4; ++c) {                                         \
-          const f16vec2 h = unpackFloat2x16(va[r][c]);                            \
-          As[at + 2 * c] = h.x;                                                           \
-          As[at + 2 * c + 1] = h.y;                                                       \
-        }                                                                                 \
-      } else {                                                                            \
-        As[at] = sa[r];                                                                   \
-      }                                                                                   \
-    }                                                                                     \
-    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                       \
-      const uvec2 s = slot(tid + r * THREADS, B_K_CONTIG ? BK : BN, WB);                  \
-      const uint at = (buf) * B_ELEMS + s.x * B_PITCH + s.y;                              \
-      if (B_VEC) {                                                                        \
-        [[unroll]] for (uint c = 0; c < 4; ++c) {                                         \
-          const f16vec2 h = unpackFloat2x16(vb[r][c]);                            \
-          Bs[at + 2 * c] = h.x;                                                           \
-          Bs[at + 2 * c + 1] = h.y;                                                       \
-        }                                                                                 \
-      } else {                                                                            \
-        Bs[at] = sb[r];                                                                   \
-      }                                                                                   \
+  #define STORE(buf)                                                                       \
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
+      const uint u = tid + r * THREADS;                                                    \
+      if (u < A_UNITS) smem[(buf) * A_SIZE + (u / A_RU) * A_PITCH + u % A_RU] = va[r];     \
+    }                                                                                      \
+    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                        \
+      const uint u = tid + r * THREADS;                                                    \
+      if (u < B_UNITS) {                                                                   \
+        smem[STAGES * A_SIZE + (buf) * B_SIZE + (u / B_RU) * B_PITCH + u % B_RU] = vb[r];  \
+      }                                                                                    \
     }
 
-  uint buf = 0;
+  barrier();  // the previous tile's patches are read
   FETCH(k_begin)
   STORE(0)
   barrier();
+  uint buf = 0;
   for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
-    const bool more = k0 + BK < k_end;  // uniform: the barrier below stays uniform
+    const bool more = k0 + BK < k_end;  // uniform: the barriers below stay uniform
     if (more) {
       FETCH(k0 + BK)
     }
+    const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
     [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
       fcoopmatNV<16, gl_ScopeSubgroup, F, F> fa[FM];
-      fcoopmatNV<16, gl_ScopeSubgroup, F, F> fb[FN];
       [[unroll]] for (uint i = 0; i < FM; ++i) {
         const uint row = wm + i * F;
         if (A_K_CONTIG) {
-          coopMatLoadNV(fa[i], As, buf * A_ELEMS + row * A_PITCH + kf, A_PITCH, false);
+          coopMatLoadNV(fa[i], smem, a_at + row * A_PITCH + kf / 8, A_PITCH, false);
         } else {
-          coopMatLoadNV(fa[i], As, buf * A_ELEMS + kf * A_PITCH + row, A_PITCH, true);
+          coopMatLoadNV(fa[i], smem, a_at + kf * A_PITCH + row / 8, A_PITCH, true);
         }
       }
       [[unroll]] for (uint j = 0; j < FN; ++j) {
         const uint col = wn + j * F;
+        fcoopmatNV<16, gl_ScopeSubgroup, F, F> fb;
         if (B_K_CONTIG) {
-          coopMatLoadNV(fb[j], Bs, buf * B_ELEMS + col * B_PITCH + kf, B_PITCH, true);
+          coopMatLoadNV(fb, smem, b_at + col * B_PITCH + kf / 8, B_PITCH, true);
         } else {
-          coopMatLoadNV(fb[j], Bs, buf * B_ELEMS + kf * B_PITCH + col, B_PITCH, false);
+          coopMatLoadNV(fb, smem, b_at + kf * B_PITCH + col / 8, B_PITCH, false);
         }
-      }
-      [[unroll]] for (uint i = 0; i < FM; ++i) {
-        [[unroll]] for (uint j = 0; j < FN; ++j) {
-          acc[i * FN + j] = coopMatMulAddNV(fa[i], fb[j], acc[i * FN + j]);
+        [[unroll]] for (uint i = 0; i < FM; ++i) {
+          acc[i * FN + j] = coopMatMulAddNV(fa[i], fb, acc[i * FN + j]);
         }
       }
     }
-    if (more) {
-      STORE(buf ^ 1u)
+    if (STAGES == 2) {
+      if (more) {
+        STORE(buf ^ 1u)
+      }
+      barrier();
+      buf ^= 1u;
+    } else {
+      barrier();  // every subgroup is done with the step before it is overwritten
+      if (more) {
+        STORE(0)
+        barrier();
+      }
     }
-    barrier();
-    buf ^= 1u;
   }
   #undef FETCH
   #undef STORE
 
-  // Each fragment through the subgroup's cpatch: lane e stores elements lane + 32 * r.
-  const uint cpatch = w * F * F;
+  // After the loop's last barrier the tiles are free: each subgroup's patch reuses them.
+  const uint patch_at = w * PATCH_UNITS;
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
-      coopMatStoreNV(acc[i * FN + j], Cs, cpatch, F, false);
+      const uint fm = m0 + wm + i * F, fn = n0 + wn + j * F;
+      const uint at = out_base + fm * out_row + fn;
+      if (C_DIRECT && fm + F <= p.m && fn + F <= p.n) {
+        if (MODE == 1) {
+          coopMatStoreNV(acc[i * FN + j], c_f32.v, at, out_row, false);
+        } else {
+          fcoopmatNV<16, gl_ScopeSubgroup, F, F> h =
+              fcoopmatNV<16, gl_ScopeSubgroup, F, F>(acc[i * FN + j]);
+          coopMatStoreNV(h, c_h.v, at, out_row, false);
+        }
+        continue;
+      }
+      if (fm >= p.m || fn >= p.n) continue;  // uniform in the subgroup
+      coopMatStoreNV(acc[i * FN + j], smem, patch_at, F / 4, false);
       subgroupMemoryBarrierShared();
       subgroupBarrier();
       [[unroll]] for (uint r = 0; r < F * F / 32; ++r) {
         const uint e = lane + 32 * r;
-        const uint gm = m0 + wm + i * F + e / F, gn = n0 + wn + j * F + e % F;
+        const uint gm = fm + e / F, gn = fn + e % F;
         if (gm < p.m && gn < p.n) {
-          const uint at = out_base + gm * out_row + gn;
+          const float x = uintBitsToFloat(smem[patch_at + e / 4][e % 4]);
+          const uint to = out_base + gm * out_row + gn;
           if (MODE == 1) {
-            c_f32.v[at] = Cs[cpatch + e];
+            c_f32.v[to] = x;
           } else {
-            c_u16.v[at] = uint16_t(f32_to_f16_bits(Cs[cpatch + e]));
+            c_u16.v[to] = uint16_t(f32_to_f16_bits(x));
           }
         }
       }

@@ -1,0 +1,113 @@
+// dot's kernel rule for f16 on cooperative matrices (linalg_dot_choice.h), checked without a
+// device: the default tile, the smaller ones a small shared memory gets, the
+// VKT_VK_COOPMAT_TILE override and its bad values, and the shared memory each one needs
+// (which must match linalg_dot_coopmat.comp's smem).
+#include "vulkan/linalg_dot_choice.h"
+
+#include <gtest/gtest.h>
+
+#include "support/scoped_env.h"
+#include "vkt/error.h"
+
+namespace vkt::testing {
+namespace {
+
+// 4096^3, row-major A and B: 8-wide reads possible.
+const vk::DotShape kSquare{1, 4096, 4096, 4096, 0, 4096, 1, 0, 4096, 1};
+
+vk::DotChoice f16_choice(std::uint64_t shared) {
+  return vk::choose_dot_kernel(kSquare, DType::f16, vk::DotDevice{shared, true});
+}
+
+TEST(DotChoice, CoopmatDefaultIs128x128x32With64x64PerSubgroup) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  const vk::DotChoice c = f16_choice(49152);
+  EXPECT_EQ(c.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * c.tm, 128u);
+  EXPECT_EQ(16 * c.tn, 128u);
+  EXPECT_EQ(c.bk, 32u);
+  EXPECT_EQ(c.wm, 64u);
+  EXPECT_EQ(c.wn, 64u);
+  EXPECT_EQ(c.stages, 2u);
+  EXPECT_EQ(c.threads(), 128u);
+  EXPECT_TRUE(c.a_vec && c.b_vec && c.direct_c);
+  // A [128][32 + 8] and B [32][128 + 8] halves, two stages.
+  EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 40 + 32 * 136) * 2);
+}
+
+// M or N of at most 64 (conv's 64 out channels) takes a 64-wide side of the tile.
+TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  const vk::DotDevice dev{49152, true};
+  const vk::DotChoice rows64 = vk::choose_dot_kernel(
+      vk::DotShape{32, 64, 3136, 576, 0, 576, 1, 576 * 3136, 3136, 1}, DType::f16, dev);
+  EXPECT_EQ(rows64.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * rows64.tm, 64u);
+  EXPECT_EQ(16 * rows64.tn, 128u);
+  EXPECT_EQ(rows64.wm, 32u);
+  EXPECT_EQ(rows64.wn, 64u);
+  const vk::DotChoice cols64 =
+      vk::choose_dot_kernel(vk::DotShape{1, 4096, 64, 4096, 0, 4096, 1, 0, 64, 1}, DType::f16, dev);
+  EXPECT_EQ(16 * cols64.tm, 128u);
+  EXPECT_EQ(16 * cols64.tn, 64u);
+  EXPECT_EQ(cols64.threads(), 128u);
+}
+
+TEST(DotChoice, CoopmatShrinksToTheDeviceSharedMemory) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  // The default tile with one stage (18.5 KiB), then 64 x 64 x 32 with 32 x 32 per subgroup.
+  const vk::DotChoice one_stage = f16_choice(24576);
+  EXPECT_EQ(one_stage.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * one_stage.tm, 128u);
+  EXPECT_EQ(one_stage.stages, 1u);
+  const vk::DotChoice small = f16_choice(16384);
+  EXPECT_EQ(small.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * small.tm, 64u);
+  EXPECT_EQ(small.wm, 32u);
+  EXPECT_EQ(small.stages, 1u);
+  EXPECT_LE(vk::dot_shared_bytes(small, 2), 16384u);
+  EXPECT_NE(f16_choice(8192).kernel, vk::DotKernel::coopmat);
+  // Without cooperative matrices f16 takes the plain kernels.
+  EXPECT_NE(vk::choose_dot_kernel(kSquare, DType::f16, vk::DotDevice{49152, false}).kernel,
+            vk::DotKernel::coopmat);
+}
+
+TEST(DotChoice, CoopmatTileOverride) {
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "256x128x64:64x32"}});
+    const vk::DotChoice c = f16_choice(232448);
+    EXPECT_EQ(16 * c.tm, 256u);
+    EXPECT_EQ(16 * c.tn, 128u);
+    EXPECT_EQ(c.bk, 64u);
+    EXPECT_EQ(c.wm, 64u);
+    EXPECT_EQ(c.wn, 32u);
+    EXPECT_EQ(c.stages, 2u);
+    EXPECT_EQ(c.threads(), 512u);
+    // Two stages of A [256][64 + 8] and B [64][128 + 8] pass 48 KiB, one does not either.
+    EXPECT_THROW((void)f16_choice(49152), Error);
+  }
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "128x256x32:64x64"}});
+    EXPECT_EQ(f16_choice(49152).stages, 1u);  // two stages need 54 KiB
+    EXPECT_EQ(f16_choice(65536).stages, 2u);
+  }
+  {
+    const ScopedEnv env(
+        EnvVars{{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}, {"VKT_VK_DOT_VEC", "0"}});
+    const vk::DotChoice c = f16_choice(49152);
+    EXPECT_EQ(c.stages, 1u);
+    EXPECT_FALSE(c.a_vec || c.b_vec || c.direct_c);
+  }
+}
+
+TEST(DotChoice, CoopmatTileBadValuesAreErrors) {
+  for (const char* bad : {"128x128x32", "96x128x32:32x32", "128x128x48:64x64", "128x128x32:48x64",
+                          "128x128x32:128x128", "256x256x32:16x16", "128x128x32:64x64:3",
+                          "128x128x32:64x64x", "big"}) {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", bad}});
+    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace vkt::testing
