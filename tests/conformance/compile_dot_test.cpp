@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "conformance/fixture.h"
+#include "support/dot_corpus.h"
 #include "support/dot_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
@@ -148,6 +149,28 @@ TEST_F(VulkanCompileDot, DotReadOutsideTheEpilogueIsNotFused) {
   expect_same(e1, e0);
   expect_same(s1, s0);
   EXPECT_EQ(f.describe().find("fused dot group"), std::string::npos) << f.describe();
+}
+
+TEST_F(VulkanCompileDot, RandomDotProgramsEqualEager) {
+  std::uint32_t fused = 0;
+  for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+    std::vector<Tensor> in;
+    for (const Tensor& t : make_dot_corpus_inputs(seed)) in.push_back(transfer(t, gpu()));
+    if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(in[0].dtype())) continue;
+    const std::vector<Tensor> eager = dot_corpus_program(seed, in[0], in[1], in[2], in[3]);
+    auto f = compile([seed](const Tensor& x, const Tensor& w, const Tensor& r, const Tensor& c) {
+      return dot_corpus_program(seed, x, w, r, c);
+    });
+    const std::vector<Tensor> got = f(in[0], in[1], in[2], in[3]);
+    fused += f.describe().find("fused dot group") != std::string::npos ? 1 : 0;
+    ASSERT_EQ(got.size(), eager.size()) << "seed " << seed;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " output " + std::to_string(k));
+      expect_same(got[k], eager[k]);
+    }
+  }
+  // Most programs take the dot group (the others read C outside the epilogue).
+  EXPECT_GE(fused, 15u);
 }
 
 }  // namespace
