@@ -136,6 +136,25 @@ TEST_F(VulkanCompileDot, SplitKAddsThePartialsWithTheEpilogue) {
   EXPECT_EQ(scope.delta().dispatches, 2u) << f.describe();
 }
 
+// An f64 epilogue after an f32 dot: the dot shaders would accumulate in f64 under VKT_F64,
+// so the group runs as the dot, then its epilogue's own group (two dispatches).
+TEST_F(VulkanCompileDot, GroupItsBackendCannotFuseRunsTheDotThenTheEpilogue) {
+  if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(DType::f64))
+    GTEST_SKIP() << "no shaderFloat64";
+  const Tensor x = on_gpu({20, 30}), w = on_gpu({30, 40}, 0.6f);
+  const Tensor bias = on_gpu({40}, 0.1f, DType::f64);
+  auto prog = [](const Tensor& a, const Tensor& b, const Tensor& r) {
+    return multiply(add(as_type(dot(a, b), DType::f64), r), 3.0);
+  };
+  auto f = compile(prog);
+  const Tensor expected = prog(x, w, bias);
+  expect_same(f(x, w, bias), expected);
+  LedgerScope scope;
+  expect_same(f(x, w, bias), expected);
+  EXPECT_EQ(scope.delta().dispatches, 2u) << f.describe();
+  EXPECT_NE(f.describe().find("fused dot group"), std::string::npos) << f.describe();
+}
+
 // C read by a reduction as well: the dot stays a dispatch of its own (today's plan).
 TEST_F(VulkanCompileDot, DotReadOutsideTheEpilogueIsNotFused) {
   const Tensor x = on_gpu({20, 30}), w = on_gpu({30, 40}, 0.6f);
