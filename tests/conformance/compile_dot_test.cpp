@@ -155,6 +155,18 @@ TEST_F(VulkanCompileDot, GroupItsBackendCannotFuseRunsTheDotThenTheEpilogue) {
   EXPECT_NE(f.describe().find("fused dot group"), std::string::npos) << f.describe();
 }
 
+// K = 0 (the kernel writes zeros, then the epilogue) and M = 0 (nothing to run).
+TEST_F(VulkanCompileDot, EmptyOperandsEqualEager) {
+  auto prog = [](const Tensor& a, const Tensor& b, const Tensor& r) {
+    return exp(add(dot(a, b), r));
+  };
+  const Tensor bias = on_gpu({5}, 0.3f);
+  for (const Shape& xs : {Shape{4, 0}, Shape{0, 3}}) {
+    const Tensor x = on_gpu(xs), w = on_gpu({xs[1], 5}, 0.9f);
+    expect_same(compile(prog)(x, w, bias), prog(x, w, bias));
+  }
+}
+
 // C read by a reduction as well: the dot stays a dispatch of its own (today's plan).
 TEST_F(VulkanCompileDot, DotReadOutsideTheEpilogueIsNotFused) {
   const Tensor x = on_gpu({20, 30}), w = on_gpu({30, 40}, 0.6f);
