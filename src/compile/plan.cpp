@@ -362,6 +362,21 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
+// The device creates the pipelines an ordinary step's op will use (its args stand-ins).
+void Plan::prepare_node(int index, Backend& b) const {
+  const GraphNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+  OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
+  for (const ValueRef& a : node.args) {
+    const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
+    call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
+  }
+  try {
+    b.prepare(call);
+  } catch (const Error&) {
+    // Only preparation: the step's own run reports the problem where it happens.
+  }
+}
+
 // Shader compilation and pipeline creation are most of a first call: the groups' kernels
 // for the device are compiled, and the other steps' pipelines created, at once, one thread
 // each, before the first run needs them one after another.
@@ -374,26 +389,15 @@ void Plan::precompile(Backend& b) {
       Group* g = groups_[static_cast<std::size_t>(st.index)].get();
       tasks.emplace_back([this, g, &b] {
         // A dot group its backend cannot fuse runs its epilogue's own group instead.
-        if (kernel_for(*g, b) == nullptr && g->epilogue && g->epilogue->members.size() > 1)
-          kernel_for(*g->epilogue, b);
+        if (kernel_for(*g, b) != nullptr || !g->epilogue) return;
+        prepare_node(g->dot, b);
+        if (g->epilogue->members.size() > 1) kernel_for(*g->epilogue, b);
       });
       continue;
     }
-    // An ordinary dispatch: the device prepares its pipelines meanwhile (args stand-ins).
-    const GraphNode& node = graph_.nodes[static_cast<std::size_t>(st.index)];
-    if (node.target_is_trace) continue;
-    OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
-    for (const ValueRef& a : node.args) {
-      const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
-      call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
-    }
-    tasks.emplace_back([&b, call = std::move(call)] {
-      try {
-        b.prepare(call);
-      } catch (const Error&) {
-        // Only preparation: the step's own run reports the problem where it happens.
-      }
-    });
+    // An ordinary dispatch: the device prepares its pipelines meanwhile.
+    if (graph_.nodes[static_cast<std::size_t>(st.index)].target_is_trace) continue;
+    tasks.emplace_back([this, index = st.index, &b] { prepare_node(index, b); });
   }
   if (tasks.empty()) return;
   // All but the last on threads of their own; the last here (a one-step plan starts none).

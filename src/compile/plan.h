@@ -76,6 +76,7 @@ class Plan {
   Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
   void run_group(Group& g, std::vector<Tensor>& values, Backend* device);
   FusedKernel* kernel_for(Group& g, Backend& b);
+  void prepare_node(int index, Backend& b) const;
   void precompile(Backend& b);
 
   Graph graph_;
