@@ -167,6 +167,20 @@ TEST_F(VulkanCompileDot, EmptyOperandsEqualEager) {
   }
 }
 
+TEST_F(VulkanCompileDot, DumpShowsTheDotGroupAndItsSource) {
+  const Tensor x = on_gpu({9, 10}), w = on_gpu({10, 11}, 0.4f), bias = on_gpu({11}, 0.2f);
+  set_compile_dump(true);
+  ::testing::internal::CaptureStderr();
+  const Tensor y = compile(mlp_gelu)(x, w, bias);
+  const std::string dump = ::testing::internal::GetCapturedStderr();
+  set_compile_dump(false);
+  EXPECT_NE(dump.find("fused dot group"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("generated GLSL (dot group)"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("#define VKT_DOT_EPILOGUE"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("void dot_epilogue(uint at, ACC c)"), std::string::npos) << dump;
+  expect_same(y, mlp_gelu(x, w, bias));
+}
+
 // C read by a reduction as well: the dot stays a dispatch of its own (today's plan).
 TEST_F(VulkanCompileDot, DotReadOutsideTheEpilogueIsNotFused) {
   const Tensor x = on_gpu({20, 30}), w = on_gpu({30, 40}, 0.6f);
