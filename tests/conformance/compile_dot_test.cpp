@@ -84,6 +84,18 @@ TEST_F(VulkanCompileDot, EpiloguesAndShapesEqualEager) {
   }
 }
 
+// Vector operands: a matrix-vector product ({M}) and an inner product (rank 0).
+TEST_F(VulkanCompileDot, VectorOperandsEqualEager) {
+  const Tensor a = on_gpu({17, 33}), v = on_gpu({33}, 0.3f), u = on_gpu({33}, 0.8f);
+  const Tensor bias = on_gpu({17}, 1.3f);
+  auto mv = [](const Tensor& m, const Tensor& x, const Tensor& r) {
+    return tanh(add(dot(m, x), r));
+  };
+  expect_same(compile(mv)(a, v, bias), mv(a, v, bias));
+  auto inner = [](const Tensor& x, const Tensor& y) { return exp(multiply(dot(x, y), 0.5f)); };
+  expect_same(compile(inner)(v, u), inner(v, u));
+}
+
 TEST_F(VulkanCompileDot, BatchedDotWithBiasEqualsEager) {
   const Tensor a = on_gpu({3, 17, 33}), b = on_gpu({3, 33, 20}, 0.7f), bias = on_gpu({20}, 1.1f);
   auto prog = [](const Tensor& x, const Tensor& y, const Tensor& r) {
