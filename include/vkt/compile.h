@@ -12,7 +12,8 @@
 // and a traced tensor cannot be read inside the function. Elementwise chains and trees
 // (broadcasting, conversions, literals) become one fused kernel per chain on backends that
 // compile them (vulkan: GLSL generated and compiled with shaderc; cpu: fused loops over
-// cache-sized blocks); every other op is an ordinary dispatch, in order, with the usual
+// cache-sized blocks), and an elementwise epilogue after a dot joins the dot's kernel;
+// every other op is an ordinary dispatch, in order, with the usual
 // fallback rule. Compiled results equal eager ones bit for bit (docs/compile.md).
 //
 // Arguments: Tensors (traced) and arithmetic values or Scalars (part of the signature,

@@ -56,6 +56,11 @@ struct FusedGroup {
   // once. Outputs are per element (of `shape`) or per row (of their value's shape).
   bool rows = false;
   std::vector<Shape> output_shapes;  // row groups: each output's shape (`shape` or a row's)
+  // A dot group (dot_groups.cpp): value `dot` is the dot (dot_params) of the two leaf values
+  // it names as args, which do not broadcast to `shape`; the other op values are its
+  // elementwise epilogue, evaluated per element of C (of `shape`).
+  int dot = -1;
+  DotParams dot_params;
   // One line per value, for VKT_COMPILE_DUMP and errors.
   std::string describe() const;
 };
@@ -79,11 +84,17 @@ struct FusionCaps {
   bool recompute = false;
   // Row groups (FusedGroup::rows) over rows of at most this many elements; 0: none.
   std::int64_t max_row = 0;
+  bool dot_epilogues = false;  // takes dot groups (FusedGroup::dot)
 };
 void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps);
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group);
 // What plans for backend b may fuse.
 FusionCaps fusion_caps(Backend& b);
+
+// A dot group's epilogue alone: the dot's value made one more leaf (C, of the group's shape),
+// the dot's own leaves left unread. What a backend runs after an ordinary dot where it
+// cannot apply the epilogue inside the dot's kernel.
+FusedGroup epilogue_only(const FusedGroup& dot_group);
 
 // True when `op` may be inlined into a fused group (elementwise unary/binary, as_type,
 // select, clip; the plan also inlines right-aligned broadcasts).

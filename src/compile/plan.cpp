@@ -248,11 +248,14 @@ void Plan::build_groups(const std::vector<bool>& live) {
     std::reverse(g->members.begin(), g->members.end());
     if (g->members.size() > 1) build_group_description(*g);
   }
+  const std::vector<bool> folded = form_dot_groups(consumers, is_output);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!live[i] || graph_.nodes[i].kind != GraphNode::Kind::op) continue;
+    if (!live[i] || graph_.nodes[i].kind != GraphNode::Kind::op || folded[i]) continue;
     const int g = root_of_[i];
-    if (groups_of_[i].empty() ||
-        (g >= 0 && groups_[static_cast<std::size_t>(g)]->members.size() == 1)) {
+    if (g >= 0 && groups_[static_cast<std::size_t>(g)]->dot >= 0) {
+      steps_.push_back({true, g});
+    } else if (groups_of_[i].empty() ||
+               (g >= 0 && groups_[static_cast<std::size_t>(g)]->members.size() == 1)) {
       steps_.push_back({false, static_cast<int>(i)});
     } else if (g >= 0) {
       steps_.push_back({true, g});
@@ -260,12 +263,11 @@ void Plan::build_groups(const std::vector<bool>& live) {
   }
 }
 
-void Plan::build_group_description(Group& g) {
+void Plan::build_group_description(Group& g, std::map<int, int> value_of_member) {
   FusedGroup& d = g.desc;
   const GraphNode& root = graph_.nodes[static_cast<std::size_t>(g.root)];
   // A reduction's group evaluates its prologue over the reduction's input.
   d.shape = g.reduction ? root.args.at(0).shape : root.shape;
-  std::map<int, int> value_of_member;
   std::map<std::string, int> value_of_leaf;
   for (int m : g.members) {
     if (g.reduction && m == g.root) break;  // last: reduces the prologue's root
@@ -360,6 +362,21 @@ FusedKernel* Plan::kernel_for(Group& g, Backend& b) {
   return it->second.get();
 }
 
+// The device creates the pipelines an ordinary step's op will use (its args stand-ins).
+void Plan::prepare_node(int index, Backend& b) const {
+  const GraphNode& node = graph_.nodes[static_cast<std::size_t>(index)];
+  OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
+  for (const ValueRef& a : node.args) {
+    const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
+    call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
+  }
+  try {
+    b.prepare(call);
+  } catch (const Error&) {
+    // Only preparation: the step's own run reports the problem where it happens.
+  }
+}
+
 // Shader compilation and pipeline creation are most of a first call: the groups' kernels
 // for the device are compiled, and the other steps' pipelines created, at once, one thread
 // each, before the first run needs them one after another.
@@ -370,24 +387,17 @@ void Plan::precompile(Backend& b) {
   for (const Step& st : steps_) {
     if (st.fused) {
       Group* g = groups_[static_cast<std::size_t>(st.index)].get();
-      tasks.emplace_back([this, g, &b] { kernel_for(*g, b); });
+      tasks.emplace_back([this, g, &b] {
+        // A dot group its backend cannot fuse runs its epilogue's own group instead.
+        if (kernel_for(*g, b) != nullptr || !g->epilogue) return;
+        prepare_node(g->dot, b);
+        if (g->epilogue->members.size() > 1) kernel_for(*g->epilogue, b);
+      });
       continue;
     }
-    // An ordinary dispatch: the device prepares its pipelines meanwhile (args stand-ins).
-    const GraphNode& node = graph_.nodes[static_cast<std::size_t>(st.index)];
-    if (node.target_is_trace) continue;
-    OpCall call{node.op, {}, node.params, node.dtype, node.shape, nullptr};
-    for (const ValueRef& a : node.args) {
-      const std::size_t bytes = static_cast<std::size_t>(numel(a.shape)) * itemsize(a.dtype);
-      call.inputs.emplace_back(a.dtype, a.shape, std::make_shared<Storage>(b, bytes));
-    }
-    tasks.emplace_back([&b, call = std::move(call)] {
-      try {
-        b.prepare(call);
-      } catch (const Error&) {
-        // Only preparation: the step's own run reports the problem where it happens.
-      }
-    });
+    // An ordinary dispatch: the device prepares its pipelines meanwhile.
+    if (graph_.nodes[static_cast<std::size_t>(st.index)].target_is_trace) continue;
+    tasks.emplace_back([this, index = st.index, &b] { prepare_node(index, b); });
   }
   if (tasks.empty()) return;
   // All but the last on threads of their own; the last here (a one-step plan starts none).
@@ -421,6 +431,10 @@ void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   if (leaves.empty() && device != nullptr) b = device;
   // The legacy path measures what eager dispatches cost: no fused kernels there.
   FusedKernel* kernel = (b->is_cpu() || legacy_policy().native) ? kernel_for(g, *b) : nullptr;
+  if (kernel == nullptr && g.dot >= 0) {
+    run_unfused_dot(g, values, device);
+    return;
+  }
   if (kernel == nullptr) {
     for (int m : g.members) values[static_cast<std::size_t>(m)] = run_node(m, values, device);
     for (int m : g.members) {
@@ -475,8 +489,8 @@ std::string Plan::describe() const {
       continue;
     }
     const Group& g = *groups_[static_cast<std::size_t>(st.index)];
-    s << "  fused group " << st.index << " -> %" << g.root << " (" << g.members.size() << " ops, "
-      << g.leaves.size() << " leaves):\n"
+    s << "  fused " << (g.dot >= 0 ? "dot " : "") << "group " << st.index << " -> %" << g.root
+      << " (" << g.members.size() << " ops, " << g.leaves.size() << " leaves):\n"
       << g.desc.describe();
   }
   return s.str();

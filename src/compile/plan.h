@@ -39,6 +39,11 @@ class Plan {
     Shape row_shape;
     std::vector<int> members;  // nodes in evaluation order (root last; a reduction's is one)
     std::vector<int> written;  // the root, then members that are plan outputs
+    // A dot group (dot_groups.cpp): the dot node whose C the members' epilogue reads, and
+    // the elementwise group it was made from (run after an ordinary dot where the backend
+    // cannot fuse them).
+    int dot = -1;
+    std::unique_ptr<Group> epilogue;
     std::mutex mutex;
     std::map<Backend*, std::unique_ptr<FusedKernel>> kernels;  // null: runs unfused there
   };
@@ -49,7 +54,15 @@ class Plan {
 
   void merge_common_subexpressions();
   void build_groups(const std::vector<bool>& live);
-  void build_group_description(Group& g);
+  // value_of_member: group values members' args already have (a dot group's C).
+  void build_group_description(Group& g, std::map<int, int> value_of_member = {});
+  // Dot groups (dot_groups.cpp): an elementwise group that alone reads a dot's result takes
+  // the dot in; per node, whether its step was folded into such a group.
+  std::vector<bool> form_dot_groups(const std::vector<std::vector<std::pair<int, bool>>>& consumers,
+                                    const std::vector<bool>& is_output);
+  void build_dot_description(Group& g);
+  // A dot group where its backend has no fused kernel: the dot, then the epilogue's group.
+  void run_unfused_dot(Group& g, std::vector<Tensor>& values, Backend* device);
   // The group's value for leaf r, added once per key: a scalar literal is inlined, anything
   // else becomes one more leaf buffer (shared by plan.cpp and row_groups.cpp).
   int leaf_value(Group& g, std::map<std::string, int>& value_of_leaf, const ValueRef& r,
@@ -63,6 +76,7 @@ class Plan {
   Tensor run_node(int node, std::vector<Tensor>& values, Backend* device) const;
   void run_group(Group& g, std::vector<Tensor>& values, Backend* device);
   FusedKernel* kernel_for(Group& g, Backend& b);
+  void prepare_node(int index, Backend& b) const;
   void precompile(Backend& b);
 
   Graph graph_;

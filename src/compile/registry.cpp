@@ -31,7 +31,7 @@ void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps
 }
 
 FusionCaps fusion_caps(Backend& b) {
-  if (b.is_cpu()) return {true, false, cpu_kernels::kMaxFusedRow};
+  if (b.is_cpu()) return {true, false, cpu_kernels::kMaxFusedRow, true};
   std::lock_guard lock(registry().mutex);
   auto it = registry().caps.find(&b);
   return it != registry().caps.end() ? it->second : FusionCaps{};

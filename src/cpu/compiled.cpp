@@ -13,6 +13,7 @@
 #include "common/reduce_groups.h"
 #include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
+#include "cpu/compiled_dot.h"
 #include "cpu/compiled_rows.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
@@ -401,6 +402,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
 
 std::unique_ptr<detail::FusedKernel> compile_fused(const detail::FusedGroup& group) {
   if (group.rows) return compile_rows(group);  // compiled_rows.cpp
+  // A dot and its epilogue: compiled_dot.cpp.
+  if (group.dot >= 0) return compile_dot(group);
   // Groups touching c64/c128 run op by op through dispatch (the plan's unfused path), so
   // compiled graphs give eager's results; complex fusion is not written yet.
   for (const detail::FusedValue& v : group.values) {

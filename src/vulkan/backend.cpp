@@ -39,7 +39,7 @@ VulkanBackend::VulkanBackend(int index)
       copy_path_(CopyPath::transfer_command),
       poison_(env_is("VKT_POISON", "1")),
       sort_local_max_(sort_local_max_from_env()) {
-  detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow});
+  detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();
   // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.

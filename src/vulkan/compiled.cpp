@@ -596,6 +596,7 @@ std::unique_ptr<detail::FusedKernel> compile_reduction(VulkanBackend& b,
 std::unique_ptr<detail::FusedKernel> compile_fused(Backend& backend, const detail::FusedGroup& g) {
   auto& b = static_cast<VulkanBackend&>(backend);
   if (g.rows) return compile_rows(b, g);
+  if (g.dot >= 0) return compile_dot(b, g);  // compiled_dot.cpp
   if (g.reduce) return compile_reduction(b, g);
   // Bindings within what every device offers per stage; 32-bit indexing; one range each.
   const std::size_t bindings = g.leaf_dtypes.size() + g.outputs.size();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,3 +46,11 @@ bool natively_supported(VulkanBackend& b, const detail::FusedGroup& g);
 Tensor placeholder(VulkanBackend& b, DType d, const Shape& shape);
 
 }  // namespace vkt::vk::fused_glsl
+
+namespace vkt::vk {
+
+// Dot groups (FusedGroup::dot): eager's dot kernel applying the epilogue (compiled_dot.cpp);
+// nullptr where eager's dot splits K or takes cooperative matrices.
+std::unique_ptr<detail::FusedKernel> compile_dot(VulkanBackend& b, const detail::FusedGroup& group);
+
+}  // namespace vkt::vk

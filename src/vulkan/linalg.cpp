@@ -16,18 +16,11 @@
 
 #include "vulkan/backend.h"
 #include "vulkan/linalg_dot_choice.h"
+#include "vulkan/linalg_gemm.h"
 #include "vulkan/movement_words.h"
 
 namespace vkt::vk {
 namespace {
-
-struct DotPush {
-  std::uint32_t m, n, k, batch;
-  std::uint32_t sab, sam, sak;
-  std::uint32_t sbb, sbk, sbn;
-  std::uint32_t splits, k_chunk;
-  std::uint32_t scb, scm;
-};
 
 // The stride of the combined (row-major, in `axes` order) index over `axes` in a contiguous
 // tensor, when one exists: the non-unit axes must be adjacent in that order. Unit axes
@@ -82,6 +75,8 @@ std::optional<GemmView> split_free_group(const Tensor& t, const Axes& free, Gemm
   return std::nullopt;
 }
 
+}  // namespace
+
 std::optional<GemmView> gemm_view(const OpCall& call) {
   const DotParams& p = call.get<DotParams>();
   const Tensor& a = call.inputs.at(0);
@@ -109,6 +104,8 @@ std::optional<GemmView> gemm_view(const OpCall& call) {
   if (am && !bn) return split_free_group(b, free_b, v, false);
   return std::nullopt;
 }
+
+namespace {
 
 // The accumulator: f32 for f16/bf16/f32, f64 for f64; integers wrap in u32, or u64 for the
 // 64-bit dtypes (the cpu kernel's choices).
@@ -154,6 +151,72 @@ std::atomic<DotKernel> g_last_kernel{DotKernel::tiled};
 
 }  // namespace
 
+GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
+  const DType acc = accumulator(d);
+  const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
+  const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
+                         b.context().caps().coopmat_nv};
+  GemmLaunch l;
+  l.acc = acc;
+  l.choice = choose_dot_kernel(shape, d, device);
+  const DotChoice& t = l.choice;
+  const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
+  l.splits = split.splits;
+  l.chunk = split.chunk;
+  auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
+  static const std::uint32_t group_m = [] {
+    const char* g = std::getenv("VKT_VK_DOT_GROUP_M");
+    return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
+  }();
+  l.constants = {static_cast<std::uint32_t>(d),
+                 t.tm,
+                 t.tn,
+                 t.bk,
+                 static_cast<std::uint32_t>(t.a_k_contig),
+                 static_cast<std::uint32_t>(t.b_k_contig),
+                 0,
+                 group_m,
+                 static_cast<std::uint32_t>(t.a_vec),
+                 static_cast<std::uint32_t>(t.b_vec)};
+  l.push = DotPush{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
+                   u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),
+                   u32(split.splits), u32(split.chunk), u32(v.c[0]), u32(v.c[1])};
+  // Tiles and batches past the device's grid limits are looped over inside the kernel.
+  const auto& limit = b.context().limits().max_group_count;
+  l.groups = {
+      u32(std::min<std::uint64_t>(tiles(v.n, 16 * t.tn), limit[0])),
+      u32(std::min<std::uint64_t>(tiles(v.m, 16 * t.tm), limit[1])),
+      u32(std::min<std::uint64_t>(static_cast<std::uint64_t>(v.batch) * split.splits, limit[2]))};
+  return l;
+}
+
+Pipeline gemm_pipeline(VulkanBackend& b, const GemmLaunch& launch, DType d, std::uint32_t mode) {
+  const DotChoice& t = launch.choice;
+  std::vector<std::uint32_t> constants = launch.constants;
+  constants.at(6) = mode;
+  if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
+    return b.pipelines().get(module_for(b, d), 3, add_pass_constants(launch));
+  }
+  if (t.kernel == DotKernel::tiled) {  // constants 1..8
+    return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
+  }
+  if (t.kernel == DotKernel::coopmat) {
+    // Direct fragment stores need every row of C 16-byte aligned: f16 C (mode 0) by its
+    // strides, the f32 partials (mode 1, contiguous [batch, splits, M, N]) by N.
+    const DotPush& p = launch.push;
+    const bool aligned =
+        mode == 1 ? p.n % 4 == 0 : (p.batch == 1 || p.scb % 8 == 0) && p.scm % 8 == 0;
+    constants.insert(constants.end(), {t.wm, t.wn, t.stages, t.threads(),
+                                       static_cast<std::uint32_t>(t.direct_c && aligned)});
+    return b.pipelines().get("linalg_dot_coopmat", 3, constants);
+  }
+  return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
+}
+
+std::vector<std::uint32_t> add_pass_constants(const GemmLaunch& launch) {
+  return {launch.constants.at(0), 4, 4, 8, 1, 0, 2, launch.constants.at(7)};
+}
+
 namespace testing {
 DotKernel last_dot_kernel() {
   return g_last_kernel.load();
@@ -181,47 +244,10 @@ namespace {
 // unused).
 void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a,
                             const Tensor& bt, const Tensor& out, bool prepare_only) {
-  const DType acc = accumulator(d);
-  const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
-  const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
-                         b.context().caps().coopmat_nv};
-  const DotChoice t = choose_dot_kernel(shape, d, device);
-  const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
-  auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
-  static const std::uint32_t group_m = [] {
-    const char* g = std::getenv("VKT_VK_DOT_GROUP_M");
-    return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
-  }();
-  auto pipeline = [&](std::uint32_t mode) {
-    const std::vector<std::uint32_t> constants{static_cast<std::uint32_t>(d),
-                                               t.tm,
-                                               t.tn,
-                                               t.bk,
-                                               static_cast<std::uint32_t>(t.a_k_contig),
-                                               static_cast<std::uint32_t>(t.b_k_contig),
-                                               mode,
-                                               group_m,
-                                               static_cast<std::uint32_t>(t.a_vec),
-                                               static_cast<std::uint32_t>(t.b_vec)};
-    if (mode == 2) {  // the tiled module's pass adds any kernel's partials; its tile unused
-      return b.pipelines().get(module_for(b, d), 3,
-                               {static_cast<std::uint32_t>(d), 4, 4, 8, 1, 0, 2, group_m});
-    }
-    if (t.kernel == DotKernel::tiled) {  // constants 1..8
-      return b.pipelines().get(module_for(b, d), 3, {constants.begin(), constants.begin() + 8});
-    }
-    if (t.kernel == DotKernel::coopmat) {
-      // Direct fragment stores need every row of C 16-byte aligned: f16 C (mode 0) by its
-      // strides, the f32 partials (mode 1, contiguous [batch, splits, M, N]) by N.
-      const bool aligned =
-          mode == 1 ? v.n % 4 == 0 : (v.batch == 1 || v.c[0] % 8 == 0) && v.c[1] % 8 == 0;
-      std::vector<std::uint32_t> coop = constants;
-      coop.insert(coop.end(), {t.wm, t.wn, t.stages, t.threads(),
-                               static_cast<std::uint32_t>(t.direct_c && aligned)});
-      return b.pipelines().get("linalg_dot_coopmat", 3, coop);
-    }
-    return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);
-  };
+  const GemmLaunch launch = gemm_launch(b, v, d);
+  const DotChoice& t = launch.choice;
+  const KSplit split{launch.splits, launch.chunk};
+  auto pipeline = [&](std::uint32_t mode) { return gemm_pipeline(b, launch, d, mode); };
   if (prepare_only) {
     if (split.splits == 1) {
       (void)pipeline(0);
@@ -232,15 +258,8 @@ void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const 
     return;
   }
   g_last_kernel.store(t.kernel);
-  const DotPush push{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
-                     u32(v.a[1]),       u32(v.a[2]),      u32(v.b[0]), u32(v.b[1]),  u32(v.b[2]),
-                     u32(split.splits), u32(split.chunk), u32(v.c[0]), u32(v.c[1])};
-  // Tiles and batches past the device's grid limits are looped over inside the kernel.
-  const auto& limit = b.context().limits().max_group_count;
-  const std::array<std::uint32_t, 3> groups{
-      u32(std::min<std::uint64_t>(tiles(v.n, 16 * t.tn), limit[0])),
-      u32(std::min<std::uint64_t>(tiles(v.m, 16 * t.tm), limit[1])),
-      u32(std::min<std::uint64_t>(static_cast<std::uint64_t>(v.batch) * split.splits, limit[2]))};
+  const DotPush& push = launch.push;
+  const std::array<std::uint32_t, 3>& groups = launch.groups;
   if (split.splits == 1) {
     b.dispatch_groups(pipeline(0), {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push),
                       groups);
@@ -248,8 +267,11 @@ void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const 
   }
   // Partial sums per chunk into pooled scratch, then one pass adding them in chunk order.
   const std::int64_t out_elements = v.batch * v.m * v.n;
-  const OpCall scratch_call{
-      Op::dot, {}, NoParams{}, acc, Shape{static_cast<std::int64_t>(split.splits) * out_elements}};
+  const OpCall scratch_call{Op::dot,
+                            {},
+                            NoParams{},
+                            launch.acc,
+                            Shape{static_cast<std::int64_t>(split.splits) * out_elements}};
   const Tensor scratch = b.make_output(scratch_call);
   b.dispatch_groups(pipeline(1), {{&a, false}, {&bt, false}, {&scratch, true}}, &push, sizeof(push),
                     groups);
