@@ -34,6 +34,15 @@ bool subgroup_tree(const VulkanBackend& b) {
   return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
+// VKT_VK_REDUCE=scalar reads f32 sources element by element (the sweep's baseline); unset
+// or "vec4": rows-mode passes over f32 read 16 bytes per load (shaders/reduce_main.glsl).
+bool vec4_rows_allowed() {
+  const char* v = std::getenv("VKT_VK_REDUCE");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "vec4") return true;
+  if (std::string(v) == "scalar") return false;
+  throw Error("[reduce] VKT_VK_REDUCE='" + std::string(v) + "': expected vec4 or scalar");
+}
+
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -92,6 +101,20 @@ using Group = common::ReduceGroup;
 // Invocations worth of parallel work to aim for (a large GPU holds ~250k resident).
 constexpr std::uint64_t kTargetThreads = 1u << 17;
 constexpr std::uint64_t kTargetGroups = 2048;
+
+// Workgroups a split rows pass aims for: kTargetGroups, or VKT_VK_REDUCE_GROUPS (a tuning
+// sweep: fewer, fuller workgroups move more bytes each).
+std::uint64_t target_groups() {
+  const char* v = std::getenv("VKT_VK_REDUCE_GROUPS");
+  if (v == nullptr || *v == '\0') return kTargetGroups;
+  char* end = nullptr;
+  const unsigned long long g = std::strtoull(v, &end, 10);
+  if (*end != '\0' || g == 0 || g > (1u << 20)) {
+    throw Error("[reduce] VKT_VK_REDUCE_GROUPS='" + std::string(v) +
+                "': expected a workgroup count from 1 to 1048576");
+  }
+  return g;
+}
 constexpr std::uint64_t kMinRowsChunk = 4096;  // elements per workgroup, at least
 constexpr std::uint64_t kMinColsChunk = 64;    // elements per invocation, at least
 constexpr std::int64_t kRowsFrom = 64;         // shorter rows: one invocation per output
@@ -129,7 +152,7 @@ struct Reducer {
     const bool rows = pass.inner == 1 && pass.len >= static_cast<std::uint64_t>(kRowsFrom);
     std::uint64_t splits = 1;
     if (rows) {
-      const std::uint64_t want = (kTargetGroups + pass.outer - 1) / pass.outer;
+      const std::uint64_t want = (target_groups() + pass.outer - 1) / pass.outer;
       splits = std::min(want, (pass.len + kMinRowsChunk - 1) / kMinRowsChunk);
     } else if (pass.len > 0) {
       const std::uint64_t columns = pass.outer * pass.inner;
@@ -137,7 +160,8 @@ struct Reducer {
       splits = std::min(want, (pass.len + kMinColsChunk - 1) / kMinColsChunk);
     }
     splits = std::max<std::uint64_t>(splits, 1);
-    const std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+    std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+    if (rows && splits > 1) chunk = (chunk + 3) / 4 * 4;        // splits start on a vec4 (VEC4)
     if (pass.len > 0) splits = (pass.len + chunk - 1) / chunk;  // no empty split
     const Mode mode = rows ? kRows : kCols;
     if (splits == 1) {
@@ -170,13 +194,18 @@ struct Reducer {
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
+    // Every row range starts on a multiple of 4 elements: one row, or rows of 4k elements
+    // (split starts are multiples of 4: run()).
+    const bool vec4 = mode == kRows && fused == nullptr && src_dtype == DType::f32 &&
+                      (pass.outer == 1 || pass.len % 4 == 0) && vec4_rows_allowed();
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
                                                   mode,
                                                   tie_high ? 1u : 0u,
                                                   src_index != nullptr ? 1u : 0u,
-                                                  partial ? 1u : 0u};
+                                                  partial ? 1u : 0u,
+                                                  vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));

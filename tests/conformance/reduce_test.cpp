@@ -10,9 +10,11 @@
 // 8 * eps * sqrt(length) * 4 * sqrt(length): rounding errors grow like sqrt(length) and
 // the partial sums of values in [-4, 4] like 4 * sqrt(length).
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "conformance/fixture.h"
@@ -297,6 +299,69 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
       }
     }
   }
+}
+
+// The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, the default; =scalar forces the
+// element path): lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of
+// 4k + 1 elements, rows split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits
+// and their tails move), every reduce op and argmax/argmin with ties, NaNs at vec4 lanes,
+// in the tail and repeated, and -0 against +0.
+TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
+  const std::vector<Case> cases = {
+      {{1}, {}},
+      {{3}, {}},
+      {{4}, {}},
+      {{5}, {}},
+      {{1023}, {}},
+      {{1025}, {}},
+      {{4 * 256 * 9 + 1}, {}},
+      {{7, 1024}, {1}},
+      {{7, 1023}, {1}},
+      {{5, 4}, {1}},
+      {{3, 20004}, {1}},
+      {{3, 20001}, {1}},
+      {{2, 40963}, {}},
+  };
+  const char* saved = std::getenv("VKT_VK_REDUCE_GROUPS");
+  const std::string saved_value = saved == nullptr ? "" : saved;
+  for (const char* groups : {"", "1", "3", "2048"}) {
+    setenv("VKT_VK_REDUCE_GROUPS", groups, 1);
+    for (const Case& c : cases) {
+      for (const NamedOp& op : reduce_ops()) {
+        check(op, make_input(DType::f32, c.shape, op.values), c.axes, false,
+              describe(op.name, DType::f32, c, false) + " groups " + groups);
+      }
+      const std::int64_t n = numel(c.shape), last = c.shape.back();
+      const Tensor nans =
+          with_nans(DType::f32, c.shape, {n / 2, n - 1, std::max<std::int64_t>(0, n - 3)});
+      const Tensor lane_nans =
+          with_nans(DType::f32, c.shape, {0, std::min<std::int64_t>(4, n - 1)});
+      for (const Tensor& h :
+           {make_input(DType::f32, c.shape, Values::small_ints), nans, lane_nans}) {
+        for (bool is_max : {true, false}) {
+          for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+            const std::optional<std::int64_t> axis =
+                c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
+            check_arg(is_max, h, axis, false, tie,
+                      describe(is_max ? "argmax" : "argmin", DType::f32, c, false) + " last " +
+                          std::to_string(last) + " groups " + groups);
+          }
+        }
+      }
+    }
+  }
+  setenv("VKT_VK_REDUCE_GROUPS", saved_value.c_str(), 1);
+  const Tensor zeros = from_vector(std::vector<float>{-0.0f, 0.0f, -0.0f, 0.0f, 0.0f, -0.0f});
+  for (bool is_max : {true, false}) {
+    for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+      check_arg(is_max, zeros, std::nullopt, false, tie, "signed zeros");
+    }
+  }
+  // A view at an element offset (not on a vec4) reduced: the device reads its own copy.
+  const Tensor h = make_input(DType::f32, {4099}, Values::small_ints);
+  const Tensor view = slice(transfer(h, gpu()), {1}, {4097});
+  EXPECT_TRUE(tensors_close(sum(view), sum(slice(h, {1}, {4097})), Tolerance{1e-5, 1e-3}));
+  EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
 }
 
 // One device tensor read by several reductions in a row, and a reduction of a reduction:

@@ -27,6 +27,9 @@ layout(constant_id = 4) const uint MODE = 0;
 layout(constant_id = 5) const bool TIE_HIGH = false;
 layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come from binding 1
 layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
+// Rows mode reads an f32 source as vec4 (reduce.cpp sets it where every row range starts on
+// a multiple of 4 elements; VKT_VK_REDUCE=scalar turns it off).
+layout(constant_id = 8) const bool VEC4 = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -111,6 +114,95 @@ void take_scanned(inout ACC acc, inout uint best, ACC x, uint element, uint r) {
   }
 }
 
+// The vec4 scan of rows mode: f32 sources (ACC_F32, or ACC_U32 for all/any), not fused.
+#if !defined(VKT_FUSED_PROLOGUE) && (defined(ACC_F32) || defined(ACC_U32))
+#define VKT_REDUCE_VEC4
+layout(binding = 0) readonly buffer SrcF32x4 { vec4 v[]; } src_f32x4;
+
+// load_acc of an f32 element: the value, or its truth for all/any.
+ACC acc_of_f32(float x) {
+  if (OP == OP_ALL || OP == OP_ANY) return ACC(f32_nonzero(x) ? 1 : 0);
+  return ACC(x);
+}
+ACC combine4(vec4 v) {
+  return combine(combine(acc_of_f32(v.x), acc_of_f32(v.y)), combine(acc_of_f32(v.z), acc_of_f32(v.w)));
+}
+
+#ifdef ACC_F32
+// A first pass's arg scan on keys: the f32 bits as an int ordered like the values (-0 ==
+// +0), NaN the extreme. A later candidate (higher index) is taken when its key beats, or
+// with TIE_HIGH ties: the choice take_next makes, in fewer instructions (argmax was bound
+// by its per-element compare chain).
+int arg_key(float x) {
+  const uint u = floatBitsToUint(x), m = u & 0x7fffffffu;
+  const int k = (u & 0x80000000u) != 0u ? -int(m) : int(m);
+  return m > 0x7f800000u ? (OP == OP_ARGMAX ? 0x7fffffff : -0x7fffffff - 1) : k;
+}
+int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
+
+// One element of the vec4 scan, e its element index, e - base its row index.
+void arg_element(inout int key, inout float acc, inout uint best, float x, uint e, uint base) {
+  if (HAS_SRC_INDEX) {
+    take_candidate(acc, best, x, src_index.v[2u * e]);
+    return;
+  }
+  const int k = arg_key(x);
+  const bool take = OP == OP_ARGMAX ? (TIE_HIGH ? k >= key : k > key) : (TIE_HIGH ? k <= key : k < key);
+  key = take ? k : key;
+  acc = take ? x : acc;
+  best = take ? e - base : best;
+}
+#endif
+
+// Elements [base + begin, base + end) of a row starting at element `base`, lane `lane` of
+// `stride`: whole vec4s (four loads in flight), then the last (end - begin) % 4 elements.
+// base + begin is a multiple of 4. Each invocation visits its elements in index order.
+void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, inout ACC acc,
+                    inout uint best) {
+  const uint q_end = (base + end) / 4u;
+  uint q = (base + begin) / 4u + lane;
+#ifdef ACC_F32
+  int key = arg_key_start();
+#endif
+  for (; q + 3u * stride < q_end; q += 4u * stride) {
+    const vec4 x[4] = vec4[4](src_f32x4.v[q], src_f32x4.v[q + stride],
+                              src_f32x4.v[q + 2u * stride], src_f32x4.v[q + 3u * stride]);
+    if (IS_ARG) {
+#ifdef ACC_F32
+      for (uint k = 0u; k < 4u; ++k) {
+        for (uint c = 0u; c < 4u; ++c) {
+          arg_element(key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
+        }
+      }
+#endif
+    } else {
+      acc = combine(acc, combine(combine(combine4(x[0]), combine4(x[1])),
+                                 combine(combine4(x[2]), combine4(x[3]))));
+    }
+  }
+  for (; q < q_end; q += stride) {
+    const vec4 x = src_f32x4.v[q];
+    if (IS_ARG) {
+#ifdef ACC_F32
+      for (uint c = 0u; c < 4u; ++c) arg_element(key, acc, best, x[c], 4u * q + c, base);
+#endif
+    } else {
+      acc = combine(acc, combine4(x));
+    }
+  }
+  for (uint e = max(4u * q_end, base + begin) + lane; e < base + end; e += stride) {
+    const float x = src_f32.v[e];
+    if (IS_ARG) {
+#ifdef ACC_F32
+      arg_element(key, acc, best, x, e, base);
+#endif
+    } else {
+      acc = combine(acc, acc_of_f32(x));
+    }
+  }
+}
+#endif
+
 shared ACC shared_value[gl_WorkGroupSize.x];
 shared uint shared_index[gl_WorkGroupSize.x];
 
@@ -129,6 +221,12 @@ void reduce_rows() {
   uint best = NO_INDEX;
   const uint stride = lanes;
   uint r = begin + lane;
+#ifdef VKT_REDUCE_VEC4
+  if (VEC4) {
+    scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
+    r = end;
+  }
+#endif
   // Four independent loads in flight per invocation (memory-level parallelism); arg
   // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
