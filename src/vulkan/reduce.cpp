@@ -123,6 +123,16 @@ struct Pass {
   std::uint64_t outer, len, inner;
 };
 
+// Whether a pass reads its f32 source as vec4 (shaders/reduce_main.glsl, VEC4): rows mode,
+// every row range starting on a multiple of 4 elements (one row, or rows of 4k elements;
+// split starts are multiples of 4: Reducer::run).
+// Rows up to kMaxFusedRow keep the element order: vkt::compile's row kernels
+// (compiled_rows.cpp) repeat it bit for bit (arg indices are exact in either order).
+bool vec4_pass(Mode mode, DType src, const Pass& pass, bool arg) {
+  return mode == kRows && src == DType::f32 && (pass.outer == 1 || pass.len % 4 == 0) &&
+         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_rows_allowed();
+}
+
 // Plans and records the dispatches of one call. src_dtype: what the current source holds
 // (the input's dtype, then the accumulator's); store_dtype: what a non-arg pass stores
 // (the output's dtype on the last pass, else the accumulator's).
@@ -194,10 +204,7 @@ struct Reducer {
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
-    // Every row range starts on a multiple of 4 elements: one row, or rows of 4k elements
-    // (split starts are multiples of 4: run()).
-    const bool vec4 = mode == kRows && fused == nullptr && src_dtype == DType::f32 &&
-                      (pass.outer == 1 || pass.len % 4 == 0) && vec4_rows_allowed();
+    const bool vec4 = vec4_pass(mode, src_dtype, pass, is_arg(call.op));
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
@@ -338,18 +345,23 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
 }
 
 namespace {
-// The mode of the first dispatch run_fused_reduce records for a non-arg `call` with a
-// non-empty input: its innermost reduced group's pass (see Reducer::run).
-Mode first_pass_mode(const OpCall& call) {
+// The first dispatch run_fused_reduce records for a non-arg `call` with a non-empty input:
+// its innermost reduced group's pass (see Reducer::run) and that pass's mode.
+struct FirstPass {
+  Pass pass;
+  Mode mode;
+};
+FirstPass first_pass(const OpCall& call) {
   const std::vector<Group> groups =
       common::reduce_groups(call.inputs.at(0).shape(), call.get<ReduceParams>().axes);
   std::size_t g = groups.size();
   while (g > 0 && !groups[g - 1].reduced) --g;
-  if (g == 0) return kCols;  // only size-1 axes reduced: rows of length 1
-  std::uint64_t inner = 1;
+  if (g == 0) return {{1, 1, 1}, kCols};  // only size-1 axes reduced: rows of length 1
+  Pass pass{1, static_cast<std::uint64_t>(groups[g - 1].size), 1};
+  for (std::size_t i = 0; i + 1 < g; ++i) pass.outer *= static_cast<std::uint64_t>(groups[i].size);
   for (std::size_t i = g; i < groups.size(); ++i)
-    inner *= static_cast<std::uint64_t>(groups[i].size);
-  return inner == 1 && groups[g - 1].size >= kRowsFrom ? kRows : kCols;
+    pass.inner *= static_cast<std::uint64_t>(groups[i].size);
+  return {pass, pass.inner == 1 && pass.len >= kRowsFrom ? kRows : kCols};
 }
 }  // namespace
 
@@ -358,8 +370,13 @@ std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   std::string name(dtype_name(acc));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string defines = "#define ACC_" + name + "\n";
-  if (!is_arg(call.op) && call.inputs.at(0).size() > 0)
-    defines += "#define VKT_FUSED_MODE " + std::to_string(first_pass_mode(call)) + "u\n";
+  if (!is_arg(call.op) && call.inputs.at(0).size() > 0) {
+    const FirstPass first = first_pass(call);
+    defines += "#define VKT_FUSED_MODE " + std::to_string(first.mode) + "u\n";
+    // Eager's vec4 order of combining, so fused and eager results stay bit-identical.
+    if (vec4_pass(first.mode, call.inputs.at(0).dtype(), first.pass, false))
+      defines += "#define VKT_FUSED_VEC4\n";
+  }
   if (itemsize(acc) == 4 && subgroup_tree(b)) defines += "#define VKT_SUBGROUP\n";
   const std::string v = b.variant("", {call.inputs.at(0).dtype(), call.out_dtype, acc});
   if (v.find("_i64") != std::string::npos) defines += "#ifndef VKT_I64\n#define VKT_I64\n#endif\n";

@@ -302,10 +302,11 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
 }
 
 // The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, the default; =scalar forces the
-// element path): lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of
-// 4k + 1 elements, rows split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits
-// and their tails move), every reduce op and argmax/argmin with ties, NaNs at vec4 lanes,
-// in the tail and repeated, and -0 against +0.
+// element path; sums and the other value reductions take vec4s past kMaxFusedRow only):
+// lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of 4k + 1 elements, rows
+// split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits and their tails move), every
+// reduce op and argmax/argmin with ties, NaNs at vec4 lanes, in the tail and repeated, and -0
+// against +0.
 TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   const std::vector<Case> cases = {
       {{1}, {}},
@@ -321,6 +322,8 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       {{3, 20004}, {1}},
       {{3, 20001}, {1}},
       {{2, 40963}, {}},
+      {{8195}, {}},
+      {{5, 8192}, {1}},
   };
   const char* saved = std::getenv("VKT_VK_REDUCE_GROUPS");
   const std::string saved_value = saved == nullptr ? "" : saved;

@@ -114,19 +114,29 @@ void take_scanned(inout ACC acc, inout uint best, ACC x, uint element, uint r) {
   }
 }
 
-// The vec4 scan of rows mode: f32 sources (ACC_F32, or ACC_U32 for all/any), not fused.
-#if !defined(VKT_FUSED_PROLOGUE) && (defined(ACC_F32) || defined(ACC_U32))
+// The vec4 scan of rows mode: f32 sources (ACC_F32, or ACC_U32 for all/any). A fused
+// prologue takes it where eager does (VKT_FUSED_VEC4), combining in the same order.
+#if (defined(ACC_F32) || defined(ACC_U32)) && \
+    (!defined(VKT_FUSED_PROLOGUE) || defined(VKT_FUSED_VEC4))
 #define VKT_REDUCE_VEC4
+#ifdef VKT_FUSED_PROLOGUE
+// Elements 4q .. 4q + 3 as accumulator operands (one load_acc call site: see LOAD4).
+void load_quad(uint q, out ACC a[4]) {
+  for (uint c = 0u; c < 4u; ++c) a[c] = load_acc(4u * q + c);
+}
+#else
 layout(binding = 0) readonly buffer SrcF32x4 { vec4 v[]; } src_f32x4;
-
 // load_acc of an f32 element: the value, or its truth for all/any.
 ACC acc_of_f32(float x) {
   if (OP == OP_ALL || OP == OP_ANY) return ACC(f32_nonzero(x) ? 1 : 0);
   return ACC(x);
 }
-ACC combine4(vec4 v) {
-  return combine(combine(acc_of_f32(v.x), acc_of_f32(v.y)), combine(acc_of_f32(v.z), acc_of_f32(v.w)));
+void load_quad(uint q, out ACC a[4]) {
+  const vec4 v = src_f32x4.v[q];
+  for (uint c = 0u; c < 4u; ++c) a[c] = acc_of_f32(v[c]);
 }
+#endif
+ACC combine4(ACC a[4]) { return combine(combine(a[0], a[1]), combine(a[2], a[3])); }
 
 #ifdef ACC_F32
 // A first pass's arg scan on keys: the f32 bits as an int ordered like the values (-0 ==
@@ -164,9 +174,12 @@ void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, ino
 #ifdef ACC_F32
   int key = arg_key_start();
 #endif
+  // Quads combine into acc one after another, so a fused prologue (one load site, its
+  // copies multiply pipeline creation time) takes the single-quad loop in the same order.
+#ifndef VKT_FUSED_PROLOGUE
   for (; q + 3u * stride < q_end; q += 4u * stride) {
-    const vec4 x[4] = vec4[4](src_f32x4.v[q], src_f32x4.v[q + stride],
-                              src_f32x4.v[q + 2u * stride], src_f32x4.v[q + 3u * stride]);
+    ACC x[4][4];
+    for (uint k = 0u; k < 4u; ++k) load_quad(q + k * stride, x[k]);
     if (IS_ARG) {
 #ifdef ACC_F32
       for (uint k = 0u; k < 4u; ++k) {
@@ -176,12 +189,13 @@ void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, ino
       }
 #endif
     } else {
-      acc = combine(acc, combine(combine(combine4(x[0]), combine4(x[1])),
-                                 combine(combine4(x[2]), combine4(x[3]))));
+      for (uint k = 0u; k < 4u; ++k) acc = combine(acc, combine4(x[k]));
     }
   }
+#endif
   for (; q < q_end; q += stride) {
-    const vec4 x = src_f32x4.v[q];
+    ACC x[4];
+    load_quad(q, x);
     if (IS_ARG) {
 #ifdef ACC_F32
       for (uint c = 0u; c < 4u; ++c) arg_element(key, acc, best, x[c], 4u * q + c, base);
@@ -191,13 +205,13 @@ void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, ino
     }
   }
   for (uint e = max(4u * q_end, base + begin) + lane; e < base + end; e += stride) {
-    const float x = src_f32.v[e];
+    const ACC x = load_acc(e);
     if (IS_ARG) {
 #ifdef ACC_F32
       arg_element(key, acc, best, x, e, base);
 #endif
     } else {
-      acc = combine(acc, acc_of_f32(x));
+      acc = combine(acc, x);
     }
   }
 }
@@ -222,11 +236,16 @@ void reduce_rows() {
   const uint stride = lanes;
   uint r = begin + lane;
 #ifdef VKT_REDUCE_VEC4
+#ifdef VKT_FUSED_PROLOGUE
+  scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
+#else
   if (VEC4) {
     scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
     r = end;
   }
 #endif
+#endif
+#if !defined(VKT_FUSED_PROLOGUE) || !defined(VKT_FUSED_VEC4)
   // Four independent loads in flight per invocation (memory-level parallelism); arg
   // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
@@ -250,6 +269,7 @@ void reduce_rows() {
       acc = combine(acc, x);
     }
   }
+#endif
   // The row's `lanes` values are combined in shared memory by a tree. With VKT_SUBGROUP,
   // where whole subgroups serve one row, a shuffle butterfly first combines each subgroup
   // (every lane ends with its subgroup's value: combine is commutative and arg_beats a total
