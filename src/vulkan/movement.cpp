@@ -217,7 +217,37 @@ Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
   return out;
 }
 
+// VKT_VK_TRANSPOSE=tile32 keeps 4-byte transposes on the 32x33 tile of words (the sweep's
+// baseline); unset or "wide": the 64x65 tile moving 16-byte quads where it applies.
+bool wide_transpose_allowed() {
+  const char* v = std::getenv("VKT_VK_TRANSPOSE");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "wide") return true;
+  if (std::string(v) == "tile32") return false;
+  throw Error("[transpose] VKT_VK_TRANSPOSE='" + std::string(v) + "': expected wide or tile32");
+}
+
+constexpr std::int64_t kWideTile = 64;
+constexpr std::uint32_t kWideTileBytes = kWideTile * (kWideTile + 1) * 4;
+
+// shaders/movement_transpose_wide.comp: 4-byte words, whole aligned quads (rows and cols
+// multiples of 4), its 64x65 tile within the device's shared memory.
+bool wide_transpose(const VulkanBackend& b, DType d, const Tiled& t) {
+  return itemsize(d) == 4 && t.rows % 4 == 0 && t.cols % 4 == 0 &&
+         b.context().limits().max_shared_bytes >= kWideTileBytes && wide_transpose_allowed();
+}
+static_assert(Pipelines::kWorkgroupSize == 256, "movement_transpose_wide.comp: 16 rows a pass");
+
 void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, const Tiled& t) {
+  if (wide_transpose(b, in.dtype(), t)) {
+    const TransposePush push{static_cast<std::uint32_t>(t.batch),
+                             static_cast<std::uint32_t>(t.rows), static_cast<std::uint32_t>(t.cols),
+                             static_cast<std::uint32_t>((t.rows + kWideTile - 1) / kWideTile),
+                             static_cast<std::uint32_t>((t.cols + kWideTile - 1) / kWideTile)};
+    const Pipeline pl = b.pipelines().get("movement_transpose_wide", 2, {});
+    const std::uint64_t groups = std::uint64_t{push.batch} * push.tiles_r * push.tiles_c;
+    b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
+    return;
+  }
   const TransposePush push{static_cast<std::uint32_t>(t.batch), static_cast<std::uint32_t>(t.rows),
                            static_cast<std::uint32_t>(t.cols),
                            static_cast<std::uint32_t>((t.rows + kTile - 1) / kTile),

@@ -64,6 +64,25 @@ TEST_F(VulkanMovement, Transpose) {
   vk::set_transpose_path(vk::TransposePath::by_device);
 }
 
+// The tiled path for 4-byte words takes 64x64 tiles of 16-byte quads where rows and cols
+// are multiples of 4 (VKT_VK_TRANSPOSE=wide, the default; =tile32 forces the 32x33 tile of
+// words): whole tiles, partial edge tiles, batches, and shapes that stay on the word tile.
+TEST_F(VulkanMovement, TransposeWideTiles) {
+  const std::vector<Shape> shapes = {{4, 64},      {64, 64},  {68, 132}, {3, 128, 64},
+                                     {2, 36, 100}, {256, 12}, {66, 64},  {64, 70}};
+  vk::set_transpose_path(vk::TransposePath::tiled);
+  for (DType d : {DType::f32, DType::s32, DType::f16, DType::f64}) {
+    for (const Shape& s : shapes) {
+      Axes perm(s.size());
+      for (std::size_t a = 0; a < s.size(); ++a) perm[a] = static_cast<std::int64_t>(a);
+      std::swap(perm[s.size() - 1], perm[s.size() - 2]);
+      check(describe("transpose", d, s), [&](const auto& in) { return transpose(in[0], perm); },
+            {random_tensor(d, s, 3)});
+    }
+  }
+  vk::set_transpose_path(vk::TransposePath::by_device);
+}
+
 TEST_F(VulkanMovement, Pad) {
   struct Case {
     Shape in;
