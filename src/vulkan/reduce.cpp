@@ -34,13 +34,17 @@ bool subgroup_tree(const VulkanBackend& b) {
   return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
-// VKT_VK_REDUCE=scalar reads f32 sources element by element (the sweep's baseline); unset
-// or "vec4": rows-mode passes over f32 read 16 bytes per load (shaders/reduce_main.glsl).
-bool vec4_rows_allowed() {
+// VKT_VK_REDUCE=vec4: rows-mode passes over f32 read 16 bytes per load
+// (shaders/reduce_main.glsl); =scalar: element by element (the sweep's baseline); unset or
+// "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
+// adjacent elements as one vector and vec4 doubled reduce_max's time.
+bool vec4_rows_allowed(const VulkanBackend& b) {
   const char* v = std::getenv("VKT_VK_REDUCE");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "vec4") return true;
-  if (std::string(v) == "scalar") return false;
-  throw Error("[reduce] VKT_VK_REDUCE='" + std::string(v) + "': expected vec4 or scalar");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "auto")
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (s == "vec4" || s == "scalar") return s == "vec4";
+  throw Error("[reduce] VKT_VK_REDUCE='" + s + "': expected auto, vec4 or scalar");
 }
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
@@ -128,9 +132,9 @@ struct Pass {
 // split starts are multiples of 4: Reducer::run).
 // Rows up to kMaxFusedRow keep the element order: vkt::compile's row kernels
 // (compiled_rows.cpp) repeat it bit for bit (arg indices are exact in either order).
-bool vec4_pass(Mode mode, DType src, const Pass& pass, bool arg) {
+bool vec4_pass(const VulkanBackend& b, Mode mode, DType src, const Pass& pass, bool arg) {
   return mode == kRows && src == DType::f32 && (pass.outer == 1 || pass.len % 4 == 0) &&
-         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_rows_allowed();
+         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_rows_allowed(b);
 }
 
 // Plans and records the dispatches of one call. src_dtype: what the current source holds
@@ -204,7 +208,7 @@ struct Reducer {
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
-    const bool vec4 = vec4_pass(mode, src_dtype, pass, is_arg(call.op));
+    const bool vec4 = vec4_pass(b, mode, src_dtype, pass, is_arg(call.op));
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
@@ -369,12 +373,16 @@ std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   const DType acc = acc_dtype(call.op, call.inputs.at(0).dtype());
   std::string name(dtype_name(acc));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string defines = "#define ACC_" + name + "\n";
+  // The kernel cache keys generated sources before their includes are expanded
+  // (kernel_cache.cpp): this line changes with reduce_main.glsl's combine order, so no
+  // kernel built from an older order is reused from disk.
+  std::string defines = "// reduce_main.glsl order: vec4 quads in sequence (2026-12-01)\n";
+  defines += "#define ACC_" + name + "\n";
   if (!is_arg(call.op) && call.inputs.at(0).size() > 0) {
     const FirstPass first = first_pass(call);
     defines += "#define VKT_FUSED_MODE " + std::to_string(first.mode) + "u\n";
     // Eager's vec4 order of combining, so fused and eager results stay bit-identical.
-    if (vec4_pass(first.mode, call.inputs.at(0).dtype(), first.pass, false))
+    if (vec4_pass(b, first.mode, call.inputs.at(0).dtype(), first.pass, false))
       defines += "#define VKT_FUSED_VEC4\n";
   }
   if (itemsize(acc) == 4 && subgroup_tree(b)) defines += "#define VKT_SUBGROUP\n";

@@ -19,6 +19,7 @@
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/scoped_env.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/testing.h"
 
@@ -301,10 +302,10 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
   }
 }
 
-// The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, the default; =scalar forces the
-// element path; sums and the other value reductions take vec4s past kMaxFusedRow only):
-// lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of 4k + 1 elements, rows
-// split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits and their tails move), every
+// The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, forced here: the default on GPUs;
+// lavapipe's is the element path; sums and the other value reductions take vec4s past kMaxFusedRow
+// only): lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of 4k + 1 elements,
+// rows split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits and their tails move), every
 // reduce op and argmax/argmin with ties, NaNs at vec4 lanes, in the tail and repeated, and -0
 // against +0.
 TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
@@ -325,10 +326,9 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       {{8195}, {}},
       {{5, 8192}, {1}},
   };
-  const char* saved = std::getenv("VKT_VK_REDUCE_GROUPS");
-  const std::string saved_value = saved == nullptr ? "" : saved;
+  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
   for (const char* groups : {"", "1", "3", "2048"}) {
-    setenv("VKT_VK_REDUCE_GROUPS", groups, 1);
+    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
     for (const Case& c : cases) {
       for (const NamedOp& op : reduce_ops()) {
         check(op, make_input(DType::f32, c.shape, op.values), c.axes, false,
@@ -353,7 +353,6 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       }
     }
   }
-  setenv("VKT_VK_REDUCE_GROUPS", saved_value.c_str(), 1);
   const Tensor zeros = from_vector(std::vector<float>{-0.0f, 0.0f, -0.0f, 0.0f, 0.0f, -0.0f});
   for (bool is_max : {true, false}) {
     for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
