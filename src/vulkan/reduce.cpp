@@ -376,7 +376,7 @@ std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   // The kernel cache keys generated sources before their includes are expanded
   // (kernel_cache.cpp): this line changes with reduce_main.glsl's combine order, so no
   // kernel built from an older order is reused from disk.
-  std::string defines = "// reduce_main.glsl order: vec4 quads in sequence (2026-12-01)\n";
+  std::string defines = "// reduce_main.glsl combine order 2: vec4 quads in sequence\n";
   defines += "#define ACC_" + name + "\n";
   if (!is_arg(call.op) && call.inputs.at(0).size() > 0) {
     const FirstPass first = first_pass(call);
