@@ -327,7 +327,7 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       {{5, 8192}, {1}},
   };
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* groups : {"", "1", "3", "2048"}) {
+  for (const char* groups : {"", "1", "3"}) {        // "": 2048
     const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
     for (const Case& c : cases) {
       for (const NamedOp& op : reduce_ops()) {
