@@ -34,11 +34,11 @@ bool subgroup_tree(const VulkanBackend& b) {
   return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
-// VKT_VK_REDUCE=vec4: rows-mode passes over f32 read 16 bytes per load
+// VKT_VK_REDUCE=vec4: passes over f32 read 16 bytes per load
 // (shaders/reduce_main.glsl); =scalar: element by element (the sweep's baseline); unset or
 // "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
 // adjacent elements as one vector and vec4 doubled reduce_max's time.
-bool vec4_rows_allowed(const VulkanBackend& b) {
+bool vec4_allowed(const VulkanBackend& b) {
   const char* v = std::getenv("VKT_VK_REDUCE");
   const std::string s = v == nullptr ? "" : v;
   if (s.empty() || s == "auto")
@@ -134,7 +134,13 @@ struct Pass {
 // (compiled_rows.cpp) repeat it bit for bit (arg indices are exact in either order).
 bool vec4_pass(const VulkanBackend& b, Mode mode, DType src, const Pass& pass, bool arg) {
   return mode == kRows && src == DType::f32 && (pass.outer == 1 || pass.len % 4 == 0) &&
-         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_rows_allowed(b);
+         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_allowed(b);
+}
+
+// Columns mode reads four adjacent columns per invocation as vec4 where inner is a multiple
+// of 4; each column keeps its order, so results are those of the element path.
+bool vec4_cols_pass(const VulkanBackend& b, DType src, const Pass& pass) {
+  return src == DType::f32 && pass.inner % 4 == 0 && vec4_allowed(b);
 }
 
 // Plans and records the dispatches of one call. src_dtype: what the current source holds
@@ -208,7 +214,8 @@ struct Reducer {
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
-    const bool vec4 = vec4_pass(b, mode, src_dtype, pass, is_arg(call.op));
+    const bool vec4 = mode == kRows ? vec4_pass(b, mode, src_dtype, pass, is_arg(call.op))
+                                    : fused == nullptr && vec4_cols_pass(b, src_dtype, pass);
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
@@ -244,7 +251,7 @@ struct Reducer {
                           0};
     const std::uint64_t threads = mode == kRows ? (pass.outer + per_group - 1) / per_group *
                                                       splits * Pipelines::kWorkgroupSize
-                                                : pass.outer * splits * pass.inner;
+                                                : pass.outer * splits * pass.inner / (vec4 ? 4 : 1);
     // Unused read bindings are bound to the source, unused write bindings to dst: the
     // validation layer counts every binding the shader may write as written.
     // A fused first pass has no source tensor: its unused binding 0 holds a leaf (or dst).

@@ -366,6 +366,47 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
 }
 
+// Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
+// here), each column in the element path's order: the same bytes as VKT_VK_REDUCE=scalar,
+// and the cpu's values; split columns, second passes of arg partials, NaNs and ties.
+TEST_F(NativeReduce, F32ColumnsVec4EqualTheElementPath) {
+  const std::vector<Case> cases = {{{5001, 4}, {0}},     {{7, 8}, {0}},
+                                   {{3, 1000, 12}, {1}}, {{2, 3000, 8}, {1}},
+                                   {{100, 1004}, {0}},   {{5, 3, 7, 40}, {0, 2}}};
+  for (const Case& c : cases) {
+    const std::optional<std::int64_t> axis =
+        c.axes.size() == 1 ? std::optional<std::int64_t>(c.axes[0]) : std::nullopt;
+    const Tensor nans = with_nans(DType::f32, c.shape, {1, 5, 6, numel(c.shape) - 1});
+    for (const NamedOp& op : reduce_ops()) {
+      // One rule of each kind (the others share their code paths): fewer pipelines.
+      const std::string name = op.name;
+      if (name == "product" || name == "reduce_min" || name == "any") continue;
+      const Tensor h = make_input(DType::f32, c.shape, op.values);
+      for (const Tensor& in : {h, nans}) {
+        const Tensor dev = transfer(in, gpu());
+        Tensor scalar_path, vec4_path;
+        {
+          const ScopedEnvVar env("VKT_VK_REDUCE", "scalar");
+          scalar_path = op.fn(dev, c.axes, false);
+        }
+        {
+          const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+          vec4_path = op.fn(dev, c.axes, false);
+          check(op, in, c.axes, false, describe(op.name, DType::f32, c, false));
+        }
+        EXPECT_EQ(vec4_path.to_bytes(), scalar_path.to_bytes())
+            << describe(op.name, DType::f32, c, false);
+      }
+    }
+    if (!axis) continue;
+    const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+    for (const Tensor& h : {make_input(DType::f32, c.shape, Values::small_ints), nans}) {
+      check_arg(true, h, axis, false, TieBreak::low, describe("argmax", DType::f32, c, false));
+      check_arg(false, h, axis, false, TieBreak::high, describe("argmin", DType::f32, c, false));
+    }
+  }
+}
+
 // One device tensor read by several reductions in a row, and a reduction of a reduction:
 // no hazards (the validation layer checks the barriers), results as on the cpu.
 TEST_F(NativeReduce, ChainedReductionsOfOneTensor) {

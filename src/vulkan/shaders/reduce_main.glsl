@@ -27,8 +27,9 @@ layout(constant_id = 4) const uint MODE = 0;
 layout(constant_id = 5) const bool TIE_HIGH = false;
 layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come from binding 1
 layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
-// Rows mode reads an f32 source as vec4 (reduce.cpp sets it where every row range starts on
-// a multiple of 4 elements; VKT_VK_REDUCE=scalar turns it off).
+// An f32 source read as vec4 (reduce.cpp sets it in rows mode where every row range starts
+// on a multiple of 4 elements, in columns mode where inner is a multiple of 4, not fused;
+// VKT_VK_REDUCE=scalar turns it off).
 layout(constant_id = 8) const bool VEC4 = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
@@ -354,6 +355,50 @@ void reduce_cols() {
   write_result(t, acc, best);
 }
 
+#if defined(VKT_REDUCE_VEC4) && !defined(VKT_FUSED_PROLOGUE)
+// reduce_cols with VEC4 (inner a multiple of 4): invocation (o, split, quad) reduces four
+// adjacent columns from vec4 loads, each column in reduce_cols' order (the same results).
+void reduce_cols_vec4() {
+  const uint t = global_index(), inner4 = p.inner / 4u;
+  if (t >= p.outer * p.splits * inner4) return;
+  const uint col4 = t % inner4, rest = t / inner4;
+  const uint split = rest % p.splits, o = rest / p.splits;
+  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
+  ACC acc[4];
+  uint best[4];
+  for (uint c = 0u; c < 4u; ++c) {
+    acc[c] = identity();
+    best[c] = NO_INDEX;
+  }
+  uint r = begin;
+  for (; r + 3u < end; r += 4u) {
+    const uint q = (o * p.len + r) * inner4 + col4;
+    ACC x[4][4];
+    for (uint k = 0u; k < 4u; ++k) load_quad(q + k * inner4, x[k]);
+    for (uint c = 0u; c < 4u; ++c) {
+      if (IS_ARG) {
+        for (uint k = 0u; k < 4u; ++k) take_scanned(acc[c], best[c], x[k][c], 4u * (q + k * inner4) + c, r + k);
+      } else {
+        acc[c] = combine(acc[c], combine(combine(x[0][c], x[1][c]), combine(x[2][c], x[3][c])));
+      }
+    }
+  }
+  for (; r < end; ++r) {
+    const uint q = (o * p.len + r) * inner4 + col4;
+    ACC x[4];
+    load_quad(q, x);
+    for (uint c = 0u; c < 4u; ++c) {
+      if (IS_ARG) {
+        take_scanned(acc[c], best[c], x[c], 4u * q + c, r);
+      } else {
+        acc[c] = combine(acc[c], x[c]);
+      }
+    }
+  }
+  for (uint c = 0u; c < 4u; ++c) write_result(rest * p.inner + 4u * col4 + c, acc[c], best[c]);
+}
+#endif
+
 void main() {
 #ifdef VKT_FUSED_MODE
   // A fused prologue runs in one known mode (reduce_variant_defines): the other is not built.
@@ -365,6 +410,10 @@ void main() {
 #else
   if (MODE == MODE_ROWS) {
     reduce_rows();
+#if defined(VKT_REDUCE_VEC4) && !defined(VKT_FUSED_PROLOGUE)
+  } else if (VEC4) {
+    reduce_cols_vec4();
+#endif
   } else {
     reduce_cols();
   }
