@@ -5,6 +5,8 @@
 // s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
 // or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "vulkan/backend.h"
 #include "vulkan/movement_words.h"
@@ -159,11 +161,22 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       push, sizeof(push), grid_stride_threads(n));
 }
 
+// VKT_VK_CLIP=word keeps 4-byte clips in one word per element (the sweep's baseline);
+// unset or "vec4": 16-byte loads and stores (shaders/index_clip.comp).
+bool vec4_clip_allowed() {
+  const char* v = std::getenv("VKT_VK_CLIP");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "vec4") return true;
+  if (std::string(v) == "word") return false;
+  throw Error("[clip] VKT_VK_CLIP='" + std::string(v) + "': expected vec4 or word");
+}
+
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType d = out.dtype();
   const std::uint32_t kind = is_float(d) ? 2 : is_signed_integer(d) ? 1 : 0;
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
-  const Pipeline p = b.pipelines().get(word_variant("index_clip", d), 4, {kind, half});
+  const bool vec4 = itemsize(d) == 4 && vec4_clip_allowed();
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_clip", d), 4, {kind, half, vec4 ? 1u : 0u});
   // Steps 0 for a one-element bound (shaders/index_clip.comp).
   const std::uint32_t push[3] = {static_cast<std::uint32_t>(out.size()),
                                  call.inputs[1].size() == 1 ? 0u : 1u,
@@ -171,7 +184,7 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
-      push, sizeof(push), grid_stride_threads(push[0]));
+      push, sizeof(push), grid_stride_threads(vec4 ? (push[0] + 3) / 4 : push[0]));
 }
 
 void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {

@@ -104,9 +104,13 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source) {
   return words;
 }
 
+struct MemoryEntry {
+  std::string key;  // the disk entry's name
+  std::vector<std::uint32_t> words;
+};
 struct MemoryCache {
   std::mutex mutex;
-  std::map<std::string, std::vector<std::uint32_t>> entries;  // by full key
+  std::map<std::string, MemoryEntry> entries;  // by the source as given and the device
 };
 MemoryCache& memory_cache() {
   static MemoryCache c;
@@ -164,19 +168,24 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
   device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
          << " driver " << p.driverVersion << " api " << p.apiVersion << " uuid ";
   for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
+  // In memory the source as given is the key (the embedded includes cannot change within a
+  // process); on disk the source with its includes expanded, so an edited shared shader never
+  // reuses a stale entry.
   const std::string full = source + device.str();
   KernelBinary bin;
-  bin.key = hex64(fnv1a(full.data(), full.size()));
-  const std::uint64_t key_check = fnv1a(full.data(), full.size(), 0x84222325cbf29ce4ull);
   MemoryCache& mem = memory_cache();
   {
     std::lock_guard lock(mem.mutex);
     if (auto it = mem.entries.find(full); it != mem.entries.end()) {
-      bin.words = it->second;
+      bin.words = it->second.words;
+      bin.key = it->second.key;
       ledger::record_kernel_cache_hit(false);
       return bin;
     }
   }
+  const std::string disk = expand_includes(source) + device.str();
+  bin.key = hex64(fnv1a(disk.data(), disk.size()));
+  const std::uint64_t key_check = fnv1a(disk.data(), disk.size(), 0x84222325cbf29ce4ull);
   const std::string dir = cache_dir();
   const std::filesystem::path path =
       dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / (bin.key + ".spv");
@@ -192,7 +201,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
     if (!dir.empty()) write_entry(path, key_check, bin.words);
   }
   std::lock_guard lock(mem.mutex);
-  mem.entries.emplace(full, bin.words);
+  mem.entries.emplace(full, MemoryEntry{bin.key, bin.words});
   return bin;
 }
 

@@ -5,7 +5,9 @@
 // input). Shaders move words of the element size (shaders/movement_*.comp).
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <optional>
+#include <string>
 
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
@@ -207,15 +209,45 @@ StridedView pad_copy_view(const OpCall& call) {
 }
 
 Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
-  const OpCall fill{Op::full, {}, FullParams{call.get<PadParams>().value}, call.out_dtype,
-                    call.out_shape};
+  const OpCall fill{
+      Op::full, {}, FullParams{call.get<PadParams>().value}, call.out_dtype, call.out_shape};
   Tensor out = run_creation(b, fill);
   const StridedView v = pad_copy_view(call);
   if (numel(v.shape) > 0) run_strided(b, call.inputs[0], out, v);
   return out;
 }
 
+// VKT_VK_TRANSPOSE=tile32 keeps 4-byte transposes on the 32x33 tile of words (the sweep's
+// baseline); unset or "wide": the 64x65 tile moving 16-byte quads where it applies.
+bool wide_transpose_allowed() {
+  const char* v = std::getenv("VKT_VK_TRANSPOSE");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "wide") return true;
+  if (std::string(v) == "tile32") return false;
+  throw Error("[transpose] VKT_VK_TRANSPOSE='" + std::string(v) + "': expected wide or tile32");
+}
+
+constexpr std::int64_t kWideTile = 64;
+constexpr std::uint32_t kWideTileBytes = kWideTile * (kWideTile + 1) * 4;
+
+// shaders/movement_transpose_wide.comp: 4-byte words, whole aligned quads (rows and cols
+// multiples of 4), its 64x65 tile within the device's shared memory.
+bool wide_transpose(const VulkanBackend& b, DType d, const Tiled& t) {
+  return itemsize(d) == 4 && t.rows % 4 == 0 && t.cols % 4 == 0 &&
+         b.context().limits().max_shared_bytes >= kWideTileBytes && wide_transpose_allowed();
+}
+static_assert(Pipelines::kWorkgroupSize == 256, "movement_transpose_wide.comp: 16 rows a pass");
+
 void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, const Tiled& t) {
+  if (wide_transpose(b, in.dtype(), t)) {
+    const TransposePush push{static_cast<std::uint32_t>(t.batch),
+                             static_cast<std::uint32_t>(t.rows), static_cast<std::uint32_t>(t.cols),
+                             static_cast<std::uint32_t>((t.rows + kWideTile - 1) / kWideTile),
+                             static_cast<std::uint32_t>((t.cols + kWideTile - 1) / kWideTile)};
+    const Pipeline pl = b.pipelines().get("movement_transpose_wide", 2, {});
+    const std::uint64_t groups = std::uint64_t{push.batch} * push.tiles_r * push.tiles_c;
+    b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
+    return;
+  }
   const TransposePush push{static_cast<std::uint32_t>(t.batch), static_cast<std::uint32_t>(t.rows),
                            static_cast<std::uint32_t>(t.cols),
                            static_cast<std::uint32_t>((t.rows + kTile - 1) / kTile),
@@ -277,6 +309,44 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
   record_copy(b, b.copy_path(), src, dst, src_offset, dst_offset, bytes);
 }
 
+namespace {
+// VKT_VK_STRIDED=word keeps strided copies in element-sized words (the sweep's baseline);
+// unset or "wide": 16-byte words wherever the view allows (wide_words).
+bool wide_strided_allowed() {
+  const char* v = std::getenv("VKT_VK_STRIDED");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "wide") return true;
+  if (std::string(v) == "word") return false;
+  throw Error("[vulkan] VKT_VK_STRIDED='" + std::string(v) + "': expected wide or word");
+}
+
+// The view in 16-byte words when its innermost axis is a contiguous run on both sides of a
+// multiple of 16 bytes and every other stride and both offsets are too (concatenate on an
+// inner axis, slices of whole rows): a quarter of the invocations for 4-byte dtypes, each
+// moving one uvec4 (one-word-per-invocation copies left the H200 below its bandwidth).
+std::optional<StridedView> wide_words(const StridedView& v, std::int64_t item) {
+  const std::int64_t k = 16 / item;
+  if (k <= 1 || v.shape.empty() || v.src.back() != 1 || v.dst.back() != 1) return std::nullopt;
+  if (v.shape.back() % k != 0 || v.src_offset % k != 0 || v.dst_offset % k != 0) {
+    return std::nullopt;
+  }
+  StridedView w = v;
+  w.shape.back() /= k;
+  w.src_offset /= k;
+  w.dst_offset /= k;
+  for (std::size_t a = 0; a + 1 < v.shape.size(); ++a) {
+    if (v.src[a] % k != 0 || v.dst[a] % k != 0) return std::nullopt;
+    w.src[a] /= k;
+    w.dst[a] /= k;
+  }
+  return w;
+}
+
+// The strided dispatch of a collapsed view in words of `word_bytes`.
+void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v,
+                    std::size_t word_bytes);
+
+}  // namespace
+
 void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v) {
   const std::int64_t n = numel(v.shape);
   if (n == 0) return;
@@ -287,6 +357,19 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
                static_cast<std::uint64_t>(n * item));
     return;
   }
+  if (wide_strided_allowed()) {
+    if (const auto w = wide_words(v, item)) {
+      record_strided(b, src, dst, *w, 16);
+      return;
+    }
+  }
+  record_strided(b, src, dst, v, static_cast<std::size_t>(item));
+}
+
+namespace {
+void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v,
+                    std::size_t word_bytes) {
+  const std::int64_t n = numel(v.shape);
   StridedPush push{};
   push.n = static_cast<std::uint32_t>(n);
   push.src_offset = static_cast<std::int32_t>(v.src_offset);
@@ -301,11 +384,12 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
   }
   const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
   const Pipeline p =
-      b.pipelines().get(word_variant("movement_strided", dst.dtype()), 2,
+      b.pipelines().get("movement_strided_w" + std::to_string(word_bytes), 2,
                         {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
   b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push),
              grid_stride_threads(static_cast<std::uint64_t>(n)));
 }
+}  // namespace
 
 bool movement_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op == Op::concatenate && outer_axis_concatenate(call)) return true;

@@ -34,6 +34,19 @@ bool subgroup_tree(const VulkanBackend& b) {
   return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
+// VKT_VK_REDUCE=vec4: passes over f32 read 16 bytes per load
+// (shaders/reduce_main.glsl); =scalar: element by element (the sweep's baseline); unset or
+// "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
+// adjacent elements as one vector and vec4 doubled reduce_max's time.
+bool vec4_allowed(const VulkanBackend& b) {
+  const char* v = std::getenv("VKT_VK_REDUCE");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "auto")
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (s == "vec4" || s == "scalar") return s == "vec4";
+  throw Error("[reduce] VKT_VK_REDUCE='" + s + "': expected auto, vec4 or scalar");
+}
+
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -92,6 +105,20 @@ using Group = common::ReduceGroup;
 // Invocations worth of parallel work to aim for (a large GPU holds ~250k resident).
 constexpr std::uint64_t kTargetThreads = 1u << 17;
 constexpr std::uint64_t kTargetGroups = 2048;
+
+// Workgroups a split rows pass aims for: kTargetGroups, or VKT_VK_REDUCE_GROUPS (a tuning
+// sweep: fewer, fuller workgroups move more bytes each).
+std::uint64_t target_groups() {
+  const char* v = std::getenv("VKT_VK_REDUCE_GROUPS");
+  if (v == nullptr || *v == '\0') return kTargetGroups;
+  char* end = nullptr;
+  const unsigned long long g = std::strtoull(v, &end, 10);
+  if (*end != '\0' || g == 0 || g > (1u << 20)) {
+    throw Error("[reduce] VKT_VK_REDUCE_GROUPS='" + std::string(v) +
+                "': expected a workgroup count from 1 to 1048576");
+  }
+  return g;
+}
 constexpr std::uint64_t kMinRowsChunk = 4096;  // elements per workgroup, at least
 constexpr std::uint64_t kMinColsChunk = 64;    // elements per invocation, at least
 constexpr std::int64_t kRowsFrom = 64;         // shorter rows: one invocation per output
@@ -99,6 +126,22 @@ constexpr std::int64_t kRowsFrom = 64;         // shorter rows: one invocation p
 struct Pass {
   std::uint64_t outer, len, inner;
 };
+
+// Whether a pass reads its f32 source as vec4 (shaders/reduce_main.glsl, VEC4): rows mode,
+// every row range starting on a multiple of 4 elements (one row, or rows of 4k elements;
+// split starts are multiples of 4: Reducer::run).
+// Rows up to kMaxFusedRow keep the element order: vkt::compile's row kernels
+// (compiled_rows.cpp) repeat it bit for bit (arg indices are exact in either order).
+bool vec4_pass(const VulkanBackend& b, Mode mode, DType src, const Pass& pass, bool arg) {
+  return mode == kRows && src == DType::f32 && (pass.outer == 1 || pass.len % 4 == 0) &&
+         (arg || pass.len > static_cast<std::uint64_t>(kMaxFusedRow)) && vec4_allowed(b);
+}
+
+// Columns mode reads four adjacent columns per invocation as vec4 where inner is a multiple
+// of 4; each column keeps its order, so results are those of the element path.
+bool vec4_cols_pass(const VulkanBackend& b, DType src, const Pass& pass) {
+  return src == DType::f32 && pass.inner % 4 == 0 && vec4_allowed(b);
+}
 
 // Plans and records the dispatches of one call. src_dtype: what the current source holds
 // (the input's dtype, then the accumulator's); store_dtype: what a non-arg pass stores
@@ -129,7 +172,7 @@ struct Reducer {
     const bool rows = pass.inner == 1 && pass.len >= static_cast<std::uint64_t>(kRowsFrom);
     std::uint64_t splits = 1;
     if (rows) {
-      const std::uint64_t want = (kTargetGroups + pass.outer - 1) / pass.outer;
+      const std::uint64_t want = (target_groups() + pass.outer - 1) / pass.outer;
       splits = std::min(want, (pass.len + kMinRowsChunk - 1) / kMinRowsChunk);
     } else if (pass.len > 0) {
       const std::uint64_t columns = pass.outer * pass.inner;
@@ -137,7 +180,8 @@ struct Reducer {
       splits = std::min(want, (pass.len + kMinColsChunk - 1) / kMinColsChunk);
     }
     splits = std::max<std::uint64_t>(splits, 1);
-    const std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+    std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+    if (rows && splits > 1) chunk = (chunk + 3) / 4 * 4;        // splits start on a vec4 (VEC4)
     if (pass.len > 0) splits = (pass.len + chunk - 1) / chunk;  // no empty split
     const Mode mode = rows ? kRows : kCols;
     if (splits == 1) {
@@ -170,13 +214,16 @@ struct Reducer {
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
+    const bool vec4 = mode == kRows ? vec4_pass(b, mode, src_dtype, pass, is_arg(call.op))
+                                    : fused == nullptr && vec4_cols_pass(b, src_dtype, pass);
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
                                                   mode,
                                                   tie_high ? 1u : 0u,
                                                   src_index != nullptr ? 1u : 0u,
-                                                  partial ? 1u : 0u};
+                                                  partial ? 1u : 0u,
+                                                  vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));
@@ -204,7 +251,7 @@ struct Reducer {
                           0};
     const std::uint64_t threads = mode == kRows ? (pass.outer + per_group - 1) / per_group *
                                                       splits * Pipelines::kWorkgroupSize
-                                                : pass.outer * splits * pass.inner;
+                                                : pass.outer * splits * pass.inner / (vec4 ? 4 : 1);
     // Unused read bindings are bound to the source, unused write bindings to dst: the
     // validation layer counts every binding the shader may write as written.
     // A fused first pass has no source tensor: its unused binding 0 holds a leaf (or dst).
@@ -309,18 +356,23 @@ bool reduce_supported(const VulkanBackend& b, const OpCall& call) {
 }
 
 namespace {
-// The mode of the first dispatch run_fused_reduce records for a non-arg `call` with a
-// non-empty input: its innermost reduced group's pass (see Reducer::run).
-Mode first_pass_mode(const OpCall& call) {
+// The first dispatch run_fused_reduce records for a non-arg `call` with a non-empty input:
+// its innermost reduced group's pass (see Reducer::run) and that pass's mode.
+struct FirstPass {
+  Pass pass;
+  Mode mode;
+};
+FirstPass first_pass(const OpCall& call) {
   const std::vector<Group> groups =
       common::reduce_groups(call.inputs.at(0).shape(), call.get<ReduceParams>().axes);
   std::size_t g = groups.size();
   while (g > 0 && !groups[g - 1].reduced) --g;
-  if (g == 0) return kCols;  // only size-1 axes reduced: rows of length 1
-  std::uint64_t inner = 1;
+  if (g == 0) return {{1, 1, 1}, kCols};  // only size-1 axes reduced: rows of length 1
+  Pass pass{1, static_cast<std::uint64_t>(groups[g - 1].size), 1};
+  for (std::size_t i = 0; i + 1 < g; ++i) pass.outer *= static_cast<std::uint64_t>(groups[i].size);
   for (std::size_t i = g; i < groups.size(); ++i)
-    inner *= static_cast<std::uint64_t>(groups[i].size);
-  return inner == 1 && groups[g - 1].size >= kRowsFrom ? kRows : kCols;
+    pass.inner *= static_cast<std::uint64_t>(groups[i].size);
+  return {pass, pass.inner == 1 && pass.len >= kRowsFrom ? kRows : kCols};
 }
 }  // namespace
 
@@ -329,8 +381,13 @@ std::string reduce_variant_defines(const VulkanBackend& b, const OpCall& call) {
   std::string name(dtype_name(acc));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string defines = "#define ACC_" + name + "\n";
-  if (!is_arg(call.op) && call.inputs.at(0).size() > 0)
-    defines += "#define VKT_FUSED_MODE " + std::to_string(first_pass_mode(call)) + "u\n";
+  if (!is_arg(call.op) && call.inputs.at(0).size() > 0) {
+    const FirstPass first = first_pass(call);
+    defines += "#define VKT_FUSED_MODE " + std::to_string(first.mode) + "u\n";
+    // Eager's vec4 order of combining, so fused and eager results stay bit-identical.
+    if (vec4_pass(b, first.mode, call.inputs.at(0).dtype(), first.pass, false))
+      defines += "#define VKT_FUSED_VEC4\n";
+  }
   if (itemsize(acc) == 4 && subgroup_tree(b)) defines += "#define VKT_SUBGROUP\n";
   const std::string v = b.variant("", {call.inputs.at(0).dtype(), call.out_dtype, acc});
   if (v.find("_i64") != std::string::npos) defines += "#ifndef VKT_I64\n#define VKT_I64\n#endif\n";

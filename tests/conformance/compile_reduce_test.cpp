@@ -8,6 +8,7 @@
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "support/run_op.h"
+#include "support/scoped_env.h"
 #include "vkt/compile.h"
 
 namespace vkt::testing {
@@ -59,6 +60,33 @@ TEST_F(VulkanCompileReduce, EveryLayoutAndRuleEqualsEager) {
       const Tensor got = compile(prog)(x);
       ASSERT_EQ(got.shape(), expected.shape());
       EXPECT_EQ(got.to_bytes(), expected.to_bytes());
+    }
+  }
+}
+
+// With vec4 rows passes forced (VKT_VK_REDUCE=vec4; lavapipe's default is the element
+// path), a fused prologue combines in eager's vec4 order: rows past kMaxFusedRow, split or
+// not (VKT_VK_REDUCE_GROUPS=1), of 4k elements and one row of 4k + 1.
+TEST_F(VulkanCompileReduce, Vec4RowsEqualEager) {
+  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");
+  const std::vector<std::pair<Shape, Axes>> cases = {
+      {{2, 70000}, {1}}, {{3, 4100}, {1}}, {{9001}, {0}}, {{2, 3, 5000}, {0, 2}}};
+  for (const char* groups : {"", "1"}) {
+    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    for (const auto& [shape, axes] : cases) {
+      const Tensor x = from_vector(wave(static_cast<std::size_t>(numel(shape))), shape, &gpu());
+      // Each rule is a pipeline of its own: sum on every layout, max and any on the first.
+      const std::vector<Op> ops = shape == cases.front().first
+                                      ? std::vector<Op>{Op::sum, Op::reduce_max, Op::any}
+                                      : std::vector<Op>{Op::sum};
+      for (Op op : ops) {
+        const Axes reduced = axes;
+        auto prog = [op, reduced](const Tensor& t) {
+          return run_reduce(op, add(multiply(t, 1.0001f), sin(t)), reduced, false);
+        };
+        SCOPED_TRACE(std::string(op_name(op)) + " " + shape_str(shape) + " groups " + groups);
+        EXPECT_EQ(compile(prog)(x).to_bytes(), prog(x).to_bytes());
+      }
     }
   }
 }

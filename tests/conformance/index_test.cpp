@@ -183,6 +183,44 @@ TEST_F(VulkanIndex, ClipFloatSpecials) {
   }
 }
 
+// 4-byte clips move 16-byte words (VKT_VK_CLIP=vec4, the default; =word forces one word per
+// element): sizes around the vec4 and the grid step with full-size, one-element and mixed
+// bounds (random bits: NaNs, infinities, subnormals, both zeros), and the float specials
+// rotated through every lane of a vec4 and into the tail.
+TEST_F(VulkanIndex, ClipVec4OddSizesAndEveryLane) {
+  for (DType d : {DType::f32, DType::s32, DType::u32}) {
+    for (std::int64_t n : {1, 3, 4, 5, 1023, 1025, 4 * 256 * 3 + 1, 4 * 256 * 8 + 6}) {
+      const Shape s{n};
+      check(describe("clip full bounds", d, s),
+            [&](const auto& in) { return clip(in[0], in[1], in[2]); },
+            {random_tensor(d, s, 31), random_tensor(d, s, 32), random_tensor(d, s, 33)});
+      check(describe("clip one-element bounds", d, s),
+            [&](const auto& in) { return clip(in[0], in[1], in[2]); },
+            {random_tensor(d, s, 34), random_tensor(d, {1}, 35), random_tensor(d, {}, 36)});
+      check(describe("clip mixed bounds", d, s),
+            [&](const auto& in) { return clip(in[0], in[1], in[2]); },
+            {random_tensor(d, s, 37), random_tensor(d, {}, 38), random_tensor(d, s, 39)});
+    }
+  }
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> x = {nan, -nan, -0.0, 0.0, 1.5, -1.5, inf, -inf, 3.0, -3.0, 1e-40};
+  const std::vector<double> lo = {0.0, -1.0, 0.0, -0.0, nan, -2.0, -inf, 1.0, 2.0, -2.0, 0.0};
+  const std::vector<double> hi = {1.0, 1.0, -0.0, 0.0, 1.0, nan, inf, 2.0, 2.5, -2.5, 1e-41};
+  for (std::size_t shift = 0; shift < 4; ++shift) {
+    std::vector<double> xs, ls, hs;
+    for (std::size_t i = 0; i < 3 * x.size() + shift; ++i) {
+      xs.push_back(x[i % x.size()]);
+      ls.push_back(lo[(i + shift) % lo.size()]);
+      hs.push_back(hi[(i + shift) % hi.size()]);
+    }
+    check(describe("clip specials by lane", DType::f32, {static_cast<std::int64_t>(xs.size())}),
+          [&](const auto& in) { return clip(in[0], in[1], in[2]); },
+          {as_type(from_vector(xs), DType::f32), as_type(from_vector(ls), DType::f32),
+           as_type(from_vector(hs), DType::f32)});
+  }
+}
+
 struct UpdateCase {
   Shape t, idx;
   Axes axes;
@@ -268,9 +306,10 @@ TEST_F(VulkanIndex, IndexedAddFloatSpecialPairs) {
                              pairs(bf16, DType::bf16), pairs(f64, DType::f64)}) {
     // Which NaN an add of two NaNs returns is left open by IEEE and differs between the
     // cpu's optimised and sanitizer builds: NaNs match NaNs here, everything else bitwise.
-    check(describe("indexed_add specials", t.dtype(), t.shape()),
-          [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u},
-          /*any_nan=*/true);
+    check(
+        describe("indexed_add specials", t.dtype(), t.shape()),
+        [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); }, {t, idx, u},
+        /*any_nan=*/true);
   }
 }
 

@@ -64,6 +64,25 @@ TEST_F(VulkanMovement, Transpose) {
   vk::set_transpose_path(vk::TransposePath::by_device);
 }
 
+// The tiled path for 4-byte words takes 64x64 tiles of 16-byte quads where rows and cols
+// are multiples of 4 (VKT_VK_TRANSPOSE=wide, the default; =tile32 forces the 32x33 tile of
+// words): whole tiles, partial edge tiles, batches, and shapes that stay on the word tile.
+TEST_F(VulkanMovement, TransposeWideTiles) {
+  const std::vector<Shape> shapes = {{4, 64},      {64, 64},  {68, 132}, {3, 128, 64},
+                                     {2, 36, 100}, {256, 12}, {66, 64},  {64, 70}};
+  vk::set_transpose_path(vk::TransposePath::tiled);
+  for (DType d : {DType::f32, DType::s32, DType::f16, DType::f64}) {
+    for (const Shape& s : shapes) {
+      Axes perm(s.size());
+      for (std::size_t a = 0; a < s.size(); ++a) perm[a] = static_cast<std::int64_t>(a);
+      std::swap(perm[s.size() - 1], perm[s.size() - 2]);
+      check(describe("transpose", d, s), [&](const auto& in) { return transpose(in[0], perm); },
+            {random_tensor(d, s, 3)});
+    }
+  }
+  vk::set_transpose_path(vk::TransposePath::by_device);
+}
+
 TEST_F(VulkanMovement, Pad) {
   struct Case {
     Shape in;
@@ -176,6 +195,39 @@ TEST_F(VulkanMovement, Concatenate) {
           describe("concatenate", d, c.in[0]),
           [&](const auto& in) { return concatenate(in, c.axis); }, inputs);
     }
+  }
+}
+
+// Strided copies whose inner runs and offsets are multiples of 16 bytes move 16-byte words
+// (VKT_VK_STRIDED=wide, the default; =word forces element words): inner concatenates and
+// row slices that qualify for every width, next to ones that do not (odd inner extents,
+// offsets off a 16-byte boundary, a tail row of a 16-element run plus one).
+TEST_F(VulkanMovement, WideWordStridedCopies) {
+  for (DType d : kWidthDTypes) {
+    check(describe("concatenate", d, {5, 16}), [&](const auto& in) { return concatenate(in, 1); },
+          {random_tensor(d, {5, 16}, 81), random_tensor(d, {5, 32}, 82)});
+    check(describe("concatenate", d, {3, 2, 16}),
+          [&](const auto& in) { return concatenate(in, 2); },
+          {random_tensor(d, {3, 2, 16}, 83), random_tensor(d, {3, 2, 48}, 84),
+           random_tensor(d, {3, 2, 17}, 85)});
+    check(describe("concatenate", d, {1025, 16}),
+          [&](const auto& in) { return concatenate(in, 1); },
+          {random_tensor(d, {1025, 16}, 86), random_tensor(d, {1025, 16}, 87)});
+    check(describe("slice", d, {9, 64}),
+          [&](const auto& in) {
+            return slice(in[0], {1, 16}, {5, 32});
+          },
+          {random_tensor(d, {9, 64}, 88)});
+    check(describe("slice", d, {9, 64}),
+          [&](const auto& in) {
+            return slice(in[0], {1, 3}, {5, 32});
+          },
+          {random_tensor(d, {9, 64}, 89)});
+    check(describe("put_slice", d, {9, 64}),
+          [&](const auto& in) {
+            return put_slice(in[0], {2, 16}, in[1]);
+          },
+          {random_tensor(d, {9, 64}, 90), random_tensor(d, {4, 16}, 91)});
   }
 }
 

@@ -10,13 +10,16 @@
 // 8 * eps * sqrt(length) * 4 * sqrt(length): rounding errors grow like sqrt(length) and
 // the partial sums of values in [-4, 4] like 4 * sqrt(length).
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "support/scoped_env.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/testing.h"
 
@@ -295,6 +298,111 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
         check_arg(is_max, h, 1, false, tie, "nan rows");
         check_arg(is_max, h, 0, false, tie, "nan cols");
       }
+    }
+  }
+}
+
+// The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, forced here: the default on GPUs;
+// lavapipe's is the element path; sums and the other value reductions take vec4s past kMaxFusedRow
+// only): lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of 4k + 1 elements,
+// rows split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits and their tails move), every
+// reduce op and argmax/argmin with ties, NaNs at vec4 lanes, in the tail and repeated, and -0
+// against +0.
+TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
+  const std::vector<Case> cases = {
+      {{1}, {}},
+      {{3}, {}},
+      {{4}, {}},
+      {{5}, {}},
+      {{1023}, {}},
+      {{1025}, {}},
+      {{4 * 256 * 9 + 1}, {}},
+      {{7, 1024}, {1}},
+      {{7, 1023}, {1}},
+      {{5, 4}, {1}},
+      {{3, 20004}, {1}},
+      {{3, 20001}, {1}},
+      {{2, 40963}, {}},
+      {{8195}, {}},
+      {{5, 8192}, {1}},
+  };
+  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
+  for (const char* groups : {"", "1", "3"}) {        // "": 2048
+    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    for (const Case& c : cases) {
+      for (const NamedOp& op : reduce_ops()) {
+        check(op, make_input(DType::f32, c.shape, op.values), c.axes, false,
+              describe(op.name, DType::f32, c, false) + " groups " + groups);
+      }
+      const std::int64_t n = numel(c.shape), last = c.shape.back();
+      const Tensor nans =
+          with_nans(DType::f32, c.shape, {n / 2, n - 1, std::max<std::int64_t>(0, n - 3)});
+      const Tensor lane_nans =
+          with_nans(DType::f32, c.shape, {0, std::min<std::int64_t>(4, n - 1)});
+      for (const Tensor& h :
+           {make_input(DType::f32, c.shape, Values::small_ints), nans, lane_nans}) {
+        for (bool is_max : {true, false}) {
+          for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+            const std::optional<std::int64_t> axis =
+                c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
+            check_arg(is_max, h, axis, false, tie,
+                      describe(is_max ? "argmax" : "argmin", DType::f32, c, false) + " last " +
+                          std::to_string(last) + " groups " + groups);
+          }
+        }
+      }
+    }
+  }
+  const Tensor zeros = from_vector(std::vector<float>{-0.0f, 0.0f, -0.0f, 0.0f, 0.0f, -0.0f});
+  for (bool is_max : {true, false}) {
+    for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+      check_arg(is_max, zeros, std::nullopt, false, tie, "signed zeros");
+    }
+  }
+  // A view at an element offset (not on a vec4) reduced: the device reads its own copy.
+  const Tensor h = make_input(DType::f32, {4099}, Values::small_ints);
+  const Tensor view = slice(transfer(h, gpu()), {1}, {4097});
+  EXPECT_TRUE(tensors_close(sum(view), sum(slice(h, {1}, {4097})), Tolerance{1e-5, 1e-3}));
+  EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
+}
+
+// Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
+// here), each column in the element path's order: the same bytes as VKT_VK_REDUCE=scalar,
+// and the cpu's values; split columns, second passes of arg partials, NaNs and ties.
+TEST_F(NativeReduce, F32ColumnsVec4EqualTheElementPath) {
+  const std::vector<Case> cases = {{{5001, 4}, {0}},     {{7, 8}, {0}},
+                                   {{3, 1000, 12}, {1}}, {{2, 3000, 8}, {1}},
+                                   {{100, 1004}, {0}},   {{5, 3, 7, 40}, {0, 2}}};
+  for (const Case& c : cases) {
+    const std::optional<std::int64_t> axis =
+        c.axes.size() == 1 ? std::optional<std::int64_t>(c.axes[0]) : std::nullopt;
+    const Tensor nans = with_nans(DType::f32, c.shape, {1, 5, 6, numel(c.shape) - 1});
+    for (const NamedOp& op : reduce_ops()) {
+      // One rule of each kind (the others share their code paths): fewer pipelines.
+      const std::string name = op.name;
+      if (name == "product" || name == "reduce_min" || name == "any") continue;
+      const Tensor h = make_input(DType::f32, c.shape, op.values);
+      for (const Tensor& in : {h, nans}) {
+        const Tensor dev = transfer(in, gpu());
+        Tensor scalar_path, vec4_path;
+        {
+          const ScopedEnvVar env("VKT_VK_REDUCE", "scalar");
+          scalar_path = op.fn(dev, c.axes, false);
+        }
+        {
+          const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+          vec4_path = op.fn(dev, c.axes, false);
+          check(op, in, c.axes, false, describe(op.name, DType::f32, c, false));
+        }
+        EXPECT_EQ(vec4_path.to_bytes(), scalar_path.to_bytes())
+            << describe(op.name, DType::f32, c, false);
+      }
+    }
+    if (!axis) continue;
+    const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+    for (const Tensor& h : {make_input(DType::f32, c.shape, Values::small_ints), nans}) {
+      check_arg(true, h, axis, false, TieBreak::low, describe("argmax", DType::f32, c, false));
+      check_arg(false, h, axis, false, TieBreak::high, describe("argmin", DType::f32, c, false));
     }
   }
 }

@@ -1,5 +1,5 @@
 // Sets environment variables for a scope and restores what was there (the Vulkan backend's
-// tuning variables, such as dot's kernel choice, are read at every call).
+// tuning variables, such as dot's kernel choice or VKT_VK_REDUCE, are read at every call).
 #pragma once
 
 #include <cstdlib>
@@ -35,6 +35,13 @@ class ScopedEnv {
 
  private:
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+// One variable.
+class ScopedEnvVar : public ScopedEnv {
+ public:
+  ScopedEnvVar(const std::string& name, const std::string& value)
+      : ScopedEnv(EnvVars{{name, value}}) {}
 };
 
 }  // namespace vkt::testing

@@ -70,9 +70,76 @@ REG clip_word(REG xw, REG lw, REG hw) {
   return xw;
 }
 
+#if WIDTH == 4
+// VEC4 (index.cpp; VKT_VK_CLIP=word turns it off): 16-byte loads and stores of x and dst
+// (and of full-size bounds), one-element bounds read once, then the last n % 4 one by one.
+layout(constant_id = 3) const bool VEC4 = false;
+layout(binding = 0) readonly buffer X4 { uvec4 v[]; } x4;
+layout(binding = 1) readonly buffer Lo4 { uvec4 v[]; } lo4;
+layout(binding = 2) readonly buffer Hi4 { uvec4 v[]; } hi4;
+layout(binding = 3) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+
+// clip_word for f32 in fewer instructions: signed-magnitude keys (-0 == +0) and NaN tests
+// on the bits, the same choices as less() (a NaN operand compares false).
+int f32_clip_key(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7fffffffu) : int(b); }
+bool f32_clip_nan(uint b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+uint clip_f32(uint xw, uint lw, uint hw) {
+  const int kx = f32_clip_key(xw), kl = f32_clip_key(lw), kh = f32_clip_key(hw);
+  const bool xn = f32_clip_nan(xw), ln = f32_clip_nan(lw), hn = f32_clip_nan(hw);
+  const bool below = !xn && !ln && kx < kl;
+  const int kv = below ? kl : kx;
+  const bool vn = below ? ln : xn;
+  const bool above = !hn && !vn && kh < kv;
+  return above ? hw : below ? lw : xw;
+}
+
+uvec4 clip_quad(uvec4 xv, uvec4 lv, uvec4 hv) {
+  uvec4 r;
+  for (int c = 0; c < 4; ++c) r[c] = KIND == 2u ? clip_f32(xv[c], lv[c], hv[c]) : clip_word(xv[c], lv[c], hv[c]);
+  return r;
+}
+
+void clip_vec4() {
+  const uint stride = grid_stride(), n4 = p.n / 4u;
+  const uvec4 lo_one = uvec4(lo.v[0]), hi_one = uvec4(hi.v[0]);
+  uint j = global_index();
+  // Two quads in flight per step (their loads before any store).
+  for (; j + stride < n4; j += 2u * stride) {
+    const uvec4 xa = x4.v[j], xb = x4.v[j + stride];
+    uvec4 la = lo_one, lb = lo_one, ha = hi_one, hb = hi_one;
+    if (p.lo_step != 0u) {
+      la = lo4.v[j];
+      lb = lo4.v[j + stride];
+    }
+    if (p.hi_step != 0u) {
+      ha = hi4.v[j];
+      hb = hi4.v[j + stride];
+    }
+    dst4.v[j] = clip_quad(xa, la, ha);
+    dst4.v[j + stride] = clip_quad(xb, lb, hb);
+  }
+  for (; j < n4; j += stride) {
+    uvec4 l = lo_one, h = hi_one;
+    if (p.lo_step != 0u) l = lo4.v[j];
+    if (p.hi_step != 0u) h = hi4.v[j];
+    dst4.v[j] = clip_quad(x4.v[j], l, h);
+  }
+  for (uint i = 4u * n4 + global_index(); i < p.n; i += stride) {
+    const uint w = x.v[i], l = lo.v[i * p.lo_step], h = hi.v[i * p.hi_step];
+    dst.v[i] = KIND == 2u ? clip_f32(w, l, h) : clip_word(w, l, h);
+  }
+}
+#endif
+
 // Four elements per step, their loads issued before any store (one element per step
 // reached a third of the H200's bandwidth: bench_results/h200/run12-b3667f1).
 void main() {
+#if WIDTH == 4
+  if (VEC4) {
+    clip_vec4();
+    return;
+  }
+#endif
   const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
   uint i = global_index();
   for (; i < end; i += 4u * stride) {

@@ -27,6 +27,10 @@ layout(constant_id = 4) const uint MODE = 0;
 layout(constant_id = 5) const bool TIE_HIGH = false;
 layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come from binding 1
 layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
+// An f32 source read as vec4 (reduce.cpp sets it in rows mode where every row range starts
+// on a multiple of 4 elements, in columns mode where inner is a multiple of 4, not fused;
+// VKT_VK_REDUCE=scalar turns it off).
+layout(constant_id = 8) const bool VEC4 = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -111,6 +115,109 @@ void take_scanned(inout ACC acc, inout uint best, ACC x, uint element, uint r) {
   }
 }
 
+// The vec4 scan of rows mode: f32 sources (ACC_F32, or ACC_U32 for all/any). A fused
+// prologue takes it where eager does (VKT_FUSED_VEC4), combining in the same order.
+#if (defined(ACC_F32) || defined(ACC_U32)) && \
+    (!defined(VKT_FUSED_PROLOGUE) || defined(VKT_FUSED_VEC4))
+#define VKT_REDUCE_VEC4
+#ifdef VKT_FUSED_PROLOGUE
+// Elements 4q .. 4q + 3 as accumulator operands (one load_acc call site: see LOAD4).
+void load_quad(uint q, out ACC a[4]) {
+  for (uint c = 0u; c < 4u; ++c) a[c] = load_acc(4u * q + c);
+}
+#else
+layout(binding = 0) readonly buffer SrcF32x4 { vec4 v[]; } src_f32x4;
+// load_acc of an f32 element: the value, or its truth for all/any.
+ACC acc_of_f32(float x) {
+  if (OP == OP_ALL || OP == OP_ANY) return ACC(f32_nonzero(x) ? 1 : 0);
+  return ACC(x);
+}
+void load_quad(uint q, out ACC a[4]) {
+  const vec4 v = src_f32x4.v[q];
+  for (uint c = 0u; c < 4u; ++c) a[c] = acc_of_f32(v[c]);
+}
+#endif
+ACC combine4(ACC a[4]) { return combine(combine(a[0], a[1]), combine(a[2], a[3])); }
+
+#ifdef ACC_F32
+// A first pass's arg scan on keys: the f32 bits as an int ordered like the values (-0 ==
+// +0), NaN the extreme. A later candidate (higher index) is taken when its key beats, or
+// with TIE_HIGH ties: the choice take_next makes, in fewer instructions (argmax was bound
+// by its per-element compare chain).
+int arg_key(float x) {
+  const uint u = floatBitsToUint(x), m = u & 0x7fffffffu;
+  const int k = (u & 0x80000000u) != 0u ? -int(m) : int(m);
+  return m > 0x7f800000u ? (OP == OP_ARGMAX ? 0x7fffffff : -0x7fffffff - 1) : k;
+}
+int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
+
+// One element of the vec4 scan, e its element index, e - base its row index.
+void arg_element(inout int key, inout float acc, inout uint best, float x, uint e, uint base) {
+  if (HAS_SRC_INDEX) {
+    take_candidate(acc, best, x, src_index.v[2u * e]);
+    return;
+  }
+  const int k = arg_key(x);
+  const bool take = OP == OP_ARGMAX ? (TIE_HIGH ? k >= key : k > key) : (TIE_HIGH ? k <= key : k < key);
+  key = take ? k : key;
+  acc = take ? x : acc;
+  best = take ? e - base : best;
+}
+#endif
+
+// Elements [base + begin, base + end) of a row starting at element `base`, lane `lane` of
+// `stride`: whole vec4s (four loads in flight), then the last (end - begin) % 4 elements.
+// base + begin is a multiple of 4. Each invocation visits its elements in index order.
+void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, inout ACC acc,
+                    inout uint best) {
+  const uint q_end = (base + end) / 4u;
+  uint q = (base + begin) / 4u + lane;
+#ifdef ACC_F32
+  int key = arg_key_start();
+#endif
+  // Quads combine into acc one after another, so a fused prologue (one load site, its
+  // copies multiply pipeline creation time) takes the single-quad loop in the same order.
+#ifndef VKT_FUSED_PROLOGUE
+  for (; q + 3u * stride < q_end; q += 4u * stride) {
+    ACC x[4][4];
+    for (uint k = 0u; k < 4u; ++k) load_quad(q + k * stride, x[k]);
+    if (IS_ARG) {
+#ifdef ACC_F32
+      for (uint k = 0u; k < 4u; ++k) {
+        for (uint c = 0u; c < 4u; ++c) {
+          arg_element(key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
+        }
+      }
+#endif
+    } else {
+      for (uint k = 0u; k < 4u; ++k) acc = combine(acc, combine4(x[k]));
+    }
+  }
+#endif
+  for (; q < q_end; q += stride) {
+    ACC x[4];
+    load_quad(q, x);
+    if (IS_ARG) {
+#ifdef ACC_F32
+      for (uint c = 0u; c < 4u; ++c) arg_element(key, acc, best, x[c], 4u * q + c, base);
+#endif
+    } else {
+      acc = combine(acc, combine4(x));
+    }
+  }
+  for (uint e = max(4u * q_end, base + begin) + lane; e < base + end; e += stride) {
+    const ACC x = load_acc(e);
+    if (IS_ARG) {
+#ifdef ACC_F32
+      arg_element(key, acc, best, x, e, base);
+#endif
+    } else {
+      acc = combine(acc, x);
+    }
+  }
+}
+#endif
+
 shared ACC shared_value[gl_WorkGroupSize.x];
 shared uint shared_index[gl_WorkGroupSize.x];
 
@@ -129,6 +236,17 @@ void reduce_rows() {
   uint best = NO_INDEX;
   const uint stride = lanes;
   uint r = begin + lane;
+#ifdef VKT_REDUCE_VEC4
+#ifdef VKT_FUSED_PROLOGUE
+  scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
+#else
+  if (VEC4) {
+    scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
+    r = end;
+  }
+#endif
+#endif
+#if !defined(VKT_FUSED_PROLOGUE) || !defined(VKT_FUSED_VEC4)
   // Four independent loads in flight per invocation (memory-level parallelism); arg
   // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
@@ -152,6 +270,7 @@ void reduce_rows() {
       acc = combine(acc, x);
     }
   }
+#endif
   // The row's `lanes` values are combined in shared memory by a tree. With VKT_SUBGROUP,
   // where whole subgroups serve one row, a shuffle butterfly first combines each subgroup
   // (every lane ends with its subgroup's value: combine is commutative and arg_beats a total
@@ -236,6 +355,50 @@ void reduce_cols() {
   write_result(t, acc, best);
 }
 
+#if defined(VKT_REDUCE_VEC4) && !defined(VKT_FUSED_PROLOGUE)
+// reduce_cols with VEC4 (inner a multiple of 4): invocation (o, split, quad) reduces four
+// adjacent columns from vec4 loads, each column in reduce_cols' order (the same results).
+void reduce_cols_vec4() {
+  const uint t = global_index(), inner4 = p.inner / 4u;
+  if (t >= p.outer * p.splits * inner4) return;
+  const uint col4 = t % inner4, rest = t / inner4;
+  const uint split = rest % p.splits, o = rest / p.splits;
+  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
+  ACC acc[4];
+  uint best[4];
+  for (uint c = 0u; c < 4u; ++c) {
+    acc[c] = identity();
+    best[c] = NO_INDEX;
+  }
+  uint r = begin;
+  for (; r + 3u < end; r += 4u) {
+    const uint q = (o * p.len + r) * inner4 + col4;
+    ACC x[4][4];
+    for (uint k = 0u; k < 4u; ++k) load_quad(q + k * inner4, x[k]);
+    for (uint c = 0u; c < 4u; ++c) {
+      if (IS_ARG) {
+        for (uint k = 0u; k < 4u; ++k) take_scanned(acc[c], best[c], x[k][c], 4u * (q + k * inner4) + c, r + k);
+      } else {
+        acc[c] = combine(acc[c], combine(combine(x[0][c], x[1][c]), combine(x[2][c], x[3][c])));
+      }
+    }
+  }
+  for (; r < end; ++r) {
+    const uint q = (o * p.len + r) * inner4 + col4;
+    ACC x[4];
+    load_quad(q, x);
+    for (uint c = 0u; c < 4u; ++c) {
+      if (IS_ARG) {
+        take_scanned(acc[c], best[c], x[c], 4u * q + c, r);
+      } else {
+        acc[c] = combine(acc[c], x[c]);
+      }
+    }
+  }
+  for (uint c = 0u; c < 4u; ++c) write_result(rest * p.inner + 4u * col4 + c, acc[c], best[c]);
+}
+#endif
+
 void main() {
 #ifdef VKT_FUSED_MODE
   // A fused prologue runs in one known mode (reduce_variant_defines): the other is not built.
@@ -247,6 +410,10 @@ void main() {
 #else
   if (MODE == MODE_ROWS) {
     reduce_rows();
+#if defined(VKT_REDUCE_VEC4) && !defined(VKT_FUSED_PROLOGUE)
+  } else if (VEC4) {
+    reduce_cols_vec4();
+#endif
   } else {
     reduce_cols();
   }
