@@ -139,7 +139,19 @@ class RowSource {
         level_(levels(g)),
         reductions_(std::move(reductions)),
         unrolled_(unrolled),
-        subgroup_size_(subgroup_size) {}
+        subgroup_size_(subgroup_size),
+        kept_(g.values.size(), false) {
+    // A per-element value is held (an array per invocation) only where a reduction or a
+    // later phase reads it; its own phase's loop reads its temporary.
+    for (std::size_t c = 0; c < g.values.size(); ++c) {
+      const detail::FusedValue& v = g.values[c];
+      const bool reduces = v.kind == detail::FusedValue::Kind::op && detail::reduction_op(v.op);
+      for (int a : v.args) {
+        const auto k = static_cast<std::size_t>(a);
+        if (!g.values[k].per_row && (reduces || level_[c] != level_[k])) kept_[k] = true;
+      }
+    }
+  }
 
   std::string text() const {
     std::ostringstream s;
@@ -176,6 +188,7 @@ class RowSource {
       << u(geo_.invocations) << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
+      if (!v.per_row && !kept_[k]) continue;
       s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k;
       if (!v.per_row) s << "[" << geo_.held() << "]";
       s << ";\n";
@@ -208,8 +221,11 @@ class RowSource {
     return false;
   }
   bool element_output(std::size_t k) const { return numel(g_.output_shapes[k]) == numel(g_.shape); }
-  std::string element_name(int k) const {
-    return "v" + std::to_string(k) + (value(k).per_row ? "" : "[j]");
+  // Value k in the element loop of `phase`: per row, its temporary there, or held.
+  std::string element_name(int k, int phase) const {
+    if (value(k).per_row) return "v" + std::to_string(k);
+    if (level_[static_cast<std::size_t>(k)] == phase) return "t" + std::to_string(k);
+    return "v" + std::to_string(k) + "[j]";
   }
   const char* loop_attribute() const { return unrolled_ ? "[[unroll]]" : "[[dont_unroll]]"; }
 
@@ -243,14 +259,15 @@ class RowSource {
       if (v.per_row || level_[k] != phase) continue;
       std::string pre;
       const std::string e = value_expression(
-          g_, k, [this](int a) { return element_name(a); }, "i", pre);
+          g_, k, [this, phase](int a) { return element_name(a, phase); }, "i", pre);
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
-        << k << " = " << e << ";\n      v" << k << "[j] = t" << k << ";\n";
+        << k << " = " << e << ";\n";
+      if (kept_[k]) s << "      v" << k << "[j] = t" << k << ";\n";
     }
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
       const int o = g_.outputs[k];
       if (!element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
-      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o)) << ";\n";
+      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o, phase)) << ";\n";
     }
     const std::string body = s.str();
     if (body.empty()) return "";
@@ -271,8 +288,8 @@ class RowSource {
 
   // One step of eager's lane `t` of this invocation: its elements 4 q .. 4 q + 3 (held at
   // t + (4 q + s) pack) combined as a quad when all are in the row, else one by one.
-  // `q` is a number (unrolled) or the loop's variable; `whole` is false where the step may
-  // reach past the lane's `per` elements (then its presence tests guard the reads).
+  // `q` is a number (unrolled) or the loop's variable; the step has `in_step` elements (a
+  // last one may have fewer).
   std::string step(const RowReduction& r, std::uint32_t t, const std::string& q,
                    std::uint32_t in_step) const {
     const std::string acc = "a" + std::to_string(r.value) + "_" + std::to_string(t),
@@ -378,6 +395,7 @@ class RowSource {
   std::vector<RowReduction> reductions_;
   bool unrolled_ = true;
   std::uint32_t subgroup_size_ = 0;
+  std::vector<bool> kept_;  // per value: kept in an array across phases
 };
 
 class VulkanRowKernel final : public detail::FusedKernel {
