@@ -2,9 +2,12 @@
 
 #include <cstdlib>
 #include <initializer_list>
+#include <mutex>
+#include <optional>
 #include <string_view>
 
 #include "vkt/error.h"
+#include "vulkan/testing.h"
 
 namespace vkt::vk {
 namespace {
@@ -71,9 +74,23 @@ RowVariant parse_row_variant(const char* text) {
   return v;
 }
 
-const RowVariant& row_variant() {
+namespace {
+std::mutex g_override_mutex;
+std::optional<RowVariant> g_override;
+}  // namespace
+
+RowVariant row_variant() {
+  {
+    std::lock_guard lock(g_override_mutex);
+    if (g_override) return *g_override;
+  }
   static const RowVariant v = parse_row_variant(std::getenv("VKT_COMPILE_ROWS"));
   return v;
+}
+
+void testing::set_row_variant(const std::optional<RowVariant>& variant) {
+  std::lock_guard lock(g_override_mutex);
+  g_override = variant;
 }
 
 }  // namespace vkt::vk

@@ -29,7 +29,8 @@ RowVariant default_row_variant();
 // naming VKT_COMPILE_ROWS, the item and the choices.
 RowVariant parse_row_variant(const char* text);
 
-// VKT_COMPILE_ROWS, parsed at the first call in the process.
-const RowVariant& row_variant();
+// VKT_COMPILE_ROWS, parsed at the first call in the process (or the test hook's,
+// testing.h set_row_variant).
+RowVariant row_variant();
 
 }  // namespace vkt::vk
