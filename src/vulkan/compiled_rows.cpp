@@ -9,6 +9,7 @@
 // invocations per row each hold several of eager's lanes (their sums kept apart, then
 // combined as eager's tree would), several rows per workgroup, the loops rolled; a row that
 // fits one subgroup is combined by shuffles alone.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -50,12 +51,12 @@ Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgr
     while (g.lanes < kEagerGroup && g.lanes * 8 < g.len) g.lanes *= 2;
   }
   g.per = static_cast<std::uint32_t>((g.len + g.lanes - 1) / g.lanes);
-  g.invocations = std::min(g.lanes, variant.max_lanes);
+  g.invocations = std::min({g.lanes, variant.max_lanes, variant.workgroup});
   // Where eager's lanes fill whole subgroups (its butterfly), the invocations must too.
   if (subgroup_size > 0 && g.lanes % subgroup_size == 0)
     g.invocations = std::max(g.invocations, subgroup_size);
   g.pack = g.lanes / g.invocations;
-  g.workgroup = variant.workgroup;
+  g.workgroup = std::max(variant.workgroup, g.invocations);
   g.per_group = g.workgroup / g.invocations;
   return g;
 }

@@ -12,7 +12,8 @@
 namespace vkt::vk {
 namespace {
 
-constexpr const char* kChoices = "wg=256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled";
+constexpr const char* kChoices =
+    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -32,7 +33,7 @@ void set(RowVariant& v, std::string_view item) {
   if (eq == std::string_view::npos) bad(item, "has no '='");
   const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
   if (key == "wg") {
-    v.workgroup = choice(item, value, {256, 512, 1024});
+    v.workgroup = choice(item, value, {64, 128, 256, 512, 1024});
   } else if (key == "lanes") {
     v.max_lanes = choice(item, value, {32, 64, 128, 256});
   } else if (key == "loop") {

@@ -1,6 +1,7 @@
 // The row kernel's shape from the environment (compiled_rows.cpp), for an H200 sweep:
 // VKT_COMPILE_ROWS="key=value,key=value" with
-//   wg=256|512|1024         invocations per workgroup (whole rows per workgroup)
+//   wg=64|128|...|1024      invocations per workgroup (whole rows per workgroup; below 256
+//                           it also caps the invocations per row, as lanes= does)
 //   lanes=32|64|128|256     invocations per row at most: each then holds the elements of
 //                           eager's lanes / lanes of eager's lanes (more values per lane)
 //   loop=unrolled|rolled    the per-lane loops unrolled, or kept as loops ([[dont_unroll]]:

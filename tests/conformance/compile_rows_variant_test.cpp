@@ -26,11 +26,12 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   EXPECT_EQ(parse_row_variant("lanes=32,lanes=128").max_lanes, 128u);
   EXPECT_EQ(parse_row_variant("wg=512").workgroup, 512u);
+  EXPECT_EQ(parse_row_variant("wg=64").workgroup, 64u);
   EXPECT_TRUE(parse_row_variant("loop=rolled,loop=unrolled").unrolled);
 }
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
-  for (const char* item : {"wg=128", "wg=2048", "wg=", "lanes=16", "lanes=512", "lanes=abc",
+  for (const char* item : {"wg=32", "wg=2048", "wg=", "lanes=16", "lanes=512", "lanes=abc",
                            "loop=yes", "loop", "unroll=1", "=256", "wg=256 ", "Wg=256"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {

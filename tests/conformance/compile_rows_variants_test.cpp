@@ -96,6 +96,7 @@ TEST_F(VulkanCompileRowsVariants, EveryVariantEqualsEager) {
   check_variant(gpu(), variant(1024, 32, false), lens, DType::f32);
   check_variant(gpu(), variant(256, 64, true), {1000, 4096}, DType::f32);
   check_variant(gpu(), variant(256, 256, false), {37, 4096}, DType::f32);
+  check_variant(gpu(), variant(64, 256, true), {100, 1000}, DType::f32);  // 64 per row
 }
 
 TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
