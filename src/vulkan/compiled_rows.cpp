@@ -133,6 +133,8 @@ std::vector<int> levels(const detail::FusedGroup& g) {
 
 class RowSource {
  public:
+  // subgroup_size: the device's where rows that fit one subgroup are combined by shuffles
+  // alone, else 0.
   RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions, Geometry geo,
             bool unrolled, std::uint32_t subgroup_size)
       : g_(g),
@@ -469,7 +471,8 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const RowVariant variant = device_variant(b.context());
   const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
   const Geometry geo = geometry(g.shape, variant, subgroup_size);
-  const RowSource row_source(g, std::move(reductions), geo, variant.unrolled, subgroup_size);
+  const RowSource row_source(g, std::move(reductions), geo, variant.unrolled,
+                             variant.shuffle_only ? subgroup_size : 0);
   if (row_source.shared_bytes() > b.context().limits().max_shared_bytes) return nullptr;
   const std::string source = row_source.text();
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;

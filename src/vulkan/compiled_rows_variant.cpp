@@ -13,7 +13,7 @@ namespace vkt::vk {
 namespace {
 
 constexpr const char* kChoices =
-    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled";
+    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -39,6 +39,9 @@ void set(RowVariant& v, std::string_view item) {
   } else if (key == "loop") {
     if (value != "unrolled" && value != "rolled") bad(item, "is not loop=unrolled or loop=rolled");
     v.unrolled = value == "unrolled";
+  } else if (key == "shuffle") {
+    if (value != "1" && value != "0") bad(item, "is not shuffle=1 or shuffle=0");
+    v.shuffle_only = value == "1";
   } else {
     bad(item, "names no known key");
   }
@@ -48,7 +51,7 @@ void set(RowVariant& v, std::string_view item) {
 
 std::string RowVariant::text() const {
   return "wg=" + std::to_string(workgroup) + ",lanes=" + std::to_string(max_lanes) +
-         ",loop=" + (unrolled ? "unrolled" : "rolled");
+         ",loop=" + (unrolled ? "unrolled" : "rolled") + ",shuffle=" + (shuffle_only ? "1" : "0");
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):
@@ -56,7 +59,8 @@ std::string RowVariant::text() const {
 // H200 sweep says otherwise: more rows per workgroup tie rows to each other's barriers,
 // fewer lanes double the registers a lane holds (occupancy), and rolled loops put the row
 // in local memory; each may still win there (fewer trees, less code), which is what the
-// sweep (src/vulkan/README.md) measures.
+// sweep (scripts/row-variant-sweep.sh) measures. Shuffles alone where a row is one subgroup
+// (rows of 64 to 256 on the H200) are on: the same result with no barrier or shared memory.
 RowVariant default_row_variant() {
   return RowVariant{};
 }

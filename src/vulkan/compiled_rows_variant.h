@@ -6,6 +6,9 @@
 //                           eager's lanes / lanes of eager's lanes (more values per lane)
 //   loop=unrolled|rolled    the per-lane loops unrolled, or kept as loops ([[dont_unroll]]:
 //                           less code for the driver to compile, the row in local memory)
+//   shuffle=1|0             a row whose invocations are one subgroup combined by shuffles
+//                           alone (no shared memory, no barrier), or by eager's tree
+// Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0.
 // Every variant keeps eager's combine order, so results stay eager's bit for bit.
 #pragma once
 
@@ -18,8 +21,9 @@ struct RowVariant {
   std::uint32_t workgroup = 256;
   std::uint32_t max_lanes = 256;
   bool unrolled = true;
+  bool shuffle_only = true;
   bool operator==(const RowVariant&) const = default;
-  std::string text() const;  // "wg=256,lanes=256,loop=unrolled"
+  std::string text() const;  // "wg=256,lanes=256,loop=unrolled,shuffle=1"
 };
 
 // The default, reasoned in compiled_rows_variant.cpp.
