@@ -7,6 +7,7 @@
 # Usage, from the repository root:
 #   scripts/row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...   ("default" for the unset variable)
 # e.g. scripts/row-variant-sweep.sh out build-gpu default lanes=128 loop=rolled
+# ROW_SWEEP_SIZES (default 16777216: {4096, 4096}) sets --sizes.
 set -euo pipefail
 out=${1:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}
 bench=${2:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}/vkt-bench
@@ -14,6 +15,7 @@ shift 2
 mkdir -p "$out"
 host=$(hostname)
 day=$(date -u +%Y-%m-%d)
+sizes=${ROW_SWEEP_SIZES:-16777216}
 # An idle GPU clocks down: a moment of memory-bound work first (run-gpu-benches.sh's warm-up).
 "$bench" ops --ops add --sizes 16777216 --reps 200 --out "$out/.warm-up.csv" > /dev/null 2>&1 || true
 rm -f "$out/.warm-up.csv"
@@ -22,9 +24,9 @@ for v in "$@"; do
   [ "$v" = default ] && rows=
   tag=$(echo "$v" | tr '=,' '-_')
   VKT_COMPILE_ROWS=$rows VKT_CACHE_DIR=off __GL_SHADER_DISK_CACHE=0 "$bench" chain \
-    --ops softmax,layernorm --sizes 16777216 --reps 5 \
+    --ops softmax,layernorm --sizes "$sizes" --reps 5 \
     --out "$out/${host}_rows-firstcall-${tag}_${day}.csv" > /dev/null
-  VKT_COMPILE_ROWS=$rows "$bench" chain --ops softmax,layernorm --sizes 16777216 --reps 20 \
+  VKT_COMPILE_ROWS=$rows "$bench" chain --ops softmax,layernorm --sizes "$sizes" --reps 20 \
     --out "$out/${host}_rows-${tag}_${day}.csv" > /dev/null
   echo "row-variant-sweep: $v done"
 done
