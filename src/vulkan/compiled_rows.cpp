@@ -1,7 +1,7 @@
 // vkt::compile on Vulkan: a row group (FusedGroup::rows: softmax, layer norm) as one
 // generated kernel. `lanes` invocations share a row, each holding its elements in
-// registers (at most 16), so the row is read once; each reduction combines the lanes'
-// values through subgroup shuffles and shared memory and every lane reads the result back,
+// registers (at most 16 in eager's geometry), so the row is read once; each reduction combines the
+// lanes' values through subgroup shuffles and shared memory and every lane reads the result back,
 // then the values that follow are evaluated and written. The row's geometry and combine
 // order are eager's reduce.comp rows pass (lanes, four-element steps, then the tail, the
 // same tree), and eager never splits rows this short, so results equal eager bit for bit.
