@@ -8,6 +8,12 @@
 #   scripts/row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...   ("default" for the unset variable)
 # e.g. scripts/row-variant-sweep.sh out build-gpu default lanes=128 loop=rolled
 # ROW_SWEEP_SIZES (default 16777216: {4096, 4096}) sets --sizes.
+# The H200 sweep, one device call each (about 10 s a variant), after pack-gpu.sh and
+# `source scripts/gpu-env.sh`; the CSVs name their variant (file name, column compile_rows):
+#   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu default shuffle=0 lanes=128
+#   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu lanes=64 wg=512 wg=1024
+#   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu wg=128 loop=rolled lanes=128,loop=rolled
+#   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu lanes=32,loop=rolled wg=128,loop=rolled wg=512,lanes=128
 set -euo pipefail
 out=${1:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}
 bench=${2:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}/vkt-bench
