@@ -14,6 +14,7 @@
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu lanes=64 wg=512 wg=1024
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu wg=128 loop=rolled lanes=128,loop=rolled
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu lanes=32,loop=rolled wg=128,loop=rolled wg=512,lanes=128
+#   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu hold=shared,loop=rolled hold=shared lanes=128,hold=shared,loop=rolled
 set -euo pipefail
 out=${1:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}
 bench=${2:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}/vkt-bench

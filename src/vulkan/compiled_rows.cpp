@@ -134,15 +134,16 @@ std::vector<int> levels(const detail::FusedGroup& g) {
 class RowSource {
  public:
   // subgroup_size: the device's where rows that fit one subgroup are combined by shuffles
-  // alone, else 0.
+  // alone, else 0. shared_hold: held values in shared memory, not the invocation's arrays.
   RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions, Geometry geo,
-            bool unrolled, std::uint32_t subgroup_size)
+            bool unrolled, std::uint32_t subgroup_size, bool shared_hold)
       : g_(g),
         geo_(geo),
         level_(levels(g)),
         reductions_(std::move(reductions)),
         unrolled_(unrolled),
         subgroup_size_(subgroup_size),
+        shared_hold_(shared_hold),
         kept_(g.values.size(), false) {
     // A per-element value is held (an array per invocation) only where a reduction or a
     // later phase reads it; its own phase's loop reads its temporary.
@@ -182,6 +183,12 @@ class RowSource {
         s << "shared " << r.acc << " red" << r.value << "[" << geo_.workgroup << "];\n";
       s << combine_function(r.value, value(r.value).op, r.acc);
     }
+    for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
+      if (kept_[k]) {
+        s << "shared " << glsl_type(g_.values[k].dtype) << " h" << k << "["
+          << geo_.workgroup * geo_.held() << "];\n";
+      }
+    }
     s << "\nvoid main() {\n"
       << "  const uint group_ = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;\n"
       << "  if (group_ >= " << u((geo_.rows + geo_.per_group - 1) / geo_.per_group)
@@ -191,7 +198,7 @@ class RowSource {
       << u(geo_.invocations) << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
-      if (!v.per_row && !kept_[k]) continue;
+      if (!v.per_row && (!kept_[k] || shared_hold_)) continue;
       s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k;
       if (!v.per_row) s << "[" << geo_.held() << "]";
       s << ";\n";
@@ -212,6 +219,11 @@ class RowSource {
     for (const RowReduction& r : reductions_) {
       if (geo_.lanes > 1) bytes += geo_.workgroup * (std::string(r.acc) == "double" ? 8 : 4);
     }
+    for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
+      const DType d = g_.values[k].dtype;  // held as float, int, uint or their 64-bit kin
+      const std::size_t item = d == DType::f64 || d == DType::s64 || d == DType::u64 ? 8 : 4;
+      if (kept_[k]) bytes += std::size_t{geo_.workgroup} * geo_.held() * item;
+    }
     return bytes;
   }
 
@@ -228,7 +240,13 @@ class RowSource {
   std::string element_name(int k, int phase) const {
     if (value(k).per_row) return "v" + std::to_string(k);
     if (level_[static_cast<std::size_t>(k)] == phase) return "t" + std::to_string(k);
-    return "v" + std::to_string(k) + "[j]";
+    return held_at(k, "j");
+  }
+  // Held element `index` (an expression) of value k: the invocation's array, or its slots
+  // of the shared one (index-major, so an index's slots are consecutive words).
+  std::string held_at(int k, const std::string& index) const {
+    if (!shared_hold_) return "v" + std::to_string(k) + "[" + index + "]";
+    return "h" + std::to_string(k) + "[(" + index + ") * " + u(geo_.workgroup) + " + lid_]";
   }
   const char* loop_attribute() const { return unrolled_ ? "[[unroll]]" : "[[dont_unroll]]"; }
 
@@ -265,7 +283,7 @@ class RowSource {
           g_, k, [this, phase](int a) { return element_name(a, phase); }, "i", pre);
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
         << k << " = " << e << ";\n";
-      if (kept_[k]) s << "      v" << k << "[j] = t" << k << ";\n";
+      if (kept_[k]) s << "      " << held_at(static_cast<int>(k), "j") << " = t" << k << ";\n";
     }
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
       const int o = g_.outputs[k];
@@ -284,7 +302,7 @@ class RowSource {
   std::string operand(const RowReduction& r, const std::string& index) const {
     const detail::FusedValue& v = value(r.value);
     const int a = v.args.at(0);
-    const std::string x = "v" + std::to_string(a) + (value(a).per_row ? "" : "[" + index + "]");
+    const std::string x = value(a).per_row ? "v" + std::to_string(a) : held_at(a, index);
     if (v.op == Op::any || v.op == Op::all) return "(" + nonzero(value(a).dtype, x) + " ? 1u : 0u)";
     return std::string(r.acc) + "(" + x + ")";
   }
@@ -398,6 +416,7 @@ class RowSource {
   std::vector<RowReduction> reductions_;
   bool unrolled_ = true;
   std::uint32_t subgroup_size_ = 0;
+  bool shared_hold_ = false;
   std::vector<bool> kept_;  // per value: kept in an array across phases
 };
 
@@ -471,9 +490,15 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const RowVariant variant = device_variant(b.context());
   const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
   const Geometry geo = geometry(g.shape, variant, subgroup_size);
-  const RowSource row_source(g, std::move(reductions), geo, variant.unrolled,
-                             variant.shuffle_only ? subgroup_size : 0);
-  if (row_source.shared_bytes() > b.context().limits().max_shared_bytes) return nullptr;
+  const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
+  const std::size_t max_shared = b.context().limits().max_shared_bytes;
+  auto source_of = [&](bool shared_hold) {
+    return RowSource(g, reductions, geo, variant.unrolled, shuffle_size, shared_hold);
+  };
+  // Held values past the device's shared memory stay in the invocations' arrays.
+  const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;
+  const RowSource row_source = source_of(shared_hold);
+  if (row_source.shared_bytes() > max_shared) return nullptr;
   const std::string source = row_source.text();
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   std::unique_ptr<detail::FusedKernel> kernel;

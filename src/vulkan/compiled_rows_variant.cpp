@@ -13,7 +13,8 @@ namespace vkt::vk {
 namespace {
 
 constexpr const char* kChoices =
-    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0";
+    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
+    "hold=registers|shared";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -42,6 +43,10 @@ void set(RowVariant& v, std::string_view item) {
   } else if (key == "shuffle") {
     if (value != "1" && value != "0") bad(item, "is not shuffle=1 or shuffle=0");
     v.shuffle_only = value == "1";
+  } else if (key == "hold") {
+    if (value != "registers" && value != "shared")
+      bad(item, "is not hold=registers or hold=shared");
+    v.hold_shared = value == "shared";
   } else {
     bad(item, "names no known key");
   }
@@ -51,7 +56,8 @@ void set(RowVariant& v, std::string_view item) {
 
 std::string RowVariant::text() const {
   return "wg=" + std::to_string(workgroup) + ",lanes=" + std::to_string(max_lanes) +
-         ",loop=" + (unrolled ? "unrolled" : "rolled") + ",shuffle=" + (shuffle_only ? "1" : "0");
+         ",loop=" + (unrolled ? "unrolled" : "rolled") + ",shuffle=" + (shuffle_only ? "1" : "0") +
+         ",hold=" + (hold_shared ? "shared" : "registers");
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):

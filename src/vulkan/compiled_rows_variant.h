@@ -8,6 +8,9 @@
 //                           less code for the driver to compile, the row in local memory)
 //   shuffle=1|0             a row whose invocations are one subgroup combined by shuffles
 //                           alone (no shared memory, no barrier), or by eager's tree
+//   hold=registers|shared   where the values read again later live: each invocation's
+//                           arrays (registers, or local memory when rolled), or shared
+//                           memory (rolled loops without local memory; where they fit)
 // Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0.
 // Every variant keeps eager's combine order, so results stay eager's bit for bit.
 #pragma once
@@ -22,8 +25,9 @@ struct RowVariant {
   std::uint32_t max_lanes = 256;
   bool unrolled = true;
   bool shuffle_only = true;
+  bool hold_shared = false;
   bool operator==(const RowVariant&) const = default;
-  std::string text() const;  // "wg=256,lanes=256,loop=unrolled,shuffle=1"
+  std::string text() const;  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers"
 };
 
 // The default, reasoned in compiled_rows_variant.cpp.

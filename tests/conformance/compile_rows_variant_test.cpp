@@ -1,4 +1,4 @@
-// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle by
+// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold by
 // name with their choices; anything else is a vkt::Error naming the variable and the item.
 #include <gtest/gtest.h>
 
@@ -14,16 +14,18 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
   for (const char* text : {static_cast<const char*>(nullptr), "", ",", ",,"}) {
     EXPECT_EQ(parse_row_variant(text), default_row_variant()) << (text ? text : "null");
   }
-  EXPECT_EQ(default_row_variant().text(), "wg=256,lanes=256,loop=unrolled,shuffle=1");
+  EXPECT_EQ(default_row_variant().text(),
+            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
-  const RowVariant v = parse_row_variant("wg=1024,lanes=64,loop=rolled,shuffle=0");
+  const RowVariant v = parse_row_variant("wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared");
   EXPECT_EQ(v.workgroup, 1024u);
   EXPECT_EQ(v.max_lanes, 64u);
   EXPECT_FALSE(v.unrolled);
   EXPECT_FALSE(v.shuffle_only);
-  EXPECT_EQ(v.text(), "wg=1024,lanes=64,loop=rolled,shuffle=0");
+  EXPECT_TRUE(v.hold_shared);
+  EXPECT_EQ(v.text(), "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   EXPECT_EQ(parse_row_variant("lanes=32,lanes=128").max_lanes, 128u);
   EXPECT_EQ(parse_row_variant("wg=512").workgroup, 512u);
@@ -34,7 +36,7 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
   for (const char* item :
        {"wg=32", "wg=2048", "wg=", "lanes=16", "lanes=512", "lanes=abc", "loop=yes", "loop",
-        "shuffle=2", "shuffle=on", "unroll=1", "=256", "wg=256 ", "Wg=256"}) {
+        "shuffle=2", "shuffle=on", "hold=local", "unroll=1", "=256", "wg=256 ", "Wg=256"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {
       (void)parse_row_variant(text.c_str());

@@ -80,11 +80,13 @@ void check_variant(Backend& b, const vk::RowVariant& variant, const std::vector<
   }
 }
 
-vk::RowVariant variant(std::uint32_t wg, std::uint32_t lanes, bool unrolled) {
+vk::RowVariant variant(std::uint32_t wg, std::uint32_t lanes, bool unrolled,
+                       bool hold_shared = false) {
   vk::RowVariant v;
   v.workgroup = wg;
   v.max_lanes = lanes;
   v.unrolled = unrolled;
+  v.hold_shared = hold_shared;
   return v;
 }
 
@@ -97,6 +99,10 @@ TEST_F(VulkanCompileRowsVariants, EveryVariantEqualsEager) {
   check_variant(gpu(), variant(256, 64, true), {1000, 4096}, DType::f32);
   check_variant(gpu(), variant(256, 256, false), {37, 4096}, DType::f32);
   check_variant(gpu(), variant(64, 256, true), {100, 1000}, DType::f32);  // 64 per row
+  // Held in shared memory: 4096 over 256 fits 32 KiB per value only in part (layer norm's
+  // three held values fall back to arrays where the device has 32 KiB).
+  check_variant(gpu(), variant(256, 256, false, true), {37, 1000, 4096}, DType::f32);
+  check_variant(gpu(), variant(128, 64, true, true), {100, 1000}, DType::f32);
 }
 
 TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
@@ -107,6 +113,7 @@ TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
   for (DType d : {DType::f16, DType::f64}) {
     if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(d)) continue;
     check_variant(gpu(), variant(1024, 64, true), {300, 2048}, d);
+    check_variant(gpu(), variant(256, 128, false, true), {300, 1000}, d);
   }
 }
 
