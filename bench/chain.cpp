@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -265,6 +266,9 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
         "first_call_run_us",
         fmt_num(first.us - static_cast<double>(fc.trace_us + fc.plan_us + fc.precompile_us)));
     row.emplace_back("cache_hit_host_us", fmt_num(first.hit_host_us));
+    // The row kernel's variant under sweep (src/vulkan/compiled_rows_variant.h); "" is the default.
+    const char* rows_variant = std::getenv("VKT_COMPILE_ROWS");
+    row.emplace_back("compile_rows", rows_variant != nullptr ? rows_variant : "");
     table.add({w.label, std::to_string(n), field(row, "B_us"), field(row, "B_compiled_us"),
                field(row, "C_us"), field(row, "C_compiled_us"), field(row, "D_us"),
                field(row, "D_compiled_us"), field(row, "D_dispatches"),

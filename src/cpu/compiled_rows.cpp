@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
 #include "vkt/ledger.h"
 
@@ -51,10 +52,22 @@ Tensor expand_to(const Tensor& t, std::int64_t rows, std::int64_t cols) {
   return out;
 }
 
+// The index of the last value that reads each value; outputs (read after the block's
+// evaluation) and values nobody reads get past-the-end and their own index (compiled.cpp's).
+std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
+  std::vector<std::size_t> last(g.values.size());
+  for (std::size_t i = 0; i < g.values.size(); ++i) {
+    last[i] = i;
+    for (int a : g.values[i].args) last[static_cast<std::size_t>(a)] = i;
+  }
+  for (int o : g.outputs) last[static_cast<std::size_t>(o)] = g.values.size();
+  return last;
+}
+
 class CpuRowKernel final : public detail::FusedKernel {
  public:
   CpuRowKernel(detail::FusedGroup group, std::vector<LeafForm> forms)
-      : g_(std::move(group)), forms_(std::move(forms)) {}
+      : g_(std::move(group)), forms_(std::move(forms)), last_use_(last_uses(g_)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
@@ -66,6 +79,9 @@ class CpuRowKernel final : public detail::FusedKernel {
     const std::int64_t per_block = std::max<std::int64_t>(1, kFusedBlockElements / len);
     const std::int64_t blocks = (rows + per_block - 1) / per_block;
     parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
+      // Block values from this thread's arena (block_arena.h), not the shared host pool:
+      // without it 16 threads ran compiled softmax slower than eager (run 23).
+      const BlockArena arena;
       for (std::int64_t b = b0; b < b1; ++b) {
         const std::int64_t r0 = b * per_block;
         block(leaves, outs, r0, std::min(per_block, rows - r0));
@@ -140,6 +156,11 @@ class CpuRowKernel final : public detail::FusedKernel {
           v[k] = op_block(fv, v, m);
           break;
       }
+      // Values read for the last time go back to the arena: the next op reuses a cached buffer.
+      for (int a : fv.args) {
+        if (last_use_[static_cast<std::size_t>(a)] == k) v[static_cast<std::size_t>(a)] = Tensor();
+      }
+      if (last_use_[k] == k) v[k] = Tensor();
     }
     const std::int64_t len = g_.shape.back();
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
@@ -154,6 +175,7 @@ class CpuRowKernel final : public detail::FusedKernel {
 
   detail::FusedGroup g_;
   std::vector<LeafForm> forms_;
+  std::vector<std::size_t> last_use_;
 };
 
 }  // namespace

@@ -1,15 +1,21 @@
 // vkt::compile on Vulkan: a row group (FusedGroup::rows: softmax, layer norm) as one
 // generated kernel. `lanes` invocations share a row, each holding its elements in
-// registers (at most 16), so the row is read once; each reduction combines the lanes'
-// values through subgroup shuffles and shared memory and every lane reads the result back,
+// registers (at most 16 in eager's geometry), so the row is read once; each reduction combines the
+// lanes' values through subgroup shuffles and shared memory and every lane reads the result back,
 // then the values that follow are evaluated and written. The row's geometry and combine
 // order are eager's reduce.comp rows pass (lanes, four-element steps, then the tail, the
 // same tree), and eager never splits rows this short, so results equal eager bit for bit.
+// VKT_COMPILE_ROWS (compiled_rows_variant.h) reshapes the kernel for a sweep: fewer
+// invocations per row each hold several of eager's lanes (their sums kept apart, then
+// combined as eager's tree would), several rows per workgroup, the loops rolled; a row that
+// fits one subgroup is combined by shuffles alone.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
 #include "vkt/compile.h"
 #include "vulkan/compiled_glsl.h"
+#include "vulkan/compiled_rows_variant.h"
 #include "vulkan/kernel_cache.h"
 
 namespace vkt::vk {
@@ -20,25 +26,38 @@ using namespace fused_glsl;
 // reduce.cpp's rules: rows shorter than this are reduced one invocation per row, longer
 // ones by 32 to 256 invocations with about 8 elements each (splits only past 4096).
 constexpr std::int64_t kRowsFrom = 64;
-constexpr std::uint32_t kGroupSize = Pipelines::kWorkgroupSize;
+constexpr std::uint32_t kEagerGroup = Pipelines::kWorkgroupSize;
 
+// Eager's lanes (`lanes`, `per` elements each: the combine order) and how the kernel holds
+// them: `invocations` per row, each `pack` of eager's lanes; invocation l holds the row's
+// columns l + u * invocations, u < pack * per (eager's lane l + (u % pack) * invocations).
 struct Geometry {
-  std::uint32_t lanes = 1;      // invocations per row
-  std::uint32_t per = 1;        // elements each invocation holds
+  std::uint32_t lanes = 1;        // eager's invocations per row
+  std::uint32_t per = 1;          // elements each of eager's lanes holds
+  std::uint32_t invocations = 1;  // the kernel's invocations per row
+  std::uint32_t pack = 1;         // eager's lanes per invocation
+  std::uint32_t workgroup = kEagerGroup;
   std::uint32_t per_group = 1;  // rows per workgroup
   std::int64_t rows = 0, len = 0;
+  std::uint32_t held() const { return pack * per; }
 };
 
-Geometry geometry(const Shape& s) {
+Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgroup_size) {
   Geometry g;
   g.len = s.back();
   g.rows = numel(s) / g.len;
   if (g.len >= kRowsFrom) {
     g.lanes = 32;
-    while (g.lanes < kGroupSize && g.lanes * 8 < g.len) g.lanes *= 2;
+    while (g.lanes < kEagerGroup && g.lanes * 8 < g.len) g.lanes *= 2;
   }
   g.per = static_cast<std::uint32_t>((g.len + g.lanes - 1) / g.lanes);
-  g.per_group = kGroupSize / g.lanes;
+  g.invocations = std::min({g.lanes, variant.max_lanes, variant.workgroup});
+  // Where eager's lanes fill whole subgroups (its butterfly), the invocations must too.
+  if (subgroup_size > 0 && g.lanes % subgroup_size == 0)
+    g.invocations = std::max(g.invocations, subgroup_size);
+  g.pack = g.lanes / g.invocations;
+  g.workgroup = std::max(variant.workgroup, g.invocations);
+  g.per_group = g.workgroup / g.invocations;
   return g;
 }
 
@@ -114,13 +133,36 @@ std::vector<int> levels(const detail::FusedGroup& g) {
 
 class RowSource {
  public:
-  RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions)
-      : g_(g), geo_(geometry(g.shape)), level_(levels(g)), reductions_(std::move(reductions)) {}
+  // subgroup_size: the device's where rows that fit one subgroup are combined by shuffles
+  // alone, else 0. shared_hold: held values in shared memory, not the invocation's arrays.
+  RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions, Geometry geo,
+            bool unrolled, std::uint32_t subgroup_size, bool shared_hold)
+      : g_(g),
+        geo_(geo),
+        level_(levels(g)),
+        reductions_(std::move(reductions)),
+        unrolled_(unrolled),
+        subgroup_size_(subgroup_size),
+        shared_hold_(shared_hold),
+        kept_(g.values.size(), false) {
+    // A per-element value is held (an array per invocation) only where a reduction or a
+    // later phase reads it; its own phase's loop reads its temporary.
+    for (std::size_t c = 0; c < g.values.size(); ++c) {
+      const detail::FusedValue& v = g.values[c];
+      const bool reduces = v.kind == detail::FusedValue::Kind::op && detail::reduction_op(v.op);
+      for (int a : v.args) {
+        const auto k = static_cast<std::size_t>(a);
+        if (!g.values[k].per_row && (reduces || level_[c] != level_[k])) kept_[k] = true;
+      }
+    }
+  }
 
   std::string text() const {
     std::ostringstream s;
     s << "#version 450\n// vkt::compile row group: " << g_.values.size() << " values over rows of "
-      << shape_str(g_.shape) << ", " << geo_.lanes << " lanes per row\n";
+      << shape_str(g_.shape) << ", " << geo_.lanes << " lanes per row as " << geo_.invocations
+      << " invocations, " << geo_.per_group << " rows per workgroup, "
+      << (unrolled_ ? "unrolled" : "rolled") << "\n";
     if (needs_i64(g_)) s << "#define VKT_I64\n";
     if (needs_f64(g_)) s << "#define VKT_F64\n";
     s << "#extension GL_EXT_control_flow_attributes : require\n";
@@ -138,20 +180,27 @@ class RowSource {
     }
     for (const RowReduction& r : reductions_) {
       if (geo_.lanes > 1)
-        s << "shared " << r.acc << " red" << r.value << "[" << kGroupSize << "];\n";
+        s << "shared " << r.acc << " red" << r.value << "[" << geo_.workgroup << "];\n";
       s << combine_function(r.value, value(r.value).op, r.acc);
+    }
+    for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
+      if (kept_[k]) {
+        s << "shared " << glsl_type(g_.values[k].dtype) << " h" << k << "["
+          << geo_.workgroup * geo_.held() << "];\n";
+      }
     }
     s << "\nvoid main() {\n"
       << "  const uint group_ = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;\n"
       << "  if (group_ >= " << u((geo_.rows + geo_.per_group - 1) / geo_.per_group)
       << ") return;  // whole workgroups of a larger grid\n"
-      << "  const uint lid_ = gl_LocalInvocationID.x, lane_ = lid_ % " << u(geo_.lanes) << ";\n"
-      << "  const uint row_ = group_ * " << u(geo_.per_group) << " + lid_ / " << u(geo_.lanes)
-      << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
+      << "  const uint lid_ = gl_LocalInvocationID.x, lane_ = lid_ % " << u(geo_.invocations)
+      << ";\n  const uint row_ = group_ * " << u(geo_.per_group) << " + lid_ / "
+      << u(geo_.invocations) << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
+      if (!v.per_row && (!kept_[k] || shared_hold_)) continue;
       s << "  " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " v" << k;
-      if (!v.per_row) s << "[" << geo_.per << "]";
+      if (!v.per_row) s << "[" << geo_.held() << "]";
       s << ";\n";
     }
     const int last = level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end());
@@ -168,7 +217,12 @@ class RowSource {
   std::size_t shared_bytes() const {
     std::size_t bytes = 0;
     for (const RowReduction& r : reductions_) {
-      if (geo_.lanes > 1) bytes += kGroupSize * (std::string(r.acc) == "double" ? 8 : 4);
+      if (geo_.lanes > 1) bytes += geo_.workgroup * (std::string(r.acc) == "double" ? 8 : 4);
+    }
+    for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
+      const DType d = g_.values[k].dtype;  // held as float, int, uint or their 64-bit kin
+      const std::size_t item = d == DType::f64 || d == DType::s64 || d == DType::u64 ? 8 : 4;
+      if (kept_[k]) bytes += std::size_t{geo_.workgroup} * geo_.held() * item;
     }
     return bytes;
   }
@@ -182,9 +236,19 @@ class RowSource {
     return false;
   }
   bool element_output(std::size_t k) const { return numel(g_.output_shapes[k]) == numel(g_.shape); }
-  std::string element_name(int k) const {
-    return "v" + std::to_string(k) + (value(k).per_row ? "" : "[j]");
+  // Value k in the element loop of `phase`: per row, its temporary there, or held.
+  std::string element_name(int k, int phase) const {
+    if (value(k).per_row) return "v" + std::to_string(k);
+    if (level_[static_cast<std::size_t>(k)] == phase) return "t" + std::to_string(k);
+    return held_at(k, "j");
   }
+  // Held element `index` (an expression) of value k: the invocation's array, or its slots
+  // of the shared one (index-major, so an index's slots are consecutive words).
+  std::string held_at(int k, const std::string& index) const {
+    if (!shared_hold_) return "v" + std::to_string(k) + "[" + index + "]";
+    return "h" + std::to_string(k) + "[(" + index + ") * " + u(geo_.workgroup) + " + lid_]";
+  }
+  const char* loop_attribute() const { return unrolled_ ? "[[unroll]]" : "[[dont_unroll]]"; }
 
   // Per-row values of this level (leaves read at the row's first element) and their stores.
   std::string per_row_section(int phase) const {
@@ -208,7 +272,7 @@ class RowSource {
     return body.empty() ? "" : "  if (valid_) {\n" + body + "  }\n";
   }
 
-  // Per-element values of this level, each lane over its elements, and their stores.
+  // Per-element values of this level, each invocation over its elements, and their stores.
   std::string element_loop(int phase) const {
     std::ostringstream s;
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
@@ -216,78 +280,132 @@ class RowSource {
       if (v.per_row || level_[k] != phase) continue;
       std::string pre;
       const std::string e = value_expression(
-          g_, k, [this](int a) { return element_name(a); }, "i", pre);
+          g_, k, [this, phase](int a) { return element_name(a, phase); }, "i", pre);
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
-        << k << " = " << e << ";\n      v" << k << "[j] = t" << k << ";\n";
+        << k << " = " << e << ";\n";
+      if (kept_[k]) s << "      " << held_at(static_cast<int>(k), "j") << " = t" << k << ";\n";
     }
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
       const int o = g_.outputs[k];
       if (!element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
-      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o)) << ";\n";
+      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o, phase)) << ";\n";
     }
     const std::string body = s.str();
     if (body.empty()) return "";
-    return "  [[unroll]] for (uint j = 0u; j < " + u(geo_.per) +
-           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.lanes) +
+    return std::string("  ") + loop_attribute() + " for (uint j = 0u; j < " + u(geo_.held()) +
+           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.invocations) +
            ";\n    if (valid_ && c < " + u(geo_.len) + ") {\n      const uint i = row_ * " +
            u(geo_.len) + " + c;\n" + body + "    }\n  }\n";
   }
 
-  // The lane's elements as accumulator operands.
-  std::string operand(const RowReduction& r, std::uint32_t j) const {
+  // The held element `index` (an expression) as an accumulator operand.
+  std::string operand(const RowReduction& r, const std::string& index) const {
     const detail::FusedValue& v = value(r.value);
     const int a = v.args.at(0);
-    const std::string x =
-        "v" + std::to_string(a) + (value(a).per_row ? "" : "[" + std::to_string(j) + "]");
+    const std::string x = value(a).per_row ? "v" + std::to_string(a) : held_at(a, index);
     if (v.op == Op::any || v.op == Op::all) return "(" + nonzero(value(a).dtype, x) + " ? 1u : 0u)";
     return std::string(r.acc) + "(" + x + ")";
   }
 
-  // Reduction r over the row: each lane's elements in eager's order (steps of four, then
-  // the tail), the lanes by eager's butterfly and tree; every lane gets the result.
+  // One step of eager's lane `t` of this invocation: its elements 4 q .. 4 q + 3 (held at
+  // t + (4 q + s) pack) combined as a quad when all are in the row, else one by one.
+  // `q` is a number (unrolled) or the loop's variable; the step has `in_step` elements (a
+  // last one may have fewer).
+  std::string step(const RowReduction& r, std::uint32_t t, const std::string& q,
+                   std::uint32_t in_step) const {
+    const std::string acc = "a" + std::to_string(r.value) + "_" + std::to_string(t),
+                      comb = "combine" + std::to_string(r.value);
+    auto held = [&](std::uint32_t sub) {
+      return "(" + u(t) + " + (" + q + " * 4u + " + u(sub) + ") * " + u(geo_.pack) + ")";
+    };
+    auto present = [&](std::uint32_t sub) {
+      return "lane_ + " + held(sub) + " * " + u(geo_.invocations) + " < " + u(geo_.len);
+    };
+    std::ostringstream s;
+    std::string tail;
+    for (std::uint32_t sub = 0; sub < in_step; ++sub) {
+      tail += "    if (" + present(sub) + ") " + acc + " = " + comb + "(" + acc + ", " +
+              operand(r, held(sub)) + ");\n";
+    }
+    if (in_step == 4) {
+      s << "  if (valid_ && " << present(3) << ") {\n    " << acc << " = " << comb << "(" << acc
+        << ", " << comb << "(" << comb << "(" << operand(r, held(0)) << ", " << operand(r, held(1))
+        << "), " << comb << "(" << operand(r, held(2)) << ", " << operand(r, held(3))
+        << ")));\n  } else if (valid_) {\n"
+        << tail << "  }\n";
+    } else {
+      s << "  if (valid_) {\n" << tail << "  }\n";
+    }
+    return s.str();
+  }
+
+  // Reduction r over the row: each of eager's lanes over its elements in eager's order
+  // (steps of four, then the tail), then eager's butterfly and tree over the lanes (those an
+  // invocation holds combined in registers at the tree's levels that pair them); every
+  // invocation gets the result.
   std::string finish(const RowReduction& r) const {
     const detail::FusedValue& v = value(r.value);
-    const std::string k = std::to_string(r.value), acc = "a" + k, comb = "combine" + k;
+    const std::string k = std::to_string(r.value), comb = "combine" + k;
+    auto acc = [&](std::uint32_t t) { return "a" + k + "_" + std::to_string(t); };
     std::ostringstream s;
-    s << "  " << r.acc << " " << acc << " = " << identity(v.op, r.acc) << ";\n";
-    auto present = [&](std::uint32_t j) {
-      return "lane_ + " + u(j * geo_.lanes) + " < " + u(geo_.len);
-    };
-    for (std::uint32_t q = 0; q * 4 < geo_.per; ++q) {
-      std::string tail;
-      for (std::uint32_t t = 0; t < 4 && q * 4 + t < geo_.per; ++t) {
-        tail += "    if (" + present(q * 4 + t) + ") " + acc + " = " + comb + "(" + acc + ", " +
-                operand(r, q * 4 + t) + ");\n";
+    for (std::uint32_t t = 0; t < geo_.pack; ++t)
+      s << "  " << r.acc << " " << acc(t) << " = " << identity(v.op, r.acc) << ";\n";
+    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
+    if (unrolled_) {
+      for (std::uint32_t q = 0; q < steps; ++q) {
+        for (std::uint32_t t = 0; t < geo_.pack; ++t)
+          s << step(r, t, u(q), q + 1 < steps ? 4 : last_in_step);
       }
-      if (q * 4 + 3 < geo_.per) {
-        s << "  if (valid_ && " << present(q * 4 + 3) << ") {\n    " << acc << " = " << comb << "("
-          << acc << ", " << comb << "(" << comb << "(" << operand(r, q * 4) << ", "
-          << operand(r, q * 4 + 1) << "), " << comb << "(" << operand(r, q * 4 + 2) << ", "
-          << operand(r, q * 4 + 3) << ")));\n  } else if (valid_) {\n"
-          << tail << "  }\n";
-      } else {
-        s << "  if (valid_) {\n" << tail << "  }\n";
+    } else {
+      // Whole steps in a loop; a shorter last step after it (its reads stay in the array).
+      const std::uint32_t looped = last_in_step == 4 ? steps : steps - 1;
+      if (looped > 0) {
+        s << "  [[dont_unroll]] for (uint q_ = 0u; q_ < " << u(looped) << "; ++q_) {\n";
+        for (std::uint32_t t = 0; t < geo_.pack; ++t) s << step(r, t, "q_", 4);
+        s << "  }\n";
+      }
+      if (looped < steps) {
+        for (std::uint32_t t = 0; t < geo_.pack; ++t) s << step(r, t, u(looped), last_in_step);
       }
     }
     if (geo_.lanes > 1) {
-      const std::string red = "red" + k, lanes = u(geo_.lanes);
-      s << "  {\n    uint parts = " << lanes << ", slot = lid_;\n    bool writer = true;\n";
+      const std::string red = "red" + k, n = u(geo_.invocations);
+      s << "  {\n    uint parts = " << n << ", slot = lid_;\n    bool writer = true;\n";
       if (r.subgroups) {
-        s << "    if (" << lanes << " % gl_SubgroupSize == 0u) {\n"
-          << "      for (uint o = gl_SubgroupSize / 2u; o > 0u; o >>= 1u) " << acc << " = " << comb
-          << "(" << acc << ", subgroupShuffleXor(" << acc << ", o));\n"
-          << "      parts = " << lanes << " / gl_SubgroupSize;\n"
+        s << "    if (" << n << " % gl_SubgroupSize == 0u) {\n";
+        for (std::uint32_t t = 0; t < geo_.pack; ++t) {
+          s << "      for (uint o = gl_SubgroupSize / 2u; o > 0u; o >>= 1u) " << acc(t) << " = "
+            << comb << "(" << acc(t) << ", subgroupShuffleXor(" << acc(t) << ", o));\n";
+        }
+        s << "      parts = " << n << " / gl_SubgroupSize;\n"
           << "      slot = lid_ / gl_SubgroupSize;\n      writer = gl_SubgroupInvocationID == 0u;\n"
           << "    }\n";
       }
-      s << "    const uint base = lid_ / " << lanes << " * parts;\n"
-        << "    if (writer) " << red << "[slot] = " << acc << ";\n    barrier();\n"
-        << "    for (uint h = parts / 2u; h > 0u; h >>= 1u) {\n"
-        << "      if (lane_ < h) " << red << "[base + lane_] = " << comb << "(" << red
-        << "[base + lane_], " << red << "[base + lane_ + h]);\n      barrier();\n    }\n"
-        << "    " << acc << " = " << red << "[base];\n  }\n";
+      // The tree's first levels pair slots t and t + h of one invocation's lanes.
+      for (std::uint32_t h = geo_.pack / 2; h > 0; h /= 2) {
+        for (std::uint32_t t = 0; t < h; ++t)
+          s << "    " << acc(t) << " = " << comb << "(" << acc(t) << ", " << acc(t + h) << ");\n";
+      }
+      const std::string a = acc(0);
+      std::ostringstream tree;
+      tree << "    const uint base = lid_ / " << n << " * parts;\n"
+           << "    if (writer) " << red << "[slot] = " << a << ";\n    barrier();\n"
+           << "    for (uint h = parts / 2u; h > 0u; h >>= 1u) {\n"
+           << "      if (lane_ < h) " << red << "[base + lane_] = " << comb << "(" << red
+           << "[base + lane_], " << red << "[base + lane_ + h]);\n      barrier();\n    }\n"
+           << "    " << a << " = " << red << "[base];\n";
+      if (r.subgroups && geo_.invocations == subgroup_size_) {
+        // A row in one subgroup: its first invocation's value (eager's writer), no barrier.
+        s << "    if (parts == 1u && " << n << " == gl_SubgroupSize) {\n      " << a
+          << " = subgroupShuffle(" << a << ", 0u);\n    } else {\n"
+          << tree.str() << "    }\n";
+      } else {
+        s << tree.str();
+      }
+      s << "  }\n";
     }
-    const std::string result = v.op == Op::any || v.op == Op::all ? acc : narrowed(v.dtype, acc);
+    const std::string result =
+        v.op == Op::any || v.op == Op::all ? acc(0) : narrowed(v.dtype, acc(0));
     s << "  v" << k << " = " << result << ";\n";
     return s.str();
   }
@@ -296,12 +414,16 @@ class RowSource {
   Geometry geo_;
   std::vector<int> level_;
   std::vector<RowReduction> reductions_;
+  bool unrolled_ = true;
+  std::uint32_t subgroup_size_ = 0;
+  bool shared_hold_ = false;
+  std::vector<bool> kept_;  // per value: kept in an array across phases
 };
 
 class VulkanRowKernel final : public detail::FusedKernel {
  public:
-  VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p)
-      : b_(b), pipeline_(p), shape_(g.shape), out_shapes_(g.output_shapes) {
+  VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p, Geometry geo)
+      : b_(b), pipeline_(p), geo_(geo), out_shapes_(g.output_shapes) {
     for (int o : g.outputs) out_dtypes_.push_back(g.values[static_cast<std::size_t>(o)].dtype);
   }
 
@@ -312,14 +434,13 @@ class VulkanRowKernel final : public detail::FusedKernel {
         outs.push_back(b_.make_output(
             OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
       }
-      const Geometry geo = geometry(shape_);
       std::vector<std::pair<const Tensor*, bool>> buffers;
       for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
       for (const Tensor& t : outs) buffers.emplace_back(&t, true);
       const std::uint32_t push = 0;
       const auto groups =
-          static_cast<std::uint64_t>((geo.rows + geo.per_group - 1) / geo.per_group);
-      b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * kGroupSize);
+          static_cast<std::uint64_t>((geo_.rows + geo_.per_group - 1) / geo_.per_group);
+      b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * geo_.workgroup);
     });
     return outs;
   }
@@ -327,10 +448,19 @@ class VulkanRowKernel final : public detail::FusedKernel {
  private:
   VulkanBackend& b_;
   Pipeline pipeline_;
-  Shape shape_;
+  Geometry geo_;
   std::vector<Shape> out_shapes_;
   std::vector<DType> out_dtypes_;
 };
+
+// The variant within the device's workgroup limits (a larger workgroup falls back to eager's).
+RowVariant device_variant(const Context& ctx) {
+  RowVariant v = row_variant();
+  const VkPhysicalDeviceLimits& l = ctx.properties().limits;
+  if (v.workgroup > l.maxComputeWorkGroupSize[0] || v.workgroup > l.maxComputeWorkGroupInvocations)
+    v.workgroup = kEagerGroup;
+  return v;
+}
 
 }  // namespace
 
@@ -357,16 +487,26 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
         reduce_variant_defines(b, call).find("VKT_SUBGROUP") != std::string::npos;
     reductions.push_back({static_cast<int>(k), acc_type(v.op, in), subgroups});
   }
-  const RowSource row_source(g, std::move(reductions));
-  if (row_source.shared_bytes() > b.context().limits().max_shared_bytes) return nullptr;
+  const RowVariant variant = device_variant(b.context());
+  const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
+  const Geometry geo = geometry(g.shape, variant, subgroup_size);
+  const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
+  const std::size_t max_shared = b.context().limits().max_shared_bytes;
+  auto source_of = [&](bool shared_hold) {
+    return RowSource(g, reductions, geo, variant.unrolled, shuffle_size, shared_hold);
+  };
+  // Held values past the device's shared memory stay in the invocations' arrays.
+  const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;
+  const RowSource row_source = source_of(shared_hold);
+  if (row_source.shared_bytes() > max_shared) return nullptr;
   const std::string source = row_source.text();
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
   std::unique_ptr<detail::FusedKernel> kernel;
   const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock
   b.locked([&] {
-    const Pipeline p =
-        b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings));
-    kernel = std::make_unique<VulkanRowKernel>(b, g, p);
+    const Pipeline p = b.pipelines().get_generated(
+        bin.key, bin.words, static_cast<std::uint32_t>(bindings), {}, geo.workgroup);
+    kernel = std::make_unique<VulkanRowKernel>(b, g, p, geo);
   });
   return kernel;
 }

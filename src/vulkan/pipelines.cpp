@@ -75,7 +75,7 @@ std::optional<Pipeline> Pipelines::find_or_claim(std::unique_lock<std::mutex>& l
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) {
       return Pipeline{it->second.pipeline.get(), it->second.layout, it->second.set_layout,
-                      kWorkgroupSize};
+                      key.second.at(0)};
     }
     if (in_flight_.insert(key).second) return std::nullopt;
     created_.wait(lock);  // another thread is creating it: take its result (or retry)
@@ -102,9 +102,10 @@ Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
 
 Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                                   std::uint32_t bindings,
-                                  const std::vector<std::uint32_t>& constants) {
+                                  const std::vector<std::uint32_t>& constants,
+                                  std::uint32_t workgroup_size) {
   std::unique_lock lock(mutex_);
-  std::vector<std::uint32_t> spec{kWorkgroupSize};
+  std::vector<std::uint32_t> spec{workgroup_size};
   spec.insert(spec.end(), constants.begin(), constants.end());
   Key full_key = std::make_pair("generated:" + key, std::move(spec));
   if (std::optional<Pipeline> found = find_or_claim(lock, full_key)) return *found;
@@ -168,7 +169,7 @@ Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
   store_.created();
   lock.lock();
   pipelines_.emplace(key, Entry{std::move(owned), l.pipeline.get(), l.set.get()});
-  return {p, l.pipeline.get(), l.set.get(), kWorkgroupSize};
+  return {p, l.pipeline.get(), l.set.get(), spec.at(0)};
 }
 
 }  // namespace vkt::vk

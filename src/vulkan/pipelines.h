@@ -42,9 +42,11 @@ class Pipelines {
   // `shader`: an embedded variant name; `constants`: specialization constants 1.. .
   Pipeline get(std::string_view shader, std::uint32_t bindings,
                const std::vector<std::uint32_t>& constants);
-  // A pipeline for a module generated at run time (vkt::compile), cached under `key`.
+  // A pipeline for a module generated at run time (vkt::compile), cached under `key`, of
+  // `workgroup_size` invocations (specialization constant 0; the row kernels' variants).
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
-                         std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {});
+                         std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {},
+                         std::uint32_t workgroup_size = kWorkgroupSize);
   std::size_t size() const {
     std::lock_guard lock(mutex_);
     return pipelines_.size();

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "vkt/backend/op_call.h"
 #include "vulkan/backend.h"
+#include "vulkan/compiled_rows_variant.h"
 #include "vulkan/context.h"
 #include "vulkan/linalg_dot_choice.h"
 
@@ -52,5 +54,8 @@ bool host_mapped();
 // the radix sort everywhere. Also VKT_VK_SORT_LOCAL_MAX.
 std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
+// vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
+// back to it); kernels compiled before keep theirs.
+void set_row_variant(const std::optional<RowVariant>& variant);
 
 }  // namespace vkt::vk::testing

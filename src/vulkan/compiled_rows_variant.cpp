@@ -1,0 +1,107 @@
+#include "vulkan/compiled_rows_variant.h"
+
+#include <cstdlib>
+#include <initializer_list>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "vkt/error.h"
+#include "vulkan/testing.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr const char* kChoices =
+    "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
+    "hold=registers|shared";
+
+[[noreturn]] void bad(std::string_view item, const std::string& why) {
+  throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
+              " (choices: " + kChoices + ")");
+}
+
+std::uint32_t choice(std::string_view item, std::string_view value,
+                     std::initializer_list<std::uint32_t> allowed) {
+  for (std::uint32_t a : allowed) {
+    if (value == std::to_string(a)) return a;
+  }
+  bad(item, "is not one of the choices");
+}
+
+void set(RowVariant& v, std::string_view item) {
+  const std::size_t eq = item.find('=');
+  if (eq == std::string_view::npos) bad(item, "has no '='");
+  const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+  if (key == "wg") {
+    v.workgroup = choice(item, value, {64, 128, 256, 512, 1024});
+  } else if (key == "lanes") {
+    v.max_lanes = choice(item, value, {32, 64, 128, 256});
+  } else if (key == "loop") {
+    if (value != "unrolled" && value != "rolled") bad(item, "is not loop=unrolled or loop=rolled");
+    v.unrolled = value == "unrolled";
+  } else if (key == "shuffle") {
+    if (value != "1" && value != "0") bad(item, "is not shuffle=1 or shuffle=0");
+    v.shuffle_only = value == "1";
+  } else if (key == "hold") {
+    if (value != "registers" && value != "shared")
+      bad(item, "is not hold=registers or hold=shared");
+    v.hold_shared = value == "shared";
+  } else {
+    bad(item, "names no known key");
+  }
+}
+
+}  // namespace
+
+std::string RowVariant::text() const {
+  return "wg=" + std::to_string(workgroup) + ",lanes=" + std::to_string(max_lanes) +
+         ",loop=" + (unrolled ? "unrolled" : "rolled") + ",shuffle=" + (shuffle_only ? "1" : "0") +
+         ",hold=" + (hold_shared ? "shared" : "registers");
+}
+
+// Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):
+// one row of 4096 per 256-invocation workgroup, 16 values per lane, unrolled. Kept until the
+// H200 sweep says otherwise: more rows per workgroup tie rows to each other's barriers,
+// fewer lanes double the registers a lane holds (occupancy), and rolled loops put the row
+// in local memory; each may still win there (fewer trees, less code), which is what the
+// sweep (scripts/row-variant-sweep.sh) measures. Shuffles alone where a row is one subgroup
+// (rows of 64 to 256 on the H200) are on: the same result with no barrier or shared memory.
+RowVariant default_row_variant() {
+  return RowVariant{};
+}
+
+RowVariant parse_row_variant(const char* text) {
+  RowVariant v = default_row_variant();
+  if (text == nullptr) return v;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    if (!item.empty()) set(v, item);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return v;
+}
+
+namespace {
+std::mutex g_override_mutex;
+std::optional<RowVariant> g_override;
+}  // namespace
+
+RowVariant row_variant() {
+  {
+    std::lock_guard lock(g_override_mutex);
+    if (g_override) return *g_override;
+  }
+  static const RowVariant v = parse_row_variant(std::getenv("VKT_COMPILE_ROWS"));
+  return v;
+}
+
+void testing::set_row_variant(const std::optional<RowVariant>& variant) {
+  std::lock_guard lock(g_override_mutex);
+  g_override = variant;
+}
+
+}  // namespace vkt::vk

@@ -1,0 +1,45 @@
+// The row kernel's shape from the environment (compiled_rows.cpp), for an H200 sweep:
+// VKT_COMPILE_ROWS="key=value,key=value" with
+//   wg=64|128|...|1024      invocations per workgroup (whole rows per workgroup; below 256
+//                           it also caps the invocations per row, as lanes= does)
+//   lanes=32|64|128|256     invocations per row at most: each then holds the elements of
+//                           eager's lanes / lanes of eager's lanes (more values per lane)
+//   loop=unrolled|rolled    the per-lane loops unrolled, or kept as loops ([[dont_unroll]]:
+//                           less code for the driver to compile, the row in local memory)
+//   shuffle=1|0             a row whose invocations are one subgroup combined by shuffles
+//                           alone (no shared memory, no barrier), or by eager's tree
+//   hold=registers|shared   where the values read again later live: each invocation's
+//                           arrays (registers, or local memory when rolled), or shared
+//                           memory (rolled loops without local memory; where they fit)
+// Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0.
+// Every variant keeps eager's combine order, so results stay eager's bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace vkt::vk {
+
+struct RowVariant {
+  std::uint32_t workgroup = 256;
+  std::uint32_t max_lanes = 256;
+  bool unrolled = true;
+  bool shuffle_only = true;
+  bool hold_shared = false;
+  bool operator==(const RowVariant&) const = default;
+  std::string text() const;  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers"
+};
+
+// The default, reasoned in compiled_rows_variant.cpp.
+RowVariant default_row_variant();
+
+// `text` ("" or null: the default) as a variant; a key given twice takes the later value.
+// An unknown key, a missing '=' or a value out of the key's choices throws vkt::Error
+// naming VKT_COMPILE_ROWS, the item and the choices.
+RowVariant parse_row_variant(const char* text);
+
+// VKT_COMPILE_ROWS, parsed at the first call in the process (or the test hook's,
+// testing.h set_row_variant).
+RowVariant row_variant();
+
+}  // namespace vkt::vk

@@ -1,0 +1,54 @@
+// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold by
+// name with their choices; anything else is a vkt::Error naming the variable and the item.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "vkt/error.h"
+#include "vulkan/compiled_rows_variant.h"
+
+namespace vkt::vk {
+namespace {
+
+TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
+  for (const char* text : {static_cast<const char*>(nullptr), "", ",", ",,"}) {
+    EXPECT_EQ(parse_row_variant(text), default_row_variant()) << (text ? text : "null");
+  }
+  EXPECT_EQ(default_row_variant().text(),
+            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers");
+}
+
+TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
+  const RowVariant v = parse_row_variant("wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared");
+  EXPECT_EQ(v.workgroup, 1024u);
+  EXPECT_EQ(v.max_lanes, 64u);
+  EXPECT_FALSE(v.unrolled);
+  EXPECT_FALSE(v.shuffle_only);
+  EXPECT_TRUE(v.hold_shared);
+  EXPECT_EQ(v.text(), "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared");
+  EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
+  EXPECT_EQ(parse_row_variant("lanes=32,lanes=128").max_lanes, 128u);
+  EXPECT_EQ(parse_row_variant("wg=512").workgroup, 512u);
+  EXPECT_EQ(parse_row_variant("wg=64").workgroup, 64u);
+  EXPECT_TRUE(parse_row_variant("loop=rolled,loop=unrolled").unrolled);
+}
+
+TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
+  for (const char* item :
+       {"wg=32", "wg=2048", "wg=", "lanes=16", "lanes=512", "lanes=abc", "loop=yes", "loop",
+        "shuffle=2", "shuffle=on", "hold=local", "unroll=1", "=256", "wg=256 ", "Wg=256"}) {
+    const std::string text = std::string("lanes=64,") + item;
+    try {
+      (void)parse_row_variant(text.c_str());
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("VKT_COMPILE_ROWS"), std::string::npos) << what;
+      EXPECT_NE(what.find(std::string("'") + item + "'"), std::string::npos) << what;
+      EXPECT_NE(what.find("lanes=32|64|128|256"), std::string::npos) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vkt::vk

@@ -1,0 +1,121 @@
+// vkt::compile's row kernels under each VKT_COMPILE_ROWS variant (set in process through
+// vk::testing::set_row_variant): fewer invocations per row holding several of eager's lanes,
+// several rows per workgroup, rolled loops. Each keeps eager's combine order, so softmax,
+// log-softmax and layer norm stay eager's bit for bit (a NaN's payload aside), with and
+// without subgroup shuffles, for rows that split into eager's lanes evenly or not.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "conformance/fixture.h"
+#include "support/compile_programs.h"
+#include "vkt/compile.h"
+#include "vulkan/backend.h"
+#include "vulkan/testing.h"
+
+namespace vkt::testing {
+namespace {
+
+class VulkanCompileRowsVariants : public VulkanTest {
+ protected:
+  void TearDown() override {
+    vk::testing::set_row_variant(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
+
+Tensor layer_norm(const Tensor& x, const Tensor& gamma) {
+  const double len = static_cast<double>(x.shape()[1]);
+  const Tensor d = subtract(x, divide(sum(x, {1}, true), len));
+  const Tensor var = divide(sum(multiply(d, d), {1}, true), len);
+  return add(multiply(multiply(d, rsqrt(add(var, 1e-5))), gamma), gamma);
+}
+
+void expect_same(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  const std::vector<double> g = as_type(got, DType::f64).to_vector<double>();
+  const std::vector<double> w = as_type(want, DType::f64).to_vector<double>();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < w.size() && wrong < 5; ++i) {
+    const bool same =
+        std::isnan(w[i]) ? std::isnan(g[i])
+                         : std::bit_cast<std::uint64_t>(g[i]) == std::bit_cast<std::uint64_t>(w[i]);
+    if (!same) {
+      ++wrong;
+      ADD_FAILURE() << what << " at " << i << ": " << g[i] << " vs " << w[i];
+    }
+  }
+}
+
+// Rows of a wave with special rows: all -inf, an inf, a NaN, alternating -inf and 0.
+Tensor rows_of(std::int64_t rows, std::int64_t len, DType d, Backend& b) {
+  std::vector<float> v = wave(static_cast<std::size_t>(rows * len));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::int64_t c = 0; c < len; ++c) {
+    v[static_cast<std::size_t>(c)] = -inf;
+    v[static_cast<std::size_t>(len + c)] = c == len / 2 ? inf : 1.0f;
+    v[static_cast<std::size_t>(2 * len + c)] = c == len - 1 ? std::nanf("") : -0.0f;
+    v[static_cast<std::size_t>(3 * len + c)] = c % 2 ? -inf : 0.0f;
+  }
+  return as_type(from_vector(v, {rows, len}, &b), d);
+}
+
+void check_variant(Backend& b, const vk::RowVariant& variant, const std::vector<std::int64_t>& lens,
+                   DType d) {
+  vk::testing::set_row_variant(variant);
+  for (std::int64_t len : lens) {
+    const std::string what =
+        variant.text() + " " + std::string(dtype_name(d)) + " len " + std::to_string(len);
+    const Tensor x = rows_of(11, len, d, b);
+    auto f = compile(softmax_rows);
+    expect_same(f(x), softmax_rows(x), "softmax " + what);
+    LedgerScope scope;
+    (void)f(x);
+    EXPECT_EQ(scope.delta().dispatches, 1u) << what << "\n" << f.describe();
+    expect_same(compile(log_softmax_dropped)(x), log_softmax_dropped(x), "log-softmax " + what);
+    const Tensor gamma = as_type(from_vector(wave(static_cast<std::size_t>(len)), {len}, &b), d);
+    expect_same(compile(layer_norm)(x, gamma), layer_norm(x, gamma), "layer norm " + what);
+  }
+}
+
+vk::RowVariant variant(std::uint32_t wg, std::uint32_t lanes, bool unrolled,
+                       bool hold_shared = false) {
+  vk::RowVariant v;
+  v.workgroup = wg;
+  v.max_lanes = lanes;
+  v.unrolled = unrolled;
+  v.hold_shared = hold_shared;
+  return v;
+}
+
+// 100: 32 lanes; 1000: 128 lanes of 8 (64 and 32 invocations hold 2 and 4); 4095 and 4096:
+// 256 lanes of 16, the last step short or whole.
+TEST_F(VulkanCompileRowsVariants, EveryVariantEqualsEager) {
+  const std::vector<std::int64_t> lens = {5, 100, 1000, 4095};
+  check_variant(gpu(), variant(512, 128, true), lens, DType::f32);
+  check_variant(gpu(), variant(1024, 32, false), lens, DType::f32);
+  check_variant(gpu(), variant(256, 64, true), {1000, 4096}, DType::f32);
+  check_variant(gpu(), variant(256, 256, false), {37, 4096}, DType::f32);
+  check_variant(gpu(), variant(64, 256, true), {100, 1000}, DType::f32);  // 64 per row
+  // Held in shared memory: 4096 over 256 fits 32 KiB per value only in part (layer norm's
+  // three held values fall back to arrays where the device has 32 KiB).
+  check_variant(gpu(), variant(256, 256, false, true), {37, 1000, 4096}, DType::f32);
+  check_variant(gpu(), variant(128, 64, true, true), {100, 1000}, DType::f32);
+}
+
+TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
+  const bool saved = vk::testing::subgroup_reductions();
+  vk::testing::set_subgroup_reductions(false);
+  check_variant(gpu(), variant(512, 64, false), {1000, 4096}, DType::f32);
+  vk::testing::set_subgroup_reductions(saved);
+  for (DType d : {DType::f16, DType::f64}) {
+    if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(d)) continue;
+    check_variant(gpu(), variant(1024, 64, true), {300, 2048}, d);
+    check_variant(gpu(), variant(256, 128, false, true), {300, 1000}, d);
+  }
+}
+
+}  // namespace
+}  // namespace vkt::testing
