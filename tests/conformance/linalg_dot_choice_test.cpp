@@ -12,11 +12,30 @@
 namespace vkt::testing {
 namespace {
 
-// 4096^3, row-major A and B: 8-wide reads possible.
-const vk::DotShape kSquare{1, 4096, 4096, 4096, 0, 4096, 1, 0, 4096, 1};
+// Square, row-major A and B: 8-wide reads possible. 2560 has 400 tiles of 128 x 128 and 200
+// of 128 x 256 (the 128 x 128 rule's range).
+vk::DotShape square(std::int64_t n) {
+  return vk::DotShape{1, n, n, n, 0, n, 1, 0, n, 1};
+}
+const vk::DotShape kSquare = square(2560);
 
-vk::DotChoice f16_choice(std::uint64_t shared) {
-  return vk::choose_dot_kernel(kSquare, DType::f16, vk::DotDevice{shared, true});
+vk::DotChoice f16_choice(std::uint64_t shared, const vk::DotShape& s = kSquare) {
+  return vk::choose_dot_kernel(s, DType::f16, vk::DotDevice{shared, true});
+}
+
+// By the number of tiles (run 26's sweep): 128 x 256 from 256 of them, 64 x 64 where 128 x
+// 128 would give at most 256.
+TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  const vk::DotChoice big = f16_choice(49152, square(4096));
+  EXPECT_EQ(16 * big.tm, 128u);
+  EXPECT_EQ(16 * big.tn, 256u);
+  EXPECT_EQ(big.stages, 1u);  // two stages need 53 KiB
+  EXPECT_EQ(f16_choice(65536, square(4096)).stages, 2u);
+  const vk::DotChoice small = f16_choice(49152, square(2048));
+  EXPECT_EQ(16 * small.tm, 64u);
+  EXPECT_EQ(16 * small.tn, 64u);
+  EXPECT_EQ(small.wm, 32u);
 }
 
 TEST(DotChoice, CoopmatDefaultIs128x128x32With64x64PerSubgroup) {
