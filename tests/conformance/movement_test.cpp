@@ -1,6 +1,7 @@
 // Native movement ops (src/vulkan/movement.cpp) against the cpu, bit for bit, for one dtype
 // of every width and kind, on the native path and the fallback path (movement_check.h).
 #include "conformance/movement_check.h"
+#include "support/scoped_env.h"
 #include "vulkan/movement_words.h"
 #include "vulkan/testing.h"
 
@@ -199,35 +200,38 @@ TEST_F(VulkanMovement, Concatenate) {
 }
 
 // Strided copies whose inner runs and offsets are multiples of 16 bytes move 16-byte words
-// (VKT_VK_STRIDED=wide, the default; =word forces element words): inner concatenates and
-// row slices that qualify for every width, next to ones that do not (odd inner extents,
-// offsets off a 16-byte boundary, a tail row of a 16-element run plus one).
+// under VKT_VK_STRIDED=wide (element words by default): inner concatenates and row slices
+// that qualify for every width, next to ones that do not (odd inner extents, offsets off a
+// 16-byte boundary, a tail row of a 16-element run plus one); both settings run.
 TEST_F(VulkanMovement, WideWordStridedCopies) {
-  for (DType d : kWidthDTypes) {
-    check(describe("concatenate", d, {5, 16}), [&](const auto& in) { return concatenate(in, 1); },
-          {random_tensor(d, {5, 16}, 81), random_tensor(d, {5, 32}, 82)});
-    check(describe("concatenate", d, {3, 2, 16}),
-          [&](const auto& in) { return concatenate(in, 2); },
-          {random_tensor(d, {3, 2, 16}, 83), random_tensor(d, {3, 2, 48}, 84),
-           random_tensor(d, {3, 2, 17}, 85)});
-    check(describe("concatenate", d, {1025, 16}),
-          [&](const auto& in) { return concatenate(in, 1); },
-          {random_tensor(d, {1025, 16}, 86), random_tensor(d, {1025, 16}, 87)});
-    check(describe("slice", d, {9, 64}),
-          [&](const auto& in) {
-            return slice(in[0], {1, 16}, {5, 32});
-          },
-          {random_tensor(d, {9, 64}, 88)});
-    check(describe("slice", d, {9, 64}),
-          [&](const auto& in) {
-            return slice(in[0], {1, 3}, {5, 32});
-          },
-          {random_tensor(d, {9, 64}, 89)});
-    check(describe("put_slice", d, {9, 64}),
-          [&](const auto& in) {
-            return put_slice(in[0], {2, 16}, in[1]);
-          },
-          {random_tensor(d, {9, 64}, 90), random_tensor(d, {4, 16}, 91)});
+  for (const char* mode : {"wide", "word"}) {
+    const ScopedEnvVar strided("VKT_VK_STRIDED", mode);
+    for (DType d : kWidthDTypes) {
+      check(describe("concatenate", d, {5, 16}), [&](const auto& in) { return concatenate(in, 1); },
+            {random_tensor(d, {5, 16}, 81), random_tensor(d, {5, 32}, 82)});
+      check(describe("concatenate", d, {3, 2, 16}),
+            [&](const auto& in) { return concatenate(in, 2); },
+            {random_tensor(d, {3, 2, 16}, 83), random_tensor(d, {3, 2, 48}, 84),
+             random_tensor(d, {3, 2, 17}, 85)});
+      check(describe("concatenate", d, {1025, 16}),
+            [&](const auto& in) { return concatenate(in, 1); },
+            {random_tensor(d, {1025, 16}, 86), random_tensor(d, {1025, 16}, 87)});
+      check(describe("slice", d, {9, 64}),
+            [&](const auto& in) {
+              return slice(in[0], {1, 16}, {5, 32});
+            },
+            {random_tensor(d, {9, 64}, 88)});
+      check(describe("slice", d, {9, 64}),
+            [&](const auto& in) {
+              return slice(in[0], {1, 3}, {5, 32});
+            },
+            {random_tensor(d, {9, 64}, 89)});
+      check(describe("put_slice", d, {9, 64}),
+            [&](const auto& in) {
+              return put_slice(in[0], {2, 16}, in[1]);
+            },
+            {random_tensor(d, {9, 64}, 90), random_tensor(d, {4, 16}, 91)});
+    }
   }
 }
 
