@@ -138,8 +138,7 @@ uvec4 read_b(uint at, uint step, uint valid) {
 uint valid_count(uint begin, uint end) { return begin >= end ? 0u : min(8u, end - begin); }
 
 void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row, uint m0,
-                  uint n0) {
-  const uint tid = gl_LocalInvocationID.x;
+                  uint n0, uint tid) {
   const uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
   const uint wm = (w / SG_N) * WM, wn = (w % SG_N) * WN;
   const uint a_base = bi * p.sab, b_base = bi * p.sbb;
@@ -274,26 +273,8 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   }
 }
 
+#include "linalg_dot_tiles.glsl"
+
 void main() {
-  const uint tiles_m = (p.m + BM - 1) / BM;
-  const uint tiles_n = (p.n + BN - 1) / BN;
-  const uint mn = p.m * p.n;
-  for (uint z = gl_WorkGroupID.z; z < p.batch * p.splits; z += gl_NumWorkGroups.z) {
-    const uint k_begin = (z % p.splits) * p.k_chunk;
-    const uint k_end = min(p.k, k_begin + p.k_chunk);
-    const uint launched = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    const uint band = GROUP_M * tiles_n;
-    for (uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-         t < tiles_m * tiles_n; t += launched) {
-      const uint first_m = (t / band) * GROUP_M;
-      const uint rows = min(GROUP_M, tiles_m - first_m);
-      const uint tm = first_m + (t % band) % rows, tn = (t % band) / rows;
-      const uint bi = z / p.splits;
-      if (MODE == 1) {  // the scratch: contiguous [batch, splits, M, N]
-        compute_tile(bi, k_begin, k_end, z * mn, p.n, tm * BM, tn * BN);
-      } else {
-        compute_tile(bi, k_begin, k_end, bi * p.scb, p.scm, tm * BM, tn * BN);
-      }
-    }
-  }
+  run_tiles(gl_LocalInvocationID.x);
 }
