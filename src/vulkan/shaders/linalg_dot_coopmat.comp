@@ -79,13 +79,7 @@ layout(binding = 2) writeonly buffer CU16 { uint16_t v[]; } c_u16;
 layout(binding = 2) writeonly buffer CH { float16_t v[]; } c_h;
 layout(binding = 2) writeonly buffer CF32 { float v[]; } c_f32;
 
-layout(push_constant) uniform Push {
-  uint m, n, k, batch;
-  uint sab, sam, sak;
-  uint sbb, sbk, sbn;
-  uint splits, k_chunk;
-  uint scb, scm;
-} p;
+#include "linalg_dot_push.glsl"
 
 // A stages, then B stages; after the last step, the subgroups' f32 patches.
 shared uvec4 smem[SMEM_SIZE];

@@ -63,16 +63,7 @@ const uint LOADS_B = BN * BK / THREADS;
 void dot_epilogue(uint at, ACC c);
 #endif
 
-layout(push_constant) uniform Push {
-  uint m, n, k, batch;
-  uint sab, sam, sak;
-  uint sbb, sbk, sbn;
-  uint splits, k_chunk;
-  uint scb, scm;
-#ifdef VKT_DOT_EPILOGUE
-  uint zero;  // 0, hiding the epilogue's literals from constant folding (compiled.cpp)
-#endif
-} p;
+#include "linalg_dot_push.glsl"
 
 shared ACC As[BK * LDA];
 shared ACC Bs[BK * LDB];

@@ -63,16 +63,7 @@ layout(binding = 0) readonly buffer AD4 { dvec4 v[]; } a_d4;
 layout(binding = 1) readonly buffer BD4 { dvec4 v[]; } b_d4;
 #endif
 
-layout(push_constant) uniform Push {
-  uint m, n, k, batch;
-  uint sab, sam, sak;
-  uint sbb, sbk, sbn;
-  uint splits, k_chunk;
-  uint scb, scm;
-#ifdef VKT_DOT_EPILOGUE
-  uint zero;  // 0, hiding the epilogue's literals from constant folding (compiled.cpp)
-#endif
-} p;
+#include "linalg_dot_push.glsl"
 
 shared VEC4 As[2 * BK * PA];
 shared VEC4 Bs[2 * BK * PB];
