@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
@@ -34,9 +35,18 @@ std::chrono::microseconds spin_budget(const Context& ctx) {
   return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::string_view(v) == value;
+}
+
 }  // namespace
 
-Recorder::Recorder(const Context& ctx) : ctx_(ctx), spin_(spin_budget(ctx)) {
+Recorder::Recorder(const Context& ctx)
+    : ctx_(ctx),
+      spin_(spin_budget(ctx)),
+      fences_(env_is("VKT_VK_SYNC", "fence")),
+      open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")) {
   VkDevice dev = ctx.device();
   VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -110,11 +120,13 @@ void Recorder::open_batch() {
   VKT_VK(vkBeginCommandBuffer, pending_.cmd, &begin);
   // Submissions are not ordered with each other: order this batch after all earlier device
   // work (one global barrier per batch, not per command).
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  mb.srcAccessMask = kDeviceWrites;
-  mb.dstAccessMask = kDeviceAccess;
-  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
-                       nullptr);
+  if (open_barrier_always_ || !in_flight_.empty()) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = kDeviceWrites;
+    mb.dstAccessMask = kDeviceAccess;
+    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
+                         nullptr);
+  }
   written_.clear();
   read_.clear();
   open_ = true;
@@ -191,12 +203,16 @@ std::uint64_t Recorder::submit() {
   tinfo.pSignalSemaphoreValues = &value;
   VkSemaphore sem = timeline_.get();
   VkSubmitInfo sinfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  sinfo.pNext = &tinfo;
   sinfo.commandBufferCount = 1;
   sinfo.pCommandBuffers = &pending_.cmd;
-  sinfo.signalSemaphoreCount = 1;
-  sinfo.pSignalSemaphores = &sem;
-  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE); }),
+  if (fences_) {
+    pending_.fence = take_fence();
+  } else {
+    sinfo.pNext = &tinfo;
+    sinfo.signalSemaphoreCount = 1;
+    sinfo.pSignalSemaphores = &sem;
+  }
+  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, pending_.fence); }),
         "vkQueueSubmit");
   ledger::record_submit();
   in_flight_.push_back(std::move(pending_));
@@ -209,6 +225,16 @@ std::uint64_t Recorder::submit() {
 std::uint64_t Recorder::completed_value() {
   std::uint64_t v = 0;
   check_alive();
+  if (fences_) {
+    // Batches complete in submission order on one queue; stop at the first one still running.
+    for (const Batch& b : in_flight_) {
+      const VkResult r = driver([&] { return vkGetFenceStatus(ctx_.device(), b.fence); });
+      if (r == VK_NOT_READY) break;
+      check(r, "vkGetFenceStatus");
+      fence_done_ = b.value;
+    }
+    return fence_done_;
+  }
   check(driver([&] { return vkGetSemaphoreCounterValue(ctx_.device(), timeline_.get(), &v); }),
         "vkGetSemaphoreCounterValue");
   return v;
@@ -219,8 +245,13 @@ void Recorder::recycle_completed() {
   const std::uint64_t done = completed_value();
   while (!in_flight_.empty() && in_flight_.front().value <= done) {
     Batch& b = in_flight_.front();
-    VKT_VK(vkResetCommandBuffer, b.cmd, 0);
+    // No vkResetCommandBuffer: vkBeginCommandBuffer resets it implicitly (the pool allows
+    // it), which saves one driver call on the path of every op's wait.
     spare_.push_back(b.cmd);
+    if (b.fence != VK_NULL_HANDLE) {
+      VKT_VK(vkResetFences, ctx_.device(), 1, &b.fence);
+      spare_fences_.push_back(b.fence);
+    }
     if (b.descriptors != VK_NULL_HANDLE) {
       VKT_VK(vkResetDescriptorPool, ctx_.device(), b.descriptors, 0);
       spare_pools_.push_back(b.descriptors);
@@ -265,20 +296,49 @@ void Recorder::wait(std::uint64_t value) {
     return;
   }
   if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
-  if (!poll_until(value)) {
-    VkSemaphore sem = timeline_.get();
-    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    info.semaphoreCount = 1;
-    info.pSemaphores = &sem;
-    info.pValues = &value;
-    check(driver([&] {
-            return vkWaitSemaphores(ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
-          }),
-          "vkWaitSemaphores");
-  }
+  if (!poll_until(value)) block_until(value);
   ledger::record_wait();
   waited_ = value;
   recycle_completed();
+}
+
+void Recorder::block_until(std::uint64_t value) {
+  if (fences_) {
+    std::vector<VkFence> fences;
+    for (const Batch& b : in_flight_) {
+      if (b.value <= value) fences.push_back(b.fence);
+    }
+    if (fences.empty()) return;
+    check(driver([&] {
+            return vkWaitForFences(ctx_.device(), static_cast<std::uint32_t>(fences.size()),
+                                   fences.data(), VK_TRUE,
+                                   std::numeric_limits<std::uint64_t>::max());
+          }),
+          "vkWaitForFences");
+    return;
+  }
+  VkSemaphore sem = timeline_.get();
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &sem;
+  info.pValues = &value;
+  check(driver([&] {
+          return vkWaitSemaphores(ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
+        }),
+        "vkWaitSemaphores");
+}
+
+VkFence Recorder::take_fence() {
+  if (spare_fences_.empty()) {
+    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    VKT_VK(vkCreateFence, ctx_.device(), &info, nullptr, &fence);
+    fence_store_.emplace_back(ctx_.device(), fence, vkDestroyFence);
+    spare_fences_.push_back(fence);
+  }
+  const VkFence fence = spare_fences_.back();
+  spare_fences_.pop_back();
+  return fence;
 }
 
 bool Recorder::poll_until(std::uint64_t value) {

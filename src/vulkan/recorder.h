@@ -1,7 +1,8 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
 // boundaries (a read, synchronize) or when the batch reaches kMaxCommands. One timeline
-// semaphore orders completion; each batch keeps the storages it uses alive until its value
-// is reached. Barriers are inserted only for real hazards inside a batch.
+// semaphore orders completion (or, with VKT_VK_SYNC=fence, one fence per batch); each batch
+// keeps the storages it uses alive until its value is reached. Barriers are inserted only
+// for real hazards inside a batch.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -75,6 +76,7 @@ class Recorder {
  private:
   struct Batch {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;  // VKT_VK_SYNC=fence only
     std::uint64_t value = 0;
     std::uint32_t commands = 0;
     VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
@@ -84,6 +86,9 @@ class Recorder {
   void recycle_completed();
   // Polls the timeline for up to spin_ before a blocking wait; true if `value` was reached.
   bool poll_until(std::uint64_t value);
+  // Blocks until `value` is reached, past the polling.
+  void block_until(std::uint64_t value);
+  VkFence take_fence();
   void barrier_if_hazard(const Access* begin, const Access* end);
   // Throws DeviceLost once the recorder was abandoned.
   void check_alive() const;
@@ -98,6 +103,15 @@ class Recorder {
   std::uint64_t hazard_barriers_ = 0;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
   std::chrono::microseconds spin_;
+  // VKT_VK_SYNC=fence: batches signal fences, polled with vkGetFenceStatus, instead of the
+  // timeline semaphore (to compare what each costs on a device).
+  bool fences_ = false;
+  // VKT_VK_OPEN_BARRIER=busy: a batch opens with the global barrier only while earlier
+  // batches are in flight (not yet seen complete by the host); default: always.
+  bool open_barrier_always_ = true;
+  std::uint64_t fence_done_ = 0;  // the highest batch value whose fence was seen signaled
+  std::vector<Owned<VkFence>> fence_store_;  // owned; batches borrow them
+  std::vector<VkFence> spare_fences_;
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;

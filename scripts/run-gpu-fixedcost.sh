@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# An op's fixed cost on the GPU machine under each of the recorder's and the bench's
+# variants, in one run (issue 9, C at most 25 us at 1024). Source scripts/gpu-env.sh first.
+# Usage, from the repository root:
+#   scripts/run-gpu-fixedcost.sh OUTDIR [build dir]   (default build dir: build-gpu)
+# For each variant: vkt-bench overhead (seed ops and add, exp, sum, transpose at 1024, and
+# submit_wait: an empty batch's round trip) and vkt-bench ops for the seed ops at 1024.
+# Variants (environment):
+#   base        the defaults (timeline semaphore, opening barrier always, host query reset)
+#   fence       VKT_VK_SYNC=fence: one fence per batch instead of the timeline semaphore
+#   openbusy    VKT_VK_OPEN_BARRIER=busy: no opening barrier when nothing is in flight
+#   cmdreset    VKT_VK_TIMER_RESET=command: the timer's query reset recorded in the batch
+#   notimer     VKT_BENCH_DEVICE_TIMER=0: no timestamps around the op (no device columns)
+#   spin2ms     VKT_VK_SPIN_US=2000: a shorter poll before the blocking wait
+set -euo pipefail
+out=${1:?usage: run-gpu-fixedcost.sh OUTDIR [build dir]}
+build=${2:-build-gpu}
+bench=$build/vkt-bench
+mkdir -p "$out"
+seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
+# The GPU's clocks up first: the fixed cost on a cold GPU is twice as high (run 11).
+"$bench" ops --ops add --sizes 16777216 --reps 300 --out "$out/warmup.csv" > /dev/null
+variants=(base fence openbusy cmdreset notimer spin2ms)
+envs=("" "VKT_VK_SYNC=fence" "VKT_VK_OPEN_BARRIER=busy" "VKT_VK_TIMER_RESET=command"
+  "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_SPIN_US=2000")
+for i in "${!variants[@]}"; do
+  v=${variants[$i]}
+  echo "== $v ${envs[$i]}"
+  env ${envs[$i]} "$bench" overhead --reps 300 --out "$out/overhead-$v.csv"
+  env ${envs[$i]} "$bench" ops --ops "$seed" --sizes 1024 --reps 200 --out "$out/ops-$v.csv" \
+    > /dev/null
+done
+rm -f "$out/warmup.csv"
