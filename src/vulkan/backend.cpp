@@ -50,7 +50,11 @@ VulkanBackend::VulkanBackend(int index)
     copy_path_report_ = "VKT_VK_COPY_PATH";
   } else {
     std::lock_guard lock(mutex_);
-    copy_path_ = measure_copy_path(*this, copy_path_report_);
+    copy_path_ = measure_copy_path(*this, copy_path_report_, small_copy_max_);
+  }
+  // VKT_VK_COPY_SMALL_MAX=<bytes> overrides the measured small-copy bound (0: none).
+  if (const char* v = std::getenv("VKT_VK_COPY_SMALL_MAX"); v != nullptr && *v != '\0') {
+    small_copy_max_ = std::strtoull(v, nullptr, 10);
   }
   flushes_f32_ = probe_f32_flush(*this);
 }
@@ -120,6 +124,7 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"vendor_id", vendor},
       {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
       {"copy_path_chosen_by", copy_path_report_},
+      {"copy_small_transfer_max_bytes", std::to_string(small_copy_max_)},
       {"f32_flushes_subnormals", flushes_f32_ ? "yes (probed)" : "no (probed)"},
       {"pipeline_cache", pipelines_.cache_report()}};
 }
