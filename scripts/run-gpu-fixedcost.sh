@@ -6,12 +6,18 @@
 # For each variant: vkt-bench overhead (seed ops and add, exp, sum, transpose at 1024, and
 # submit_wait: an empty batch's round trip) and vkt-bench ops for the seed ops at 1024.
 # Variants (environment):
-#   base        the defaults (timeline semaphore, opening barrier always, host query reset)
+#   base        the defaults (timeline semaphore polled, opening barrier always, the timer's
+#               queries reset from the host, copies up to the measured crossover by
+#               vkCmdCopyBuffer, push descriptors)
 #   fence       VKT_VK_SYNC=fence: one fence per batch instead of the timeline semaphore
+#   flag        VKT_VK_SYNC=flag: the host polls a word the batch's last command writes
 #   openbusy    VKT_VK_OPEN_BARRIER=busy: no opening barrier when nothing is in flight
 #   cmdreset    VKT_VK_TIMER_RESET=command: the timer's query reset recorded in the batch
+#               (as before this branch)
 #   notimer     VKT_BENCH_DEVICE_TIMER=0: no timestamps around the op (no device columns)
-#   spin2ms     VKT_VK_SPIN_US=2000: a shorter poll before the blocking wait
+#   nopush      VKT_VK_NO_PUSH_DESCRIPTOR=1: descriptor sets from a pool, not pushed
+#   copyshader  VKT_VK_COPY_SMALL_MAX=0: every copy by the measured large-copy path (the
+#               shader on the H200), as before this branch
 set -euo pipefail
 out=${1:?usage: run-gpu-fixedcost.sh OUTDIR [build dir]}
 build=${2:-build-gpu}
@@ -20,12 +26,14 @@ mkdir -p "$out"
 seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
 # The GPU's clocks up first: the fixed cost on a cold GPU is twice as high (run 11).
 "$bench" ops --ops add --sizes 16777216 --reps 300 --out "$out/warmup.csv" > /dev/null
-variants=(base fence openbusy cmdreset notimer spin2ms)
-envs=("" "VKT_VK_SYNC=fence" "VKT_VK_OPEN_BARRIER=busy" "VKT_VK_TIMER_RESET=command"
-  "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_SPIN_US=2000")
+variants=(base fence flag openbusy cmdreset notimer nopush copyshader)
+envs=("" "VKT_VK_SYNC=fence" "VKT_VK_SYNC=flag" "VKT_VK_OPEN_BARRIER=busy"
+  "VKT_VK_TIMER_RESET=command" "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_NO_PUSH_DESCRIPTOR=1"
+  "VKT_VK_COPY_SMALL_MAX=0")
 for i in "${!variants[@]}"; do
   v=${variants[$i]}
   echo "== $v ${envs[$i]}"
+  env ${envs[$i]} "$bench" info | grep copy_ || true
   env ${envs[$i]} "$bench" overhead --reps 300 --out "$out/overhead-$v.csv"
   env ${envs[$i]} "$bench" ops --ops "$seed" --sizes 1024 --reps 200 --out "$out/ops-$v.csv" \
     > /dev/null

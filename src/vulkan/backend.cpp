@@ -159,7 +159,7 @@ std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
 }
 
 void VulkanBackend::trim_memory() {
-  recorder_.finish();  // releases what finished batches held
+  recorder_.quiesce();  // releases what finished batches held
   // Cached FFT plans hold work buffers from the pool: dropped, and remade when next used.
   if (fft_plans_) fft_plans_->clear();
   pool_.trim();

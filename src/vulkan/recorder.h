@@ -1,6 +1,6 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
 // boundaries (a read, synchronize) or when the batch reaches kMaxCommands. One timeline
-// semaphore orders completion (or, with VKT_VK_SYNC=fence, one fence per batch); each batch
+// semaphore orders completion (VKT_VK_SYNC=fence|flag: see Sync); each batch
 // keeps the storages it uses alive until its value is reached. Barriers are inserted only
 // for real hazards inside a batch.
 #pragma once
@@ -17,6 +17,7 @@
 #include "vkt/backend.h"
 #include "vulkan/context.h"
 #include "vulkan/handle.h"
+#include "vulkan/memory.h"
 
 namespace vkt::vk {
 
@@ -30,6 +31,13 @@ struct Access {
 class Recorder {
  public:
   static constexpr std::uint32_t kMaxCommands = 256;
+
+  // How the host learns that a batch finished (VKT_VK_SYNC, to compare what each costs on a
+  // device). timeline: the semaphore's counter, polled. fence: one fence per batch, polled
+  // with vkGetFenceStatus, instead of the semaphore. flag: the batch's last command writes
+  // its value into host-visible memory, which the host polls without a driver call; the
+  // semaphore still decides when a batch's command buffer and storages are recycled.
+  enum class Sync { timeline, fence, flag };
 
   explicit Recorder(const Context& ctx);
   ~Recorder();
@@ -51,8 +59,11 @@ class Recorder {
   // Blocks until the timeline reaches `value`; counts a ledger wait unless the host already
   // waited for `value` or a later one.
   void wait(std::uint64_t value);
-  // Submits and waits for all work; afterwards nothing is in flight.
+  // Submits and waits for all work; afterwards nothing is in flight (with Sync::flag: no
+  // work runs, but the last batches may not be recycled yet).
   void finish();
+  // finish(), and every batch recycled: the storages they held are released.
+  void quiesce();
   // True when commands are pending or in flight.
   bool busy();
   // The value the pending batch will signal when submitted.
@@ -103,9 +114,11 @@ class Recorder {
   std::uint64_t hazard_barriers_ = 0;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
   std::chrono::microseconds spin_;
-  // VKT_VK_SYNC=fence: batches signal fences, polled with vkGetFenceStatus, instead of the
-  // timeline semaphore (to compare what each costs on a device).
-  bool fences_ = false;
+  Sync sync_ = Sync::timeline;
+  bool fences_ = false;  // sync_ == Sync::fence
+  OwnedBuffer flag_;     // Sync::flag: 8 bytes, the last value written by a batch
+  // Sync::flag: true once the flag shows `value`.
+  bool flag_reached(std::uint64_t value) const;
   // VKT_VK_OPEN_BARRIER=busy: a batch opens with the global barrier only while earlier
   // batches are in flight (not yet seen complete by the host); default: always.
   bool open_barrier_always_ = true;
