@@ -25,7 +25,9 @@ bench=$build/vkt-bench
 mkdir -p "$out"
 seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
 # The GPU's clocks up first: the fixed cost on a cold GPU is twice as high (run 11).
-"$bench" ops --ops add --sizes 16777216 --reps 300 --out "$out/warmup.csv" > /dev/null
+# WARMUP_SIZE: smaller for a smoke test on lavapipe.
+"$bench" ops --ops add --sizes "${WARMUP_SIZE:-16777216}" --reps 300 --out "$out/warmup.csv" \
+  > /dev/null
 variants=(base fence flag openbusy cmdreset notimer nopush copyshader)
 envs=("" "VKT_VK_SYNC=fence" "VKT_VK_SYNC=flag" "VKT_VK_OPEN_BARRIER=busy"
   "VKT_VK_TIMER_RESET=command" "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_NO_PUSH_DESCRIPTOR=1"

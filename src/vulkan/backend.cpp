@@ -369,15 +369,18 @@ void VulkanBackend::dispatch_groups(const Pipeline& p,
                                     const void* push, std::uint32_t push_bytes,
                                     const std::array<std::uint32_t, 3>& groups) {
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
-  std::vector<Access> accesses;
-  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<Access>& accesses = dispatch_accesses_;
+  std::vector<VkDescriptorBufferInfo>& infos = dispatch_infos_;
+  std::vector<VkWriteDescriptorSet>& writes = dispatch_writes_;
+  accesses.clear();
+  infos.clear();
   for (const auto& [t, write] : buffers) {
     const BufferRange& r = vulkan_storage(*t->storage()).range();
     accesses.push_back({r.buffer, r.offset, r.size, write});
     infos.push_back({r.buffer, r.offset, r.size});
   }
   VkCommandBuffer cmd = recorder_.begin_command(accesses);
-  std::vector<VkWriteDescriptorSet> writes(infos.size());
+  writes.assign(infos.size(), VkWriteDescriptorSet{});
   for (std::size_t i = 0; i < infos.size(); ++i) {
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstBinding = static_cast<std::uint32_t>(i);

@@ -126,6 +126,10 @@ class VulkanBackend final : public Backend {
   DeviceTimer timer_;
   CopyPath copy_path_;
   std::uint64_t small_copy_max_ = 0;  // see copy_path_for
+  // dispatch_groups' working lists, kept to spare three heap allocations per dispatch.
+  std::vector<Access> dispatch_accesses_;
+  std::vector<VkDescriptorBufferInfo> dispatch_infos_;
+  std::vector<VkWriteDescriptorSet> dispatch_writes_;
   bool flushes_f32_ = true;
   bool poison_ = false;
   std::string copy_path_report_;
