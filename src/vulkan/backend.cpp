@@ -471,6 +471,13 @@ void set_copy_path(CopyPath path) {
 CopyPath copy_path() {
   return backend_for(-1).copy_path();
 }
+std::uint64_t small_copy_max() {
+  return backend_for(-1).small_copy_max();
+}
+void set_small_copy_max(std::uint64_t bytes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_small_copy_max(bytes);
+}
 bool f32_flushes() {
   return backend_for(-1).flushes_f32();
 }

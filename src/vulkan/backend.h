@@ -95,6 +95,8 @@ class VulkanBackend final : public Backend {
     copy_path_ = path;
     small_copy_max_ = 0;
   }
+  std::uint64_t small_copy_max() const { return small_copy_max_; }
+  void set_small_copy_max(std::uint64_t bytes) { small_copy_max_ = bytes; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
   // VkFFT plans (fft.cpp), made on the first transform.
