@@ -1,10 +1,9 @@
 // Which device-to-device copy path runs faster on this device, vkCmdCopyBuffer or the
 // compute-shader word copy (shaders/movement_copy.comp), decided by measuring both once
 // when the backend is made, not by vendor: on the H200 the shader moved about 4x the bytes
-// of vkCmdCopyBuffer (shared/GPU.md); other drivers may differ. Small copies are timed too:
-// on the H200 two 4 KiB copies took less device time by vkCmdCopyBuffer than by the shader
-// (VKT_VK_COPY_PATH runs of vkt-bench overhead), so below the measured crossover of the two
-// paths' lines the transfer command is kept.
+// of vkCmdCopyBuffer (shared/GPU.md); other drivers may differ. Small copies are timed too,
+// since a transfer command may start sooner than a dispatch: where the shader wins large
+// copies, copies below the crossover of the two paths' lines keep vkCmdCopyBuffer.
 #include <algorithm>
 #include <cstdio>
 #include <limits>

@@ -78,10 +78,9 @@ Recorder::Recorder(const Context& ctx)
 }
 
 bool Recorder::flag_reached(std::uint64_t value) const {
-  std::uint64_t seen = 0;
-  std::memcpy(&seen, const_cast<const std::byte*>(static_cast<volatile std::byte*>(flag_.mapped)),
-              sizeof(seen));
-  return seen >= value;
+  // Written by the device: a volatile read each time (mapped memory is aligned to 8).
+  const auto* flag = reinterpret_cast<const volatile std::uint64_t*>(flag_.mapped);
+  return *flag >= value;
 }
 
 Recorder::~Recorder() {
