@@ -105,7 +105,13 @@ class Recorder {
   void check_alive() const;
   // VK_ERROR_DEVICE_LOST once after inject_device_lost(), else what `call` returns.
   template <class F>
-  VkResult driver(F&& call);
+  VkResult driver(F&& call) {
+    if (inject_lost_) {
+      inject_lost_ = false;
+      return VK_ERROR_DEVICE_LOST;
+    }
+    return call();
+  }
 
   const Context& ctx_;
   Owned<VkCommandPool> pool_;
