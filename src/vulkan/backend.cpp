@@ -379,7 +379,7 @@ void VulkanBackend::dispatch_groups(const Pipeline& p,
     accesses.push_back({r.buffer, r.offset, r.size, write});
     infos.push_back({r.buffer, r.offset, r.size});
   }
-  VkCommandBuffer cmd = recorder_.begin_command(accesses);
+  VkCommandBuffer cmd = recorder_.begin_command(accesses, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
   writes.assign(infos.size(), VkWriteDescriptorSet{});
   for (std::size_t i = 0; i < infos.size(); ++i) {
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

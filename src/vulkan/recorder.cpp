@@ -53,7 +53,8 @@ Recorder::Recorder(const Context& ctx)
       spin_(spin_budget(ctx)),
       sync_(sync_from_env()),
       fences_(sync_ == Sync::fence),
-      open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")) {
+      open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")),
+      hazard_all_stages_(env_is("VKT_VK_HAZARD_STAGES", "all")) {
   VkDevice dev = ctx.device();
   VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -125,10 +126,19 @@ void Recorder::open_batch() {
   }
   written_.clear();
   read_.clear();
+  since_barrier_stages_ = 0;
   open_ = true;
 }
 
-void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
+namespace {
+VkAccessFlags writes_of(VkPipelineStageFlags stages) {
+  return ((stages & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) != 0 ? VK_ACCESS_SHADER_WRITE_BIT : 0) |
+         ((stages & VK_PIPELINE_STAGE_TRANSFER_BIT) != 0 ? VK_ACCESS_TRANSFER_WRITE_BIT : 0);
+}
+}  // namespace
+
+void Recorder::barrier_if_hazard(const Access* begin, const Access* end,
+                                 VkPipelineStageFlags stage) {
   bool hazard = false;
   for (const Access* a = begin; a != end && !hazard; ++a) {
     for (const Access& w : written_) hazard = hazard || overlaps(*a, w);
@@ -138,12 +148,16 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
   }
   if (hazard) {
     // Make every write of the batch so far visible; the execution dependency also covers
-    // write-after-read on the ranges only read.
-    std::vector<VkBufferMemoryBarrier> barriers;
-    barriers.reserve(written_.size());
+    // write-after-read on the ranges only read. It waits only on the stages that ran since
+    // the last barrier (a chain of dispatches: compute alone); its second scope stays every
+    // stage, since the ranges it covers are not tracked after it.
+    const VkPipelineStageFlags src =
+        hazard_all_stages_ ? kDeviceStages : since_barrier_stages_ & kDeviceStages;
+    std::vector<VkBufferMemoryBarrier>& barriers = barrier_scratch_;
+    barriers.clear();
     for (const Access& w : written_) {
       VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-      b.srcAccessMask = kDeviceWrites;
+      b.srcAccessMask = writes_of(src);
       b.dstAccessMask = kDeviceAccess;
       b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
@@ -152,24 +166,28 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
       b.size = w.size;
       barriers.push_back(b);
     }
-    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 0, nullptr,
+    vkCmdPipelineBarrier(pending_.cmd, src, kDeviceStages, 0, 0, nullptr,
                          static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
     hazard_barriers_ += 1;
     written_.clear();
     read_.clear();
+    since_barrier_stages_ = 0;
   }
+  since_barrier_stages_ |= stage;
   for (const Access* a = begin; a != end; ++a) (a->write ? written_ : read_).push_back(*a);
 }
 
-VkCommandBuffer Recorder::begin_command(std::initializer_list<Access> accesses) {
+VkCommandBuffer Recorder::begin_command(std::initializer_list<Access> accesses,
+                                        VkPipelineStageFlags stage) {
   open_batch();
-  barrier_if_hazard(accesses.begin(), accesses.end());
+  barrier_if_hazard(accesses.begin(), accesses.end(), stage);
   return pending_.cmd;
 }
 
-VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses) {
+VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses,
+                                        VkPipelineStageFlags stage) {
   open_batch();
-  barrier_if_hazard(accesses.data(), accesses.data() + accesses.size());
+  barrier_if_hazard(accesses.data(), accesses.data() + accesses.size(), stage);
   return pending_.cmd;
 }
 

@@ -46,8 +46,14 @@ class Recorder {
 
   // The pending command buffer, begun, after a barrier if `accesses` conflict with earlier
   // commands of the batch (read-after-write, write-after-write, write-after-read).
-  VkCommandBuffer begin_command(std::initializer_list<Access> accesses);
-  VkCommandBuffer begin_command(const std::vector<Access>& accesses);
+  // `stage`: the pipeline stages the command runs in (a later hazard barrier waits only on
+  // those of the commands before it); by default compute and transfer.
+  static constexpr VkPipelineStageFlags kAnyStage =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkCommandBuffer begin_command(std::initializer_list<Access> accesses,
+                                VkPipelineStageFlags stage = kAnyStage);
+  VkCommandBuffer begin_command(const std::vector<Access>& accesses,
+                                VkPipelineStageFlags stage = kAnyStage);
   // Keeps `s` alive until the pending batch completes.
   void hold(std::shared_ptr<const Storage> s);
   // Call after recording the command begin_command returned; may submit at the bound.
@@ -100,7 +106,7 @@ class Recorder {
   // Blocks until `value` is reached, past the polling.
   void block_until(std::uint64_t value);
   VkFence take_fence();
-  void barrier_if_hazard(const Access* begin, const Access* end);
+  void barrier_if_hazard(const Access* begin, const Access* end, VkPipelineStageFlags stage);
   // Throws DeviceLost once the recorder was abandoned.
   void check_alive() const;
   // VK_ERROR_DEVICE_LOST once after inject_device_lost(), else what `call` returns.
@@ -139,6 +145,11 @@ class Recorder {
   std::vector<VkDescriptorPool> spare_pools_;
   // Ranges written / read in the pending batch since its last barrier.
   std::vector<Access> written_, read_;
+  // Stages of the commands recorded since the last barrier; VKT_VK_HAZARD_STAGES=all makes
+  // every hazard barrier cover compute and transfer whatever ran (to compare).
+  VkPipelineStageFlags since_barrier_stages_ = 0;
+  bool hazard_all_stages_ = false;
+  std::vector<VkBufferMemoryBarrier> barrier_scratch_;
   bool inject_lost_ = false;
   bool abandoned_ = false;
 };
