@@ -18,6 +18,9 @@
 #   nopush      VKT_VK_NO_PUSH_DESCRIPTOR=1: descriptor sets from a pool, not pushed
 #   copyshader  VKT_VK_COPY_SMALL_MAX=0: every copy by the measured large-copy path (the
 #               shader on the H200), as before this branch
+#   hazardall   VKT_VK_HAZARD_STAGES=all: hazard barriers wait on compute and transfer
+#               whatever ran before them (as before this branch)
+# Then vkt-bench chain at 16384 (the per-op cost inside a batch) for base and hazardall.
 set -euo pipefail
 out=${1:?usage: run-gpu-fixedcost.sh OUTDIR [build dir]}
 build=${2:-build-gpu}
@@ -28,10 +31,10 @@ seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
 # WARMUP_SIZE: smaller for a smoke test on lavapipe.
 "$bench" ops --ops add --sizes "${WARMUP_SIZE:-16777216}" --reps 300 --out "$out/warmup.csv" \
   > /dev/null
-variants=(base fence flag openbusy cmdreset notimer nopush copyshader)
+variants=(base fence flag openbusy cmdreset notimer nopush copyshader hazardall)
 envs=("" "VKT_VK_SYNC=fence" "VKT_VK_SYNC=flag" "VKT_VK_OPEN_BARRIER=busy"
   "VKT_VK_TIMER_RESET=command" "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_NO_PUSH_DESCRIPTOR=1"
-  "VKT_VK_COPY_SMALL_MAX=0")
+  "VKT_VK_COPY_SMALL_MAX=0" "VKT_VK_HAZARD_STAGES=all")
 for i in "${!variants[@]}"; do
   v=${variants[$i]}
   echo "== $v ${envs[$i]}"
@@ -40,4 +43,7 @@ for i in "${!variants[@]}"; do
   env ${envs[$i]} "$bench" ops --ops "$seed" --sizes 1024 --reps 200 --out "$out/ops-$v.csv" \
     > /dev/null
 done
+"$bench" chain --sizes 16384 --reps 200 --out "$out/chain-base.csv" > /dev/null
+VKT_VK_HAZARD_STAGES=all "$bench" chain --sizes 16384 --reps 200 --out "$out/chain-hazardall.csv" \
+  > /dev/null
 rm -f "$out/warmup.csv"
