@@ -21,6 +21,7 @@
 #   hazardall   VKT_VK_HAZARD_STAGES=all: hazard barriers wait on compute and transfer
 #               whatever ran before them (as before this branch)
 # Then vkt-bench chain at 16384 (the per-op cost inside a batch) for base and hazardall.
+# VARIANTS="base fence ..." runs only those (the chain runs with base and hazardall).
 set -euo pipefail
 out=${1:?usage: run-gpu-fixedcost.sh OUTDIR [build dir]}
 build=${2:-build-gpu}
@@ -35,15 +36,21 @@ variants=(base fence flag openbusy cmdreset notimer nopush copyshader hazardall)
 envs=("" "VKT_VK_SYNC=fence" "VKT_VK_SYNC=flag" "VKT_VK_OPEN_BARRIER=busy"
   "VKT_VK_TIMER_RESET=command" "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_NO_PUSH_DESCRIPTOR=1"
   "VKT_VK_COPY_SMALL_MAX=0" "VKT_VK_HAZARD_STAGES=all")
+chosen=" ${VARIANTS:-${variants[*]}} "
 for i in "${!variants[@]}"; do
   v=${variants[$i]}
+  [[ $chosen == *" $v "* ]] || continue
   echo "== $v ${envs[$i]}"
   env ${envs[$i]} "$bench" info | grep copy_ || true
   env ${envs[$i]} "$bench" overhead --reps 300 --out "$out/overhead-$v.csv"
   env ${envs[$i]} "$bench" ops --ops "$seed" --sizes 1024 --reps 200 --out "$out/ops-$v.csv" \
     > /dev/null
 done
-"$bench" chain --sizes 16384 --reps 200 --out "$out/chain-base.csv" > /dev/null
-VKT_VK_HAZARD_STAGES=all "$bench" chain --sizes 16384 --reps 200 --out "$out/chain-hazardall.csv" \
-  > /dev/null
+if [[ $chosen == *" base "* ]]; then
+  "$bench" chain --sizes 16384 --reps 200 --out "$out/chain-base.csv" > /dev/null
+fi
+if [[ $chosen == *" hazardall "* ]]; then
+  VKT_VK_HAZARD_STAGES=all "$bench" chain --sizes 16384 --reps 200 \
+    --out "$out/chain-hazardall.csv" > /dev/null
+fi
 rm -f "$out/warmup.csv"
