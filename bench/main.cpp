@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
            {"chain", "k = 1, 4, 16 elementwise ops on resident data, then one read"},
            {"overhead",
             "an op's fixed cost on the device (default: seed ops and add, exp, sum, "
-            "transpose at 1024): host recording, device time, and the submit and wait"}}) {
+            "transpose at 1024): host recording, device time, and the submit and wait; "
+            "then submit_wait, an empty batch's round trip"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
     s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");

@@ -1,5 +1,8 @@
 #include "measure.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -7,18 +10,26 @@ namespace vkt::bench {
 namespace {
 // Keeps the compiler from dropping a read whose result is not otherwise used.
 const void* volatile g_sink = nullptr;
+
+// VKT_BENCH_DEVICE_TIMER=0: no timestamps around the op, to see what they add to C (the
+// device-time columns are then empty).
+bool device_timer_on() {
+  const char* v = std::getenv("VKT_BENCH_DEVICE_TIMER");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
 }  // namespace
 
 Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   BackendScope scope(b);
   const std::vector<Tensor> in = place_inputs(c, b);
   b.synchronize();
+  const bool timed = read == Read::none && device_timer_on();
   auto once = [&] {
-    if (read == Read::none) b.begin_device_timer();
+    if (timed) b.begin_device_timer();
     Tensor r = c.run(in);
     switch (read) {
       case Read::none:
-        b.end_device_timer();
+        if (timed) b.end_device_timer();
         r.backend().synchronize();
         break;
       case Read::to_cpu: {
@@ -34,7 +45,7 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   // The device time is read after each timed repetition, outside its wall-clock time.
   std::vector<double> device_us;
   auto after = [&] {
-    const double us = read == Read::none ? b.device_timer_us() : -1;
+    const double us = timed ? b.device_timer_us() : -1;
     if (us >= 0) device_us.push_back(us);
   };
   Column col;

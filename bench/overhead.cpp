@@ -41,6 +41,28 @@ Stats record_cost(const OpCase& c, Backend& dev, const TimingPlan& plan) {
   return summarize(std::move(per_op));
 }
 
+// A batch holding only the two timestamps, submitted and waited for: the submit and wait
+// round trip with (almost) no device work, the floor under every op's rest.
+Column submit_wait(Backend& dev, const TimingPlan& plan) {
+  Column col;
+  std::vector<double> device_us;
+  col.stats = time_it(
+      [&] {
+        dev.begin_device_timer();
+        dev.end_device_timer();
+        dev.synchronize();
+      },
+      plan,
+      [&] {
+        const double us = dev.device_timer_us();
+        if (us >= 0) device_us.push_back(us);
+      });
+  col.has_device_time = !device_us.empty();
+  if (col.has_device_time) col.device = summarize(std::move(device_us));
+  col.measured = true;
+  return col;
+}
+
 }  // namespace
 
 std::vector<Row> run_overhead(const SuiteOptions& o) {
@@ -54,7 +76,8 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
     ops = seed_ops();
     for (const char* extra : {"add", "exp", "sum", "transpose"}) ops.emplace_back(extra);
   }
-  const std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
+  const std::vector<std::int64_t> sizes =
+      o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
   TimingPlan plan;
   plan.min_reps = o.min_reps;
   // A synchronize with nothing pending: what a host boundary costs by itself.
@@ -85,6 +108,26 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
                  field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
       rows.push_back(std::move(row));
     }
+  }
+  {
+    const Column sw = submit_wait(*dev, plan);
+    Row row = host_fields(h);
+    row.emplace_back("op", "submit_wait");
+    row.emplace_back("dtype", "");
+    row.emplace_back("shape", "");
+    row.emplace_back("size", "0");
+    row.emplace_back("C_us", fmt_num(sw.stats.median_us));
+    row.emplace_back("C_min_us", fmt_num(sw.stats.min_us));
+    add_device_time(row, "C", sw);
+    row.emplace_back("record_us", "0");
+    const double gpu = sw.has_device_time ? sw.device.median_us : 0;
+    row.emplace_back("rest_us", fmt_num(sw.stats.median_us - gpu));
+    row.emplace_back("empty_sync_us", fmt_num(empty_sync.median_us));
+    row.emplace_back("submits", "1");
+    row.emplace_back("dispatches", "0");
+    table.add({"submit_wait", "0", field(row, "C_us"), field(row, "C_gpu_us"), "0",
+               field(row, "rest_us"), "1"});
+    rows.push_back(std::move(row));
   }
   table.print(stdout);
   write_csv(path, rows);

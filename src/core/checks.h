@@ -77,6 +77,18 @@ decltype(auto) naming_failures(const std::string& context, F&& f) {
   }
 }
 
+// naming_failures with the context made by `context()` only when something is rethrown.
+template <class G, class F>
+decltype(auto) naming_failures_lazily(G&& context, F&& f) {
+  try {
+    return f();
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory(context() + ": " + e.what());
+  } catch (const DeviceLost& e) {
+    throw DeviceLost(context() + ": " + e.what());
+  }
+}
+
 inline std::string describe(const Tensor& t) {
   return std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape());
 }

@@ -141,23 +141,31 @@ std::string describe_inputs(const OpCall& call) {
 namespace {
 
 // Runs `call` on `b`; an allocation that fails or a lost device names the op and its output.
+// The context is formatted only on failure: every op passes here, and at small sizes the
+// strings cost as much host time as recording the op.
 Tensor execute_on(Backend& b, const OpCall& call) {
-  const std::size_t bytes =
-      static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
-  return naming_failures("[" + std::string(op_name(call.op)) + "] output " +
-                             std::string(dtype_name(call.out_dtype)) + " " +
-                             shape_str(call.out_shape) + " on " + b.name() + " (" +
-                             std::to_string(bytes) + " bytes)",
-                         [&] { return b.execute(call); });
+  return naming_failures_lazily(
+      [&] {
+        const std::size_t bytes =
+            static_cast<std::size_t>(numel(call.out_shape)) * itemsize(call.out_dtype);
+        return "[" + std::string(op_name(call.op)) + "] output " +
+               std::string(dtype_name(call.out_dtype)) + " " + shape_str(call.out_shape) + " on " +
+               b.name() + " (" + std::to_string(bytes) + " bytes)";
+      },
+      [&] { return b.execute(call); });
 }
 
 // Moves every input to `b` (a no-op for those already there), naming the op on failure.
 void move_inputs(OpCall& call, Backend& b) {
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     Tensor& t = call.inputs[i];
-    t = naming_failures("[" + std::string(op_name(call.op)) + "] moving input " +
-                            std::to_string(i) + " (" + describe(t) + ") to " + b.name(),
-                        [&] { return transfer(t, b); });
+    if (t.defined() && &t.backend() == &b) continue;  // transfer would return t itself
+    t = naming_failures_lazily(
+        [&] {
+          return "[" + std::string(op_name(call.op)) + "] moving input " + std::to_string(i) +
+                 " (" + describe(t) + ") to " + b.name();
+        },
+        [&] { return transfer(t, b); });
   }
 }
 

@@ -50,7 +50,11 @@ VulkanBackend::VulkanBackend(int index)
     copy_path_report_ = "VKT_VK_COPY_PATH";
   } else {
     std::lock_guard lock(mutex_);
-    copy_path_ = measure_copy_path(*this, copy_path_report_);
+    copy_path_ = measure_copy_path(*this, copy_path_report_, small_copy_max_);
+  }
+  // VKT_VK_COPY_SMALL_MAX=<bytes> overrides the measured small-copy bound (0: none).
+  if (const char* v = std::getenv("VKT_VK_COPY_SMALL_MAX"); v != nullptr && *v != '\0') {
+    small_copy_max_ = std::strtoull(v, nullptr, 10);
   }
   flushes_f32_ = probe_f32_flush(*this);
 }
@@ -120,6 +124,7 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"vendor_id", vendor},
       {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
       {"copy_path_chosen_by", copy_path_report_},
+      {"copy_small_transfer_max_bytes", std::to_string(small_copy_max_)},
       {"f32_flushes_subnormals", flushes_f32_ ? "yes (probed)" : "no (probed)"},
       {"pipeline_cache", pipelines_.cache_report()}};
 }
@@ -154,7 +159,7 @@ std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
 }
 
 void VulkanBackend::trim_memory() {
-  recorder_.finish();  // releases what finished batches held
+  recorder_.quiesce();  // releases what finished batches held
   // Cached FFT plans hold work buffers from the pool: dropped, and remade when next used.
   if (fft_plans_) fft_plans_->clear();
   pool_.trim();
@@ -364,15 +369,18 @@ void VulkanBackend::dispatch_groups(const Pipeline& p,
                                     const void* push, std::uint32_t push_bytes,
                                     const std::array<std::uint32_t, 3>& groups) {
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
-  std::vector<Access> accesses;
-  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<Access>& accesses = dispatch_accesses_;
+  std::vector<VkDescriptorBufferInfo>& infos = dispatch_infos_;
+  std::vector<VkWriteDescriptorSet>& writes = dispatch_writes_;
+  accesses.clear();
+  infos.clear();
   for (const auto& [t, write] : buffers) {
     const BufferRange& r = vulkan_storage(*t->storage()).range();
     accesses.push_back({r.buffer, r.offset, r.size, write});
     infos.push_back({r.buffer, r.offset, r.size});
   }
-  VkCommandBuffer cmd = recorder_.begin_command(accesses);
-  std::vector<VkWriteDescriptorSet> writes(infos.size());
+  VkCommandBuffer cmd = recorder_.begin_command(accesses, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+  writes.assign(infos.size(), VkWriteDescriptorSet{});
   for (std::size_t i = 0; i < infos.size(); ++i) {
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstBinding = static_cast<std::uint32_t>(i);
@@ -462,6 +470,13 @@ void set_copy_path(CopyPath path) {
 }
 CopyPath copy_path() {
   return backend_for(-1).copy_path();
+}
+std::uint64_t small_copy_max() {
+  return backend_for(-1).small_copy_max();
+}
+void set_small_copy_max(std::uint64_t bytes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).set_small_copy_max(bytes);
 }
 bool f32_flushes() {
   return backend_for(-1).flushes_f32();

@@ -57,6 +57,11 @@ class VulkanBackend final : public Backend {
   Recorder& recorder() { return recorder_; }
   Pipelines& pipelines() { return pipelines_; }
   CopyPath copy_path() const { return copy_path_; }
+  // The path for a copy of `bytes`: vkCmdCopyBuffer up to small_copy_max_ (where the
+  // device starts it sooner than a dispatch), else copy_path().
+  CopyPath copy_path_for(std::uint64_t bytes) const {
+    return bytes <= small_copy_max_ ? CopyPath::transfer_command : copy_path_;
+  }
   // Whether this device's f32 arithmetic flushes subnormals (probed once when the backend
   // is made, float_flush.cpp). The real kernels decide on the bits and do not care; c64
   // arithmetic and complex conversions, written with plain float math, fall back where true.
@@ -85,7 +90,13 @@ class VulkanBackend final : public Backend {
   // The next submit or wait reports VK_ERROR_DEVICE_LOST (see Recorder::inject_device_lost).
   void inject_device_lost();
   bool lost() const;
-  void set_copy_path(CopyPath path) { copy_path_ = path; }
+  // Forces `path` for copies of every size (tests).
+  void set_copy_path(CopyPath path) {
+    copy_path_ = path;
+    small_copy_max_ = 0;
+  }
+  std::uint64_t small_copy_max() const { return small_copy_max_; }
+  void set_small_copy_max(std::uint64_t bytes) { small_copy_max_ = bytes; }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
   // VkFFT plans (fft.cpp), made on the first transform.
@@ -116,6 +127,11 @@ class VulkanBackend final : public Backend {
   PinnedPool pinned_;
   DeviceTimer timer_;
   CopyPath copy_path_;
+  std::uint64_t small_copy_max_ = 0;  // see copy_path_for
+  // dispatch_groups' working lists, kept to spare three heap allocations per dispatch.
+  std::vector<Access> dispatch_accesses_;
+  std::vector<VkDescriptorBufferInfo> dispatch_infos_;
+  std::vector<VkWriteDescriptorSet> dispatch_writes_;
   bool flushes_f32_ = true;
   bool poison_ = false;
   std::string copy_path_report_;
@@ -230,6 +246,9 @@ inline bool c64_native_where_f32_flushes(Op op) {
 // by the elementwise kernel, read back (float_flush.cpp). True when the probe cannot run.
 bool probe_f32_flush(VulkanBackend& b);
 // The copy path this device runs faster, measured (copy_path.cpp); `report` says how.
-CopyPath measure_copy_path(VulkanBackend& b, std::string& report);
+// `small_transfer_max`: copies up to this many bytes are faster by vkCmdCopyBuffer where
+// the shader wins on large ones (the measured crossover), else 0.
+CopyPath measure_copy_path(VulkanBackend& b, std::string& report,
+                           std::uint64_t& small_transfer_max);
 
 }  // namespace vkt::vk

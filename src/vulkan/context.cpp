@@ -163,6 +163,7 @@ Context::Context(int index) {
   want.f12.shaderFloat16 = have.f12.shaderFloat16;
   want.f12.shaderInt8 = have.f12.shaderInt8;
   want.f12.timelineSemaphore = VK_TRUE;
+  want.f12.hostQueryReset = have.f12.hostQueryReset;
 
   caps_.float64 = have.f2.features.shaderFloat64;
   caps_.int64 = have.f2.features.shaderInt64;
@@ -171,6 +172,7 @@ Context::Context(int index) {
   caps_.storage8 = have.f12.storageBuffer8BitAccess;
   caps_.float16 = have.f12.shaderFloat16;
   caps_.int8 = have.f12.shaderInt8;
+  caps_.host_query_reset = have.f12.hostQueryReset;
   caps_.float_controls = query_float_controls(physical_);
   // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
   // extension exists).
@@ -266,8 +268,8 @@ std::string device_report() {
     VkPhysicalDeviceMemoryProperties m;
     vkGetPhysicalDeviceMemoryProperties(devices[i], &m);
     s << "device " << i << (static_cast<int>(i) == chosen ? " (default)" : "") << ": "
-      << p.deviceName << " [" << device_type_name(p.deviceType) << "] vendor 0x" << std::hex << p.vendorID
-      << std::dec << " api " << VK_API_VERSION_MAJOR(p.apiVersion) << "."
+      << p.deviceName << " [" << device_type_name(p.deviceType) << "] vendor 0x" << std::hex
+      << p.vendorID << std::dec << " api " << VK_API_VERSION_MAJOR(p.apiVersion) << "."
       << VK_API_VERSION_MINOR(p.apiVersion) << "." << VK_API_VERSION_PATCH(p.apiVersion)
       << " driver " << p.driverVersion
       << (usable(devices[i]) ? "" : " (unusable: needs 1.2 + compute)") << "\n";

@@ -18,7 +18,8 @@ struct DeviceCaps {
   bool float64 = false, int64 = false, int16 = false;
   bool storage8 = false, storage16 = false, float16 = false, int8 = false;
   bool push_descriptor = false;
-  FloatControls float_controls;  // subnormal handling the device offers (properties, not features)
+  bool host_query_reset = false;  // vkResetQueryPool from the host (Vulkan 1.2 feature)
+  FloatControls float_controls;   // subnormal handling the device offers (properties, not features)
   // VK_NV_cooperative_matrix enabled with what linalg_dot_coopmat.comp needs (context.cpp).
   bool coopmat_nv = false;
   std::uint32_t subgroup_size = 0;

@@ -1,5 +1,7 @@
 #include "vulkan/device_timer.h"
 
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "vulkan/check.h"
@@ -24,11 +26,18 @@ DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx) {
   VkQueryPool pool = VK_NULL_HANDLE;
   VKT_VK(vkCreateQueryPool, ctx.device(), &info, nullptr, &pool);
   pool_ = Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
+  const char* reset = std::getenv("VKT_VK_TIMER_RESET");
+  host_reset_ =
+      ctx.caps().host_query_reset && !(reset != nullptr && std::string_view(reset) == "command");
 }
 
 void DeviceTimer::write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage) {
+  // A host reset must not touch queries a batch still in flight writes.
+  const bool host_reset = query == 0 && host_reset_ && recorder.completed_value() >= last_batch_;
+  if (host_reset) vkResetQueryPool(ctx_.device(), pool_.get(), 0, 2);
   VkCommandBuffer cmd = recorder.begin_command(std::vector<Access>{});
-  if (query == 0) vkCmdResetQueryPool(cmd, pool_.get(), 0, 2);
+  if (query == 0 && !host_reset) vkCmdResetQueryPool(cmd, pool_.get(), 0, 2);
+  if (query == 1) last_batch_ = recorder.pending_value();
   vkCmdWriteTimestamp(cmd, stage, pool_.get(), query);
   recorder.end_command();
 }

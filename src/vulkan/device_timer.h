@@ -32,6 +32,10 @@ class DeviceTimer {
   std::uint32_t valid_bits_ = 0;
   double ns_per_tick_ = 0;
   bool recorded_ = false;
+  // The queries are reset from the host (vkResetQueryPool) where the device allows it, so
+  // the timed batch carries no vkCmdResetQueryPool; VKT_VK_TIMER_RESET=command records it.
+  bool host_reset_ = false;
+  std::uint64_t last_batch_ = 0;  // the batch that wrote the last end timestamp
 };
 
 }  // namespace vkt::vk

@@ -306,7 +306,7 @@ void record_copy(VulkanBackend& b, CopyPath path, const Tensor& src, const Tenso
 
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,
                 std::uint64_t dst_offset, std::uint64_t bytes) {
-  record_copy(b, b.copy_path(), src, dst, src_offset, dst_offset, bytes);
+  record_copy(b, b.copy_path_for(bytes), src, dst, src_offset, dst_offset, bytes);
 }
 
 namespace {

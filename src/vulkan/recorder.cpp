@@ -1,7 +1,8 @@
 #include "vulkan/recorder.h"
 
 #include <cstdlib>
-#include <limits>
+#include <cstring>
+#include <string_view>
 
 #include "vkt/error.h"
 #include "vkt/ledger.h"
@@ -34,9 +35,26 @@ std::chrono::microseconds spin_budget(const Context& ctx) {
   return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::string_view(v) == value;
+}
+
+Recorder::Sync sync_from_env() {
+  if (env_is("VKT_VK_SYNC", "fence")) return Recorder::Sync::fence;
+  if (env_is("VKT_VK_SYNC", "flag")) return Recorder::Sync::flag;
+  return Recorder::Sync::timeline;
+}
+
 }  // namespace
 
-Recorder::Recorder(const Context& ctx) : ctx_(ctx), spin_(spin_budget(ctx)) {
+Recorder::Recorder(const Context& ctx)
+    : ctx_(ctx),
+      spin_(spin_budget(ctx)),
+      sync_(sync_from_env()),
+      fences_(sync_ == Sync::fence),
+      open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")),
+      hazard_all_stages_(env_is("VKT_VK_HAZARD_STAGES", "all")) {
   VkDevice dev = ctx.device();
   VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -51,13 +69,11 @@ Recorder::Recorder(const Context& ctx) : ctx_(ctx), spin_(spin_budget(ctx)) {
   VkSemaphore sem = VK_NULL_HANDLE;
   VKT_VK(vkCreateSemaphore, dev, &sinfo, nullptr, &sem);
   timeline_ = Owned<VkSemaphore>(dev, sem, vkDestroySemaphore);
-}
-
-Recorder::~Recorder() {
-  try {
-    finish();
-  } catch (...) {
-    // A lost device: abandon() already waited for whatever could still run.
+  if (sync_ == Sync::flag) {
+    flag_ =
+        create_buffer(ctx, sizeof(std::uint64_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    std::memset(flag_.mapped, 0, sizeof(std::uint64_t));
   }
 }
 
@@ -65,15 +81,6 @@ void Recorder::check_alive() const {
   if (abandoned_) {
     throw DeviceLost("[vulkan] the device " + ctx_.name() + " was lost; its work was dropped");
   }
-}
-
-template <class F>
-VkResult Recorder::driver(F&& call) {
-  if (inject_lost_) {
-    inject_lost_ = false;
-    return VK_ERROR_DEVICE_LOST;
-  }
-  return call();
 }
 
 void Recorder::abandon() {
@@ -110,17 +117,28 @@ void Recorder::open_batch() {
   VKT_VK(vkBeginCommandBuffer, pending_.cmd, &begin);
   // Submissions are not ordered with each other: order this batch after all earlier device
   // work (one global barrier per batch, not per command).
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  mb.srcAccessMask = kDeviceWrites;
-  mb.dstAccessMask = kDeviceAccess;
-  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
-                       nullptr);
+  if (open_barrier_always_ || !in_flight_.empty()) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = kDeviceWrites;
+    mb.dstAccessMask = kDeviceAccess;
+    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
+                         nullptr);
+  }
   written_.clear();
   read_.clear();
+  since_barrier_stages_ = 0;
   open_ = true;
 }
 
-void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
+namespace {
+VkAccessFlags writes_of(VkPipelineStageFlags stages) {
+  return ((stages & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) != 0 ? VK_ACCESS_SHADER_WRITE_BIT : 0) |
+         ((stages & VK_PIPELINE_STAGE_TRANSFER_BIT) != 0 ? VK_ACCESS_TRANSFER_WRITE_BIT : 0);
+}
+}  // namespace
+
+void Recorder::barrier_if_hazard(const Access* begin, const Access* end,
+                                 VkPipelineStageFlags stage) {
   bool hazard = false;
   for (const Access* a = begin; a != end && !hazard; ++a) {
     for (const Access& w : written_) hazard = hazard || overlaps(*a, w);
@@ -130,12 +148,16 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
   }
   if (hazard) {
     // Make every write of the batch so far visible; the execution dependency also covers
-    // write-after-read on the ranges only read.
-    std::vector<VkBufferMemoryBarrier> barriers;
-    barriers.reserve(written_.size());
+    // write-after-read on the ranges only read. It waits only on the stages that ran since
+    // the last barrier (a chain of dispatches: compute alone); its second scope stays every
+    // stage, since the ranges it covers are not tracked after it.
+    const VkPipelineStageFlags src =
+        hazard_all_stages_ ? kDeviceStages : since_barrier_stages_ & kDeviceStages;
+    std::vector<VkBufferMemoryBarrier>& barriers = barrier_scratch_;
+    barriers.clear();
     for (const Access& w : written_) {
       VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-      b.srcAccessMask = kDeviceWrites;
+      b.srcAccessMask = writes_of(src);
       b.dstAccessMask = kDeviceAccess;
       b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
@@ -144,24 +166,28 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end) {
       b.size = w.size;
       barriers.push_back(b);
     }
-    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 0, nullptr,
+    vkCmdPipelineBarrier(pending_.cmd, src, kDeviceStages, 0, 0, nullptr,
                          static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
     hazard_barriers_ += 1;
     written_.clear();
     read_.clear();
+    since_barrier_stages_ = 0;
   }
+  since_barrier_stages_ |= stage;
   for (const Access* a = begin; a != end; ++a) (a->write ? written_ : read_).push_back(*a);
 }
 
-VkCommandBuffer Recorder::begin_command(std::initializer_list<Access> accesses) {
+VkCommandBuffer Recorder::begin_command(std::initializer_list<Access> accesses,
+                                        VkPipelineStageFlags stage) {
   open_batch();
-  barrier_if_hazard(accesses.begin(), accesses.end());
+  barrier_if_hazard(accesses.begin(), accesses.end(), stage);
   return pending_.cmd;
 }
 
-VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses) {
+VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses,
+                                        VkPipelineStageFlags stage) {
   open_batch();
-  barrier_if_hazard(accesses.data(), accesses.data() + accesses.size());
+  barrier_if_hazard(accesses.data(), accesses.data() + accesses.size(), stage);
   return pending_.cmd;
 }
 
@@ -182,21 +208,38 @@ std::uint64_t Recorder::submit() {
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = kDeviceWrites;
   mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                       nullptr, 0, nullptr);
-  VKT_VK(vkEndCommandBuffer, pending_.cmd);
   const std::uint64_t value = next_value_;
+  if (sync_ == Sync::flag) {
+    // The flag is written after every command of the batch, then made visible to the host.
+    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages,
+                         VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
+    vkCmdUpdateBuffer(pending_.cmd, flag_.buffer.get(), 0, sizeof(value), &value);
+    VkMemoryBarrier flag{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    flag.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    flag.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(pending_.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                         0, 1, &flag, 0, nullptr, 0, nullptr);
+  } else {
+    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
+  }
+  VKT_VK(vkEndCommandBuffer, pending_.cmd);
   VkTimelineSemaphoreSubmitInfo tinfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   tinfo.signalSemaphoreValueCount = 1;
   tinfo.pSignalSemaphoreValues = &value;
   VkSemaphore sem = timeline_.get();
   VkSubmitInfo sinfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  sinfo.pNext = &tinfo;
   sinfo.commandBufferCount = 1;
   sinfo.pCommandBuffers = &pending_.cmd;
-  sinfo.signalSemaphoreCount = 1;
-  sinfo.pSignalSemaphores = &sem;
-  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE); }),
+  if (fences_) {
+    pending_.fence = take_fence();
+  } else {
+    sinfo.pNext = &tinfo;
+    sinfo.signalSemaphoreCount = 1;
+    sinfo.pSignalSemaphores = &sem;
+  }
+  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, pending_.fence); }),
         "vkQueueSubmit");
   ledger::record_submit();
   in_flight_.push_back(std::move(pending_));
@@ -206,21 +249,18 @@ std::uint64_t Recorder::submit() {
   return value;
 }
 
-std::uint64_t Recorder::completed_value() {
-  std::uint64_t v = 0;
-  check_alive();
-  check(driver([&] { return vkGetSemaphoreCounterValue(ctx_.device(), timeline_.get(), &v); }),
-        "vkGetSemaphoreCounterValue");
-  return v;
-}
-
 void Recorder::recycle_completed() {
   if (in_flight_.empty()) return;
   const std::uint64_t done = completed_value();
   while (!in_flight_.empty() && in_flight_.front().value <= done) {
     Batch& b = in_flight_.front();
-    VKT_VK(vkResetCommandBuffer, b.cmd, 0);
+    // No vkResetCommandBuffer: vkBeginCommandBuffer resets it implicitly (the pool allows
+    // it), which saves one driver call on the path of every op's wait.
     spare_.push_back(b.cmd);
+    if (b.fence != VK_NULL_HANDLE) {
+      VKT_VK(vkResetFences, ctx_.device(), 1, &b.fence);
+      spare_fences_.push_back(b.fence);
+    }
     if (b.descriptors != VK_NULL_HANDLE) {
       VKT_VK(vkResetDescriptorPool, ctx_.device(), b.descriptors, 0);
       spare_pools_.push_back(b.descriptors);
@@ -254,44 +294,6 @@ VkDescriptorSet Recorder::allocate_set(VkDescriptorSetLayout layout) {
   VkDescriptorSet set = VK_NULL_HANDLE;
   VKT_VK(vkAllocateDescriptorSets, ctx_.device(), &info, &set);
   return set;
-}
-
-void Recorder::wait(std::uint64_t value) {
-  // Deterministic ledger: a wait counts whenever the host needs work it has not yet seen
-  // complete, even if the device happens to be done already (a race would make counts flaky).
-  check_alive();
-  if (value <= waited_) {
-    recycle_completed();
-    return;
-  }
-  if (open_ && value >= pending_.value) submit();  // never wait for unsubmitted work
-  if (!poll_until(value)) {
-    VkSemaphore sem = timeline_.get();
-    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    info.semaphoreCount = 1;
-    info.pSemaphores = &sem;
-    info.pValues = &value;
-    check(driver([&] {
-            return vkWaitSemaphores(ctx_.device(), &info, std::numeric_limits<std::uint64_t>::max());
-          }),
-          "vkWaitSemaphores");
-  }
-  ledger::record_wait();
-  waited_ = value;
-  recycle_completed();
-}
-
-bool Recorder::poll_until(std::uint64_t value) {
-  if (spin_.count() <= 0) return false;
-  const auto deadline = std::chrono::steady_clock::now() + spin_;
-  do {
-    if (completed_value() >= value) return true;
-  } while (std::chrono::steady_clock::now() < deadline);
-  return false;
-}
-
-void Recorder::finish() {
-  wait(submit());
 }
 
 bool Recorder::busy() {

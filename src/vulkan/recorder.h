@@ -1,7 +1,8 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
 // boundaries (a read, synchronize) or when the batch reaches kMaxCommands. One timeline
-// semaphore orders completion; each batch keeps the storages it uses alive until its value
-// is reached. Barriers are inserted only for real hazards inside a batch.
+// semaphore orders completion (VKT_VK_SYNC=fence|flag: see Sync); each batch
+// keeps the storages it uses alive until its value is reached. Barriers are inserted only
+// for real hazards inside a batch.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -16,6 +17,7 @@
 #include "vkt/backend.h"
 #include "vulkan/context.h"
 #include "vulkan/handle.h"
+#include "vulkan/memory.h"
 
 namespace vkt::vk {
 
@@ -30,6 +32,13 @@ class Recorder {
  public:
   static constexpr std::uint32_t kMaxCommands = 256;
 
+  // How the host learns that a batch finished (VKT_VK_SYNC, to compare what each costs on a
+  // device). timeline: the semaphore's counter, polled. fence: one fence per batch, polled
+  // with vkGetFenceStatus, instead of the semaphore. flag: the batch's last command writes
+  // its value into host-visible memory, which the host polls without a driver call; the
+  // semaphore still decides when a batch's command buffer and storages are recycled.
+  enum class Sync { timeline, fence, flag };
+
   explicit Recorder(const Context& ctx);
   ~Recorder();
   Recorder(const Recorder&) = delete;
@@ -37,8 +46,14 @@ class Recorder {
 
   // The pending command buffer, begun, after a barrier if `accesses` conflict with earlier
   // commands of the batch (read-after-write, write-after-write, write-after-read).
-  VkCommandBuffer begin_command(std::initializer_list<Access> accesses);
-  VkCommandBuffer begin_command(const std::vector<Access>& accesses);
+  // `stage`: the pipeline stages the command runs in (a later hazard barrier waits only on
+  // those of the commands before it); by default compute and transfer.
+  static constexpr VkPipelineStageFlags kAnyStage =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkCommandBuffer begin_command(std::initializer_list<Access> accesses,
+                                VkPipelineStageFlags stage = kAnyStage);
+  VkCommandBuffer begin_command(const std::vector<Access>& accesses,
+                                VkPipelineStageFlags stage = kAnyStage);
   // Keeps `s` alive until the pending batch completes.
   void hold(std::shared_ptr<const Storage> s);
   // Call after recording the command begin_command returned; may submit at the bound.
@@ -50,8 +65,11 @@ class Recorder {
   // Blocks until the timeline reaches `value`; counts a ledger wait unless the host already
   // waited for `value` or a later one.
   void wait(std::uint64_t value);
-  // Submits and waits for all work; afterwards nothing is in flight.
+  // Submits and waits for all work; afterwards nothing is in flight (with Sync::flag: no
+  // work runs, but the last batches may not be recycled yet).
   void finish();
+  // finish(), and every batch recycled: the storages they held are released.
+  void quiesce();
   // True when commands are pending or in flight.
   bool busy();
   // The value the pending batch will signal when submitted.
@@ -75,6 +93,7 @@ class Recorder {
  private:
   struct Batch {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;  // VKT_VK_SYNC=fence only
     std::uint64_t value = 0;
     std::uint32_t commands = 0;
     VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
@@ -84,12 +103,21 @@ class Recorder {
   void recycle_completed();
   // Polls the timeline for up to spin_ before a blocking wait; true if `value` was reached.
   bool poll_until(std::uint64_t value);
-  void barrier_if_hazard(const Access* begin, const Access* end);
+  // Blocks until `value` is reached, past the polling.
+  void block_until(std::uint64_t value);
+  VkFence take_fence();
+  void barrier_if_hazard(const Access* begin, const Access* end, VkPipelineStageFlags stage);
   // Throws DeviceLost once the recorder was abandoned.
   void check_alive() const;
   // VK_ERROR_DEVICE_LOST once after inject_device_lost(), else what `call` returns.
   template <class F>
-  VkResult driver(F&& call);
+  VkResult driver(F&& call) {
+    if (inject_lost_) {
+      inject_lost_ = false;
+      return VK_ERROR_DEVICE_LOST;
+    }
+    return call();
+  }
 
   const Context& ctx_;
   Owned<VkCommandPool> pool_;
@@ -98,6 +126,17 @@ class Recorder {
   std::uint64_t hazard_barriers_ = 0;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
   std::chrono::microseconds spin_;
+  Sync sync_ = Sync::timeline;
+  bool fences_ = false;  // sync_ == Sync::fence
+  OwnedBuffer flag_;     // Sync::flag: 8 bytes, the last value written by a batch
+  // Sync::flag: true once the flag shows `value`.
+  bool flag_reached(std::uint64_t value) const;
+  // VKT_VK_OPEN_BARRIER=busy: a batch opens with the global barrier only while earlier
+  // batches are in flight (not yet seen complete by the host); default: always.
+  bool open_barrier_always_ = true;
+  std::uint64_t fence_done_ = 0;  // the highest batch value whose fence was seen signaled
+  std::vector<Owned<VkFence>> fence_store_;  // owned; batches borrow them
+  std::vector<VkFence> spare_fences_;
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;
@@ -106,6 +145,11 @@ class Recorder {
   std::vector<VkDescriptorPool> spare_pools_;
   // Ranges written / read in the pending batch since its last barrier.
   std::vector<Access> written_, read_;
+  // Stages of the commands recorded since the last barrier; VKT_VK_HAZARD_STAGES=all makes
+  // every hazard barrier cover compute and transfer whatever ran (to compare).
+  VkPipelineStageFlags since_barrier_stages_ = 0;
+  bool hazard_all_stages_ = false;
+  std::vector<VkBufferMemoryBarrier> barrier_scratch_;
   bool inject_lost_ = false;
   bool abandoned_ = false;
 };

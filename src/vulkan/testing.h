@@ -34,6 +34,10 @@ DeviceCaps device_caps();
 // Force the device-to-device copy path (default: measured, see copy_path.cpp).
 void set_copy_path(CopyPath path);
 CopyPath copy_path();
+// Copies up to this many bytes take vkCmdCopyBuffer whatever copy_path() says
+// (VulkanBackend::copy_path_for); set_copy_path sets it to 0.
+std::uint64_t small_copy_max();
+void set_small_copy_max(std::uint64_t bytes);
 // Whether the default device's f32 arithmetic flushes subnormals (VulkanBackend::flushes_f32).
 bool f32_flushes();
 // Subgroup shuffles in reduction trees (default: where the device offers them).

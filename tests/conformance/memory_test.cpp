@@ -14,12 +14,15 @@ class Memory : public VulkanTest {
   void SetUp() override {
     VulkanTest::SetUp();
     path_ = vk::testing::copy_path();
+    small_max_ = vk::testing::small_copy_max();
   }
   void TearDown() override {
     vk::testing::set_copy_path(path_);
+    vk::testing::set_small_copy_max(small_max_);
     VulkanTest::TearDown();
   }
   vk::CopyPath path_ = vk::CopyPath::transfer_command;
+  std::uint64_t small_max_ = 0;
 };
 
 TEST_F(Memory, FreedRangesAreReusedWithoutNewAllocations) {
@@ -83,6 +86,28 @@ TEST_F(Memory, ShaderCopyPathCopiesExactly) {
   LedgerScope scope;
   check_copies();
   EXPECT_GT(scope.delta().dispatches, 0u);  // the shader path was taken
+}
+
+// Where the shader is the copy path, copies up to the small bound take vkCmdCopyBuffer (no
+// dispatch) and larger ones the shader; both exact.
+TEST_F(Memory, SmallCopiesTakeTheTransferCommandBelowTheBound) {
+  vk::testing::set_copy_path(vk::CopyPath::compute_shader);
+  vk::testing::set_small_copy_max(4096);
+  for (std::int64_t n : {std::int64_t{256}, std::int64_t{4096}}) {
+    const std::vector<Tensor> parts = {iota({n}, DType::f32, std::nullopt, &vulkan()),
+                                       iota({n}, DType::f32, std::nullopt, &vulkan())};
+    vulkan().synchronize();
+    LedgerScope scope;
+    const Tensor c = concatenate(parts, 0);
+    vulkan().synchronize();
+    // 1 KiB parts: two transfer commands; 16 KiB parts: two shader copies.
+    EXPECT_EQ(scope.delta().dispatches, n * 4 <= 4096 ? 0u : 2u) << "n=" << n;
+    const std::vector<float> got = c.to_vector<float>();
+    for (std::int64_t i = 0; i < 2 * n; ++i) {
+      ASSERT_EQ(got[static_cast<std::size_t>(i)], static_cast<float>(i % n)) << "n=" << n;
+    }
+  }
+  check_copies();
 }
 
 TEST_F(Memory, TransferCopyPathCopiesExactly) {
