@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/host_storage.h"
+#include "cpu/borrowed_storage.h"
 #include "vkt/host_pool.h"
 
 namespace vkt::cpu_kernels {
@@ -40,6 +41,12 @@ BlockArena* BlockArena::current() {
 }
 
 std::shared_ptr<Storage> BlockArena::storage(std::size_t bytes) {
+  if (placed_ != nullptr && bytes == placed_bytes_) {
+    void* dst = placed_;
+    placed_ = nullptr;
+    if (poison_) std::memset(dst, 0xFF, bytes);  // as reused buffers: unwritten shows
+    return std::make_shared<BorrowedStorage>(dst, bytes);
+  }
   // The most recently released buffer that fits: the one likeliest still in cache.
   for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
     if (it->capacity < bytes) continue;
@@ -57,6 +64,15 @@ std::shared_ptr<Storage> BlockArena::storage(std::size_t bytes) {
   backing_.push_back(std::move(host));
   ++in_use_;
   return std::make_shared<ScratchStorage>(*this, b, bytes);
+}
+
+BlockArena::Placement::Placement(BlockArena& arena, void* dst, std::size_t bytes) : arena_(arena) {
+  arena_.placed_ = dst;
+  arena_.placed_bytes_ = bytes;
+}
+
+BlockArena::Placement::~Placement() {
+  arena_.placed_ = nullptr;
 }
 
 void BlockArena::release(Buffer b) {
