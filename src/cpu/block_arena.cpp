@@ -1,5 +1,6 @@
 #include "cpu/block_arena.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -11,6 +12,18 @@ namespace vkt::cpu_kernels {
 namespace {
 
 thread_local BlockArena* current_arena = nullptr;
+
+// A thread's most recently used buffers, kept from one arena to the next on that thread:
+// the next call's blocks then write memory already in this core's cache, where buffers
+// from the shared pool were last written by other cores (and the pool's lock is taken by
+// every thread at once). At most kKeptBytes a thread, so idle threads hold little.
+constexpr std::size_t kKeptBytes = std::size_t{1} << 20;
+struct KeptBuffer {
+  std::shared_ptr<Storage> storage;
+  void* data;
+  std::size_t capacity;
+};
+thread_local std::vector<KeptBuffer> kept_buffers;  // the most recent last
 
 }  // namespace
 
@@ -29,11 +42,38 @@ class ScratchStorage final : public Storage {
 
 BlockArena::BlockArena() : previous_(current_arena), poison_(host_pool_stats().poison) {
   current_arena = this;
+  for (KeptBuffer& k : kept_buffers) {
+    free_.push_back(Buffer{k.data, k.capacity});
+    backing_.push_back(std::move(k.storage));
+  }
+  kept_buffers.clear();
 }
 
 BlockArena::~BlockArena() {
   assert(in_use_ == 0);
   current_arena = previous_;
+  // The most recently released buffers, up to kKeptBytes, stay with the thread.
+  std::vector<KeptBuffer> kept;
+  std::size_t bytes = 0;
+  for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+    if (bytes + it->capacity > kKeptBytes) continue;
+    for (std::shared_ptr<Storage>& s : backing_) {
+      if (s && s->host_data() == it->data) {
+        kept.push_back(KeptBuffer{std::move(s), it->data, it->capacity});
+        bytes += it->capacity;
+        break;
+      }
+    }
+  }
+  // An inner arena's buffers join those its thread already keeps (the newest last).
+  std::reverse(kept.begin(), kept.end());
+  for (KeptBuffer& k : kept) kept_buffers.push_back(std::move(k));
+  while (kept_buffers.size() > 1) {
+    std::size_t total = 0;
+    for (const KeptBuffer& k : kept_buffers) total += k.capacity;
+    if (total <= kKeptBytes) break;
+    kept_buffers.erase(kept_buffers.begin());
+  }
 }
 
 BlockArena* BlockArena::current() {

@@ -9,6 +9,7 @@
 
 #include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
+#include "cpu/compiled_rows_wide.h"
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
@@ -202,6 +203,9 @@ class CpuRowKernel final : public detail::FusedKernel {
     }
     const OpFamily f = op_family(fv.op);
     place();
+    if (f == OpFamily::binary) {
+      if (Tensor wide = wide_row_binary(call); wide.defined()) return wide;
+    }
     return f == OpFamily::unary      ? run_unary(call)
            : f == OpFamily::binary   ? run_binary(call)
            : f == OpFamily::indexing ? run_indexing(call)
