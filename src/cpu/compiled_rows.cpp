@@ -1,7 +1,8 @@
 // vkt::compile on the cpu: a row group (softmax, layer norm) over blocks of whole rows. In
 // a block each value is computed by the backend's own kernels as {rows, len} (per element)
-// or {rows, 1} (per row, the reductions by reduce.cpp with the axis kept), so a block of
-// rows stays in cache from its read to its writes and results are eager's bit for bit.
+// or {rows, 1} (per row, the reductions by reduce.cpp with the axis kept), float arithmetic
+// by their wide twins (compiled_rows_wide.h), so a block of rows stays in cache from its
+// read to its writes and results are eager's bit for bit.
 #include "cpu/compiled_rows.h"
 
 #include <cstring>
