@@ -15,6 +15,7 @@
 #include "cpu/borrowed_storage.h"
 #include "cpu/compiled_dot.h"
 #include "cpu/compiled_rows.h"
+#include "cpu/compiled_rows_wide.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
 #include "vkt/ledger.h"
@@ -256,6 +257,8 @@ class CpuFusedKernel final : public detail::FusedKernel {
             }
           }
           const OpFamily f = op_family(fv.op);
+          if (f == OpFamily::binary) v[i] = wide_row_binary(call);  // float arithmetic
+          if (v[i].defined()) break;
           v[i] = f == OpFamily::unary      ? run_unary(call)
                  : f == OpFamily::binary   ? run_binary(call)
                  : f == OpFamily::indexing ? run_indexing(call)  // select, clip

@@ -55,7 +55,7 @@ bool operand(const Tensor& t, std::int64_t m, std::int64_t len, Operand& out) {
   if (t.size() == 1) {
     out.row_step = 0;
     out.along = false;
-  } else if (s.size() == 2 && s[0] == m && s[1] == len) {
+  } else if ((s.size() == 2 && s[0] == m && s[1] == len) || (m == 1 && s == Shape{len})) {
     out.row_step = len;
     out.along = true;
   } else if (s.size() == 2 && s[0] == m && s[1] == 1) {
@@ -110,10 +110,12 @@ Tensor wide_row_binary(const OpCall& call) {
   const bool arithmetic =
       op == Op::add || op == Op::subtract || op == Op::multiply || op == Op::divide;
   const DType d = call.out_dtype;
+  const std::size_t rank = call.out_shape.size();
   if (isa == VectorIsa::baseline || !arithmetic || (d != DType::f32 && d != DType::f64) ||
-      call.inputs.size() != 2 || call.out_shape.size() != 2)
+      call.inputs.size() != 2 || rank < 1 || rank > 2)
     return Tensor();
-  const std::int64_t m = call.out_shape[0], len = call.out_shape[1];
+  // A flat block {len} (compiled.cpp's elementwise groups) is one row.
+  const std::int64_t m = rank == 2 ? call.out_shape[0] : 1, len = call.out_shape.back();
   Operand a{}, b{};
   for (const Tensor& in : call.inputs) {
     if (in.dtype() != d) return Tensor();

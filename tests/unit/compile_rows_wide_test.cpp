@@ -1,10 +1,11 @@
 // The cpu row groups' own pieces (cpu/compiled_rows*.cpp): the wide float arithmetic on a
-// block of rows gives the backend's binary kernel's bits for every operand form, and the
-// rows split over threads by the group's work, not by blocks.
+// block of rows (or a flat block of an elementwise group) gives the backend's binary kernel's bits
+// for every operand form, and the rows split over threads by the group's work, not by blocks.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/host_parallel.h"
 #include "cpu/compiled_rows.h"
@@ -59,6 +60,19 @@ TEST(CompileRowsWide, ArithmeticOnRowBlocksHasTheBackendKernelsBits) {
           ASSERT_TRUE(wide.defined());
           expect_same_bytes(wide, cpu_kernels::run_binary(call));
         }
+      }
+    }
+  }
+  // A flat block (compiled.cpp's elementwise groups): operands {len} or one element.
+  const Tensor flat = from_vector(special_wave(101), {101}, &cpu());
+  for (DType d : {DType::f32, DType::f64}) {
+    for (Op op : {Op::add, Op::subtract, Op::multiply, Op::divide}) {
+      for (const auto& [i, j] : {std::pair{0, 0}, std::pair{0, 1}, std::pair{1, 0}}) {
+        const Tensor a = as_type(i == 0 ? flat : one, d), b = as_type(j == 0 ? flat : one, d);
+        const OpCall call{op, {a, b}, NoParams{}, d, {101}, nullptr};
+        const Tensor wide = cpu_kernels::wide_row_binary(call);
+        ASSERT_TRUE(wide.defined());
+        expect_same_bytes(wide, cpu_kernels::run_binary(call));
       }
     }
   }
