@@ -54,14 +54,14 @@ Tensor expand_to(const Tensor& t, std::int64_t rows, std::int64_t cols) {
   return out;
 }
 
-// The index of the last value that reads each value; outputs (read after the block's
-// evaluation) and values nobody reads get past-the-end and their own index (compiled.cpp's).
 // Where a block of an output lies: its rows of the output's memory.
 struct OutputRows {
   std::byte* data;
   std::size_t bytes;
 };
 
+// The index of the last value that reads each value; outputs (read after the block's
+// evaluation) and values nobody reads get past-the-end and their own index (compiled.cpp's).
 std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
   std::vector<std::size_t> last(g.values.size());
   for (std::size_t i = 0; i < g.values.size(); ++i) {
@@ -158,8 +158,8 @@ class CpuRowKernel final : public detail::FusedKernel {
     return borrowed(base, leaf.dtype(), {});
   }
 
-  // Rows r0.. r0 + m of the output value k is, as the bytes its block would take (nullptr
-  // where value k is no output).
+  // Rows r0 .. r0 + m of the output that value k is, as the bytes its block would take
+  // (nullopt where value k is no output).
   std::optional<OutputRows> output_rows(const std::vector<Tensor>& outs, std::size_t k,
                                         std::int64_t r0, std::int64_t m) const {
     const int o = output_of_[k];
