@@ -4,7 +4,8 @@
 // and no page fault in the loop. Before it, every op of every block took and gave back a
 // host pool buffer (a mutex shared by all threads, buffers passed from core to core), and
 // 16 threads ran the compiled chain 3.1 times faster than one where eager gained 24 times
-// (bench_results/h200/run21-88911d7).
+// (bench_results/h200/run21-88911d7). A thread keeps its most recent buffers (up to 1 MiB)
+// from one arena to its next, so the next call's blocks start in its own cache too.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,20 @@ class BlockArena {
   // released before the arena is destroyed, on the arena's thread.
   std::shared_ptr<Storage> storage(std::size_t bytes);
 
+  // While alive, the first request of exactly `bytes` gets `dst` (memory the caller owns and
+  // keeps alive, such as a group output's rows), so the kernel that makes a group's output
+  // writes it in place rather than into a buffer copied out afterwards.
+  class Placement {
+   public:
+    Placement(BlockArena& arena, void* dst, std::size_t bytes);
+    ~Placement();
+    Placement(const Placement&) = delete;
+    Placement& operator=(const Placement&) = delete;
+
+   private:
+    BlockArena& arena_;
+  };
+
  private:
   friend class ScratchStorage;
   struct Buffer {
@@ -42,6 +57,8 @@ class BlockArena {
   std::vector<Buffer> free_;  // released, the most recent last
   std::vector<std::shared_ptr<Storage>> backing_;  // the buffers' memory, from the host pool
   std::size_t in_use_ = 0;
+  void* placed_ = nullptr;  // Placement's destination until a request takes it
+  std::size_t placed_bytes_ = 0;
 };
 
 }  // namespace vkt::cpu_kernels

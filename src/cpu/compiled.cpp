@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common/reduce_groups.h"
 #include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
 #include "cpu/compiled_dot.h"
 #include "cpu/compiled_rows.h"
+#include "cpu/compiled_rows_wide.h"
 #include "cpu/kernels.h"
 #include "cpu/reduce_contiguous.h"
 #include "vkt/ledger.h"
@@ -179,7 +181,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
       for (std::int64_t blk = b0; blk < b1; ++blk) {
         const std::int64_t begin = blk * kFusedBlockElements,
                            len = std::min(kFusedBlockElements, n - begin);
-        const std::vector<Tensor> v = evaluate(leaves, begin, len);
+        const std::vector<Tensor> v = evaluate(leaves, begin, len, &outs);
         for (std::size_t k = 0; k < g_.outputs.size(); ++k)
           store_block(v[static_cast<std::size_t>(g_.outputs[k])], outs[k], begin, len);
       }
@@ -204,8 +206,10 @@ class CpuFusedKernel final : public detail::FusedKernel {
   // leaf broadcast per row ({rows, 1}) or the same row for all ({1, cols}, a bias) is read
   // in place, the kernels broadcasting it as eager's do; otherwise values are {len} and
   // broadcast leaves are copied out. A value of one element for the block is rank 0.
+  // With `outs` (one per g_.outputs), the kernel that makes an output writes its block of
+  // that output in place (the arena's placement), and store_block has nothing to copy.
   std::vector<Tensor> evaluate(const std::vector<Tensor>& leaves, std::int64_t begin,
-                               std::int64_t len) const {
+                               std::int64_t len, const std::vector<Tensor>* outs = nullptr) const {
     const std::int64_t inner = row_length(), r0 = begin / inner, c0 = begin % inner;
     const Shape full = block_shape(begin, len);
     const bool two_d = full.size() == 2;
@@ -255,7 +259,18 @@ class CpuFusedKernel final : public detail::FusedKernel {
               if (!keep) in = expand(in, call.out_shape);
             }
           }
+          std::optional<BlockArena::Placement> placed;
+          const auto out = std::find(g_.outputs.begin(), g_.outputs.end(), static_cast<int>(i));
+          if (outs != nullptr && out != g_.outputs.end() && BlockArena::current() != nullptr) {
+            const Tensor& o = (*outs)[static_cast<std::size_t>(out - g_.outputs.begin())];
+            const std::size_t item = itemsize(o.dtype());
+            placed.emplace(*BlockArena::current(),
+                           mutable_data<std::byte>(o) + static_cast<std::size_t>(begin) * item,
+                           static_cast<std::size_t>(len) * item);
+          }
           const OpFamily f = op_family(fv.op);
+          if (f == OpFamily::binary) v[i] = wide_row_binary(call);  // float arithmetic
+          if (v[i].defined()) break;
           v[i] = f == OpFamily::unary      ? run_unary(call)
                  : f == OpFamily::binary   ? run_binary(call)
                  : f == OpFamily::indexing ? run_indexing(call)  // select, clip
@@ -277,6 +292,7 @@ class CpuFusedKernel final : public detail::FusedKernel {
   void store_block(const Tensor& r, const Tensor& out, std::int64_t begin, std::int64_t len) const {
     const std::size_t item = itemsize(r.dtype());
     auto* dst = mutable_data<std::byte>(out) + static_cast<std::size_t>(begin) * item;
+    if (r.storage()->host_data() == dst) return;  // its kernel wrote it in place
     const Tensor whole = r.size() == len ? r : expand(r, block_shape(begin, len));
     std::memcpy(dst, whole.storage()->host_data(), static_cast<std::size_t>(len) * item);
   }

@@ -1,7 +1,8 @@
 // vkt::compile on the cpu: a row group (softmax, layer norm) over blocks of whole rows. In
 // a block each value is computed by the backend's own kernels as {rows, len} (per element)
-// or {rows, 1} (per row, the reductions by reduce.cpp with the axis kept), so a block of
-// rows stays in cache from its read to its writes and results are eager's bit for bit.
+// or {rows, 1} (per row, the reductions by reduce.cpp with the axis kept), float arithmetic
+// by their wide twins (compiled_rows_wide.h), so a block of rows stays in cache from its
+// read to its writes and results are eager's bit for bit.
 #include "cpu/compiled_rows.h"
 
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
+#include "cpu/compiled_rows_wide.h"
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
@@ -52,6 +54,12 @@ Tensor expand_to(const Tensor& t, std::int64_t rows, std::int64_t cols) {
   return out;
 }
 
+// Where a block of an output lies: its rows of the output's memory.
+struct OutputRows {
+  std::byte* data;
+  std::size_t bytes;
+};
+
 // The index of the last value that reads each value; outputs (read after the block's
 // evaluation) and values nobody reads get past-the-end and their own index (compiled.cpp's).
 std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
@@ -64,10 +72,53 @@ std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
   return last;
 }
 
+// Per value, the first output it is (-1: none): that output's rows are where its kernel
+// writes it.
+std::vector<int> outputs_of(const detail::FusedGroup& g) {
+  std::vector<int> of(g.values.size(), -1);
+  for (std::size_t k = g.outputs.size(); k-- > 0;)
+    of[static_cast<std::size_t>(g.outputs[k])] = static_cast<int>(k);
+  return of;
+}
+
+// Bytes the group reads and writes per element of its shape: leaves read whole, per-element
+// values and their per-element operands, reductions' inputs, per-element outputs. Per-row
+// traffic is a 1/len share and left out.
+std::int64_t row_work_bytes(const detail::FusedGroup& g, const std::vector<LeafForm>& forms) {
+  std::int64_t bytes = 0;
+  auto element = [&](int i) {
+    const detail::FusedValue& v = g.values[static_cast<std::size_t>(i)];
+    if (v.kind == detail::FusedValue::Kind::leaf)
+      return forms[static_cast<std::size_t>(v.leaf)] == LeafForm::whole;
+    return v.kind == detail::FusedValue::Kind::op && !v.per_row;
+  };
+  for (std::size_t i = 0; i < g.values.size(); ++i) {
+    const detail::FusedValue& v = g.values[i];
+    if (v.kind == detail::FusedValue::Kind::leaf && element(static_cast<int>(i)))
+      bytes += static_cast<std::int64_t>(itemsize(v.dtype));
+    if (v.kind != detail::FusedValue::Kind::op) continue;
+    if (element(static_cast<int>(i))) bytes += static_cast<std::int64_t>(itemsize(v.dtype));
+    for (int a : v.args) {
+      if (element(a))
+        bytes += static_cast<std::int64_t>(itemsize(g.values[static_cast<std::size_t>(a)].dtype));
+    }
+  }
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    if (numel(g.output_shapes[k]) == numel(g.shape))
+      bytes += static_cast<std::int64_t>(
+          itemsize(g.values[static_cast<std::size_t>(g.outputs[k])].dtype));
+  }
+  return std::max<std::int64_t>(bytes, 1);
+}
+
 class CpuRowKernel final : public detail::FusedKernel {
  public:
   CpuRowKernel(detail::FusedGroup group, std::vector<LeafForm> forms)
-      : g_(std::move(group)), forms_(std::move(forms)), last_use_(last_uses(g_)) {}
+      : g_(std::move(group)),
+        forms_(std::move(forms)),
+        last_use_(last_uses(g_)),
+        output_of_(outputs_of(g_)),
+        work_bytes_(row_work_bytes(g_, forms_)) {}
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
@@ -77,15 +128,14 @@ class CpuRowKernel final : public detail::FusedKernel {
     }
     const std::int64_t len = g_.shape.back(), rows = numel(g_.shape) / len;
     const std::int64_t per_block = std::max<std::int64_t>(1, kFusedBlockElements / len);
-    const std::int64_t blocks = (rows + per_block - 1) / per_block;
-    parallel_for(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
+    // Rows, not blocks, are split over the threads: 256 rows of 8-row blocks on 24 threads
+    // would give some threads two blocks and others one.
+    parallel_for(rows, row_group_grain(work_bytes_, len), [&](std::int64_t b, std::int64_t e) {
       // Block values from this thread's arena (block_arena.h), not the shared host pool:
       // without it 16 threads ran compiled softmax slower than eager (run 23).
       const BlockArena arena;
-      for (std::int64_t b = b0; b < b1; ++b) {
-        const std::int64_t r0 = b * per_block;
-        block(leaves, outs, r0, std::min(per_block, rows - r0));
-      }
+      for (std::int64_t r0 = b; r0 < e; r0 += per_block)
+        block(leaves, outs, r0, std::min(per_block, e - r0));
     });
     return outs;
   }
@@ -108,11 +158,32 @@ class CpuRowKernel final : public detail::FusedKernel {
     return borrowed(base, leaf.dtype(), {});
   }
 
-  Tensor op_block(const detail::FusedValue& fv, const std::vector<Tensor>& v,
-                  std::int64_t m) const {
+  // Rows r0 .. r0 + m of the output that value k is, as the bytes its block would take
+  // (nullopt where value k is no output).
+  std::optional<OutputRows> output_rows(const std::vector<Tensor>& outs, std::size_t k,
+                                        std::int64_t r0, std::int64_t m) const {
+    const int o = output_of_[k];
+    if (o < 0) return std::nullopt;
+    const Tensor& out = outs[static_cast<std::size_t>(o)];
+    const std::int64_t cols = out.size() == numel(g_.shape) ? g_.shape.back() : 1;
+    const std::size_t item = itemsize(out.dtype());
+    return OutputRows{mutable_data<std::byte>(out) + static_cast<std::size_t>(r0 * cols) * item,
+                      static_cast<std::size_t>(m * cols) * item};
+  }
+
+  // Value fv's block; where it is an output, its kernel is given the output's rows to write
+  // (the arena's placement, taken when the result is of the output's size).
+  Tensor op_block(const detail::FusedValue& fv, const std::vector<Tensor>& v, std::int64_t m,
+                  const std::optional<OutputRows>& dst) const {
+    std::optional<BlockArena::Placement> placed;
+    auto place = [&] {
+      if (dst && BlockArena::current() != nullptr)
+        placed.emplace(*BlockArena::current(), dst->data, dst->bytes);
+    };
     const std::int64_t len = g_.shape.back();
     if (detail::reduction_op(fv.op)) {
       const Tensor in = expand_to(v[static_cast<std::size_t>(fv.args.at(0))], m, len);
+      place();
       return run_reduce(OpCall{fv.op, {in}, ReduceParams{{1}, true}, fv.dtype, {m, 1}, nullptr});
     }
     OpCall call{fv.op, {}, NoParams{}, fv.dtype, {}, nullptr};
@@ -132,6 +203,10 @@ class CpuRowKernel final : public detail::FusedKernel {
       }
     }
     const OpFamily f = op_family(fv.op);
+    place();
+    if (f == OpFamily::binary) {
+      if (Tensor wide = wide_row_binary(call); wide.defined()) return wide;
+    }
     return f == OpFamily::unary      ? run_unary(call)
            : f == OpFamily::binary   ? run_binary(call)
            : f == OpFamily::indexing ? run_indexing(call)
@@ -153,7 +228,7 @@ class CpuRowKernel final : public detail::FusedKernel {
           break;
         }
         case detail::FusedValue::Kind::op:
-          v[k] = op_block(fv, v, m);
+          v[k] = op_block(fv, v, m, output_rows(outs, k, r0, m));
           break;
       }
       // Values read for the last time go back to the arena: the next op reuses a cached buffer.
@@ -166,19 +241,29 @@ class CpuRowKernel final : public detail::FusedKernel {
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
       const bool per_element = numel(g_.output_shapes[k]) == numel(g_.shape);
       const std::int64_t cols = per_element ? len : 1;
-      const Tensor r = expand_to(v[static_cast<std::size_t>(g_.outputs[k])], m, cols);
-      const std::size_t item = itemsize(r.dtype());
-      std::memcpy(mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(r0 * cols) * item,
-                  r.storage()->host_data(), static_cast<std::size_t>(m * cols) * item);
+      const std::size_t item = itemsize(outs[k].dtype());
+      std::byte* dst =
+          mutable_data<std::byte>(outs[k]) + static_cast<std::size_t>(r0 * cols) * item;
+      const Tensor& value = v[static_cast<std::size_t>(g_.outputs[k])];
+      if (value.storage()->host_data() == dst) continue;  // its kernel wrote it in place
+      const Tensor r = expand_to(value, m, cols);
+      std::memcpy(dst, r.storage()->host_data(), static_cast<std::size_t>(m * cols) * item);
     }
   }
 
   detail::FusedGroup g_;
   std::vector<LeafForm> forms_;
   std::vector<std::size_t> last_use_;
+  std::vector<int> output_of_;
+  std::int64_t work_bytes_;
 };
 
 }  // namespace
+
+std::int64_t row_group_grain(std::int64_t work_bytes, std::int64_t len) {
+  const std::int64_t elements = std::min(stream_grain(work_bytes), kGrain);
+  return std::max<std::int64_t>(1, elements / std::max<std::int64_t>(len, 1));
+}
 
 std::unique_ptr<detail::FusedKernel> compile_rows(const detail::FusedGroup& group) {
   if (group.shape.empty() || group.shape.back() > kMaxFusedRow || numel(group.shape) == 0)

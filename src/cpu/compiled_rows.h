@@ -13,6 +13,11 @@ namespace vkt::cpu_kernels {
 // rows as in the whole tensor, so the group's reductions are eager's bit for bit.
 inline constexpr std::int64_t kMaxFusedRow = 2 * kGrain - 1;
 
+// Rows each thread needs to pay for itself: as compiled.cpp's groups, the measured streaming
+// grain (host_parallel.h, from the fork/join cost) over the group's bytes per element, at
+// most the compute-bound grain (kGrain elements), in whole rows of `len`, at least one.
+std::int64_t row_group_grain(std::int64_t work_bytes, std::int64_t len);
+
 // nullptr where a leaf is broadcast in a way the blocks do not read in place (the plan
 // then runs the group op by op).
 std::unique_ptr<detail::FusedKernel> compile_rows(const detail::FusedGroup& group);

@@ -57,6 +57,50 @@ TEST(BlockArena, ScopesNestAndEndOnTheirThread) {
   EXPECT_TRUE(from_host_pool(make_tensor(DType::f32, {32768})));  // no arena: the pool
 }
 
+TEST(BlockArena, PlacementGoesToTheFirstRequestOfItsSizeOnly) {
+  std::vector<float> dst(1000);
+  const BlockArena arena;
+  BlockArena& a = *BlockArena::current();
+  {
+    const BlockArena::Placement placed(a, dst.data(), dst.size() * sizeof(float));
+    const Tensor other = make_tensor(DType::f32, {999});  // another size: a buffer
+    EXPECT_NE(other.storage()->host_data(), dst.data());
+    const Tensor first = make_tensor(DType::f32, {1000});
+    EXPECT_EQ(first.storage()->host_data(), dst.data());
+    const Tensor second = make_tensor(DType::f32, {1000});  // taken once
+    EXPECT_NE(second.storage()->host_data(), dst.data());
+  }
+  const Tensor after = make_tensor(DType::f32, {1000});  // the placement ended with its scope
+  EXPECT_NE(after.storage()->host_data(), dst.data());
+}
+
+std::uint64_t pool_requests() {
+  const HostPoolStats s = host_pool_stats();
+  return s.reuses + s.allocations;
+}
+
+TEST(BlockArena, AThreadKeepsItsRecentBuffersForItsNextArena) {
+  const void* kept = nullptr;
+  {
+    const BlockArena arena;
+    kept = make_tensor(DType::f32, {32768}).storage()->host_data();
+  }
+  {
+    const BlockArena next;  // the next call's blocks on this thread: the same, cached buffer
+    const std::uint64_t before = pool_requests();
+    EXPECT_EQ(make_tensor(DType::f32, {32768}).storage()->host_data(), kept);
+    EXPECT_EQ(pool_requests(), before);
+  }
+  {
+    const BlockArena arena;
+    const Tensor big = make_tensor(DType::f32, {std::int64_t{1} << 19});  // 2 MiB
+  }
+  const BlockArena next;  // past what a thread keeps: it went back to the host pool
+  const std::uint64_t before = pool_requests();
+  const Tensor big = make_tensor(DType::f32, {std::int64_t{1} << 19});
+  EXPECT_EQ(pool_requests(), before + 1);
+}
+
 Tensor chain8(const Tensor& x) {
   Tensor y = x;
   for (int j = 0; j < 8; ++j) y = j % 2 ? add(y, 0.5) : multiply(y, 1.0001);
