@@ -22,6 +22,16 @@
 #include "vkt/ledger.h"
 
 namespace vkt::cpu_kernels {
+
+std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
+  std::vector<std::size_t> last(g.values.size());
+  for (std::size_t i = 0; i < g.values.size(); ++i) {
+    last[i] = i;
+    for (int a : g.values[i].args) last[static_cast<std::size_t>(a)] = i;
+  }
+  for (int o : g.outputs) last[static_cast<std::size_t>(o)] = g.values.size();
+  return last;
+}
 namespace {
 
 // `count` copies of one element of `item` bytes: a typed fill (a memcpy per element cost
@@ -137,18 +147,6 @@ class CpuFusedKernel final : public detail::FusedKernel {
   }
 
  private:
-  // The index of the last value that reads each value; outputs (read after the block's
-  // evaluation) and values nobody reads get past-the-end and their own index.
-  static std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
-    std::vector<std::size_t> last(g.values.size());
-    for (std::size_t i = 0; i < g.values.size(); ++i) {
-      last[i] = i;
-      for (int a : g.values[i].args) last[static_cast<std::size_t>(a)] = i;
-    }
-    for (int o : g.outputs) last[static_cast<std::size_t>(o)] = g.values.size();
-    return last;
-  }
-
   // Bytes the group's kernels read and write per element, leaves and outputs included: its
   // whole work, in the unit of the measured streaming grain. The ops run in cache, so this
   // over-counts their cost, which only gives threads work earlier.

@@ -10,6 +10,7 @@
 
 #include "cpu/block_arena.h"
 #include "cpu/borrowed_storage.h"
+#include "cpu/compiled.h"
 #include "cpu/compiled_rows_wide.h"
 #include "vkt/ledger.h"
 
@@ -59,18 +60,6 @@ struct OutputRows {
   std::byte* data;
   std::size_t bytes;
 };
-
-// The index of the last value that reads each value; outputs (read after the block's
-// evaluation) and values nobody reads get past-the-end and their own index (compiled.cpp's).
-std::vector<std::size_t> last_uses(const detail::FusedGroup& g) {
-  std::vector<std::size_t> last(g.values.size());
-  for (std::size_t i = 0; i < g.values.size(); ++i) {
-    last[i] = i;
-    for (int a : g.values[i].args) last[static_cast<std::size_t>(a)] = i;
-  }
-  for (int o : g.outputs) last[static_cast<std::size_t>(o)] = g.values.size();
-  return last;
-}
 
 // Per value, the first output it is (-1: none): that output's rows are where its kernel
 // writes it.
