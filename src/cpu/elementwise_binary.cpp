@@ -8,6 +8,7 @@
 #include "cpu/elementwise_complex.h"
 #include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_math.h"
+#include "cpu/wide_loops.h"
 
 namespace vkt::cpu_kernels {
 namespace {
@@ -181,7 +182,18 @@ Tensor run_binary(const OpCall& call) {
     const bool costly = call.op == Op::pow || call.op == Op::remainder || call.op == Op::atan2 ||
                         call.op == Op::divide || call.op == Op::quotient;
     const std::int64_t grain = costly ? kGrain : cheap_grain<T, T, T>();
+    // Float add, subtract, multiply and divide in the widest ISA (one rounding each: the
+    // same bits); the rest at the baseline.
+    constexpr bool wide_type = std::is_same_v<T, float> || std::is_same_v<T, double>;
+    const bool wide = wide_type && (call.op == Op::add || call.op == Op::subtract ||
+                                    call.op == Op::multiply || call.op == Op::divide);
     return arithmetic<C>(call.op, [&](auto f) {
+      if constexpr (wide_type) {
+        if (wide) {
+          map_binary_wide(pa, pb, po, plan, n, grain, f);
+          return true;
+        }
+      }
       map_binary(pa, pb, po, plan, n, grain, f);
       return true;
     });

@@ -70,10 +70,11 @@ inline void binary_row(const T* a, std::int64_t sa, const T* b, std::int64_t sb,
   }
 }
 
-// out[i] = f(a[ia(i)], b[ib(i)]) over the broadcast output.
-template <class T, class Out, class F>
-void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n,
-                std::int64_t grain, F f) {
+// out[i] = f(a[ia(i)], b[ib(i)]) over the broadcast output, each contiguous run of the
+// output by row(a, sa, b, sb, out, len, f) (binary_row, or a wider ISA's: wide_loops.h).
+template <class T, class Out, class F, class Row>
+void map_binary_rows(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n,
+                     std::int64_t grain, F f, Row row) {
   const std::size_t rank = plan.dims.size(), inner = rank - 1;
   const std::int64_t inner_len = plan.dims[inner];
   const std::int64_t sa_inner = plan.a_strides[inner], sb_inner = plan.b_strides[inner];
@@ -90,7 +91,7 @@ void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std
     std::int64_t i = begin;
     while (i < end) {
       const std::int64_t len = std::min(inner_len - idx[inner], end - i);
-      binary_row(a + oa, sa_inner, b + ob, sb_inner, out + i, len, f);
+      row(a + oa, sa_inner, b + ob, sb_inner, out + i, len, f);
       i += len;
       idx[inner] += len;
       oa += len * sa_inner;
@@ -106,6 +107,14 @@ void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std
       }
     }
   });
+}
+
+template <class T, class Out, class F>
+void map_binary(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n,
+                std::int64_t grain, F f) {
+  map_binary_rows(a, b, out, plan, n, grain, f,
+                  [](const T* pa, std::int64_t sa, const T* pb, std::int64_t sb, Out* po,
+                     std::int64_t len, F g) { binary_row(pa, sa, pb, sb, po, len, g); });
 }
 
 }  // namespace vkt::cpu_kernels

@@ -33,7 +33,7 @@ inline VectorIsa supported_vector_isa() {
     return VectorIsa::avx512;
   }
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? VectorIsa::avx2
-                                                                        : VectorIsa::baseline;
+                                                                         : VectorIsa::baseline;
 }
 #endif
 
@@ -55,8 +55,9 @@ inline VectorIsa vector_isa() {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 template <class In, class Out, class F>
-__attribute__((target("avx2,fma"))) void map_range_avx2(const In* __restrict src, Out* __restrict dst,
-                                                    std::int64_t len, F f) {
+__attribute__((target("avx2,fma"))) void map_range_avx2(const In* __restrict src,
+                                                        Out* __restrict dst, std::int64_t len,
+                                                        F f) {
   for (std::int64_t i = 0; i < len; ++i) dst[i] = store<Out>(f(load(src[i])));
 }
 template <class In, class Out, class F>
@@ -83,6 +84,44 @@ void map_unary_wide(const In* in, Out* out, std::int64_t n, std::int64_t grain, 
   }
 #endif
   map_unary(in, out, n, grain, f);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <class T, class Out, class F>
+__attribute__((target("avx2,fma"))) void binary_row_avx2(const T* a, std::int64_t sa, const T* b,
+                                                         std::int64_t sb, Out* out,
+                                                         std::int64_t len, F f) {
+  binary_row(a, sa, b, sb, out, len, f);
+}
+template <class T, class Out, class F>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,fma"))) void binary_row_avx512(
+    const T* a, std::int64_t sa, const T* b, std::int64_t sb, Out* out, std::int64_t len, F f) {
+  binary_row(a, sa, b, sb, out, len, f);
+}
+#endif
+
+// map_binary with its rows in the widest vector ISA the cpu has. For ops that round once
+// (float add, subtract, multiply, divide: elementwise_binary.cpp builds without contraction)
+// the bits are the baseline's; divide is compute bound, where the width pays.
+template <class T, class Out, class F>
+void map_binary_wide(const T* a, const T* b, Out* out, const BroadcastPlan& plan, std::int64_t n,
+                     std::int64_t grain, F f) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  const VectorIsa isa = vector_isa();
+  if (isa == VectorIsa::avx512) {
+    map_binary_rows(a, b, out, plan, n, grain, f,
+                    [](const T* pa, std::int64_t sa, const T* pb, std::int64_t sb, Out* po,
+                       std::int64_t len, F g) { binary_row_avx512(pa, sa, pb, sb, po, len, g); });
+    return;
+  }
+  if (isa == VectorIsa::avx2) {
+    map_binary_rows(a, b, out, plan, n, grain, f,
+                    [](const T* pa, std::int64_t sa, const T* pb, std::int64_t sb, Out* po,
+                       std::int64_t len, F g) { binary_row_avx2(pa, sa, pb, sb, po, len, g); });
+    return;
+  }
+#endif
+  map_binary(a, b, out, plan, n, grain, f);
 }
 
 }  // namespace vkt::cpu_kernels
