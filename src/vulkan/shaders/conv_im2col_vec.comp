@@ -5,6 +5,7 @@
 // reads the rows with 16-byte loads. Each invocation owns one group of V positions and a
 // run of RUN rows: the positions' input origins are decoded once, then each row costs one
 // step of the tap counter and V bounds checks, no divisions. WIDTH 2 (f16, bf16) or 4 (f32).
+#extension GL_EXT_control_flow_attributes : enable
 #include "common.glsl"
 #include "movement_word.glsl"
 
@@ -53,7 +54,7 @@ void main() {
     int q0[V], q1[V], q2[V];
     uint pos = g * V;
     uint o2 = pos % p.out_d2, o1 = (pos / p.out_d2) % p.out_d1, o0 = pos / (p.out_d2 * p.out_d1);
-    for (uint j = 0u; j < V; ++j) {
+    [[unroll]] for (uint j = 0u; j < V; ++j) {
       q0[j] = int(o0 * p.stride0) - p.pad0;
       q1[j] = int(o1 * p.stride1) - p.pad1;
       q2[j] = int(o2 * p.stride2) - p.pad2;
@@ -75,7 +76,7 @@ void main() {
       const int d0 = int(t0 * p.k_dil0), d1 = int(t1 * p.k_dil1), d2 = int(t2 * p.k_dil2);
       const uint plane = img + c * p.in_plane;
       uint e[V];
-      for (uint j = 0u; j < V; ++j) {
+      [[unroll]] for (uint j = 0u; j < V; ++j) {
         const int i0 = source(q0[j] + d0, p.in_dil0, p.in_d0);
         const int i1 = source(q1[j] + d1, p.in_dil1, p.in_d1);
         const int i2 = source(q2[j] + d2, p.in_dil2, p.in_d2);
