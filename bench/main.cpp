@@ -176,6 +176,9 @@ int main(int argc, char** argv) {
   conv->add_flag(
       "--device-only", conv_opts.device_only,
       "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT, VKT_VK_CONV_GEMM)");
+  conv->add_flag("--gemm-alone", conv_opts.gemm_alone,
+                 "also time the im2col path's GEMM alone: a dot with its M, N, K, batch and "
+                 "layouts (rows with path gemm-alone; columns C and D)");
 
   vkt::bench::FftBenchOptions fft_opts;
   std::string fft_dtypes = "c64", fft_sizes = "4096,65536,1048576,16777216";

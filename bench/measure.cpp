@@ -44,14 +44,24 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   };
   // The device time is read after each timed repetition, outside its wall-clock time.
   std::vector<double> device_us;
+  std::vector<std::vector<double>> pass_us;  // [repetition][pass]
   auto after = [&] {
     const double us = timed ? b.device_timer_us() : -1;
     if (us >= 0) device_us.push_back(us);
+    if (us >= 0) pass_us.push_back(b.device_timer_passes_us());
   };
   Column col;
   col.stats = time_it(once, plan, after);
   col.has_device_time = !device_us.empty();
   if (col.has_device_time) col.device = summarize(std::move(device_us));
+  const std::size_t passes = pass_us.empty() ? 0 : pass_us.front().size();
+  bool same = true;
+  for (const auto& r : pass_us) same = same && r.size() == passes;
+  for (std::size_t i = 0; same && i < passes; ++i) {
+    std::vector<double> one;
+    for (const auto& r : pass_us) one.push_back(r[i]);
+    col.passes.push_back(summarize(std::move(one)));
+  }
   LedgerScope ledger_scope;
   once();
   col.ledger = ledger_scope.delta();

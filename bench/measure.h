@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "cases.h"
 #include "csv.h"
@@ -15,6 +16,9 @@ struct Column {
   Stats stats;
   Stats device;  // Read::none on a device with timestamps: the device's own clock
   bool has_device_time = false;
+  // Per pass of an op that marks its passes (Backend::device_timer_passes_us), when every
+  // timed repetition reported the same number of them.
+  std::vector<Stats> passes;
   LedgerCounts ledger;  // of one extra repetition after the timed ones
   bool measured = false;
 };

@@ -20,6 +20,9 @@
 #           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
 #           and f32 through im2col + the GEMM (VKT_VK_CONV_GEMM=1), the implicit GEMM's f16
 #           for comparison, and cuDNN's conv
+# convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
+#           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
+#           (--gemm-alone), then f16 with the element-per-store im2col (VKT_VK_CONV_IM2COL_VEC=0)
 # convcpu   the cpu's conv (columns A, B; f32 and f64) under each work split
 #           (VKT_CPU_CONV_SPLIT=tiles|images), at all threads and at 2 (the 2-core rule),
 #           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
@@ -154,6 +157,11 @@ for b in $benches; do
       if have_torch; then
         python3 bench/peers/torch_conv.py --no-cpu --out "$out/${host}_torch-conv_${day}.csv"
       fi ;;
+    convpasses)
+      VKT_VK_CONV_GEMM=1 "$bench" conv --device-only --dtypes f16,f32 --gemm-alone \
+        --out "$out/${host}_conv-passes_${day}.csv"
+      VKT_VK_CONV_GEMM=1 VKT_VK_CONV_IM2COL_VEC=0 "$bench" conv --device-only --dtypes f16 \
+        --out "$out/${host}_conv-passes-element-im2col_${day}.csv" ;;
     fft)
       "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
       "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"

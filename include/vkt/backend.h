@@ -97,6 +97,9 @@ class Backend {
   virtual void begin_device_timer() {}
   virtual void end_device_timer() {}
   virtual double device_timer_us() { return -1; }
+  // After device_timer_us(): the device time of each pass of an op that marks its passes
+  // (the Vulkan conv's im2col path: the im2col, then the GEMM), in order; empty where none.
+  virtual std::vector<double> device_timer_passes_us() { return {}; }
   // Facts about the device for reports: device_name, device_type, driver_version,
   // api_version, ... (empty for the cpu).
   virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }

@@ -148,6 +148,10 @@ double VulkanBackend::device_timer_us() {
   });
 }
 
+std::vector<double> VulkanBackend::device_timer_passes_us() {
+  return guarded([&] { return timer_.passes_us(); });
+}
+
 std::shared_ptr<VulkanStorage> VulkanBackend::new_storage(std::size_t nbytes) {
   try {
     return std::make_shared<VulkanStorage>(*this, nbytes, pool_);

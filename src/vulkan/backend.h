@@ -49,6 +49,7 @@ class VulkanBackend final : public Backend {
   void begin_device_timer() override;
   void end_device_timer() override;
   double device_timer_us() override;
+  std::vector<double> device_timer_passes_us() override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
   // For op families (called with the backend lock held).
@@ -74,6 +75,9 @@ class VulkanBackend final : public Backend {
   bool dtype_supported(DType d) const;
   // The shader variant ("conversion", "conversion_i64", "conversion_i64_f64") for dtypes.
   std::string variant(const std::string& family, std::initializer_list<DType> dtypes) const;
+  // Between begin_device_timer and end_device_timer: closes one pass of a multi-pass op
+  // (device_timer_passes_us); elsewhere nothing.
+  void mark_device_timer() { timer_.mark(recorder_); }
   // Records a dispatch of `threads` invocations (grid kept within maxComputeWorkGroupCount).
   void dispatch(const Pipeline& p, const std::vector<std::pair<const Tensor*, bool>>& buffers,
                 const void* push, std::uint32_t push_bytes, std::uint64_t threads);

@@ -4,7 +4,9 @@
 // cooperative matrices where the device has them (shaders/conv_coopmat.comp, f32
 // accumulation); elsewhere, and bf16 always, on the register-blocked kernel. With
 // VKT_VK_CONV_GEMM=1, one group: im2col (shaders/conv_im2col.comp) then dot's GEMM, which
-// takes cooperative matrices for f16 where the device has them.
+// takes cooperative matrices for f16 where the device has them; the im2col matrix is written
+// in 16-byte stores where its rows allow (shaders/conv_im2col_vec.comp), and the two passes
+// are marked for the device timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -96,6 +98,17 @@ bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t gr
   return elements < (std::uint64_t{1} << 32) &&
          elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range &&
          b.context().caps().storage8 && b.context().caps().storage16;
+}
+
+// Positions per 16-byte store of the im2col matrix (conv_im2col_vec.comp) for 2- and 4-byte
+// dtypes whose rows hold whole stores, else 1 (conv_im2col.comp, one element per store).
+// VKT_VK_CONV_IM2COL_VEC=0 (read at every call) takes the element shader everywhere.
+std::int64_t im2col_vector(DType d, std::int64_t positions) {
+  const char* env = std::getenv("VKT_VK_CONV_IM2COL_VEC");
+  if (env != nullptr && std::string(env) == "0") return 1;
+  const auto width = static_cast<std::int64_t>(itemsize(d));
+  if (width != 2 && width != 4) return 1;
+  return positions % (16 / width) == 0 ? 16 / width : 1;
 }
 
 std::atomic<bool> g_last_conv_gemm{false};
@@ -213,11 +226,16 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
     const std::int64_t batch = call.out_shape[0], k = push.k;
     const Tensor cols =
         b.make_output(OpCall{Op::conv, {}, NoParams{}, d, Shape{batch, k, positions}});
+    const std::string width = std::to_string(itemsize(d));
+    const std::int64_t vec = im2col_vector(d, positions);
+    // One invocation per column (or group of vec columns) and run of 32 (16) rows: the
+    // shaders' RUN.
     const Pipeline p_im2col =
-        b.pipelines().get("conv_im2col_w" + std::to_string(itemsize(d)), 2, {});
-    // One invocation per column and run of 32 rows (conv_im2col.comp's RUN).
-    const auto units = static_cast<std::uint64_t>(batch * positions * ((k + 31) / 32));
+        b.pipelines().get(vec > 1 ? "conv_im2col_vec_w" + width : "conv_im2col_w" + width, 2, {});
+    const std::int64_t run = vec > 1 ? 16 : 32;
+    const auto units = static_cast<std::uint64_t>(batch * positions / vec * ((k + run - 1) / run));
     b.dispatch(p_im2col, {{&input, false}, {&cols, true}}, &push, sizeof(push), units);
+    b.mark_device_timer();  // vkt-bench conv's per-pass device times: im2col, then the GEMM
     GemmView v;
     v.batch = batch, v.m = out_channels, v.n = positions, v.k = k;
     v.a = {0, k, 1};

@@ -207,6 +207,42 @@ TEST_F(Conv, Im2colGemmPathMatchesTheCpu) {
       "64->64 3x3 pad 1", {2, 64, 8, 8}, {64, 64, 3, 3}, {}, {{1, 1}, {1, 1}}, {}, {}};
   check(resnet, DType::f16, 0);
   check(resnet, DType::f32, 0);
+  // Stride 2 with positions % 8 == 0: the 16-byte im2col stores (conv_im2col_vec.comp) with
+  // strided origins; then the same shapes on the element shader.
+  const ConvCase strided{
+      "stride 2, 8x8 out", {2, 3, 16, 16}, {4, 3, 3, 3}, {2, 2}, {{1, 1}, {1, 1}}, {}, {}};
+  for (DType d : float_dtypes()) check(strided, d, 0);
+  const ScopedEnv element(EnvVars{{"VKT_VK_CONV_IM2COL_VEC", "0"}});
+  check(resnet, DType::f16, 0);
+  check(strided, DType::f32, 0);
+}
+
+// The im2col path marks its passes for the device timer: im2col, then the GEMM, whose
+// device times add up to the whole (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
+TEST_F(Conv, Im2colPathReportsTwoTimedPasses) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_CONV_GEMM", "1"}});
+  const Tensor x = transfer(make({2, 8, 8, 8}, DType::f32, 9), gpu());
+  const Tensor w = transfer(make({8, 8, 3, 3}, DType::f32, 10), gpu());
+  ConvOptions o;
+  o.padding = {{1, 1}, {1, 1}};
+  gpu().synchronize();
+  gpu().begin_device_timer();
+  const Tensor got = conv(x, w, o);
+  gpu().end_device_timer();
+  const double total = gpu().device_timer_us();
+  if (total < 0) GTEST_SKIP() << "the device has no timestamps";
+  const std::vector<double> passes = gpu().device_timer_passes_us();
+  ASSERT_EQ(passes.size(), 2u);
+  EXPECT_GE(passes[0], 0.0);
+  EXPECT_GE(passes[1], 0.0);
+  EXPECT_NEAR(passes[0] + passes[1], total, 1e-3 * total + 1e-3);
+  // The implicit GEMM marks nothing.
+  const ScopedEnv implicit(EnvVars{{"VKT_VK_CONV_GEMM", "0"}});
+  gpu().begin_device_timer();
+  const Tensor again = conv(x, w, o);
+  gpu().end_device_timer();
+  EXPECT_GE(gpu().device_timer_us(), 0.0);
+  EXPECT_TRUE(gpu().device_timer_passes_us().empty());
 }
 
 TEST_F(Conv, IntegerAndMixedInputsPromote) {

@@ -65,6 +65,11 @@ TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
   EXPECT_EQ(16 * rows64.tn, 128u);
   EXPECT_EQ(rows64.wm, 32u);
   EXPECT_EQ(rows64.wn, 64u);
+  // conv's im2col GEMM reads both operands in 16-byte words: the kernel along K, the im2col
+  // matrix along the positions (its rows 3136 = 8 x 392 halves), and stores C directly.
+  EXPECT_TRUE(rows64.a_k_contig);
+  EXPECT_FALSE(rows64.b_k_contig);
+  EXPECT_TRUE(rows64.a_vec && rows64.b_vec && rows64.direct_c);
   const vk::DotChoice cols64 =
       vk::choose_dot_kernel(vk::DotShape{1, 4096, 64, 4096, 0, 4096, 1, 0, 64, 1}, DType::f16, dev);
   EXPECT_EQ(16 * cols64.tm, 128u);
