@@ -323,7 +323,7 @@ struct Reducer {
     } else {
       buffers = {{&source, false}, {&index_in, false}, {&dst, true}, {&dst, true}};
     }
-    if (scratch != nullptr) buffers[1] = {scratch, true};
+    if (scratch != nullptr) buffers[3] = {scratch, true};  // results: binding 2 (dst)
     if (prologue != nullptr) {
       for (const Tensor& t : *prologue->leaves) buffers.emplace_back(&t, false);
     }

@@ -32,7 +32,7 @@ layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial value
 // VKT_VK_REDUCE=scalar turns it off).
 layout(constant_id = 8) const bool VEC4 = false;
 // One dispatch for a split rows pass (reduce.cpp, VKT_VK_REDUCE_PASSES): each workgroup
-// writes its partial to the scratch at binding 1 and the last to arrive reduces them as the
+// writes its partial to the scratch at binding 3 and the last to arrive reduces them as the
 // second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
@@ -66,14 +66,15 @@ layout(binding = 3) writeonly buffer DstIndex { uint v[]; } dst_index;
 layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes, zero; } p;
 
 #ifndef VKT_FUSED_PROLOGUE
-// The one-pass scratch: word 0 counts the workgroups done (zeroed by reduce.cpp before the
-// dispatch), from byte 16 the [outer, splits] partial values, then (arg ops) their indices.
-// Coherent, with memoryBarrierBuffer around the count: the last workgroup reads what the
-// others wrote.
-layout(binding = 1) coherent buffer ScratchWords { uint v[]; } scratch_words;
-layout(binding = 1) coherent buffer ScratchAcc { ACC v[]; } scratch_acc;
+// The one-pass scratch, at binding 3 (written by every dispatch of this shader, so the
+// validation layer's view of writes does not change; binding 1 stays read-only): word 0
+// counts the workgroups done (zeroed by reduce.cpp before the dispatch), from byte 16 the
+// [outer, splits] partial values, then (arg ops) their indices. Coherent, with
+// memoryBarrierBuffer around the count: the last workgroup reads what the others wrote.
+layout(binding = 3) coherent buffer ScratchWords { uint v[]; } scratch_words;
+layout(binding = 3) coherent buffer ScratchAcc { ACC v[]; } scratch_acc;
 #ifdef ACC_F32
-layout(binding = 1) coherent buffer ScratchF32x4 { vec4 v[]; } scratch_f32x4;
+layout(binding = 3) coherent buffer ScratchF32x4 { vec4 v[]; } scratch_f32x4;
 #endif
 #if defined(ACC_U64) || defined(ACC_S64) || defined(ACC_F64)
 const uint ACC_WORDS = 2u;
@@ -136,6 +137,11 @@ void take_next(inout ACC acc, inout uint best, ACC x, uint ix) {
 
 void write_result(uint o, ACC v, uint index) {
   if (IS_ARG) {
+    if (ONE_PASS) {  // binding 3 holds the scratch: the indices go to binding 2
+      dst_u32.v[2u * o] = index;
+      dst_u32.v[2u * o + 1u] = 0u;
+      return;
+    }
     dst_index.v[2u * o] = index;
     dst_index.v[2u * o + 1u] = 0u;
     if (!WRITE_VALUES) return;
