@@ -242,6 +242,10 @@ struct Reducer {
 
   // The one-pass counter at the scratch's start, zeroed before the dispatch: by the host
   // where working memory is mapped (a fresh range no queued command uses), else by a fill.
+  // A fresh counter per call rather than a persistent one the last workgroup resets: no
+  // false hazard between independent reductions of a batch, nothing pinned in the pool, and
+  // no state left wrong by a dispatch that never ended. The fill's barrier comes before the
+  // pass, where a barrier for the input usually stands anyway, not after it.
   void zero_counter(const Tensor& scratch) const {
     const BufferRange& r = vulkan_storage(*scratch.storage()).range();
     if (r.mapped != nullptr) {

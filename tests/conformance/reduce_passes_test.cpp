@@ -134,8 +134,8 @@ std::string describe(Rule r, DType d, const Shape& s) {
 // Every rule and accumulator type on one long row (second pass: rows mode, 256 partials)
 // and three long rows (one second-pass workgroup of 8 rows), one dispatch each.
 TEST_F(ReducePasses, EveryRuleAndDtypeEqualsTwoPasses) {
-  for (DType d : {DType::u8, DType::s8, DType::s32, DType::u32, DType::s64, DType::f16,
-                  DType::bf16, DType::f32, DType::f64}) {
+  for (DType d : {DType::u8, DType::s8, DType::s32, DType::u32, DType::s64, DType::f16, DType::bf16,
+                  DType::f32, DType::f64}) {
     if (!device_has(d)) continue;
     for (Rule r : kRules) {
       for (const Shape& s : {Shape{1 << 20}, Shape{3, 1 << 20}}) {
@@ -226,8 +226,8 @@ TEST_F(ReducePasses, BadPassesValueNamesTheVariable) {
         << e.what();
   }
   const ScopedEnvVar good("VKT_VK_REDUCE_PASSES", "1");
-  EXPECT_TRUE(tensors_close(sum(dev), sum(values(DType::f32, {100000}, Rule::sum)),
-                            Tolerance{1e-5, 1e-2}));
+  EXPECT_TRUE(
+      tensors_close(sum(dev), sum(values(DType::f32, {100000}, Rule::sum)), Tolerance{1e-5, 1e-2}));
 }
 
 }  // namespace
