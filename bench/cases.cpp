@@ -205,6 +205,12 @@ const std::map<std::string, Maker>& makers() {
       return simple("argmax", s, {{seed_data(n, s)}},
                     [](const std::vector<Tensor>& in) { return argmax(in[0], 1); });
     };
+    // The flat argmax (every element, one index): the full reduction issue 9's goal names.
+    r["argmax_all"] = [](std::int64_t n) {
+      const Shape s = square_ish(n);
+      return simple("argmax_all", s, {{seed_data(n, s)}},
+                    [](const std::vector<Tensor>& in) { return argmax(in[0]); });
+    };
     r["argmin"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
       return simple("argmin", s, {{seed_data(n, s)}},

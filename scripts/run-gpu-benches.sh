@@ -52,7 +52,7 @@ mkdir -p "$out"
 host=$(hostname)
 day=$(date -u +%Y-%m-%d)
 sizes=1024,262144,1048576,16777216,67108864
-host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,tanh,sum,argmax,transpose,dot
+host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,tanh,sum,argmax,argmax_all,transpose,dot
 host_sizes=1048576,16777216
 if ! "$bench" info | grep -q "device .*H200"; then
   echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
@@ -103,7 +103,7 @@ for b in $benches; do
         > "$out/${host}_vulkan-tests_${day}.log" 2>&1 || true
       tail -n 3 "$out/${host}_unit-tests_${day}.log" "$out/${host}_vulkan-tests_${day}.log" ;;
     memory)
-      "$bench" ops --ops concatenate,concatenate_inner,pad,put_slice,indexed_put,broadcast,gather,take,transpose,add,exp,sum,argmax,clip \
+      "$bench" ops --ops concatenate,concatenate_inner,pad,put_slice,indexed_put,broadcast,gather,take,transpose,add,exp,sum,argmax,argmax_all,clip \
         --sizes 1024,1048576,67108864 --reps 20 --out "$out/${host}_ops-memory_${day}.csv" ;;
     sortwin)
       "$bench" ops --ops sort,argsort,top_k,window_sum,window_max --sizes 1048576,16777216 --reps 10 \

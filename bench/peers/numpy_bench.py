@@ -122,6 +122,7 @@ tanh = elementwise(np.tanh)
 sum_all = on_square(lambda x: x.sum())  # a numpy f32 scalar: 4 bytes, like vktensor's {} result
 sum_axis1 = on_square(lambda x: x.sum(axis=1))
 argmax = on_square(lambda x: x.argmax(axis=1))  # int64 per row, like vktensor's argmax(x, 1)
+argmax_all = on_square(lambda x: x.argmax())  # one int64 over every element, like argmax(x)
 
 
 def transpose(n):
@@ -142,12 +143,13 @@ def dot(n):
     return s, lambda: a @ b
 
 
-SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "argmax_all", "transpose", "dot"}
 
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
     "add": add, "multiply": multiply, "exp": exp, "tanh": tanh, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
+    "argmax_all": argmax_all,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
 

@@ -142,6 +142,7 @@ tanh = elementwise(torch.tanh)
 sum_all = on_square(lambda x: x.sum())
 sum_axis1 = on_square(lambda x: x.sum(dim=1))
 argmax = on_square(lambda x: x.argmax(dim=1))  # s64 per row, like vktensor's argmax(x, 1)
+argmax_all = on_square(lambda x: x.argmax())  # one s64 over every element, like argmax(x)
 
 
 def transpose(n, dev):
@@ -162,12 +163,13 @@ def dot(n, dev):
     return s, lambda: a @ b  # torch's default: no TF32 for f32 matmul, full f32 like vktensor
 
 
-SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "transpose", "dot"}
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "argmax_all", "transpose", "dot"}
 
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
     "broadcast": broadcast, "gather": gather, "take": take,
     "add": add, "multiply": multiply, "exp": exp, "tanh": tanh, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
+    "argmax_all": argmax_all,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
 }
 

@@ -8,7 +8,9 @@
 // nothing rounds early). Complex sum and any run as real reductions of the parts
 // (parts_call). A pass is one dispatch, or two when R is split across workgroups
 // (rows mode) or invocations (columns mode) to fill the device: the first writes partials
-// [outer, splits, inner], the second reduces them.
+// [outer, splits, inner], the second reduces them. A split rows pass whose second pass is one
+// unsplit dispatch runs as one dispatch instead (one_pass): the last workgroup to finish
+// reduces the partials in the second pass's order, so the results keep their bits.
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -18,6 +20,7 @@
 
 #include "common/reduce_groups.h"
 #include "vulkan/backend.h"
+#include "vulkan/storage.h"
 
 namespace vkt::vk {
 namespace {
@@ -45,6 +48,15 @@ bool vec4_allowed(const VulkanBackend& b) {
     return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (s == "vec4" || s == "scalar") return s == "vec4";
   throw Error("[reduce] VKT_VK_REDUCE='" + s + "': expected auto, vec4 or scalar");
+}
+
+// VKT_VK_REDUCE_PASSES=1 (default): a split rows pass is one dispatch where its partials fit
+// one workgroup's second pass; =2: always two dispatches (the comparison, and the fallback).
+bool one_pass_allowed() {
+  const char* v = std::getenv("VKT_VK_REDUCE_PASSES");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "1" || s == "2") return s != "2";
+  throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
 }
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
@@ -127,6 +139,30 @@ struct Pass {
   std::uint64_t outer, len, inner;
 };
 
+// How a pass is dispatched: its mode, and R split into `splits` ranges of `chunk` elements.
+struct Plan {
+  Mode mode;
+  std::uint64_t splits, chunk;
+};
+
+Plan plan_pass(const Pass& pass) {
+  const bool rows = pass.inner == 1 && pass.len >= static_cast<std::uint64_t>(kRowsFrom);
+  std::uint64_t splits = 1;
+  if (rows) {
+    const std::uint64_t want = (target_groups() + pass.outer - 1) / pass.outer;
+    splits = std::min(want, (pass.len + kMinRowsChunk - 1) / kMinRowsChunk);
+  } else if (pass.len > 0) {
+    const std::uint64_t columns = pass.outer * pass.inner;
+    const std::uint64_t want = (kTargetThreads + columns - 1) / columns;
+    splits = std::min(want, (pass.len + kMinColsChunk - 1) / kMinColsChunk);
+  }
+  splits = std::max<std::uint64_t>(splits, 1);
+  std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
+  if (rows && splits > 1) chunk = (chunk + 3) / 4 * 4;        // splits start on a vec4 (VEC4)
+  if (pass.len > 0) splits = (pass.len + chunk - 1) / chunk;  // no empty split
+  return {rows ? kRows : kCols, splits, chunk};
+}
+
 // Whether a pass reads its f32 source as vec4 (shaders/reduce_main.glsl, VEC4): rows mode,
 // every row range starting on a multiple of 4 elements (one row, or rows of 4k elements;
 // split starts are multiples of 4: Reducer::run).
@@ -169,28 +205,28 @@ struct Reducer {
   // Reduces `src` viewed as `pass` into `dst` (values, or for arg ops s64 indices);
   // `src_index`: the indices that go with arg partials (null on a first pass).
   void run(const Pass& pass, const Tensor& src, const Tensor* src_index, const Tensor& dst) {
-    const bool rows = pass.inner == 1 && pass.len >= static_cast<std::uint64_t>(kRowsFrom);
-    std::uint64_t splits = 1;
-    if (rows) {
-      const std::uint64_t want = (target_groups() + pass.outer - 1) / pass.outer;
-      splits = std::min(want, (pass.len + kMinRowsChunk - 1) / kMinRowsChunk);
-    } else if (pass.len > 0) {
-      const std::uint64_t columns = pass.outer * pass.inner;
-      const std::uint64_t want = (kTargetThreads + columns - 1) / columns;
-      splits = std::min(want, (pass.len + kMinColsChunk - 1) / kMinColsChunk);
-    }
-    splits = std::max<std::uint64_t>(splits, 1);
-    std::uint64_t chunk = pass.len == 0 ? 1 : (pass.len + splits - 1) / splits;
-    if (rows && splits > 1) chunk = (chunk + 3) / 4 * 4;        // splits start on a vec4 (VEC4)
-    if (pass.len > 0) splits = (pass.len + chunk - 1) / chunk;  // no empty split
-    const Mode mode = rows ? kRows : kCols;
+    const Plan plan = plan_pass(pass);
+    const Mode mode = plan.mode;
+    const std::uint64_t splits = plan.splits, chunk = plan.chunk;
     if (splits == 1) {
       dispatch(mode, pass, 1, pass.len, src, src_index, dst, nullptr);
       return;
     }
-    // Partials [outer, splits, inner] in the accumulator's dtype, then one more pass.
     const DType acc = acc_dtype(call.op, src_dtype);
     const auto n = static_cast<std::int64_t>(pass.outer * splits * pass.inner);
+    // One pass: split rows of a first pass (not fused: a generated variant has its leaves at
+    // binding 4 on) whose second pass would be a single unsplit dispatch.
+    if (mode == kRows && fused == nullptr && src_index == nullptr &&
+        plan_pass({pass.outer, splits, 1}).splits == 1 && one_pass_allowed()) {
+      // Scratch words: the counter (16 bytes), the partial values, then arg indices.
+      const std::int64_t words =
+          4 + n * static_cast<std::int64_t>(itemsize(acc) / 4) + (is_arg(call.op) ? n : 0);
+      const Tensor scratch = temporary(DType::u32, words);
+      if (!prepare_only) zero_counter(scratch);
+      dispatch(mode, pass, splits, chunk, src, nullptr, dst, nullptr, &scratch);
+      return;
+    }
+    // Partials [outer, splits, inner] in the accumulator's dtype, then one more pass.
     const Tensor values = temporary(acc, n);
     if (is_arg(call.op)) {
       const Tensor indices = temporary(DType::u32, 2 * n);
@@ -204,18 +240,41 @@ struct Reducer {
     }
   }
 
+  // The one-pass counter at the scratch's start, zeroed before the dispatch: by the host
+  // where working memory is mapped (a fresh range no queued command uses), else by a fill.
+  // A fresh counter per call rather than a persistent one the last workgroup resets: no
+  // false hazard between independent reductions of a batch, nothing pinned in the pool, and
+  // no state left wrong by a dispatch that never ended. The fill's barrier comes before the
+  // pass, where a barrier for the input usually stands anyway, not after it.
+  void zero_counter(const Tensor& scratch) const {
+    const BufferRange& r = vulkan_storage(*scratch.storage()).range();
+    if (r.mapped != nullptr) {
+      std::fill(r.mapped, r.mapped + 16, std::byte{0});
+      return;
+    }
+    VkCommandBuffer cmd = b.recorder().begin_command({{r.buffer, r.offset, 16, true}});
+    vkCmdFillBuffer(cmd, r.buffer, r.offset, 16, 0);
+    b.recorder().end_command();
+    b.recorder().hold(scratch.storage());
+  }
+
   // Non-arg ops store values into dst. Arg ops store indices into dst and, for partials,
-  // values into *partial_values.
+  // values into *partial_values. With `scratch` (one pass), partials go to the scratch and
+  // the last workgroup stores the final results into dst.
   void dispatch(Mode mode, const Pass& pass, std::uint64_t splits, std::uint64_t chunk,
                 const Tensor& src, const Tensor* src_index, const Tensor& dst,
-                const Tensor* partial_values) {
+                const Tensor* partial_values, const Tensor* scratch = nullptr) {
     const bool arg = is_arg(call.op);
-    const bool partial = splits > 1;
+    const bool partial = splits > 1 && scratch == nullptr;
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
     const bool vec4 = mode == kRows ? vec4_pass(b, mode, src_dtype, pass, is_arg(call.op))
                                     : fused == nullptr && vec4_cols_pass(b, src_dtype, pass);
+    // The one-pass combine repeats the second pass, whose source is the partials (acc).
+    const Pass second{pass.outer, splits, 1};
+    const bool combine_vec4 = scratch != nullptr && plan_pass(second).mode == kRows &&
+                              vec4_pass(b, kRows, acc, second, arg);
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
@@ -223,7 +282,9 @@ struct Reducer {
                                                   tie_high ? 1u : 0u,
                                                   src_index != nullptr ? 1u : 0u,
                                                   partial ? 1u : 0u,
-                                                  vec4 ? 1u : 0u};
+                                                  vec4 ? 1u : 0u,
+                                                  scratch != nullptr ? 1u : 0u,
+                                                  combine_vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));
@@ -266,6 +327,7 @@ struct Reducer {
     } else {
       buffers = {{&source, false}, {&index_in, false}, {&dst, true}, {&dst, true}};
     }
+    if (scratch != nullptr) buffers[3] = {scratch, true};  // results: binding 2 (dst)
     if (prologue != nullptr) {
       for (const Tensor& t : *prologue->leaves) buffers.emplace_back(&t, false);
     }
