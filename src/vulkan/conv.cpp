@@ -1,12 +1,12 @@
 // conv on the device: one implicit-GEMM dispatch (shaders/conv.comp) over every group, for
 // 1 to 3 spatial axes and every float dtype the device stores (f64 needs shaderFloat64).
-// More spatial axes are not native: the core falls back to the cpu. f16 runs on NV
-// cooperative matrices where the device has them (shaders/conv_coopmat.comp, f32
-// accumulation); elsewhere, and bf16 always, on the register-blocked kernel. With
-// VKT_VK_CONV_GEMM=1, one group: im2col (shaders/conv_im2col.comp) then dot's GEMM, which
-// takes cooperative matrices for f16 where the device has them; the im2col matrix is written
-// in 16-byte stores where its rows allow (shaders/conv_im2col_vec.comp), and the two passes
-// are marked for the device timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
+// More spatial axes are not native: the core falls back to the cpu. One-group f16 convs on a
+// device with cooperative matrices (or any conv with VKT_VK_CONV_GEMM=1) run as im2col
+// (shaders/conv_im2col.comp; conv_im2col_vec.comp in 16-byte stores where its rows allow)
+// then dot's GEMM on cooperative matrices; the two passes are marked for the device timer
+// (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). shaders/conv_coopmat.comp, the
+// implicit GEMM on cooperative matrices, is slower and runs only with VKT_VK_COOPMAT=1 and
+// VKT_VK_CONV_GEMM=0.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -87,13 +87,21 @@ bool use_coopmat(const VulkanBackend& b, DType d) {
          kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
 
-// conv as im2col + dot's GEMM (VKT_VK_CONV_GEMM=1, read at every call; a tuning and test
-// switch until the H200 says which path wins where): one group only, the column matrix
-// [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
+// conv as im2col + dot's GEMM: by default for f16 where the device has cooperative
+// matrices, which the GEMM then takes (H200, run28-0da5d5e, the ResNet 3x3 layer: C 251.5 us
+// against 393.3 for the implicit GEMM in run 26); f32 keeps the implicit GEMM (645.9 against
+// 324). VKT_VK_CONV_GEMM=1 or 0 forces it either way (read at every call). One group only,
+// the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
 bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
                      std::int64_t k, std::int64_t positions) {
   const char* env = std::getenv("VKT_VK_CONV_GEMM");
-  if (env == nullptr || std::string(env) != "1" || groups != 1) return false;
+  const std::string forced = env == nullptr ? "" : env;
+  if (!forced.empty() && forced != "0" && forced != "1") {
+    throw Error("[conv] VKT_VK_CONV_GEMM='" + forced + "': expected 0 or 1");
+  }
+  const bool wanted = forced.empty() ? call.out_dtype == DType::f16 && b.context().caps().coopmat_nv
+                                     : forced == "1";
+  if (!wanted || groups != 1) return false;
   const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
   return elements < (std::uint64_t{1} << 32) &&
          elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range &&

@@ -50,12 +50,15 @@ bool vec4_allowed(const VulkanBackend& b) {
   throw Error("[reduce] VKT_VK_REDUCE='" + s + "': expected auto, vec4 or scalar");
 }
 
-// VKT_VK_REDUCE_PASSES=1 (default): a split rows pass is one dispatch where its partials fit
-// one workgroup's second pass; =2: always two dispatches (the comparison, and the fallback).
+// VKT_VK_REDUCE_PASSES=1: a split rows pass is one dispatch where its partials fit one
+// workgroup's second pass (the last workgroup to finish combines them); unset or 2: two
+// dispatches. On the H200 one pass was slower (run28-0da5d5e, mem/passes-*: sum of 64M 70.7
+// us on the device against 66.3, of 1M 11.2 against 7.4): its counter's fill and barrier
+// cost more than the second dispatch.
 bool one_pass_allowed() {
   const char* v = std::getenv("VKT_VK_REDUCE_PASSES");
   const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "1" || s == "2") return s != "2";
+  if (s.empty() || s == "1" || s == "2") return s == "1";
   throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
 }
 
