@@ -26,14 +26,20 @@ void expect_same(const Tensor& got, const Tensor& expected) {
   EXPECT_EQ(got.to_bytes(), expected.to_bytes());
 }
 
+// Calls f twice, each result against eager's; the dispatches of the second call (a cache hit).
+template <class F, class... Args>
+std::uint64_t cache_hit_dispatches(F& f, const Tensor& expected, const Args&... args) {
+  expect_same(f(args...), expected);
+  LedgerScope scope;
+  expect_same(f(args...), expected);
+  return scope.delta().dispatches;
+}
+
 TEST_F(VulkanCompileDot, MlpIsOneDispatchAndEqualsEager) {
   const Tensor x = on_gpu({64, 96}), w = on_gpu({96, 128}, 1.0f), bias = on_gpu({128}, 2.0f);
   auto f = compile(mlp_gelu);
   const Tensor expected = mlp_gelu(x, w, bias);
-  expect_same(f(x, w, bias), expected);
-  LedgerScope scope;
-  expect_same(f(x, w, bias), expected);
-  EXPECT_EQ(scope.delta().dispatches, 1u) << f.describe();
+  EXPECT_EQ(cache_hit_dispatches(f, expected, x, w, bias), 1u) << f.describe();
   EXPECT_NE(f.describe().find("fused dot group"), std::string::npos) << f.describe();
 }
 
@@ -103,10 +109,7 @@ TEST_F(VulkanCompileDot, BatchedDotWithBiasEqualsEager) {
   };
   auto f = compile(prog);
   const Tensor expected = prog(a, b, bias);
-  expect_same(f(a, b, bias), expected);
-  LedgerScope scope;
-  expect_same(f(a, b, bias), expected);
-  EXPECT_EQ(scope.delta().dispatches, 1u) << f.describe();
+  EXPECT_EQ(cache_hit_dispatches(f, expected, a, b, bias), 1u) << f.describe();
 }
 
 TEST_F(VulkanCompileDot, DotReturnedTooIsWrittenByTheSameKernel) {
@@ -142,10 +145,7 @@ TEST_F(VulkanCompileDot, SplitKAddsThePartialsWithTheEpilogue) {
   const Tensor x = on_gpu({16, 2048}), w = on_gpu({2048, 16}, 0.2f), bias = on_gpu({16}, 0.8f);
   auto f = compile(mlp_gelu);
   const Tensor expected = mlp_gelu(x, w, bias);
-  expect_same(f(x, w, bias), expected);
-  LedgerScope scope;
-  expect_same(f(x, w, bias), expected);
-  EXPECT_EQ(scope.delta().dispatches, 2u) << f.describe();
+  EXPECT_EQ(cache_hit_dispatches(f, expected, x, w, bias), 2u) << f.describe();
 }
 
 // An f64 epilogue after an f32 dot: the dot shaders would accumulate in f64 under VKT_F64,
@@ -160,10 +160,7 @@ TEST_F(VulkanCompileDot, GroupItsBackendCannotFuseRunsTheDotThenTheEpilogue) {
   };
   auto f = compile(prog);
   const Tensor expected = prog(x, w, bias);
-  expect_same(f(x, w, bias), expected);
-  LedgerScope scope;
-  expect_same(f(x, w, bias), expected);
-  EXPECT_EQ(scope.delta().dispatches, 2u) << f.describe();
+  EXPECT_EQ(cache_hit_dispatches(f, expected, x, w, bias), 2u) << f.describe();
   EXPECT_NE(f.describe().find("fused dot group"), std::string::npos) << f.describe();
 }
 
