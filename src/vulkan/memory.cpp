@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/size_class.h"
@@ -23,6 +24,18 @@ constexpr VkMemoryPropertyFlags kMappedWorking =
 
 std::string mib(VkDeviceSize b) {
   return std::to_string(b >> 20) + " MiB";
+}
+
+// A size in MiB from the environment, in bytes; nullopt where unset.
+std::optional<VkDeviceSize> env_mib(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  char* end = nullptr;
+  const unsigned long long mb = std::strtoull(v, &end, 10);
+  if (*end != '\0' || *v == '-' || mb > (~0ull >> 20)) {
+    throw Error(std::string("[vulkan] ") + name + "='" + v + "': expected a size in MiB");
+  }
+  return VkDeviceSize{mb} << 20;
 }
 
 }  // namespace
@@ -105,7 +118,8 @@ MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
     }
   }
   cap_ = heap / 10 * 9;
-  if (const char* c = std::getenv("VKT_VK_POOL_CAP_MB")) cap_ = VkDeviceSize{std::stoull(c)} << 20;
+  if (const auto mb = env_mib("VKT_VK_POOL_CAP_MB")) cap_ = *mb;
+  if (const auto mb = env_mib("VKT_VK_POOL_IDLE_MB")) idle_cap_ = *mb;
   free_.resize(max_classes_);
 }
 
@@ -265,7 +279,7 @@ void MemoryPool::release(const BufferRange& r) {
     // Kept for reuse (no vkAllocateMemory per op); the oldest idle ones go past the cap.
     idle_dedicated_.push_back(r.owner);
     idle_bytes_ += dedicated_[r.owner]->size;
-    while (idle_bytes_ > kIdleDedicatedCap && !idle_dedicated_.empty()) {
+    while (idle_bytes_ > idle_cap_ && !idle_dedicated_.empty()) {
       idle_bytes_ -= dedicated_[idle_dedicated_.front()]->size;
       free_dedicated(idle_dedicated_.front());
       idle_dedicated_.erase(idle_dedicated_.begin());

@@ -53,7 +53,8 @@ class MemoryPool {
  public:
   static constexpr VkDeviceSize kMinClass = 256;
   static constexpr VkDeviceSize kBlockSize = VkDeviceSize{64} << 20;
-  // Released dedicated buffers kept for reuse, at most this many bytes.
+  // Released dedicated buffers kept for reuse, at most this many bytes by default
+  // (VKT_VK_POOL_IDLE_MB overrides).
   static constexpr VkDeviceSize kIdleDedicatedCap = VkDeviceSize{2} << 30;
 
   explicit MemoryPool(const Context& ctx);
@@ -97,7 +98,7 @@ class MemoryPool {
   const Context& ctx_;
   bool host_mapped_ = false;
   VkDeviceSize block_size_ = kBlockSize;  // the default size of new blocks
-  std::uint8_t max_classes_ = 0;           // pooled size classes any block size allows
+  std::uint8_t max_classes_ = 0;          // pooled size classes any block size allows
   VkDeviceSize cap_ = 0;
   std::uint32_t heap_ = 0;  // the largest device-local heap, which the cap is taken from
   VkDeviceSize allocated_ = 0;
@@ -108,6 +109,7 @@ class MemoryPool {
   std::vector<std::unique_ptr<OwnedBuffer>> dedicated_;  // null where released
   std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
   VkDeviceSize idle_bytes_ = 0;
+  VkDeviceSize idle_cap_ = kIdleDedicatedCap;
 };
 
 }  // namespace vkt::vk
