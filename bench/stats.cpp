@@ -2,8 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace vkt::bench {
+
+double default_min_warmup_us() {
+  static const double us = [] {
+    const char* v = std::getenv("VKT_BENCH_WARMUP_MS");
+    return v != nullptr && *v != '\0' ? std::stod(v) * 1000.0 : 20000.0;
+  }();
+  return us;
+}
 
 Stats summarize(std::vector<double> s) {
   Stats st;

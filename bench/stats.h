@@ -15,12 +15,15 @@ struct Stats {
 
 Stats summarize(std::vector<double> samples_us);
 
+// 20 ms, or VKT_BENCH_WARMUP_MS's milliseconds (read once).
+double default_min_warmup_us();
+
 struct TimingPlan {
   // Warm-ups: at least `warmups` runs and at least min_warmup_us of them. A GPU idle for a
   // moment drops its clocks (the H200 to 345 MHz from 1980), and two short warm-ups did not
   // bring them back: the same kernel's device time moved 40% between runs (run8, run9).
   int warmups = 2;
-  double min_warmup_us = 20000;
+  double min_warmup_us = default_min_warmup_us();
   int min_reps = 30;
   // Tiny ops repeat until their timed runs add up to at least this much.
   double min_total_us = 20000;
