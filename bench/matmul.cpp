@@ -129,12 +129,12 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
   DeviceRun r;
   std::vector<double> wall, gpu;
   try {
-    // Warm-ups as TimingPlan's (two, and at least min_warmup_us), the first with the device
+    // Warm-ups as measure()'s (two, and at least min_warmup_us), the first with the device
     // time kept; i < 0 while warming up.
     const double warm_start = now_us();
-    const double min_warmup_us = TimingPlan{}.min_warmup_us;
+    const double warmup_us = min_warmup_us(dev, TimingPlan{});
     for (int i = -2; i < reps; ++i) {
-      if (i == -1 && now_us() - warm_start < min_warmup_us) i = -2;  // keep warming up
+      if (i == -1 && now_us() - warm_start < warmup_us) i = -2;  // keep warming up
       const double t0 = now_us();
       dev.begin_device_timer();
       LedgerScope ledger;
@@ -178,15 +178,16 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
   const std::vector<std::int64_t> sizes =
       o.sizes.empty() ? std::vector<std::int64_t>{16, 64, 256, 1024, 2048, 4096} : o.sizes;
   std::vector<DType> dtypes;
-  for (const std::string& d : o.dtypes.empty() ? std::vector<std::string>{"f32", "f64"} : o.dtypes) {
+  for (const std::string& d :
+       o.dtypes.empty() ? std::vector<std::string>{"f32", "f64"} : o.dtypes) {
     dtypes.push_back(dtype_from_name(d));
   }
   const std::vector<Variant> variants = parse_variants(o.variants);
   std::vector<Row> rows;
   Table table({"variant", "dtype", "n", "round", "cpu_ms", "vulkan_ms", "gpu_ms", "gpu_min_ms",
                "TFLOPs_gpu", "path"});
-  const std::size_t total = variants.size() * dtypes.size() * sizes.size() *
-                            static_cast<std::size_t>(o.rounds);
+  const std::size_t total =
+      variants.size() * dtypes.size() * sizes.size() * static_cast<std::size_t>(o.rounds);
   std::size_t i = 0;
   for (DType dt : dtypes) {
     for (std::int64_t n : sizes) {
@@ -198,8 +199,9 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
       Stats cpu_stats;
       const bool cpu_measured = n <= o.cpu_max;
       if (cpu_measured) {
-        OpCase c{"matmul", dt, {n, n}, {{ca}, {cb}},
-                 [](const std::vector<Tensor>& in) { return dot(in[0], in[1]); }};
+        OpCase c{"matmul", dt, {n, n}, {{ca}, {cb}}, [](const std::vector<Tensor>& in) {
+                   return dot(in[0], in[1]);
+                 }};
         TimingPlan plan;
         plan.min_reps = n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;
         plan.min_total_us = n >= 2048 ? 0 : plan.min_total_us;
@@ -210,8 +212,9 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
         const EnvScope env(v);
         std::vector<std::pair<Tensor, Tensor>> live;  // every round's operands, kept alive
         for (int round = 1; round <= o.rounds; ++round) {
-          progress_line(++i, total, v.name + " " + std::string(dtype_name(dt)) + " " +
-                                        std::to_string(n) + " round " + std::to_string(round));
+          progress_line(++i, total,
+                        v.name + " " + std::string(dtype_name(dt)) + " " + std::to_string(n) +
+                            " round " + std::to_string(round));
           DeviceRun d;
           if (dev != nullptr) {
             live.emplace_back(copy(ca, *dev), copy(cb, *dev));
@@ -239,12 +242,15 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
           row.emplace_back("vulkan_gpu_us", g ? fmt_num(d.gpu.median_us) : "");
           row.emplace_back("vulkan_gpu_min_us", g ? fmt_num(d.gpu.min_us) : "");
           row.emplace_back("vulkan_gpu_max_us", g ? fmt_num(d.gpu_max_us) : "");
-          row.emplace_back("gpu_first_us", d.ok && d.gpu_first_us >= 0 ? fmt_num(d.gpu_first_us) : "");
+          row.emplace_back("gpu_first_us",
+                           d.ok && d.gpu_first_us >= 0 ? fmt_num(d.gpu_first_us) : "");
           row.emplace_back("gpu_seq_us", d.seq);
-          row.emplace_back("cpu_GFLOPs", cpu_measured ? fmt_num(flop / cpu_stats.median_us / 1e3, 2) : "");
+          row.emplace_back("cpu_GFLOPs",
+                           cpu_measured ? fmt_num(flop / cpu_stats.median_us / 1e3, 2) : "");
           row.emplace_back("vulkan_GFLOPs", d.ok ? fmt_num(flop / d.wall.median_us / 1e3, 2) : "");
           row.emplace_back("vulkan_gpu_GFLOPs", g ? fmt_num(flop / d.gpu.median_us / 1e3, 2) : "");
-          row.emplace_back("vulkan_gpu_best_GFLOPs", g ? fmt_num(flop / d.gpu.min_us / 1e3, 2) : "");
+          row.emplace_back("vulkan_gpu_best_GFLOPs",
+                           g ? fmt_num(flop / d.gpu.min_us / 1e3, 2) : "");
           row.emplace_back("upload_included", "no");
           table.add({v.name, std::string(dtype_name(dt)), std::to_string(n), std::to_string(round),
                      cpu_measured ? fmt_num(cpu_stats.median_us / 1e3) : "",

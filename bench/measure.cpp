@@ -1,5 +1,6 @@
 #include "measure.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,6 +19,13 @@ bool device_timer_on() {
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
 }  // namespace
+
+double min_warmup_us(const Backend& b, const TimingPlan& plan) {
+  for (const auto& [key, value] : b.properties())
+    if (key == "device_type" && value != "cpu")
+      return std::max(plan.min_warmup_us, device_min_warmup_us());
+  return plan.min_warmup_us;
+}
 
 Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   BackendScope scope(b);
@@ -51,7 +59,9 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
     if (us >= 0) pass_us.push_back(b.device_timer_passes_us());
   };
   Column col;
-  col.stats = time_it(once, plan, after);
+  TimingPlan warm_plan = plan;
+  if (&b != &cpu()) warm_plan.min_warmup_us = std::max(plan.min_warmup_us, device_min_warmup_us());
+  col.stats = time_it(once, warm_plan, after);
   col.has_device_time = !device_us.empty();
   if (col.has_device_time) col.device = summarize(std::move(device_us));
   const std::size_t passes = pass_us.empty() ? 0 : pass_us.front().size();

@@ -31,6 +31,10 @@ enum class Read {
   to_vector,  // a copy of the elements into a new std::vector (to_vector), fresh pages too
 };
 
+// The least warm-up before timing on `b`: device_min_warmup_us() on a GPU (stats.h), the
+// TimingPlan's own on the cpu backend and on a cpu device such as lavapipe (no such governor).
+double min_warmup_us(const Backend& b, const TimingPlan& plan);
+
 // Places the inputs on `b` (outside the timing), then times the op and `read`.
 // The column's median as a CSV cell, or an empty cell where it was not measured.
 inline std::string median_or_empty(const Column& c) {

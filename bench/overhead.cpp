@@ -31,6 +31,11 @@ Stats record_cost(const OpCase& c, Backend& dev, const TimingPlan& plan) {
     results.clear();
   };
   std::vector<double> per_op;
+  const double warm_start = now_us();  // the clock back up first (stats.h)
+  while (now_us() - warm_start < min_warmup_us(dev, plan)) {
+    issue();
+    drain();
+  }
   for (int rep = 0; rep < plan.min_reps + plan.warmups; ++rep) {
     const double t0 = now_us();
     issue();

@@ -7,10 +7,10 @@
 
 namespace vkt::bench {
 
-double default_min_warmup_us() {
+double device_min_warmup_us() {
   static const double us = [] {
     const char* v = std::getenv("VKT_BENCH_WARMUP_MS");
-    return v != nullptr && *v != '\0' ? std::stod(v) * 1000.0 : 20000.0;
+    return v != nullptr && *v != '\0' ? std::stod(v) * 1000.0 : 500000.0;
   }();
   return us;
 }

@@ -15,15 +15,20 @@ struct Stats {
 
 Stats summarize(std::vector<double> samples_us);
 
-// 20 ms, or VKT_BENCH_WARMUP_MS's milliseconds (read once).
-double default_min_warmup_us();
+// The least warm-up of anything timed on a GPU: 500 ms, or VKT_BENCH_WARMUP_MS (read once).
+// The H200's clock governor takes the SM clock from 1980 down to 345 MHz after a few seconds
+// of low use (the cpu columns, making inputs) and back only after some 100 ms of work: with
+// 20 ms, memory-bound kernels late in a process ran 1.5 to 3x slower on the device (runs 30
+// to 32, 34: nvidia-smi's clocks beside; 500 ms removed it, 100 ms did not). measure.h's
+// min_warmup_us(Backend) applies it to GPUs only: a cpu device (lavapipe) keeps 20 ms.
+double device_min_warmup_us();
 
 struct TimingPlan {
   // Warm-ups: at least `warmups` runs and at least min_warmup_us of them. A GPU idle for a
   // moment drops its clocks (the H200 to 345 MHz from 1980), and two short warm-ups did not
   // bring them back: the same kernel's device time moved 40% between runs (run8, run9).
   int warmups = 2;
-  double min_warmup_us = default_min_warmup_us();
+  double min_warmup_us = 20000;
   int min_reps = 30;
   // Tiny ops repeat until their timed runs add up to at least this much.
   double min_total_us = 20000;

@@ -88,6 +88,17 @@ def summarize(samples_us):
     return Stats(median, p95, s[0], n)
 
 
+# Anything timed on a GPU warms up for at least this long, as vkt-bench does (bench/stats.h
+# device_min_warmup_us): the H200's clock governor lowers its SM clock after seconds of low use.
+DEVICE_WARMUP_US = float(os.environ.get("VKT_BENCH_WARMUP_MS") or 500) * 1000.0
+
+
+def gpu_time_it(run, **kwargs):
+    """time_it for a column timed on a GPU: its warm-up lasts at least DEVICE_WARMUP_US."""
+    kwargs["min_warmup_us"] = max(kwargs.get("min_warmup_us", 20000.0), DEVICE_WARMUP_US)
+    return time_it(run, **kwargs)
+
+
 def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000, after=None,
             min_warmup_us=20000.0):
     """Times `run` after warm-ups (at least `warmups` runs and min_warmup_us of them, as

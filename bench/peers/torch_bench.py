@@ -268,7 +268,7 @@ def main(argv=None):
             run()
             end.record()
             torch.cuda.synchronize()
-        wall = pc.time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
+        wall = pc.gpu_time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
         return wall, pc.summarize(device_us)
 
     rows = []
@@ -287,8 +287,8 @@ def main(argv=None):
                 torch.cuda.synchronize()
                 cols["C"], cols["C_gpu"] = device_timed(run_gpu, args.reps)
                 # .cpu() waits for the op and copies into new pageable host memory; then B's view.
-                cols["D"] = pc.time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
-                cols["D_vec"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
+                cols["D"] = pc.gpu_time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
+                cols["D_vec"] = pc.gpu_time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
                 del run_gpu
             rows.append(pc.consumer_row(meta, "torch", op, "f32", shape, n, "native" if has_cuda else "cpu-only",
                                         cols, out_bytes, d2h))

@@ -148,13 +148,13 @@ def main(argv=None):
             def c_run(f=fn):
                 f(*gpu_in)
                 sync()
-            row["C_us"] = pc.fmt_num(pc.time_it(c_run, min_reps=args.reps).median_us)
-            row["D_us"] = pc.fmt_num(pc.time_it(lambda: fn(*gpu_in).cpu().numpy(), min_reps=args.reps).median_us)
+            row["C_us"] = pc.fmt_num(pc.gpu_time_it(c_run, min_reps=args.reps).median_us)
+            row["D_us"] = pc.fmt_num(pc.gpu_time_it(lambda: fn(*gpu_in).cpu().numpy(), min_reps=args.reps).median_us)
             row["D_over_B"] = pc.fmt_num(float(row["D_us"]) / float(row["B_us"]), 4)
             if fresh is not None:
-                row["C_compiled_us"] = pc.fmt_num(pc.time_it(lambda: c_run(fresh), min_reps=args.reps).median_us)
+                row["C_compiled_us"] = pc.fmt_num(pc.gpu_time_it(lambda: c_run(fresh), min_reps=args.reps).median_us)
                 row["D_compiled_us"] = pc.fmt_num(
-                    pc.time_it(lambda: fresh(*gpu_in).cpu().numpy(), min_reps=args.reps).median_us)
+                    pc.gpu_time_it(lambda: fresh(*gpu_in).cpu().numpy(), min_reps=args.reps).median_us)
                 row["D_compiled_over_B"] = pc.fmt_num(float(row["D_compiled_us"]) / float(row["B_us"]), 4)
         rows.append(row)
     print("\r" + " " * 60 + "\r", end="", file=sys.stderr)

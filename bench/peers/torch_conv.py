@@ -92,9 +92,9 @@ def main(argv=None):
                 F.conv2d(x, k, padding=1)
                 end.record()
                 torch.cuda.synchronize()
-            cols["C"] = pc.time_it(op_only, min_reps=args.reps,
+            cols["C"] = pc.gpu_time_it(op_only, min_reps=args.reps,
                                    after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
-            cols["D"] = pc.time_it(lambda: F.conv2d(x, k, padding=1).cpu().clone(),
+            cols["D"] = pc.gpu_time_it(lambda: F.conv2d(x, k, padding=1).cpu().clone(),
                                    min_reps=args.reps)
             g = pc.summarize(gpu)
             out_bytes = batch * c * hw * hw * x.element_size()

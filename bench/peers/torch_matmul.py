@@ -73,7 +73,7 @@ def main(argv=None):
                 torch.matmul(a, b)
                 end.record()
                 torch.cuda.synchronize()
-            wall = pc.time_it(timed, min_reps=args.reps, min_total_us=0, max_reps=args.reps,
+            wall = pc.gpu_time_it(timed, min_reps=args.reps, min_total_us=0, max_reps=args.reps,
                               after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
             g = pc.summarize(gpu)
             flop = (8.0 if d.startswith("c") else 2.0) * n * n * n  # complex: 8 real flops per multiply-add
