@@ -58,12 +58,12 @@ if ! "$bench" info | grep -q "device .*H200"; then
   echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
 fi
 have_torch() { python3 -c 'import torch' 2>/dev/null; }
-# An idle H200 runs at 345 MHz and a small op then costs ~50 us instead of ~25 (run 11), so
-# the GPU is kept busy for a moment first. Run 25 found the first benchmark process on a fresh
-# machine slow for the memory-bound rows after gather (add 64M 360 us on the device against 237
-# in the next processes, at full clock), and a matmul warm-up harmless. So the warm-up is a
-# throw-away process that runs the memory rows' ops at 64M; VKT_BENCH_WARMUP=matmul gives the
-# old one (4096 matmuls), =none skips it.
+# An idle H200 runs at 345 MHz and a small op then costs ~50 us instead of ~25 (run 11). Run
+# 34 showed the clock governor also lowers the clock a few seconds into a mostly idle process:
+# vkt-bench (and the peers) now warm up every GPU column for 500 ms (bench/stats.h). The
+# throw-away process below still brings the clock up before the first bench; it runs the
+# memory rows' ops at 64M; VKT_BENCH_WARMUP=matmul gives the old one (4096 matmuls), =none
+# skips it.
 case ${VKT_BENCH_WARMUP:-memory} in
   matmul) "$bench" matmul --sizes 4096 --dtypes f32 --reps 400 --cpu-max 0 --out "$out/.warm-up.csv" > /dev/null 2>&1 || true ;;
   none) ;;
