@@ -62,6 +62,16 @@ bool one_pass_allowed() {
   throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
 }
 
+// VKT_VK_ARG_SPLIT=1 (default) or 0: a first arg pass's vec4 scan keeps four running
+// candidates, merged after its four-quad loop (shaders/reduce_main.glsl ARG_SPLIT), or one.
+// The same results either way; four break the compare chain each element otherwise waits on.
+bool arg_split_allowed() {
+  const char* v = std::getenv("VKT_VK_ARG_SPLIT");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "1" || s == "0") return s != "0";
+  throw Error("[reduce] VKT_VK_ARG_SPLIT='" + s + "': expected 1 or 0");
+}
+
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -287,7 +297,8 @@ struct Reducer {
                                                   partial ? 1u : 0u,
                                                   vec4 ? 1u : 0u,
                                                   scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u};
+                                                  combine_vec4 ? 1u : 0u,
+                                                  arg && vec4 && arg_split_allowed() ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));
