@@ -69,6 +69,69 @@ def parse_ops(text, known):
     return ops
 
 
+# ---- the random data (bench/bench_data.cpp) ----
+
+_HASH_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9)
+# hashed_top24 of indices 1, 2, 3 as vkt-bench computes them (tests/bench/data checks them):
+# bench_data_torch's check that torch's int64 arithmetic gives vkt-bench's bits.
+_TOP24_OF_1_2_3 = [13238423, 7090759, 15380822]
+
+
+def random_data():
+    """VKT_BENCH_DATA=random, the variable vkt-bench reads: the peers then time the hashed
+    values bench_data makes instead of the ramp."""
+    return os.environ.get("VKT_BENCH_DATA") == "random"
+
+
+def hashed_top24(idx):
+    """The top 24 bits of vkt-bench's splitmix-style hash of each index (hashed_unit in
+    bench/bench_data.cpp). `idx`: a numpy uint64 array, wrapping as C++'s std::uint64_t; or
+    a numpy or torch int64 array/tensor (torch has no uint64 arithmetic), whose multiplies
+    wrap to the same bits in two's complement and whose right shifts are masked to logical."""
+    if str(idx.dtype) == "uint64":
+        import numpy as np
+
+        def shr(h, k):
+            return h >> np.uint64(k)
+        m1, m2 = (np.uint64(m) for m in _HASH_MULTIPLIERS)
+    else:
+        def shr(h, k):
+            return (h >> k) & ((1 << (64 - k)) - 1)
+        m1, m2 = (m - (1 << 64) if m >> 63 else m for m in _HASH_MULTIPLIERS)
+    h = idx * m1
+    h = h ^ shr(h, 29)
+    h = h * m2
+    h = h ^ shr(h, 32)
+    return shr(h, 40)
+
+
+def bench_values(idx, scale=1.0, offset=0.01):
+    """vkt-bench's random value at each index of the numpy uint64 array `idx` (hashed_value
+    in bench/bench_data.cpp): float32(u * scale + offset), u = hashed_top24(i) / 2^24,
+    computed in float64."""
+    import numpy as np
+    u = hashed_top24(idx).astype(np.float64) / 16777216.0
+    return (u * scale + offset).astype(np.float32)
+
+
+def bench_data(n, scale=1.0, offset=0.01):
+    """vkt-bench's random data (VKT_BENCH_DATA=random): its n values as a numpy f32 array."""
+    import numpy as np
+    return bench_values(np.arange(n, dtype=np.uint64), scale, offset)
+
+
+def bench_data_torch(n, scale=1.0, offset=0.01):
+    """bench_data as a torch f32 cpu tensor, computed in torch's int64 (the GPU machine's
+    torch may run without numpy)."""
+    import torch
+    top = hashed_top24(torch.arange(n, dtype=torch.int64))
+    if n > 3 and top[1:4].tolist() != _TOP24_OF_1_2_3:
+        raise RuntimeError(f"bench_data_torch: torch hashed indices 1..3 to {top[1:4].tolist()}, "
+                           f"vkt-bench to {_TOP24_OF_1_2_3}: its int64 arithmetic does not wrap as assumed")
+    u = top.to(torch.float64) / 16777216.0
+    return (u * scale + offset).to(torch.float32)
+
+
 # ---- timing (bench/stats.cpp) ----
 
 

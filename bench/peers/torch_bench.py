@@ -9,7 +9,7 @@ Timed exactly as vkt-bench times vktensor (bench/measure.h):
   D  op on CUDA, then .cpu() (torch's read into new pageable host memory), then .numpy()
   B_vec, D_vec  B and D with the result copied into new host memory (.numpy().tobytes()),
      as vktensor's to_vector columns copy it into a new std::vector
-E stays empty (torch has no legacy path). Without CUDA, C and D stay empty. Cases mirror bench/cases.cpp: same shapes, same f32 data, indices the seed holds
+E stays empty (torch has no legacy path). Without CUDA, C and D stay empty. Cases mirror bench/cases.cpp: same shapes, same f32 data (VKT_BENCH_DATA=random as there), indices the seed holds
 on the cpu are moved to the device inside the timed region, as vktensor must.
 
 Runs with the GPU machine's own python3 (no matplotlib; numpy optional).
@@ -48,7 +48,10 @@ def host_copy(t):
 
 
 def f32_data(n, shape, dev, scale=1.0, offset=0.01):
-    """cases.cpp f32_data: iota(n)/n * scale + offset in f32, placed on `dev`."""
+    """bench_data.cpp f32_data: iota(n)/n * scale + offset in f32 (with VKT_BENCH_DATA=random
+    vkt-bench's hashed values, peer_common.bench_data_torch), placed on `dev`."""
+    if pc.random_data():
+        return pc.bench_data_torch(n, scale, offset).reshape(shape).to(dev)
     x = torch.arange(n, dtype=F32) / n * scale + offset
     return x.reshape(shape).to(dev)
 

@@ -3,8 +3,9 @@
 kernel {C, C, 3, 3}, padding 1) by torch.nn.functional.conv2d, in vkt-bench conv's CSV schema
 (bench/conv.cpp) plus a `library` column.
 
-- Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C, made in f32
-  on the cpu and cast, then moved to the GPU outside the timing (inputs resident).
+- Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C (with
+  VKT_BENCH_DATA=random its hashed values in place of iota/size + 0.01), made in f32 on the
+  cpu and cast, then moved to the GPU outside the timing (inputs resident).
 - cuDNN with TF32 OFF (torch.backends.cudnn.allow_tf32 = False, and for matmul too), so the
   f32 rows are full-f32 convolutions like vktensor's; cudnn.benchmark off (PyTorch's
   default); f16/bf16 keep PyTorch's defaults (tensor cores).
@@ -36,10 +37,13 @@ COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "kernel", "padding", "size
 
 
 def seed_data(shape, scale=1.0):
+    """vkt-bench conv's inputs: seed_data (iota/size + 0.01, or with VKT_BENCH_DATA=random its
+    hashed values, peer_common.bench_data_torch) times `scale`, in f32."""
     n = 1
     for d in shape:
         n *= d
-    return ((torch.arange(n, dtype=torch.float32) / float(n) + 0.01) * scale).reshape(shape)
+    x = pc.bench_data_torch(n) if pc.random_data() else torch.arange(n, dtype=torch.float32) / float(n) + 0.01
+    return (x * scale).reshape(shape)
 
 
 def ratio(x, y):
