@@ -3,8 +3,6 @@
 #include <cstdio>
 
 #include "cases.h"
-#include "device.h"
-#include "host_info.h"
 #include "measure.h"
 #include "rows.h"
 #include "stats.h"
@@ -27,13 +25,8 @@ void add_ledger(Row& row, const std::string& prefix, const Column& c) {
 }  // namespace
 
 std::vector<Row> run_consumer(const ConsumerOptions& opts) {
-  Backend* dev = find_device(opts.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = opts.out.empty() ? default_csv_path(host, "consumer") : opts.out;
-  check_writable(out);
-  const double d2h = floor_d2h_rate(dev);
-  TimingPlan plan;
-  plan.min_reps = opts.min_reps;
+  const ConsumerRun run = start_consumer_run(opts.device, opts.out, "consumer", opts.min_reps);
+  Backend* const dev = run.dev;
 
   std::vector<Row> rows;
   Table table({"op", "size", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us", "D/B",
@@ -44,20 +37,20 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(),
                    static_cast<long long>(n));
       const OpCase c = make_case(op, n);
-      const Column a = measure(c, cpu(), Read::none, plan);
-      const Column b = measure(c, cpu(), Read::to_cpu, plan);
+      const Column a = measure(c, cpu(), Read::none, run.plan);
+      const Column b = measure(c, cpu(), Read::to_cpu, run.plan);
       // Without a device (the host table) the to_vector columns are left out.
       Column b_vec, cc, d, e, d_vec;
-      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, plan);
+      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, run.plan);
       std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
       if (dev != nullptr) {
-        cc = measure(c, *dev, Read::none, plan);
-        d = measure(c, *dev, Read::to_cpu, plan);
-        d_vec = measure(c, *dev, Read::to_vector, plan);
-        e = measure_legacy(c, *dev, plan);
+        cc = measure(c, *dev, Read::none, run.plan);
+        d = measure(c, *dev, Read::to_cpu, run.plan);
+        d_vec = measure(c, *dev, Read::to_vector, run.plan);
+        e = measure_legacy(c, *dev, run.plan);
       }
-      const double floor = floor_us(cc, out_bytes, d2h);
-      Row row = case_fields(host, op, std::string(dtype_name(c.dtype)), c.shape, {}, n,
+      const double floor = floor_us(cc, out_bytes, run.d2h);
+      Row row = case_fields(run.host, op, std::string(dtype_name(c.dtype)), c.shape, {}, n,
                             path_taken(dev, d));
       const std::pair<const char*, const Column*> cols[] = {
           {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
@@ -77,7 +70,7 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       row.emplace_back("D_over_E", median_ratio(d, e));
       row.emplace_back("C_over_A", median_ratio(cc, a));
       row.emplace_back("out_bytes", std::to_string(out_bytes));
-      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
+      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(run.d2h / 1000.0) : "");
       row.emplace_back("floor_us", cc.measured ? fmt_num(floor) : "");
       row.emplace_back("D_over_floor",
                        cc.measured && floor > 0 ? fmt_num(d.stats.median_us / floor, 4) : "");
@@ -99,7 +92,7 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       rows.push_back(std::move(row));
     }
   }
-  finish(out, rows, table);
+  finish(run.out, rows, table);
   return rows;
 }
 

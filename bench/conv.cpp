@@ -11,8 +11,6 @@
 
 #include "cases.h"
 #include "conv_bench.h"
-#include "device.h"
-#include "host_info.h"
 #include "rows.h"
 #include "suite.h"
 #include "table.h"
@@ -53,13 +51,8 @@ OpCase gemm_alone_case(std::int64_t batch, std::int64_t channels, std::int64_t h
 }  // namespace
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = o.out.empty() ? default_csv_path(host, "conv") : o.out;
-  check_writable(out);
-  const double d2h = floor_d2h_rate(dev);
-  TimingPlan plan;
-  plan.min_reps = o.min_reps;
+  const ConsumerRun run = start_consumer_run(o.device, o.out, "conv", o.min_reps);
+  Backend* const dev = run.dev;
   std::vector<Row> rows;
   Table table({"dtype", "shape", "path", "A_us", "B_us", "C_us", "C_gpu_us", "C_gpu_im2col_us",
                "C_gpu_gemm_us", "D_us", "E_us", "A_GFLOPs", "C_gpu_GFLOPs", "D/B"});
@@ -78,15 +71,16 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
         ColumnChoice which;
         which.cpu = (!o.device_only || dev == nullptr) && !gemm_alone;
         which.legacy = !o.device_only && !gemm_alone;
-        const ConsumerColumns cols = measure_consumer_columns(c, dev, which, plan);
+        const ConsumerColumns cols = measure_consumer_columns(c, dev, which, run.plan);
         const std::size_t out_bytes =
             static_cast<std::size_t>(batch * o.channels * o.hw * o.hw) * itemsize(dt);
         const Shape input_shape{batch, o.channels, o.hw, o.hw};
         const Row kernel_fields = {{"kernel", shape_str(Shape{o.channels, o.channels, 3, 3})},
                                    {"padding", "1"}};
-        Row row = case_fields(host, "conv", name, input_shape, kernel_fields, numel(input_shape),
-                              gemm_alone ? "gemm-alone" : path_taken(dev, cols.d));
-        add_timed_columns(row, cols, out_bytes, d2h, flop);
+        Row row =
+            case_fields(run.host, "conv", name, input_shape, kernel_fields, numel(input_shape),
+                        gemm_alone ? "gemm-alone" : path_taken(dev, cols.d));
+        add_timed_columns(row, cols, out_bytes, run.d2h, flop);
         // The im2col path marks one pass boundary: im2col, then the GEMM.
         const Column& cc = cols.c;
         const bool two = cc.measured && cc.passes.size() == 2;
@@ -101,7 +95,7 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
       }
     }
   }
-  finish(out, rows, table);
+  finish(run.out, rows, table);
   return rows;
 }
 

@@ -9,9 +9,7 @@
 #include <cstring>
 
 #include "cases.h"
-#include "device.h"
 #include "fft_bench.h"
-#include "host_info.h"
 #include "rows.h"
 #include "suite.h"
 #include "table.h"
@@ -43,13 +41,8 @@ OpCase fft_case(std::int64_t batch, std::int64_t n, DType dt) {
 }  // namespace
 
 std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = o.out.empty() ? default_csv_path(host, "fft") : o.out;
-  check_writable(out);
-  const double d2h = floor_d2h_rate(dev);
-  TimingPlan plan;
-  plan.min_reps = o.min_reps;
+  const ConsumerRun run = start_consumer_run(o.device, o.out, "fft", o.min_reps);
+  Backend* const dev = run.dev;
   std::vector<Row> rows;
   Table table({"dtype", "shape", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us",
                "A_GFLOPs", "C_gpu_GFLOPs", "D/B"});
@@ -64,11 +57,11 @@ std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
       ColumnChoice which;
       which.cpu = !o.device_only || dev == nullptr;
       which.legacy = !o.device_only;
-      const ConsumerColumns cols = measure_consumer_columns(c, dev, which, plan);
+      const ConsumerColumns cols = measure_consumer_columns(c, dev, which, run.plan);
       const std::size_t out_bytes = static_cast<std::size_t>(o.batch * n) * itemsize(dt);
       Row row =
-          case_fields(host, "fft", name, c.shape, {}, numel(c.shape), path_taken(dev, cols.d));
-      add_timed_columns(row, cols, out_bytes, d2h, flop);
+          case_fields(run.host, "fft", name, c.shape, {}, numel(c.shape), path_taken(dev, cols.d));
+      add_timed_columns(row, cols, out_bytes, run.d2h, flop);
       row.emplace_back("library", "vktensor");
       table.add({name, shape_str(c.shape), field(row, "path"), field(row, "A_us"),
                  field(row, "B_us"), field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"),
@@ -77,7 +70,7 @@ std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
       rows.push_back(std::move(row));
     }
   }
-  finish(out, rows, table);
+  finish(run.out, rows, table);
   return rows;
 }
 

@@ -22,6 +22,18 @@ class LegacyPolicyScope {
 
 }  // namespace
 
+ConsumerRun start_consumer_run(int device, const std::string& out, const std::string& bench,
+                               int min_reps) {
+  ConsumerRun run;
+  run.dev = find_device(device);
+  run.host = collect_host_info(run.dev);
+  run.out = out.empty() ? default_csv_path(run.host, bench) : out;
+  check_writable(run.out);
+  run.d2h = floor_d2h_rate(run.dev);
+  run.plan.min_reps = min_reps;
+  return run;
+}
+
 ConsumerColumns measure_consumer_columns(const OpCase& c, Backend* dev, ColumnChoice which,
                                          const TimingPlan& plan) {
   ConsumerColumns cols;

@@ -24,6 +24,20 @@ struct ColumnChoice {
   bool legacy = true;
 };
 
+// What a bench of consumer columns sets up before its first case, in this order: the
+// device (null: none), the host's fields, the CSV path (checked writable before any work),
+// the floor's device-to-host rate and the timing plan.
+struct ConsumerRun {
+  Backend* dev = nullptr;
+  HostInfo host;
+  std::string out;
+  double d2h = 0;
+  TimingPlan plan;
+};
+// `out` empty: bench_results/<host>_<bench>_<date>.csv.
+ConsumerRun start_consumer_run(int device, const std::string& out, const std::string& bench,
+                               int min_reps);
+
 // A and B on the cpu, C and D on `dev` (null: none), E on `dev` by the legacy path; in
 // that order, each only where `which` and the device allow it.
 ConsumerColumns measure_consumer_columns(const OpCase& c, Backend* dev, ColumnChoice which,
