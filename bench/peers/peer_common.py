@@ -316,6 +316,45 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
     return row
 
 
+# ---- the conv and fft CSVs' timed columns (bench/rows.cpp add_timed_columns) ----
+
+TIMED_COLUMNS = (
+    [f"{x}_{s}" for x in LETTERS for s in ("us", "min_us", "p95_us", "reps")]
+    + ["C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes", "d2h_GBps",
+       "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs"]
+)
+
+
+def timed_columns(columns, gpu, out_bytes, d2h_bytes_per_us, flop):
+    """TIMED_COLUMNS as vkt-bench conv and fft write them: `columns` maps "A".."E" to Stats
+    (absent or None: not measured, empty cells), `gpu` the device-clock Stats of C (None:
+    none); floor_us = C + out_bytes at the device-to-host rate; GFLOP/s of A and of C's
+    device time."""
+    row = {}
+    col = {x: columns.get(x) for x in LETTERS}
+    for x in LETTERS:
+        s = col[x]
+        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
+        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
+        row[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
+        row[f"{x}_reps"] = str(s.reps) if s else ""
+    row["C_gpu_us"] = fmt_num(gpu.median_us) if gpu else ""
+    row["C_gpu_min_us"] = fmt_num(gpu.min_us) if gpu else ""
+    row["D_over_B"] = _ratio(col["D"], col["B"])
+    row["D_over_E"] = _ratio(col["D"], col["E"])
+    row["C_over_A"] = _ratio(col["C"], col["A"])
+    has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
+    floor_us = col["C"].median_us + out_bytes / d2h_bytes_per_us if col["C"] and has_rate else 0.0
+    row["out_bytes"] = str(out_bytes)
+    row["d2h_GBps"] = fmt_num(d2h_bytes_per_us / 1000.0) if has_rate else ""
+    row["floor_us"] = fmt_num(floor_us) if col["C"] and has_rate else ""
+    row["D_over_floor"] = fmt_num(col["D"].median_us / floor_us, 4) if col["D"] and floor_us > 0 else ""
+    row["GFLOP"] = fmt_num(flop / 1e9, 3)
+    row["A_GFLOPs"] = fmt_num(flop / col["A"].median_us / 1e3, 2) if col["A"] else ""
+    row["C_gpu_GFLOPs"] = fmt_num(flop / gpu.median_us / 1e3, 2) if gpu else ""
+    return row
+
+
 def check_writable(path):
     """Fails before any timing when the CSV could not be written (as vkt-bench does)."""
     folder = os.path.dirname(path) or "."

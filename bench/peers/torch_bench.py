@@ -220,6 +220,22 @@ def measure_d2h_bytes_per_us():
     return nbytes / bus.median_us
 
 
+def cuda_timed(run, min_reps):
+    """C and its device time: op + torch.cuda.synchronize() wall time, and CUDA events
+    around the op (as vkt-bench's timestamps), read after each timed rep, outside its
+    wall-clock time. Returns (wall Stats, device Stats)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    device_us = []
+
+    def timed():
+        start.record()
+        run()
+        end.record()
+        torch.cuda.synchronize()
+    wall = pc.time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
+    return wall, pc.summarize(device_us)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description="PyTorch peer of vkt-bench consumer: A/B on cpu tensors, C/D on CUDA.")
     p.add_argument("--ops", default=",".join(pc.SEED_OPS),
@@ -260,20 +276,6 @@ def main(argv=None):
               file=sys.stderr)
     d2h = measure_d2h_bytes_per_us() if has_cuda else None
 
-    def device_timed(run, min_reps):
-        """C and its device time: CUDA events around the op (as vkt-bench's timestamps),
-        read after each timed rep, outside its wall-clock time."""
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        device_us = []
-
-        def timed():
-            start.record()
-            run()
-            end.record()
-            torch.cuda.synchronize()
-        wall = pc.time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
-        return wall, pc.summarize(device_us)
-
     rows = []
     total = len(ops) * len(sizes)
     for op in ops:
@@ -288,7 +290,7 @@ def main(argv=None):
             if has_cuda:
                 _, run_gpu = CASES[op](n, "cuda")
                 torch.cuda.synchronize()
-                cols["C"], cols["C_gpu"] = device_timed(run_gpu, args.reps)
+                cols["C"], cols["C_gpu"] = cuda_timed(run_gpu, args.reps)
                 # .cpu() waits for the op and copies into new pageable host memory; then B's view.
                 cols["D"] = pc.time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
                 cols["D_vec"] = pc.time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)
