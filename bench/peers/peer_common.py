@@ -364,15 +364,19 @@ def check_writable(path):
         raise OSError(f"cannot write '{path}': folder is not writable")
 
 
-def write_csv(path, rows, columns=PEER_COLUMNS):
+def write_csv(path, rows, columns=PEER_COLUMNS, header=None):
     """Header plus rows; missing values empty. Written to a temp file and renamed, so a
-    failed run never leaves a partial CSV."""
+    failed run never leaves a partial CSV. `header`: the names the header line shows, where
+    a row key must differ from its column's name (a name vkt-bench uses twice)."""
     if not rows:
         raise ValueError(f"no rows to write to '{path}'")
     tmp = path + ".partial"
     with open(tmp, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=columns, restval="", extrasaction="raise", lineterminator="\n")
-        w.writeheader()
+        if header is None:
+            w.writeheader()
+        else:
+            csv.writer(f, lineterminator="\n").writerow(header)
         w.writerows(rows)
     os.replace(tmp, path)
 

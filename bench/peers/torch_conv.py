@@ -28,8 +28,11 @@ import peer_common as pc  # noqa: E402
 from torch_bench import cuda_device_fields, cuda_timed, measure_d2h_bytes_per_us  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}
-COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "kernel", "padding", "size", "path"]
+# vkt-bench conv's columns; its "kernel" (the conv kernel's shape) follows the host's "kernel"
+# (the OS kernel), so the row keys it conv_kernel and only the header says "kernel".
+COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "conv_kernel", "padding", "size", "path"]
            + pc.TIMED_COLUMNS + ["library"])
+HEADER = ["kernel" if c == "conv_kernel" else c for c in COLUMNS]
 
 
 def seed_data(shape, scale=1.0):
@@ -86,14 +89,14 @@ def main(argv=None):
             out_bytes = batch * c * hw * hw * x.element_size()
             row = dict(meta)
             row.update(op="conv", dtype=d, shape=pc.shape_str((batch, c, hw, hw)),
-                       kernel=pc.shape_str((c, c, 3, 3)), padding="1",
+                       conv_kernel=pc.shape_str((c, c, 3, 3)), padding="1",
                        size=str(batch * c * hw * hw), path="native")
             row.update(pc.timed_columns(cols, g, out_bytes, d2h, flop), library="torch")
             rows.append(row)
             print(f"torch conv {d} batch {batch}: gpu median {g.median_us:.1f} us = "
                   f"{flop / g.median_us / 1e6:.2f} TFLOP/s", file=sys.stderr)
             del x, k
-    pc.write_csv(out, rows, columns=COLUMNS)
+    pc.write_csv(out, rows, columns=COLUMNS, header=HEADER)
     print(f"wrote {out}")
     return 0
 
