@@ -298,6 +298,22 @@ def _ratio(x, y):
     return fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
 
 
+def _letter_cells(col):
+    """The median, p95, min and reps of each of A..E (`col` maps each letter to Stats or
+    None: empty cells), and the literal ratios D/B, D/E and C/A."""
+    cells = {}
+    for x in LETTERS:
+        s = col[x]
+        cells[f"{x}_us"] = fmt_num(s.median_us) if s else ""
+        cells[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
+        cells[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
+        cells[f"{x}_reps"] = str(s.reps) if s else ""
+    cells["D_over_B"] = _ratio(col["D"], col["B"])
+    cells["D_over_E"] = _ratio(col["D"], col["E"])
+    cells["C_over_A"] = _ratio(col["C"], col["A"])
+    return cells
+
+
 def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes,
                  d2h_bytes_per_us=None):
     """One CSV row. `columns` maps "A".."E", "B_vec" and "D_vec" to Stats (absent or None:
@@ -306,15 +322,7 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
     row = dict(meta)
     row.update(op=op, dtype=dtype, shape=shape_str(shape), size=str(size), path=path)
     col = {x: columns.get(x) for x in LETTERS}
-    for x in LETTERS:
-        s = col[x]
-        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
-        row[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
-        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
-        row[f"{x}_reps"] = str(s.reps) if s else ""
-    row["D_over_B"] = _ratio(col["D"], col["B"])
-    row["D_over_E"] = _ratio(col["D"], col["E"])
-    row["C_over_A"] = _ratio(col["C"], col["A"])
+    row.update(_letter_cells(col))
     row["out_bytes"] = str(out_bytes)
     has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
     row["d2h_GBps"] = fmt_num(d2h_bytes_per_us / 1000.0) if has_rate else ""
@@ -347,19 +355,10 @@ def timed_columns(columns, gpu, out_bytes, d2h_bytes_per_us, flop):
     (absent or None: not measured, empty cells), `gpu` the device-clock Stats of C (None:
     none); floor_us = C + out_bytes at the device-to-host rate; GFLOP/s of A and of C's
     device time."""
-    row = {}
     col = {x: columns.get(x) for x in LETTERS}
-    for x in LETTERS:
-        s = col[x]
-        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
-        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
-        row[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
-        row[f"{x}_reps"] = str(s.reps) if s else ""
+    row = _letter_cells(col)
     row["C_gpu_us"] = fmt_num(gpu.median_us) if gpu else ""
     row["C_gpu_min_us"] = fmt_num(gpu.min_us) if gpu else ""
-    row["D_over_B"] = _ratio(col["D"], col["B"])
-    row["D_over_E"] = _ratio(col["D"], col["E"])
-    row["C_over_A"] = _ratio(col["C"], col["A"])
     has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
     floor_us = col["C"].median_us + out_bytes / d2h_bytes_per_us if col["C"] and has_rate else 0.0
     row["out_bytes"] = str(out_bytes)
