@@ -1,9 +1,9 @@
 #include "cases.h"
 
-#include <cstdlib>
 #include <map>
 #include <stdexcept>
 
+#include "bench_data.h"
 #include "vkt/backend/op_info.h"
 
 namespace vkt::bench {
@@ -11,38 +11,6 @@ namespace {
 
 using Run = std::function<Tensor(const std::vector<Tensor>&)>;
 using Maker = std::function<OpCase(std::int64_t n)>;
-
-// VKT_BENCH_DATA=random: u in [0, 1) from a 64-bit hash of the index (full mantissas, so no
-// pattern a memory controller could compress), then u * scale + offset; bench/peers/
-// peer_common.py's bench_data makes the same values. Anything else: the seed's ramp.
-bool random_data() {
-  static const bool on = [] {
-    const char* v = std::getenv("VKT_BENCH_DATA");
-    return v != nullptr && std::string(v) == "random";
-  }();
-  return on;
-}
-
-double hashed_unit(std::uint64_t i) {
-  std::uint64_t h = i * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return static_cast<double>(h >> 40) / 16777216.0;
-}
-
-Tensor f32_data(std::int64_t n, const Shape& shape, double scale = 1.0, double offset = 0.01) {
-  if (random_data()) {
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < v.size(); ++i)
-      v[i] = static_cast<float>(hashed_unit(i) * scale + offset);
-    return from_vector(v, shape, &cpu());
-  }
-  Tensor t = add(
-      multiply(divide(iota({n}, DType::f32, std::nullopt, &cpu()), static_cast<double>(n)), scale),
-      offset);
-  return reshape(t, shape);
-}
 
 Tensor s32_data(std::int64_t n, const Shape& shape) {
   return reshape(add(iota({n}, DType::s32, std::nullopt, &cpu()), 1), shape);

@@ -34,7 +34,8 @@ OpCase make_case(const std::string& op, std::int64_t n);
 
 // The inputs placed for a run on `b` (cpu-held inputs stay on the cpu).
 std::vector<Tensor> place_inputs(const OpCase& c, Backend& b);
-// f32 iota(n)/n + 0.01: the seed's data.
+// f32 iota(n)/n + 0.01: the seed's data (VKT_BENCH_DATA=random: bench_data.h's hashed
+// values).
 Tensor seed_data(std::int64_t n, const Shape& shape);
 // The decompositions' and solvers' cases (cases_linalg.cpp), part of the table above.
 std::map<std::string, std::function<OpCase(std::int64_t)>> linalg_makers();

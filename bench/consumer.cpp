@@ -3,12 +3,11 @@
 #include <cstdio>
 
 #include "cases.h"
-#include "device.h"
-#include "host_info.h"
 #include "measure.h"
+#include "rows.h"
 #include "stats.h"
+#include "suite.h"
 #include "table.h"
-#include "vkt/backend/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -23,23 +22,11 @@ void add_ledger(Row& row, const std::string& prefix, const Column& c) {
   row.emplace_back(prefix + "_submits", v(c.ledger.submits));
 }
 
-std::string ratio(const Column& x, const Column& y) {
-  return x.measured && y.measured && y.stats.median_us > 0
-             ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
-             : "";
-}
-
 }  // namespace
 
 std::vector<Row> run_consumer(const ConsumerOptions& opts) {
-  Backend* dev = find_device(opts.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = opts.out.empty() ? default_csv_path(host, "consumer") : opts.out;
-  check_writable(out);
-  double d2h = 0;
-  if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);
-  TimingPlan plan;
-  plan.min_reps = opts.min_reps;
+  const ConsumerRun run = start_consumer_run(opts.device, opts.out, "consumer", opts.min_reps);
+  Backend* const dev = run.dev;
 
   std::vector<Row> rows;
   Table table({"op", "size", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us", "D/B",
@@ -50,30 +37,21 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(),
                    static_cast<long long>(n));
       const OpCase c = make_case(op, n);
-      const Column a = measure(c, cpu(), Read::none, plan);
-      const Column b = measure(c, cpu(), Read::to_cpu, plan);
+      const Column a = measure(c, cpu(), Read::none, run.plan);
+      const Column b = measure(c, cpu(), Read::to_cpu, run.plan);
       // Without a device (the host table) the to_vector columns are left out.
       Column b_vec, cc, d, e, d_vec;
-      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, plan);
+      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, run.plan);
       std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
       if (dev != nullptr) {
-        cc = measure(c, *dev, Read::none, plan);
-        d = measure(c, *dev, Read::to_cpu, plan);
-        d_vec = measure(c, *dev, Read::to_vector, plan);
-        const LegacyPolicy saved = legacy_policy();
-        set_legacy_policy({false, true});
-        e = measure(c, *dev, Read::to_cpu, plan);
-        set_legacy_policy(saved);
+        cc = measure(c, *dev, Read::none, run.plan);
+        d = measure(c, *dev, Read::to_cpu, run.plan);
+        d_vec = measure(c, *dev, Read::to_vector, run.plan);
+        e = measure_legacy(c, *dev, run.plan);
       }
-      const bool fallback = d.measured && d.ledger.fallbacks > 0;
-      const double floor_us =
-          cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
-      Row row = host_fields(host);
-      row.emplace_back("op", op);
-      row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
-      row.emplace_back("shape", shape_str(c.shape));
-      row.emplace_back("size", std::to_string(n));
-      row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
+      const double floor = floor_us(cc, out_bytes, run.d2h);
+      Row row = case_fields(run.host, op, std::string(dtype_name(c.dtype)), c.shape, {}, n,
+                            path_taken(dev, d));
       const std::pair<const char*, const Column*> cols[] = {
           {"A", &a}, {"B", &b}, {"C", &cc}, {"D", &d}, {"E", &e}};
       for (const auto& [name, col] : cols)
@@ -88,14 +66,14 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       for (const auto& [name, col] : cols)
         row.emplace_back(std::string(name) + "_reps",
                          col->measured ? std::to_string(col->stats.reps) : "");
-      row.emplace_back("D_over_B", ratio(d, b));
-      row.emplace_back("D_over_E", ratio(d, e));
-      row.emplace_back("C_over_A", ratio(cc, a));
+      row.emplace_back("D_over_B", median_ratio(d, b));
+      row.emplace_back("D_over_E", median_ratio(d, e));
+      row.emplace_back("C_over_A", median_ratio(cc, a));
       row.emplace_back("out_bytes", std::to_string(out_bytes));
-      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(d2h / 1000.0) : "");
-      row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
+      row.emplace_back("d2h_GBps", dev != nullptr ? fmt_num(run.d2h / 1000.0) : "");
+      row.emplace_back("floor_us", cc.measured ? fmt_num(floor) : "");
       row.emplace_back("D_over_floor",
-                       cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
+                       cc.measured && floor > 0 ? fmt_num(d.stats.median_us / floor, 4) : "");
       add_ledger(row, "D", d);
       add_ledger(row, "E", e);
       // The same op read into a new std::vector (to_vector): fresh pages on both sides.
@@ -106,7 +84,7 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
         row.emplace_back(std::string(name) + "_min_us",
                          col->measured ? fmt_num(col->stats.min_us) : "");
       }
-      row.emplace_back("D_vec_over_B_vec", ratio(d_vec, b_vec));
+      row.emplace_back("D_vec_over_B_vec", median_ratio(d_vec, b_vec));
       add_device_time(row, "C", cc);
       table.add({op, std::to_string(n), field(row, "path"), field(row, "A_us"), field(row, "B_us"),
                  field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"), field(row, "E_us"),
@@ -114,10 +92,7 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       rows.push_back(std::move(row));
     }
   }
-  std::fprintf(stderr, "\r%60s\r", "");
-  table.print(stdout);
-  write_csv(out, rows);
-  std::printf("wrote %s\n", out.c_str());
+  finish(run.out, rows, table);
   return rows;
 }
 

@@ -11,11 +11,9 @@
 
 #include "cases.h"
 #include "conv_bench.h"
-#include "device.h"
-#include "host_info.h"
-#include "measure.h"
+#include "rows.h"
+#include "suite.h"
 #include "table.h"
-#include "vkt/backend/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -53,14 +51,8 @@ OpCase gemm_alone_case(std::int64_t batch, std::int64_t channels, std::int64_t h
 }  // namespace
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = o.out.empty() ? default_csv_path(host, "conv") : o.out;
-  check_writable(out);
-  double d2h = 0;
-  if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);
-  TimingPlan plan;
-  plan.min_reps = o.min_reps;
+  const ConsumerRun run = start_consumer_run(o.device, o.out, "conv", o.min_reps);
+  Backend* const dev = run.dev;
   std::vector<Row> rows;
   Table table({"dtype", "shape", "path", "A_us", "B_us", "C_us", "C_gpu_us", "C_gpu_im2col_us",
                "C_gpu_gemm_us", "D_us", "E_us", "A_GFLOPs", "C_gpu_GFLOPs", "D/B"});
@@ -75,41 +67,22 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
                                     : layer_case(batch, o.channels, o.hw, dt);
         const double flop = 2.0 * static_cast<double>(batch * o.channels * o.hw * o.hw) *
                             static_cast<double>(o.channels * 9);
-        Column a, b, cc, d, e;
-        if ((!o.device_only || dev == nullptr) && !gemm_alone) {
-          a = measure(c, cpu(), Read::none, plan);
-          b = measure(c, cpu(), Read::to_cpu, plan);
-        }
-        if (dev != nullptr) {
-          cc = measure(c, *dev, Read::none, plan);
-          d = measure(c, *dev, Read::to_cpu, plan);
-        }
-        if (dev != nullptr && !o.device_only && !gemm_alone) {
-          const LegacyPolicy saved = legacy_policy();
-          set_legacy_policy({false, true});
-          e = measure(c, *dev, Read::to_cpu, plan);
-          set_legacy_policy(saved);
-        }
+        // The GEMM alone has no cpu or legacy columns: it is a tuning row for C and D.
+        ColumnChoice which;
+        which.cpu = (!o.device_only || dev == nullptr) && !gemm_alone;
+        which.legacy = !o.device_only && !gemm_alone;
+        const ConsumerColumns cols = measure_consumer_columns(c, dev, which, run.plan);
         const std::size_t out_bytes =
             static_cast<std::size_t>(batch * o.channels * o.hw * o.hw) * itemsize(dt);
-        const double floor_us =
-            cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
-        const bool fallback = d.measured && d.ledger.fallbacks > 0;
-        Row row = host_fields(host);
-        row.emplace_back("op", "conv");
-        row.emplace_back("dtype", name);
         const Shape input_shape{batch, o.channels, o.hw, o.hw};
-        row.emplace_back("shape", shape_str(input_shape));
-        row.emplace_back("kernel", shape_str(Shape{o.channels, o.channels, 3, 3}));
-        row.emplace_back("padding", "1");
-        row.emplace_back("size", std::to_string(numel(input_shape)));
-        row.emplace_back("path", dev == nullptr ? "cpu-only"
-                                 : gemm_alone   ? "gemm-alone"
-                                 : fallback     ? "fallback"
-                                                : "native");
-        add_timed_columns(row, {&a, &b, &cc, &d, &e}, out_bytes, dev != nullptr ? d2h : 0, floor_us,
-                          flop);
+        const Row kernel_fields = {{"kernel", shape_str(Shape{o.channels, o.channels, 3, 3})},
+                                   {"padding", "1"}};
+        Row row =
+            case_fields(run.host, "conv", name, input_shape, kernel_fields, numel(input_shape),
+                        gemm_alone ? "gemm-alone" : path_taken(dev, cols.d));
+        add_timed_columns(row, cols, out_bytes, run.d2h, flop);
         // The im2col path marks one pass boundary: im2col, then the GEMM.
+        const Column& cc = cols.c;
         const bool two = cc.measured && cc.passes.size() == 2;
         row.emplace_back("C_gpu_im2col_us", two ? fmt_num(cc.passes[0].median_us) : "");
         row.emplace_back("C_gpu_gemm_us", two ? fmt_num(cc.passes[1].median_us) : "");
@@ -122,10 +95,7 @@ std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
       }
     }
   }
-  std::fprintf(stderr, "\r%60s\r", "");
-  table.print(stdout);
-  write_csv(out, rows);
-  std::printf("wrote %s\n", out.c_str());
+  finish(run.out, rows, table);
   return rows;
 }
 

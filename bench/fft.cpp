@@ -9,12 +9,10 @@
 #include <cstring>
 
 #include "cases.h"
-#include "device.h"
 #include "fft_bench.h"
-#include "host_info.h"
-#include "measure.h"
+#include "rows.h"
+#include "suite.h"
 #include "table.h"
-#include "vkt/backend/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -43,14 +41,8 @@ OpCase fft_case(std::int64_t batch, std::int64_t n, DType dt) {
 }  // namespace
 
 std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
-  Backend* dev = find_device(o.device);
-  const HostInfo host = collect_host_info(dev);
-  const std::string out = o.out.empty() ? default_csv_path(host, "fft") : o.out;
-  check_writable(out);
-  double d2h = 0;
-  if (dev != nullptr) d2h = measure_d2h_bytes_per_us(*dev, std::size_t{256} << 20);
-  TimingPlan plan;
-  plan.min_reps = o.min_reps;
+  const ConsumerRun run = start_consumer_run(o.device, o.out, "fft", o.min_reps);
+  Backend* const dev = run.dev;
   std::vector<Row> rows;
   Table table({"dtype", "shape", "path", "A_us", "B_us", "C_us", "C_gpu_us", "D_us", "E_us",
                "A_GFLOPs", "C_gpu_GFLOPs", "D/B"});
@@ -62,33 +54,14 @@ std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
       const OpCase c = fft_case(o.batch, n, dt);
       const double flop =
           5.0 * static_cast<double>(o.batch * n) * std::log2(std::max(2.0, static_cast<double>(n)));
-      Column a, b, cc, d, e;
-      if (!o.device_only || dev == nullptr) {
-        a = measure(c, cpu(), Read::none, plan);
-        b = measure(c, cpu(), Read::to_cpu, plan);
-      }
-      if (dev != nullptr) {
-        cc = measure(c, *dev, Read::none, plan);
-        d = measure(c, *dev, Read::to_cpu, plan);
-      }
-      if (dev != nullptr && !o.device_only) {
-        const LegacyPolicy saved = legacy_policy();
-        set_legacy_policy({false, true});
-        e = measure(c, *dev, Read::to_cpu, plan);
-        set_legacy_policy(saved);
-      }
+      ColumnChoice which;
+      which.cpu = !o.device_only || dev == nullptr;
+      which.legacy = !o.device_only;
+      const ConsumerColumns cols = measure_consumer_columns(c, dev, which, run.plan);
       const std::size_t out_bytes = static_cast<std::size_t>(o.batch * n) * itemsize(dt);
-      const double floor_us =
-          cc.measured ? cc.stats.median_us + static_cast<double>(out_bytes) / d2h : 0;
-      const bool fallback = d.measured && d.ledger.fallbacks > 0;
-      Row row = host_fields(host);
-      row.emplace_back("op", "fft");
-      row.emplace_back("dtype", name);
-      row.emplace_back("shape", shape_str(c.shape));
-      row.emplace_back("size", std::to_string(numel(c.shape)));
-      row.emplace_back("path", dev == nullptr ? "cpu-only" : (fallback ? "fallback" : "native"));
-      add_timed_columns(row, {&a, &b, &cc, &d, &e}, out_bytes, dev != nullptr ? d2h : 0, floor_us,
-                        flop);
+      Row row =
+          case_fields(run.host, "fft", name, c.shape, {}, numel(c.shape), path_taken(dev, cols.d));
+      add_timed_columns(row, cols, out_bytes, run.d2h, flop);
       row.emplace_back("library", "vktensor");
       table.add({name, shape_str(c.shape), field(row, "path"), field(row, "A_us"),
                  field(row, "B_us"), field(row, "C_us"), field(row, "C_gpu_us"), field(row, "D_us"),
@@ -97,10 +70,7 @@ std::vector<Row> run_fft_bench(const FftBenchOptions& o) {
       rows.push_back(std::move(row));
     }
   }
-  std::fprintf(stderr, "\r%60s\r", "");
-  table.print(stdout);
-  write_csv(out, rows);
-  std::printf("wrote %s\n", out.c_str());
+  finish(run.out, rows, table);
   return rows;
 }
 

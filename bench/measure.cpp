@@ -84,36 +84,10 @@ void add_device_time(Row& row, const std::string& prefix, const Column& c) {
   row.emplace_back(prefix + "_gpu_min_us", c.has_device_time ? fmt_num(c.device.min_us) : "");
 }
 
-void add_timed_columns(Row& row, const std::array<const Column*, 5>& a_to_e, std::size_t out_bytes,
-                       double d2h, double floor_us, double flop) {
-  const char* names[] = {"A", "B", "C", "D", "E"};
-  for (std::size_t i = 0; i < a_to_e.size(); ++i) {
-    const Column& col = *a_to_e[i];
-    const std::string name = names[i];
-    row.emplace_back(name + "_us", median_or_empty(col));
-    row.emplace_back(name + "_min_us", col.measured ? fmt_num(col.stats.min_us) : "");
-    row.emplace_back(name + "_p95_us", col.measured ? fmt_num(col.stats.p95_us) : "");
-    row.emplace_back(name + "_reps", col.measured ? std::to_string(col.stats.reps) : "");
-  }
-  const Column &a = *a_to_e[0], &b = *a_to_e[1], &cc = *a_to_e[2], &d = *a_to_e[3], &e = *a_to_e[4];
-  add_device_time(row, "C", cc);
-  const auto ratio = [](const Column& x, const Column& y) {
-    return x.measured && y.measured && y.stats.median_us > 0
-               ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
-               : std::string();
-  };
-  row.emplace_back("D_over_B", ratio(d, b));
-  row.emplace_back("D_over_E", ratio(d, e));
-  row.emplace_back("C_over_A", ratio(cc, a));
-  row.emplace_back("out_bytes", std::to_string(out_bytes));
-  row.emplace_back("d2h_GBps", d2h > 0 ? fmt_num(d2h / 1000.0) : "");
-  row.emplace_back("floor_us", cc.measured ? fmt_num(floor_us) : "");
-  row.emplace_back("D_over_floor",
-                   cc.measured && floor_us > 0 ? fmt_num(d.stats.median_us / floor_us, 4) : "");
-  row.emplace_back("GFLOP", fmt_num(flop / 1e9, 3));
-  row.emplace_back("A_GFLOPs", a.measured ? fmt_num(flop / a.stats.median_us / 1e3, 2) : "");
-  const bool g = cc.measured && cc.has_device_time;
-  row.emplace_back("C_gpu_GFLOPs", g ? fmt_num(flop / cc.device.median_us / 1e3, 2) : "");
+std::string median_ratio(const Column& x, const Column& y) {
+  return x.measured && y.measured && y.stats.median_us > 0
+             ? fmt_num(x.stats.median_us / y.stats.median_us, 4)
+             : std::string();
 }
 
 }  // namespace vkt::bench

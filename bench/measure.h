@@ -1,7 +1,6 @@
 // Timing one op case on one backend, the unit every bench is made of.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -36,21 +35,17 @@ enum class Read {
 double min_warmup_us(const Backend& b, const TimingPlan& plan);
 
 // Places the inputs on `b` (outside the timing), then times the op and `read`.
+Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
 // The column's median as a CSV cell, or an empty cell where it was not measured.
 inline std::string median_or_empty(const Column& c) {
   return c.measured ? fmt_num(c.stats.median_us) : "";
 }
-Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan);
+// x's median over y's (a literal ratio, DESIGN.md section 5) as a CSV cell; empty where
+// either was not measured or y's median is 0.
+std::string median_ratio(const Column& x, const Column& y);
 
 // <prefix>_gpu_us and <prefix>_gpu_min_us: the column's device-clock median and minimum,
 // empty where it has none.
 void add_device_time(Row& row, const std::string& prefix, const Column& c);
-
-// The columns A to E (median, min, p95, reps of each), C's device time, D/B, D/E, C/A, the
-// bytes read and the read floor (D against C plus out_bytes at the `d2h` rate, bytes per us;
-// 0: no device), and GFLOP/s of A and of C's device time, in the order the conv and fft
-// CSVs have them.
-void add_timed_columns(Row& row, const std::array<const Column*, 5>& a_to_e, std::size_t out_bytes,
-                       double d2h, double floor_us, double flop);
 
 }  // namespace vkt::bench

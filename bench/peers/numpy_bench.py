@@ -4,7 +4,8 @@
 Columns A (op alone), B (op, then the consumer's use of the result: the array itself, as
 vktensor's to_cpu() + host_span() is no copy for a cpu result) and B_vec (op, then a copy
 into new host memory, tobytes(), as vktensor's to_vector); C..E stay empty: numpy has no
-device. Cases mirror bench/cases.cpp: same shapes, same f32 data (arange(n)/n + 0.01),
+device. Cases mirror bench/cases.cpp: same shapes, same f32 data (arange(n)/n + 0.01, or
+vkt-bench's hashed values with VKT_BENCH_DATA=random),
 the same indices, and a new result array per repetition (no in-place reuse), as a
 vktensor op returns a new tensor.
 """
@@ -22,7 +23,10 @@ F32 = np.float32
 
 
 def f32_data(n, shape, scale=1.0, offset=0.01):
-    """cases.cpp f32_data: iota(n)/n * scale + offset, computed in f32."""
+    """bench_data.cpp f32_data: iota(n)/n * scale + offset, computed in f32; with
+    VKT_BENCH_DATA=random vkt-bench's hashed values (peer_common.bench_data)."""
+    if pc.random_data():
+        return pc.bench_data(n, scale, offset).reshape(shape)
     x = np.arange(n, dtype=F32) / F32(n) * F32(scale) + F32(offset)
     return x.astype(F32).reshape(shape)
 

@@ -9,6 +9,7 @@ python3 may lack numpy, and numpy_bench.py on one without torch.
 """
 
 import csv
+import functools
 import gc
 import math
 import os
@@ -67,6 +68,85 @@ def parse_ops(text, known):
     if unknown:
         raise ValueError(f"unknown op(s) {', '.join(unknown)}; known: {', '.join(known)}")
     return ops
+
+
+# ---- the random data (bench/bench_data.cpp) ----
+
+_HASH_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9)
+# hashed_top24 of indices 1, 2, 3 as vkt-bench computes them (tests/bench/data checks them):
+# bench_data_torch's check that torch's int64 arithmetic gives vkt-bench's bits.
+_TOP24_OF_1_2_3 = [13238423, 7090759, 15380822]
+
+
+def random_data():
+    """VKT_BENCH_DATA=random, the variable vkt-bench reads: the peers then time the hashed
+    values bench_data makes instead of the ramp."""
+    return os.environ.get("VKT_BENCH_DATA") == "random"
+
+
+def hashed_top24(idx):
+    """The top 24 bits of vkt-bench's splitmix-style hash of each index (hashed_unit in
+    bench/bench_data.cpp). `idx`: a numpy uint64 array, wrapping as C++'s std::uint64_t; or
+    a numpy or torch int64 array/tensor (torch has no uint64 arithmetic), whose multiplies
+    wrap to the same bits in two's complement and whose right shifts are masked to logical."""
+    if str(idx.dtype) == "uint64":
+        import numpy as np
+
+        def shr(h, k):
+            return h >> np.uint64(k)
+        m1, m2 = (np.uint64(m) for m in _HASH_MULTIPLIERS)
+    else:
+        def shr(h, k):
+            return (h >> k) & ((1 << (64 - k)) - 1)
+        m1, m2 = (m - (1 << 64) if m >> 63 else m for m in _HASH_MULTIPLIERS)
+    h = idx * m1
+    h = h ^ shr(h, 29)
+    h = h * m2
+    h = h ^ shr(h, 32)
+    return shr(h, 40)
+
+
+def bench_values(idx, scale=1.0, offset=0.01):
+    """vkt-bench's random value at each index of the numpy uint64 array `idx` (hashed_value
+    in bench/bench_data.cpp): float32(u * scale + offset), u = hashed_top24(i) / 2^24,
+    computed in float64."""
+    import numpy as np
+    u = hashed_top24(idx).astype(np.float64) / 16777216.0
+    return (u * scale + offset).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=2)
+def _units(n):
+    """u = hashed_top24(i) / 2^24 for i < n in float64, read-only: kept for the next input
+    of the same size (a peer builds its cases' inputs again per device)."""
+    import numpy as np
+    u = hashed_top24(np.arange(n, dtype=np.uint64)).astype(np.float64) / 16777216.0
+    u.flags.writeable = False
+    return u
+
+
+def bench_data(n, scale=1.0, offset=0.01):
+    """vkt-bench's random data (VKT_BENCH_DATA=random): its n values as a numpy f32 array."""
+    import numpy as np
+    return (_units(n) * scale + offset).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=2)
+def _units_torch(n):
+    """_units in torch's int64 (the GPU machine's torch may run without numpy), checked
+    against vkt-bench's first hashes. Never handed out, so never written."""
+    import torch
+    top = hashed_top24(torch.arange(n, dtype=torch.int64))
+    if n > 3 and top[1:4].tolist() != _TOP24_OF_1_2_3:
+        raise RuntimeError(f"bench_data_torch: torch hashed indices 1..3 to {top[1:4].tolist()}, "
+                           f"vkt-bench to {_TOP24_OF_1_2_3}: its int64 arithmetic does not wrap as assumed")
+    return top.to(torch.float64) / 16777216.0
+
+
+def bench_data_torch(n, scale=1.0, offset=0.01):
+    """bench_data as a torch f32 cpu tensor."""
+    import torch
+    return (_units_torch(n) * scale + offset).to(torch.float32)
 
 
 # ---- timing (bench/stats.cpp) ----
@@ -229,6 +309,22 @@ def _ratio(x, y):
     return fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
 
 
+def _letter_cells(col):
+    """The median, p95, min and reps of each of A..E (`col` maps each letter to Stats or
+    None: empty cells), and the literal ratios D/B, D/E and C/A."""
+    cells = {}
+    for x in LETTERS:
+        s = col[x]
+        cells[f"{x}_us"] = fmt_num(s.median_us) if s else ""
+        cells[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
+        cells[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
+        cells[f"{x}_reps"] = str(s.reps) if s else ""
+    cells["D_over_B"] = _ratio(col["D"], col["B"])
+    cells["D_over_E"] = _ratio(col["D"], col["E"])
+    cells["C_over_A"] = _ratio(col["C"], col["A"])
+    return cells
+
+
 def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes,
                  d2h_bytes_per_us=None):
     """One CSV row. `columns` maps "A".."E", "B_vec" and "D_vec" to Stats (absent or None:
@@ -237,15 +333,7 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
     row = dict(meta)
     row.update(op=op, dtype=dtype, shape=shape_str(shape), size=str(size), path=path)
     col = {x: columns.get(x) for x in LETTERS}
-    for x in LETTERS:
-        s = col[x]
-        row[f"{x}_us"] = fmt_num(s.median_us) if s else ""
-        row[f"{x}_p95_us"] = fmt_num(s.p95_us) if s else ""
-        row[f"{x}_min_us"] = fmt_num(s.min_us) if s else ""
-        row[f"{x}_reps"] = str(s.reps) if s else ""
-    row["D_over_B"] = _ratio(col["D"], col["B"])
-    row["D_over_E"] = _ratio(col["D"], col["E"])
-    row["C_over_A"] = _ratio(col["C"], col["A"])
+    row.update(_letter_cells(col))
     row["out_bytes"] = str(out_bytes)
     has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
     row["d2h_GBps"] = fmt_num(d2h_bytes_per_us / 1000.0) if has_rate else ""
@@ -264,6 +352,36 @@ def consumer_row(meta, library, op, dtype, shape, size, path, columns, out_bytes
     return row
 
 
+# ---- the conv and fft CSVs' timed columns (bench/rows.cpp add_timed_columns) ----
+
+TIMED_COLUMNS = (
+    [f"{x}_{s}" for x in LETTERS for s in ("us", "min_us", "p95_us", "reps")]
+    + ["C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes", "d2h_GBps",
+       "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs"]
+)
+
+
+def timed_columns(columns, gpu, out_bytes, d2h_bytes_per_us, flop):
+    """TIMED_COLUMNS as vkt-bench conv and fft write them: `columns` maps "A".."E" to Stats
+    (absent or None: not measured, empty cells), `gpu` the device-clock Stats of C (None:
+    none); floor_us = C + out_bytes at the device-to-host rate; GFLOP/s of A and of C's
+    device time."""
+    col = {x: columns.get(x) for x in LETTERS}
+    row = _letter_cells(col)
+    row["C_gpu_us"] = fmt_num(gpu.median_us) if gpu else ""
+    row["C_gpu_min_us"] = fmt_num(gpu.min_us) if gpu else ""
+    has_rate = d2h_bytes_per_us is not None and d2h_bytes_per_us > 0
+    floor_us = col["C"].median_us + out_bytes / d2h_bytes_per_us if col["C"] and has_rate else 0.0
+    row["out_bytes"] = str(out_bytes)
+    row["d2h_GBps"] = fmt_num(d2h_bytes_per_us / 1000.0) if has_rate else ""
+    row["floor_us"] = fmt_num(floor_us) if col["C"] and has_rate else ""
+    row["D_over_floor"] = fmt_num(col["D"].median_us / floor_us, 4) if col["D"] and floor_us > 0 else ""
+    row["GFLOP"] = fmt_num(flop / 1e9, 3)
+    row["A_GFLOPs"] = fmt_num(flop / col["A"].median_us / 1e3, 2) if col["A"] else ""
+    row["C_gpu_GFLOPs"] = fmt_num(flop / gpu.median_us / 1e3, 2) if gpu else ""
+    return row
+
+
 def check_writable(path):
     """Fails before any timing when the CSV could not be written (as vkt-bench does)."""
     folder = os.path.dirname(path) or "."
@@ -273,15 +391,19 @@ def check_writable(path):
         raise OSError(f"cannot write '{path}': folder is not writable")
 
 
-def write_csv(path, rows, columns=PEER_COLUMNS):
+def write_csv(path, rows, columns=PEER_COLUMNS, header=None):
     """Header plus rows; missing values empty. Written to a temp file and renamed, so a
-    failed run never leaves a partial CSV."""
+    failed run never leaves a partial CSV. `header`: the names the header line shows, where
+    a row key must differ from its column's name (a name vkt-bench uses twice)."""
     if not rows:
         raise ValueError(f"no rows to write to '{path}'")
     tmp = path + ".partial"
     with open(tmp, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=columns, restval="", extrasaction="raise", lineterminator="\n")
-        w.writeheader()
+        if header is None:
+            w.writeheader()
+        else:
+            csv.writer(f, lineterminator="\n").writerow(header)
         w.writerows(rows)
     os.replace(tmp, path)
 

@@ -9,7 +9,7 @@ Timed exactly as vkt-bench times vktensor (bench/measure.h):
   D  op on CUDA, then .cpu() (torch's read into new pageable host memory), then .numpy()
   B_vec, D_vec  B and D with the result copied into new host memory (.numpy().tobytes()),
      as vktensor's to_vector columns copy it into a new std::vector
-E stays empty (torch has no legacy path). Without CUDA, C and D stay empty. Cases mirror bench/cases.cpp: same shapes, same f32 data, indices the seed holds
+E stays empty (torch has no legacy path). Without CUDA, C and D stay empty. Cases mirror bench/cases.cpp: same shapes, same f32 data (VKT_BENCH_DATA=random as there), indices the seed holds
 on the cpu are moved to the device inside the timed region, as vktensor must.
 
 Runs with the GPU machine's own python3 (no matplotlib; numpy optional).
@@ -48,7 +48,10 @@ def host_copy(t):
 
 
 def f32_data(n, shape, dev, scale=1.0, offset=0.01):
-    """cases.cpp f32_data: iota(n)/n * scale + offset in f32, placed on `dev`."""
+    """bench_data.cpp f32_data: iota(n)/n * scale + offset in f32 (with VKT_BENCH_DATA=random
+    vkt-bench's hashed values, peer_common.bench_data_torch), placed on `dev`."""
+    if pc.random_data():
+        return pc.bench_data_torch(n, scale, offset).reshape(shape).to(dev)
     x = torch.arange(n, dtype=F32) / n * scale + offset
     return x.reshape(shape).to(dev)
 
@@ -217,6 +220,22 @@ def measure_d2h_bytes_per_us():
     return nbytes / bus.median_us
 
 
+def cuda_timed(run, min_reps):
+    """C and its device time: op + torch.cuda.synchronize() wall time, and CUDA events
+    around the op (as vkt-bench's timestamps), read after each timed rep, outside its
+    wall-clock time. Returns (wall Stats, device Stats)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    device_us = []
+
+    def timed():
+        start.record()
+        run()
+        end.record()
+        torch.cuda.synchronize()
+    wall = pc.gpu_time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
+    return wall, pc.summarize(device_us)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description="PyTorch peer of vkt-bench consumer: A/B on cpu tensors, C/D on CUDA.")
     p.add_argument("--ops", default=",".join(pc.SEED_OPS),
@@ -257,20 +276,6 @@ def main(argv=None):
               file=sys.stderr)
     d2h = measure_d2h_bytes_per_us() if has_cuda else None
 
-    def device_timed(run, min_reps):
-        """C and its device time: CUDA events around the op (as vkt-bench's timestamps),
-        read after each timed rep, outside its wall-clock time."""
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        device_us = []
-
-        def timed():
-            start.record()
-            run()
-            end.record()
-            torch.cuda.synchronize()
-        wall = pc.gpu_time_it(timed, min_reps=min_reps, after=lambda: device_us.append(start.elapsed_time(end) * 1000.0))
-        return wall, pc.summarize(device_us)
-
     rows = []
     total = len(ops) * len(sizes)
     for op in ops:
@@ -285,7 +290,7 @@ def main(argv=None):
             if has_cuda:
                 _, run_gpu = CASES[op](n, "cuda")
                 torch.cuda.synchronize()
-                cols["C"], cols["C_gpu"] = device_timed(run_gpu, args.reps)
+                cols["C"], cols["C_gpu"] = cuda_timed(run_gpu, args.reps)
                 # .cpu() waits for the op and copies into new pageable host memory; then B's view.
                 cols["D"] = pc.gpu_time_it(lambda: host_view(run_gpu().cpu()), min_reps=args.reps)
                 cols["D_vec"] = pc.gpu_time_it(lambda: host_copy(run_gpu().cpu()), min_reps=args.reps)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch eager and torch.compile as peers of `vkt-bench chain` (bench/chain.cpp).
 
-Same workloads, same f32 data (iota(n)/n + 0.01), same sizes: chains of k = 1, 4, 16
+Same workloads, same f32 data (iota(n)/n + 0.01, or VKT_BENCH_DATA=random's hashed values), same sizes: chains of k = 1, 4, 16
 elementwise ops (alternating multiply by 1.0001 and add 0.5), an MLP layer
 x {min(n/1024, 4096), 1024} @ W {1024, 1024} + bias, gelu (tanh form), and softmax and
 layer norm over rows of min(n, 4096). Columns as vkt-bench chain's, for torch:
@@ -28,7 +28,10 @@ F32 = torch.float32
 
 
 def seed_data(n, shape, dev):
-    return (torch.arange(n, dtype=F32) / n + 0.01).reshape(shape).to(dev)
+    """cases.cpp seed_data: iota(n)/n + 0.01, or with VKT_BENCH_DATA=random vkt-bench's hashed
+    values (peer_common.bench_data_torch)."""
+    x = pc.bench_data_torch(n) if pc.random_data() else torch.arange(n, dtype=F32) / n + 0.01
+    return x.reshape(shape).to(dev)
 
 
 def chain(k):

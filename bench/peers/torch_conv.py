@@ -3,8 +3,9 @@
 kernel {C, C, 3, 3}, padding 1) by torch.nn.functional.conv2d, in vkt-bench conv's CSV schema
 (bench/conv.cpp) plus a `library` column.
 
-- Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C, made in f32
-  on the cpu and cast, then moved to the GPU outside the timing (inputs resident).
+- Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C (with
+  VKT_BENCH_DATA=random its hashed values in place of iota/size + 0.01), made in f32 on the
+  cpu and cast, then moved to the GPU outside the timing (inputs resident).
 - cuDNN with TF32 OFF (torch.backends.cudnn.allow_tf32 = False, and for matmul too), so the
   f32 rows are full-f32 convolutions like vktensor's; cudnn.benchmark off (PyTorch's
   default); f16/bf16 keep PyTorch's defaults (tensor cores).
@@ -24,26 +25,24 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common as pc  # noqa: E402
-from torch_bench import cuda_device_fields, measure_d2h_bytes_per_us  # noqa: E402
+from torch_bench import cuda_device_fields, cuda_timed, measure_d2h_bytes_per_us  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}
-LETTERS = ["A", "B", "C", "D", "E"]
-COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "kernel", "padding", "size", "path"]
-           + [f"{x}_{s}" for x in LETTERS for s in ("us", "min_us", "p95_us", "reps")]
-           + ["C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes",
-              "d2h_GBps", "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs",
-              "library"])
+# vkt-bench conv's columns; its "kernel" (the conv kernel's shape) follows the host's "kernel"
+# (the OS kernel), so the row keys it conv_kernel and only the header says "kernel".
+COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "conv_kernel", "padding", "size", "path"]
+           + pc.TIMED_COLUMNS + ["library"])
+HEADER = ["kernel" if c == "conv_kernel" else c for c in COLUMNS]
 
 
 def seed_data(shape, scale=1.0):
+    """vkt-bench conv's inputs: seed_data (iota/size + 0.01, or with VKT_BENCH_DATA=random its
+    hashed values, peer_common.bench_data_torch) times `scale`, in f32."""
     n = 1
     for d in shape:
         n *= d
-    return ((torch.arange(n, dtype=torch.float32) / float(n) + 0.01) * scale).reshape(shape)
-
-
-def ratio(x, y):
-    return pc.fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
+    x = pc.bench_data_torch(n) if pc.random_data() else torch.arange(n, dtype=torch.float32) / float(n) + 0.01
+    return (x * scale).reshape(shape)
 
 
 def main(argv=None):
@@ -84,44 +83,20 @@ def main(argv=None):
                                        min_reps=min(args.reps, 10))
             x, k = x_cpu.cuda(), k_cpu.cuda()
             torch.cuda.synchronize()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            gpu = []
-
-            def op_only():
-                start.record()
-                F.conv2d(x, k, padding=1)
-                end.record()
-                torch.cuda.synchronize()
-            cols["C"] = pc.gpu_time_it(op_only, min_reps=args.reps,
-                                   after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
+            cols["C"], g = cuda_timed(lambda: F.conv2d(x, k, padding=1), args.reps)
             cols["D"] = pc.gpu_time_it(lambda: F.conv2d(x, k, padding=1).cpu().clone(),
                                    min_reps=args.reps)
-            g = pc.summarize(gpu)
             out_bytes = batch * c * hw * hw * x.element_size()
-            floor_us = cols["C"].median_us + out_bytes / d2h
             row = dict(meta)
             row.update(op="conv", dtype=d, shape=pc.shape_str((batch, c, hw, hw)),
-                       kernel=pc.shape_str((c, c, 3, 3)), padding="1",
+                       conv_kernel=pc.shape_str((c, c, 3, 3)), padding="1",
                        size=str(batch * c * hw * hw), path="native")
-            for letter in LETTERS:
-                s = cols.get(letter)
-                row[f"{letter}_us"] = pc.fmt_num(s.median_us) if s else ""
-                row[f"{letter}_min_us"] = pc.fmt_num(s.min_us) if s else ""
-                row[f"{letter}_p95_us"] = pc.fmt_num(s.p95_us) if s else ""
-                row[f"{letter}_reps"] = str(s.reps) if s else ""
-            row.update(C_gpu_us=pc.fmt_num(g.median_us), C_gpu_min_us=pc.fmt_num(g.min_us),
-                       D_over_B=ratio(cols.get("D"), cols.get("B")), D_over_E="",
-                       C_over_A=ratio(cols.get("C"), cols.get("A")), out_bytes=str(out_bytes),
-                       d2h_GBps=pc.fmt_num(d2h / 1000.0), floor_us=pc.fmt_num(floor_us),
-                       D_over_floor=pc.fmt_num(cols["D"].median_us / floor_us, 4),
-                       GFLOP=pc.fmt_num(flop / 1e9, 3),
-                       A_GFLOPs=pc.fmt_num(flop / cols["A"].median_us / 1e3, 2) if "A" in cols else "",
-                       C_gpu_GFLOPs=pc.fmt_num(flop / g.median_us / 1e3, 2), library="torch")
+            row.update(pc.timed_columns(cols, g, out_bytes, d2h, flop), library="torch")
             rows.append(row)
             print(f"torch conv {d} batch {batch}: gpu median {g.median_us:.1f} us = "
                   f"{flop / g.median_us / 1e6:.2f} TFLOP/s", file=sys.stderr)
             del x, k
-    pc.write_csv(out, rows, columns=COLUMNS)
+    pc.write_csv(out, rows, columns=COLUMNS, header=HEADER)
     print(f"wrote {out}")
     return 0
 

@@ -22,25 +22,17 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common as pc  # noqa: E402
-from torch_bench import cuda_device_fields, measure_d2h_bytes_per_us  # noqa: E402
+from torch_bench import cuda_device_fields, cuda_timed, measure_d2h_bytes_per_us  # noqa: E402
 
 DTYPES = {"c64": (torch.complex64, torch.float32), "c128": (torch.complex128, torch.float64)}
-LETTERS = ["A", "B", "C", "D", "E"]
 COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "size", "path"]
-           + [f"{x}_{s}" for x in LETTERS for s in ("us", "min_us", "p95_us", "reps")]
-           + ["C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes",
-              "d2h_GBps", "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs",
-              "library"])
+           + pc.TIMED_COLUMNS + ["library"])
 
 
 def seed_data(batch, n, dtype, real):
     count = batch * n
     re = (torch.arange(count, dtype=torch.float64) / float(count) + 0.01).to(real)
     return torch.complex(re, torch.zeros_like(re)).to(dtype).reshape(batch, n)
-
-
-def ratio(x, y):
-    return pc.fmt_num(x.median_us / y.median_us, 4) if x and y and y.median_us > 0 else ""
 
 
 def main(argv=None):
@@ -74,37 +66,13 @@ def main(argv=None):
                                        min_reps=min(args.reps, 10))
             x = x_cpu.cuda()
             torch.cuda.synchronize()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            gpu = []
-
-            def op_only():
-                start.record()
-                torch.fft.fft(x)
-                end.record()
-                torch.cuda.synchronize()
-            cols["C"] = pc.gpu_time_it(op_only, min_reps=args.reps,
-                                   after=lambda: gpu.append(start.elapsed_time(end) * 1000.0))
+            cols["C"], g = cuda_timed(lambda: torch.fft.fft(x), args.reps)
             cols["D"] = pc.gpu_time_it(lambda: torch.fft.fft(x).cpu().clone(), min_reps=args.reps)
-            g = pc.summarize(gpu)
             out_bytes = batch * n * x.element_size()
-            floor_us = cols["C"].median_us + out_bytes / d2h
             row = dict(meta)
             row.update(op="fft", dtype=d, shape=pc.shape_str((batch, n)), size=str(batch * n),
                        path="native")
-            for letter in LETTERS:
-                s = cols.get(letter)
-                row[f"{letter}_us"] = pc.fmt_num(s.median_us) if s else ""
-                row[f"{letter}_min_us"] = pc.fmt_num(s.min_us) if s else ""
-                row[f"{letter}_p95_us"] = pc.fmt_num(s.p95_us) if s else ""
-                row[f"{letter}_reps"] = str(s.reps) if s else ""
-            row.update(C_gpu_us=pc.fmt_num(g.median_us), C_gpu_min_us=pc.fmt_num(g.min_us),
-                       D_over_B=ratio(cols.get("D"), cols.get("B")), D_over_E="",
-                       C_over_A=ratio(cols.get("C"), cols.get("A")), out_bytes=str(out_bytes),
-                       d2h_GBps=pc.fmt_num(d2h / 1000.0), floor_us=pc.fmt_num(floor_us),
-                       D_over_floor=pc.fmt_num(cols["D"].median_us / floor_us, 4),
-                       GFLOP=pc.fmt_num(flop / 1e9, 3),
-                       A_GFLOPs=pc.fmt_num(flop / cols["A"].median_us / 1e3, 2) if "A" in cols else "",
-                       C_gpu_GFLOPs=pc.fmt_num(flop / g.median_us / 1e3, 2), library="torch")
+            row.update(pc.timed_columns(cols, g, out_bytes, d2h, flop), library="torch")
             rows.append(row)
             print(f"torch fft {d} {batch} x {n}: gpu median {g.median_us:.1f} us", file=sys.stderr)
             del x

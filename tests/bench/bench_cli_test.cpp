@@ -117,6 +117,100 @@ TEST(BenchCli, ConsumerCsvHasTheSchemaAndLiteralRatios) {
   }
 }
 
+using vkt::bench::field;
+
+std::vector<std::string> keys(const vkt::bench::Row& row) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : row) out.push_back(k);
+  return out;
+}
+
+// The columns A..E to C_gpu_GFLOPs as bench/rows.cpp's add_timed_columns writes them for
+// conv and fft (their peers, bench/peers/torch_{conv,fft}.py, write the same order).
+std::vector<std::string> timed_columns() {
+  std::vector<std::string> out;
+  for (const char* x : {"A", "B", "C", "D", "E"})
+    for (const char* s : {"_us", "_min_us", "_p95_us", "_reps"}) out.push_back(x + std::string(s));
+  for (const char* k :
+       {"C_gpu_us", "C_gpu_min_us", "D_over_B", "D_over_E", "C_over_A", "out_bytes", "d2h_GBps",
+        "floor_us", "D_over_floor", "GFLOP", "A_GFLOPs", "C_gpu_GFLOPs"})
+    out.emplace_back(k);
+  return out;
+}
+
+std::vector<std::string> host_columns() {
+  return {"host",        "os",     "kernel", "cpu",    "cores",      "device",
+          "device_type", "driver", "vk_api", "commit", "build_type", "date"};
+}
+
+// floor_us = C + out_bytes at the measured device-to-host rate, D_over_floor = D / floor.
+void expect_floor(const vkt::bench::Row& row) {
+  // The printed cells carry 3 decimals: the transfer term's error is the rate's rounding.
+  const double transfer = num(row, "out_bytes") / (num(row, "d2h_GBps") * 1000.0);
+  EXPECT_NEAR(num(row, "floor_us"), num(row, "C_us") + transfer, 3e-3 + 1e-3 * transfer);
+  EXPECT_NEAR(num(row, "D_over_floor"), num(row, "D_us") / num(row, "floor_us"),
+              1e-3 * num(row, "D_over_floor") + 1e-4);
+}
+
+TEST(BenchCli, ConvCsvKeepsItsColumnsAndFloor) {
+  const fs::path out = temp_dir() / "conv.csv";
+  const Result r =
+      run("conv --dtypes f32 --batches 1 --channels 4 --hw 4 --reps 2 --gemm-alone "
+          "--out " +
+          out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 2u);  // the layer, then its GEMM alone
+  std::vector<std::string> expected = host_columns();
+  for (const char* k : {"op", "dtype", "shape", "kernel", "padding", "size", "path"})
+    expected.emplace_back(k);
+  for (const std::string& k : timed_columns()) expected.push_back(k);
+  expected.emplace_back("C_gpu_im2col_us");
+  expected.emplace_back("C_gpu_gemm_us");
+  EXPECT_EQ(keys(rows[0]), expected);
+  // "kernel" twice: the host's (the OS kernel, column 2), then the conv kernel's shape.
+  const std::size_t conv_kernel = host_columns().size() + 3;
+  EXPECT_EQ(rows[0].at(conv_kernel).second, "{4, 4, 3, 3}");
+  EXPECT_NE(rows[0].at(2).second, "{4, 4, 3, 3}");
+  EXPECT_EQ(field(rows[0], "size"), "64");
+  EXPECT_EQ(field(rows[0], "out_bytes"), "256");
+  EXPECT_EQ(field(rows[0], "path"), "native");
+  EXPECT_GT(num(rows[0], "E_us"), 0);
+  expect_floor(rows[0]);
+  // The GEMM alone times C and D only.
+  EXPECT_EQ(field(rows[1], "path"), "gemm-alone");
+  for (const char* empty : {"A_us", "B_us", "E_us", "C_over_A", "D_over_B", "A_GFLOPs"})
+    EXPECT_EQ(field(rows[1], empty), "") << empty;
+  expect_floor(rows[1]);
+}
+
+TEST(BenchCli, FftCsvKeepsItsColumnsWithAndWithoutADevice) {
+  const fs::path out = temp_dir() / "fft.csv";
+  std::vector<std::string> expected = host_columns();
+  for (const char* k : {"op", "dtype", "shape", "size", "path"}) expected.emplace_back(k);
+  for (const std::string& k : timed_columns()) expected.push_back(k);
+  expected.emplace_back("library");
+  Result r = run("fft --sizes 64 --batch 2 --reps 2 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(keys(rows[0]), expected);
+  EXPECT_EQ(field(rows[0], "shape"), "{2, 64}");
+  EXPECT_EQ(field(rows[0], "out_bytes"), "1024");
+  EXPECT_EQ(field(rows[0], "path"), "native");
+  EXPECT_EQ(field(rows[0], "library"), "vktensor");
+  expect_floor(rows[0]);
+  r = run("fft --sizes 64 --reps 2 --cpu-only --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(keys(rows[0]), expected);
+  EXPECT_EQ(field(rows[0], "path"), "cpu-only");
+  for (const char* empty : {"C_us", "D_us", "E_us", "d2h_GBps", "floor_us", "D_over_floor"})
+    EXPECT_EQ(field(rows[0], empty), "") << empty;
+  EXPECT_GT(num(rows[0], "A_us"), 0);
+}
+
 // The overhead split adds up: rest = C - device time - recording, per row; device time is
 // present where the device has timestamps (lavapipe has them). The last row, submit_wait, is
 // an empty batch's round trip: nothing recorded.
