@@ -60,7 +60,7 @@ Column measure(const OpCase& c, Backend& b, Read read, const TimingPlan& plan) {
   };
   Column col;
   TimingPlan warm_plan = plan;
-  if (&b != &cpu()) warm_plan.min_warmup_us = std::max(plan.min_warmup_us, device_min_warmup_us());
+  warm_plan.min_warmup_us = min_warmup_us(b, plan);
   col.stats = time_it(once, warm_plan, after);
   col.has_device_time = !device_us.empty();
   if (col.has_device_time) col.device = summarize(std::move(device_us));
