@@ -50,9 +50,8 @@ Finished run_program(const CampaignOptions& o, std::uint64_t i, CampaignTimes& t
     if (o.verbose) text << "program " << i << ":\n" << listing(p, results);
     if (m) {
       f.failed = true;
-      text << "\nMISMATCH: seed " << o.seed << ", program " << i
-           << " (replay: vkt_fuzz --seed " << o.seed << " --first " << i
-           << " --programs 1 --threads 1)\n"
+      text << "\nMISMATCH: seed " << o.seed << ", program " << i << " (replay: vkt_fuzz --seed "
+           << o.seed << " --first " << i << " --programs 1 --threads 1)\n"
            << "  at %" << m->node << " " << m->op << ": " << m->what << "\n"
            << "  program as generated (" << p.nodes.size() << " nodes):\n"
            << listing(p, results);
@@ -170,12 +169,14 @@ std::string breakdown(const CampaignSummary& s) {
   std::ostringstream text;
   std::snprintf(line, sizeof line, "vkt_fuzz breakdown: %.1f programs/s (%d threads, %.1f s)\n",
                 static_cast<double>(s.programs) / std::max(s.wall_s, 1e-9), s.threads, s.wall_s);
-  text << line
-       << "  thread time per program, ms (share of all threads' time):";
-  const std::pair<const char*, std::uint64_t> phases[] = {
-      {"generate", t.generate_ns},    {"cpu", t.run.cpu_ns},          {"vulkan record", t.run.record_ns},
-      {"vulkan wait", t.run.wait_ns}, {"read back", t.run.read_ns},   {"compare", t.run.compare_ns},
-      {"shrink", t.shrink_ns}};
+  text << line << "  thread time per program, ms (share of all threads' time):";
+  const std::pair<const char*, std::uint64_t> phases[] = {{"generate", t.generate_ns},
+                                                          {"cpu", t.run.cpu_ns},
+                                                          {"vulkan record", t.run.record_ns},
+                                                          {"vulkan wait", t.run.wait_ns},
+                                                          {"read back", t.run.read_ns},
+                                                          {"compare", t.run.compare_ns},
+                                                          {"shrink", t.shrink_ns}};
   std::uint64_t total = 0;
   for (const auto& phase : phases) {
     total += phase.second;

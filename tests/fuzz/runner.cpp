@@ -129,7 +129,8 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
   try {
     gpu.synchronize();
   } catch (const std::exception& e) {
-    return Mismatch{static_cast<int>(count) - 1, "synchronize", "the device threw " + error_class(e)};
+    return Mismatch{static_cast<int>(count) - 1, "synchronize",
+                    "the device threw " + error_class(e)};
   }
   laps.lap(&spent.wait_ns);
   for (std::size_t i = 0; i < count; ++i) {
@@ -137,7 +138,8 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
     try {
       dev[i].t = dev[i].t.to_cpu();
     } catch (const std::exception& e) {
-      return Mismatch{static_cast<int>(i), p.nodes[i].op, "reading the result threw " + error_class(e)};
+      return Mismatch{static_cast<int>(i), p.nodes[i].op,
+                      "reading the result threw " + error_class(e)};
     }
   }
   laps.lap(&spent.read_ns);
@@ -149,7 +151,8 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
     if (!gather_inputs(n, host, &host_in)) continue;
     bool inputs_same = true;
     for (int a : n.args) {
-      inputs_same = inputs_same && same[static_cast<std::size_t>(a)] && !rerun[static_cast<std::size_t>(a)];
+      inputs_same =
+          inputs_same && same[static_cast<std::size_t>(a)] && !rerun[static_cast<std::size_t>(a)];
     }
     if (!inputs_same || !dev[i].ran) {
       rerun[i] = true;
@@ -168,7 +171,8 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
     if (d.error.rfind("foreign", 0) == 0) return fail("the device threw " + d.error);
     if (h.error != d.error) {
       return fail("the cpu " + (h.error.empty() ? std::string("succeeded") : "threw " + h.error) +
-                  ", the device " + (d.error.empty() ? std::string("succeeded") : "threw " + d.error));
+                  ", the device " +
+                  (d.error.empty() ? std::string("succeeded") : "threw " + d.error));
     }
     if (!h.error.empty()) continue;
     try {
@@ -182,7 +186,8 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
   gpu.synchronize();
   laps.lap(&spent.compare_ns);
   if (vk::validation_message_count() != messages) {
-    return Mismatch{static_cast<int>(count) - 1, "validation", "the validation layer reported messages (stderr)"};
+    return Mismatch{static_cast<int>(count) - 1, "validation",
+                    "the validation layer reported messages (stderr)"};
   }
   return std::nullopt;
 }
@@ -198,8 +203,8 @@ Program shrink(Program p, const Mismatch& m, int attempts) {
   auto drop = [&] {
     for (std::size_t i = p.nodes.size() - 1; i-- > 0;) {
       const Program q = without(p, i);
-      if (q.nodes.size() < p.nodes.size() && !q.nodes.empty() && q.nodes.back().op == p.nodes.back().op &&
-          still(q)) {
+      if (q.nodes.size() < p.nodes.size() && !q.nodes.empty() &&
+          q.nodes.back().op == p.nodes.back().op && still(q)) {
         p = q;
       }
     }

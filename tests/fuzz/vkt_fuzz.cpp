@@ -6,7 +6,6 @@
 //   vkt_fuzz --seed 1 --seconds 100       (the ctest entry)
 //   vkt_fuzz --seed 7 --first 1234 --programs 1   (replays one program)
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "fuzz/campaign.h"
@@ -33,8 +32,8 @@ int main(int argc, char** argv) {
   o.shrink = !no_shrink;
 
   vkt::Backend& gpu = vkt::vulkan();
-  std::cout << "vkt_fuzz: device " << gpu.name() << "; flushes f32 subnormals: "
-            << (flushes(vkt::DType::f32) ? "yes" : "no")
+  std::cout << "vkt_fuzz: device " << gpu.name()
+            << "; flushes f32 subnormals: " << (flushes(vkt::DType::f32) ? "yes" : "no")
             << ", f64: " << (flushes(vkt::DType::f64) ? "yes" : "no") << "; " << o.threads
             << " threads\n";
   const CampaignSummary s = run_campaign(o, std::cout);
