@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
             << "; flushes f32 subnormals: " << (flushes(vkt::DType::f32) ? "yes" : "no")
             << ", f64: " << (flushes(vkt::DType::f64) ? "yes" : "no") << "; " << o.threads
             << " threads\n";
+  // Whether this run starts from pipelines a previous one stored (VKT_CACHE_DIR).
+  for (const auto& [key, value] : gpu.properties()) {
+    if (key == "pipeline_cache") std::cout << "vkt_fuzz: pipeline cache " << value << "\n";
+  }
   const CampaignSummary s = run_campaign(o, std::cout);
   std::cout << "\nvkt_fuzz: " << s.programs << " programs, " << s.nodes << " nodes (" << s.errors
             << " errors compared), " << s.op_counts.size() << " distinct ops, " << s.wall_s
