@@ -24,7 +24,7 @@ for ((p = 0; p < procs; ++p)); do
   count=$((total - first < share ? total - first : share))
   [ "$count" -gt 0 ] || break
   "$fuzz" --seed "$seed" --first "$first" --programs "$count" --threads "$threads" \
-    --seconds "$seconds" > "$out/fuzz-$seed-$p.log" 2>&1 &
+    --seconds "$seconds" --progress 30 > "$out/fuzz-$seed-$p.log" 2>&1 &
   pids+=($!)
 done
 status=0

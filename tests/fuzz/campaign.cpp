@@ -81,7 +81,12 @@ Finished run_program(const CampaignOptions& o, std::uint64_t i, CampaignTimes& t
 class InOrder {
  public:
   InOrder(const CampaignOptions& o, CampaignSummary& s, std::ostream& out)
-      : options_(o), summary_(s), out_(out), next_(o.first) {}
+      : options_(o),
+        summary_(s),
+        out_(out),
+        next_(o.first),
+        start_(Clock::now()),
+        last_progress_(start_) {}
 
   // Adds program i's outcome; false once the run must stop (max_failures reached).
   bool add(std::uint64_t i, Finished f, const CampaignTimes& times) {
@@ -95,6 +100,7 @@ class InOrder {
       pending_.erase(it);
       ++next_;
     }
+    progress();
     return !stopped_;
   }
 
@@ -117,6 +123,16 @@ class InOrder {
     stopped_ = static_cast<int>(summary_.failing.size()) >= options_.max_failures;
   }
 
+  void progress() {
+    if (options_.progress_s <= 0) return;
+    const Clock::time_point now = Clock::now();
+    if (std::chrono::duration<double>(now - last_progress_).count() < options_.progress_s) return;
+    last_progress_ = now;
+    out_ << "vkt_fuzz: progress: " << summary_.programs << " programs, " << summary_.failing.size()
+         << " mismatching, " << std::chrono::duration<double>(now - start_).count() << " s"
+         << std::endl;
+  }
+
   const CampaignOptions& options_;
   CampaignSummary& summary_;
   std::ostream& out_;
@@ -124,6 +140,7 @@ class InOrder {
   std::map<std::uint64_t, Finished> pending_;
   std::uint64_t next_;  // the next index to account for
   bool stopped_ = false;
+  Clock::time_point start_, last_progress_;
 };
 
 }  // namespace

@@ -21,7 +21,8 @@ struct CampaignOptions {
   int max_failures = 3;
   int threads = 1;
   bool shrink = true;
-  bool verbose = false;  // a listing of every program
+  bool verbose = false;   // a listing of every program
+  double progress_s = 0;  // a progress line this often (0: none), for runs that may be killed
 };
 
 // Where the time went, summed over the threads (so it may pass the wall time).

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads,
                  "programs run at once on the shared device (default: the hardware's, at most 16)")
       ->check(CLI::Range(1, 256));
+  app.add_option("--progress", o.progress_s, "print a progress line this often, in seconds");
   app.add_flag("--no-shrink", no_shrink, "print failing programs as generated");
   app.add_flag("--verbose", o.verbose, "list every program");
   CLI11_PARSE(app, argc, argv);
