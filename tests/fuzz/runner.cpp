@@ -55,6 +55,12 @@ bool gather_inputs(const Node& n, const std::vector<Outcome>& side, std::vector<
   return true;
 }
 
+// Leaves made from bytes: the device holds the very bytes the cpu holds, so they are not
+// read back (a read is a round trip on a GPU); a wrong upload shows at the ops reading it.
+bool uploaded(const Node& n) {
+  return n.op == "values" || n.op == "indices" || n.op == "const" || n.op == "triangle";
+}
+
 // Removes node i and every node that depends on it; indices renumbered.
 Program without(const Program& p, std::size_t i) {
   Program q;
@@ -134,7 +140,7 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
   }
   laps.lap(&spent.wait_ns);
   for (std::size_t i = 0; i < count; ++i) {
-    if (!dev[i].t.defined()) continue;
+    if (!dev[i].t.defined() || uploaded(p.nodes[i])) continue;
     try {
       dev[i].t = dev[i].t.to_cpu();
     } catch (const std::exception& e) {
@@ -175,6 +181,10 @@ std::optional<Mismatch> first_mismatch(const Program& p, std::vector<Tensor>* cp
                   (d.error.empty() ? std::string("succeeded") : "threw " + d.error));
     }
     if (!h.error.empty()) continue;
+    if (uploaded(n)) {
+      same[i] = true;
+      continue;
+    }
     try {
       const Tensor got = rerun[i] ? d.t.to_cpu() : d.t;  // a rerun's result: read once
       if (auto what = compare(n, host_in, got, h.t)) return fail(*what);
