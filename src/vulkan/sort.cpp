@@ -5,12 +5,19 @@
 //   - lines of at most `local_cap` elements (2048..4096, what shared memory holds): one
 //     workgroup sorts one or several whole lines in shared memory (shaders/sort_local.comp,
 //     bitonic): one dispatch, no global temporaries;
-//   - longer lines: a segmented LSD radix sort on 4-bit digits (shaders/sort_radix*.comp):
-//     keys, then per digit a count, a three-dispatch scan and a stable scatter, then the
-//     result — a fixed number of passes over memory that does not grow with log(len).
+//   - longer lines: a segmented LSD radix sort (shaders/sort_radix*.comp): keys, then per
+//     digit a count, a three-dispatch scan and a stable scatter, then the result — a fixed
+//     number of passes over memory that does not grow with log(len). Digits of 8 bits
+//     (sort_radix8.comp, ranks by subgroup ballots: 4 passes for 32-bit keys) where the
+//     device has ballots, else of 4 bits (sort_radix.comp, 8 passes);
+//     VKT_VK_SORT_DIGIT_BITS=4 forces the latter.
 // Keys are words (no 64-bit types), so every dtype sorts on any device with 8/16-bit storage.
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "vulkan/backend.h"
 
@@ -44,7 +51,8 @@ Geometry geometry(const OpCall& call) {
   std::uint64_t outer = 1;
   const auto a = static_cast<std::size_t>(axis);
   for (std::size_t d = 0; d < a; ++d) outer *= static_cast<std::uint64_t>(shape[d]);
-  for (std::size_t d = a + 1; d < shape.size(); ++d) g.inner *= static_cast<std::uint64_t>(shape[d]);
+  for (std::size_t d = a + 1; d < shape.size(); ++d)
+    g.inner *= static_cast<std::uint64_t>(shape[d]);
   g.len = static_cast<std::uint64_t>(shape[a]);
   g.lines = outer * g.inner;
   return g;
@@ -61,11 +69,33 @@ std::uint64_t local_bytes(std::uint64_t cap, DType d) {
 }
 
 constexpr std::uint64_t kMaxLocalCap = 4096;
-constexpr std::uint64_t kTile = 16 * Pipelines::kWorkgroupSize;  // sort_radix.comp's TILE
+constexpr std::uint64_t kTile = 16 * Pipelines::kWorkgroupSize;       // sort_radix.comp's TILE
 constexpr std::uint64_t kScanBlock = 16 * Pipelines::kWorkgroupSize;  // sort_scan.comp's BLOCK
-constexpr std::uint64_t kDigits = 16;
 // sort_radix.comp's shared memory: counts [16][256], digit starts, the scan buffer.
-constexpr std::uint64_t kRadixSharedBytes = (kDigits * 256 + kDigits + 1 + 256) * 4;
+constexpr std::uint64_t kRadixSharedBytes = (16 * 256 + 16 + 1 + 256) * 4;
+
+// sort_radix8.comp's subgroups per workgroup (its counters' rows), where it can run: full
+// subgroups that hold ballots; 0 where it cannot.
+std::uint64_t radix8_subgroups(const VulkanBackend& b) {
+  const DeviceCaps& c = b.context().caps();
+  const VkSubgroupFeatureFlags need =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+  const std::uint32_t width = c.subgroup_size;
+  if (!c.subgroup_compute || (c.subgroup_ops & need) != need || width == 0 || width > 128 ||
+      Pipelines::kWorkgroupSize % width != 0)
+    return 0;
+  const std::uint64_t subgroups = Pipelines::kWorkgroupSize / width;
+  // Digit starts, the counters ([subgroup][128] words), the uniform digit.
+  const std::uint64_t shared_bytes = (256 + subgroups * 128 + 1) * 4;
+  return shared_bytes <= b.context().limits().max_shared_bytes ? subgroups : 0;
+}
+
+// VKT_VK_SORT_DIGIT_BITS=4 takes 4-bit digits; anything else (default) 8 where possible.
+// Read per call, so a test or a bench run can switch it.
+bool digits_of_4_requested() {
+  const char* v = std::getenv("VKT_VK_SORT_DIGIT_BITS");
+  return v != nullptr && std::strcmp(v, "4") == 0;
+}
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
 std::uint64_t local_cap(const VulkanBackend& b, DType d) {
@@ -86,10 +116,26 @@ struct RadixSizes {
   std::uint64_t tiles_per_line, hist, blocks;
 };
 
-RadixSizes radix_sizes(const Geometry& g) {
+RadixSizes radix_sizes(const Geometry& g, std::uint32_t digit_bits) {
   const std::uint64_t tpl = (g.len + kTile - 1) / kTile;
-  const std::uint64_t hist = g.lines * tpl * kDigits;
+  const std::uint64_t hist = g.lines * tpl * (std::uint64_t{1} << digit_bits);
   return {tpl, hist, (hist + kScanBlock - 1) / kScanBlock};
+}
+
+// Whether the radix sort's temporaries stay within one descriptor range each and 32-bit
+// indexing.
+bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_t digit_bits) {
+  const std::uint64_t n = g.lines * g.len, words = wide(d) ? 2 : 1;
+  const RadixSizes s = radix_sizes(g, digit_bits);
+  const std::uint64_t limit = b.context().limits().max_storage_range;
+  return n * words * 4 <= limit && s.hist * 4 <= limit && s.hist < (std::uint64_t{1} << 31) &&
+         (g.lines * s.tiles_per_line) * Pipelines::kWorkgroupSize < (std::uint64_t{1} << 32);
+}
+
+// 8 where asked (the default), the device ranks by ballots and the (16x larger) histogram
+// fits, else 4. 8: half the passes over memory, each costing about what a 4-bit one does.
+std::uint32_t digit_bits(const VulkanBackend& b, const Geometry& g, DType d) {
+  return !digits_of_4_requested() && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8 : 4;
 }
 
 std::uint32_t u32(std::uint64_t v) {
@@ -103,12 +149,11 @@ void run_local(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint64_t p2 = std::bit_ceil(g.len);
   const std::uint64_t per_group = cap / p2;
   const std::uint64_t groups = (g.lines + per_group - 1) / per_group;
-  const Pipeline p = b.pipelines().get(
-      "sort_local", 2,
-      {static_cast<std::uint32_t>(d), g.descending ? 1u : 0u, g.mode, u32(cap),
-       wide(d) ? u32(cap) : 1u});
-  const std::uint32_t push[6] = {u32(g.lines), u32(g.len),  u32(g.inner),
-                                 u32(g.k),     u32(p2), u32(std::countr_zero(p2))};
+  const Pipeline p = b.pipelines().get("sort_local", 2,
+                                       {static_cast<std::uint32_t>(d), g.descending ? 1u : 0u,
+                                        g.mode, u32(cap), wide(d) ? u32(cap) : 1u});
+  const std::uint32_t push[6] = {u32(g.lines), u32(g.len), u32(g.inner),
+                                 u32(g.k),     u32(p2),    u32(std::countr_zero(p2))};
   b.dispatch(p, {{&in, false}, {&out, true}}, push, sizeof(push),
              groups * Pipelines::kWorkgroupSize);
 }
@@ -118,7 +163,8 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const DType d = in.dtype();
   const std::uint64_t words = wide(d) ? 2 : 1;
   const std::uint64_t n = g.lines * g.len;
-  const RadixSizes s = radix_sizes(g);
+  const std::uint32_t bits = digit_bits(b, g, d);
+  const RadixSizes s = radix_sizes(g, bits);
   auto temporary = [&](std::uint64_t elements) {
     OpCall c = call;
     c.out_dtype = DType::u32;
@@ -133,8 +179,16 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint32_t geometry_push[4] = {u32(g.lines), u32(g.len), u32(g.inner), u32(g.k)};
   b.dispatch(b.pipelines().get("sort_radix_keys", 3, {dtype_code, desc}),
              {{&in, false}, {&keys, true}, {&vals, true}}, geometry_push, 12, n);
-  const Pipeline count = b.pipelines().get("sort_radix", 5, {0u, u32(words)});
-  const Pipeline scatter = b.pipelines().get("sort_radix", 5, {1u, u32(words)});
+  const std::string radix = bits == 8 ? "sort_radix8" : "sort_radix";
+  const std::vector<std::uint32_t> extra =
+      bits == 8 ? std::vector<std::uint32_t>{u32(radix8_subgroups(b))}
+                : std::vector<std::uint32_t>{};
+  auto radix_pipeline = [&](std::uint32_t phase) {
+    std::vector<std::uint32_t> constants = {phase, u32(words)};
+    constants.insert(constants.end(), extra.begin(), extra.end());
+    return b.pipelines().get(radix, 5, constants);
+  };
+  const Pipeline count = radix_pipeline(0), scatter = radix_pipeline(1);
   const Pipeline reduce = b.pipelines().get("sort_scan", 2, {0u});
   const Pipeline blocks = b.pipelines().get("sort_scan", 2, {1u});
   const Pipeline apply = b.pipelines().get("sort_scan", 2, {2u});
@@ -142,17 +196,18 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint64_t block_threads = s.blocks * Pipelines::kWorkgroupSize;
   const std::uint32_t scan_push[2] = {u32(s.hist), u32(s.blocks)};
   // Read-write bindings are marked written: the validation layer counts them so.
-  for (std::uint32_t shift = 0; shift < key_bits(d); shift += 4) {
+  for (std::uint32_t shift = 0; shift < key_bits(d); shift += bits) {
     const std::uint32_t push[4] = {u32(g.lines), u32(g.len), u32(s.tiles_per_line), shift};
-    b.dispatch(count, {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
+    b.dispatch(count,
+               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
                push, sizeof(push), tile_threads);
     b.dispatch(reduce, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push), block_threads);
     b.dispatch(blocks, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push),
                Pipelines::kWorkgroupSize);
     b.dispatch(apply, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push), block_threads);
     b.dispatch(scatter,
-               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}}, push,
-               sizeof(push), tile_threads);
+               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
+               push, sizeof(push), tile_threads);
     std::swap(keys, keys2);
     std::swap(vals, vals2);
   }
@@ -170,12 +225,9 @@ bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   if (use_local(b, g, in.dtype()) || in.size() == 0) return true;
   // The radix path: its workgroup's shared memory, and temporaries within one descriptor
   // range each and 32-bit indexing.
-  if (b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
-  const std::uint64_t n = g.lines * g.len, words = wide(in.dtype()) ? 2 : 1;
-  const RadixSizes s = radix_sizes(g);
-  const std::uint64_t limit = b.context().limits().max_storage_range;
-  return n * words * 4 <= limit && s.hist * 4 <= limit && s.hist < (std::uint64_t{1} << 31) &&
-         (g.lines * s.tiles_per_line) * Pipelines::kWorkgroupSize < (std::uint64_t{1} << 32);
+  const std::uint32_t bits = digit_bits(b, g, in.dtype());
+  if (bits == 4 && b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
+  return radix_fits(b, g, in.dtype(), bits);
 }
 
 Tensor run_sort(VulkanBackend& b, const OpCall& call) {

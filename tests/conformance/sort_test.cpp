@@ -9,6 +9,7 @@
 
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
+#include "support/scoped_env.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -87,8 +88,8 @@ class NativeSort : public VulkanTest {
         const Tensor h = sort_input(d, s);
         const auto rank = static_cast<std::int64_t>(s.size());
         for (std::int64_t a = 0; a < std::max<std::int64_t>(rank, 1); ++a) {
-          check_sorts(h, a, std::string(dtype_name(d)) + " " + shape_str(s) + " axis " +
-                                std::to_string(a));
+          check_sorts(
+              h, a, std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(a));
         }
       }
     }
@@ -121,8 +122,9 @@ TEST_F(NativeSort, LongLines) {
   expect_radix_ = true;
   for (DType d : {DType::u8, DType::s16, DType::f16, DType::f32, DType::s64, DType::f64}) {
     for (const auto& [s, axis] : cases) {
-      check_sorts(sort_input(d, s, 11), axis,
-                  std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(axis));
+      check_sorts(
+          sort_input(d, s, 11), axis,
+          std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(axis));
     }
   }
 }
@@ -151,6 +153,45 @@ TEST_F(NativeSort, TopK) {
     }
   }
   check_top_k(sort_input(DType::f32, {2, 5000}), 7, "f32 {2, 5000} k 7");
+}
+
+// The radix sort on 8-bit digits (ballot ranks, where the device has ballots) and on 4-bit
+// ones, each forced: every dtype, lines of length 0, 1 and odd along a middle axis, lines of
+// several tiles, tiles whose items share one digit (copied without ranking) beside mixed ones.
+TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
+  const vk::DeviceCaps caps = vk::testing::device_caps();
+  const VkSubgroupFeatureFlags ballot =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+  const bool has_ballots = caps.subgroup_compute && (caps.subgroup_ops & ballot) == ballot;
+  // Tile 0 (items 0..4095) has zero above the low byte; tile 1 mixes; tile 2 is all 1 << 20.
+  std::vector<double> skewed(9000);
+  for (std::size_t i = 0; i < skewed.size(); ++i)
+    skewed[i] = static_cast<double>((i * 7) % 13 + (i >= 6000 ? 1u << 20 : 0u));
+  force_radix();
+  for (const char* bits : {"4", "8"}) {
+    ScopedEnvVar env("VKT_VK_SORT_DIGIT_BITS", bits);
+    const std::uint32_t width = bits[0] == '8' && has_ballots ? 8 : 4;
+    for (DType d : kSortDTypes) {
+      const std::string what = std::string(dtype_name(d)) + " bits " + bits;
+      every_axis({d}, {{0}, {1}, {2, 0, 3}});
+      check_sorts(sort_input(d, {2, 37, 3}), 1, what + " {2, 37, 3} axis 1");
+      // Keys of 1, 2, 4, 8 bytes: the dispatches are keys, 5 per digit, the result.
+      const std::uint32_t key_bits =
+          d == DType::f16 || d == DType::bf16 ? 16 : static_cast<std::uint32_t>(itemsize(d) * 8);
+      const Tensor dev = transfer(sort_input(d, {3, 5}), gpu());
+      LedgerScope scope;
+      (void)argsort(dev, 1);
+      EXPECT_EQ(scope.delta().dispatches, 2 + 5 * key_bits / width) << what;
+    }
+    for (DType d : {DType::f32, DType::s64}) {
+      check_sorts(sort_input(d, {9000}, 5), 0, std::string(dtype_name(d)) + " {9000} bits " + bits);
+    }
+    for (DType d : {DType::u32, DType::u64, DType::f64}) {
+      check_sorts(as_type(from_vector(skewed, {9000}), d), 0,
+                  std::string(dtype_name(d)) + " skewed bits " + bits);
+    }
+    check_top_k(sort_input(DType::f16, {3, 37}), 5, std::string("f16 {3, 37} k 5 bits ") + bits);
+  }
 }
 
 TEST_F(NativeSort, BadInputStillThrowsAndFallbackStaysOnCpu) {
