@@ -15,10 +15,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "vkt/error.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -90,11 +90,14 @@ std::uint64_t radix8_subgroups(const VulkanBackend& b) {
   return shared_bytes <= b.context().limits().max_shared_bytes ? subgroups : 0;
 }
 
-// VKT_VK_SORT_DIGIT_BITS=4 takes 4-bit digits; anything else (default) 8 where possible.
-// Read per call, so a test or a bench run can switch it.
-bool digits_of_4_requested() {
+// VKT_VK_SORT_DIGIT_BITS=8 (default: 8 where the device allows) or 4. Read per call, so a
+// test or a bench run can switch it.
+bool digits_of_4_requested(Op op) {
   const char* v = std::getenv("VKT_VK_SORT_DIGIT_BITS");
-  return v != nullptr && std::strcmp(v, "4") == 0;
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "8" || s == "4") return s == "4";
+  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_DIGIT_BITS='" + s +
+              "': expected 8 or 4");
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
@@ -116,17 +119,17 @@ struct RadixSizes {
   std::uint64_t tiles_per_line, hist, blocks;
 };
 
-RadixSizes radix_sizes(const Geometry& g, std::uint32_t digit_bits) {
+RadixSizes radix_sizes(const Geometry& g, std::uint32_t bits) {
   const std::uint64_t tpl = (g.len + kTile - 1) / kTile;
-  const std::uint64_t hist = g.lines * tpl * (std::uint64_t{1} << digit_bits);
+  const std::uint64_t hist = g.lines * tpl * (std::uint64_t{1} << bits);
   return {tpl, hist, (hist + kScanBlock - 1) / kScanBlock};
 }
 
 // Whether the radix sort's temporaries stay within one descriptor range each and 32-bit
 // indexing.
-bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_t digit_bits) {
+bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_t bits) {
   const std::uint64_t n = g.lines * g.len, words = wide(d) ? 2 : 1;
-  const RadixSizes s = radix_sizes(g, digit_bits);
+  const RadixSizes s = radix_sizes(g, bits);
   const std::uint64_t limit = b.context().limits().max_storage_range;
   return n * words * 4 <= limit && s.hist * 4 <= limit && s.hist < (std::uint64_t{1} << 31) &&
          (g.lines * s.tiles_per_line) * Pipelines::kWorkgroupSize < (std::uint64_t{1} << 32);
@@ -134,8 +137,9 @@ bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_
 
 // 8 where asked (the default), the device ranks by ballots and the (16x larger) histogram
 // fits, else 4. 8: half the passes over memory, each costing about what a 4-bit one does.
-std::uint32_t digit_bits(const VulkanBackend& b, const Geometry& g, DType d) {
-  return !digits_of_4_requested() && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8 : 4;
+std::uint32_t digit_bits(const VulkanBackend& b, const OpCall& call, const Geometry& g, DType d) {
+  return !digits_of_4_requested(call.op) && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8
+                                                                                              : 4;
 }
 
 std::uint32_t u32(std::uint64_t v) {
@@ -163,7 +167,7 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const DType d = in.dtype();
   const std::uint64_t words = wide(d) ? 2 : 1;
   const std::uint64_t n = g.lines * g.len;
-  const std::uint32_t bits = digit_bits(b, g, d);
+  const std::uint32_t bits = digit_bits(b, call, g, d);
   const RadixSizes s = radix_sizes(g, bits);
   auto temporary = [&](std::uint64_t elements) {
     OpCall c = call;
@@ -225,7 +229,7 @@ bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   if (use_local(b, g, in.dtype()) || in.size() == 0) return true;
   // The radix path: its workgroup's shared memory, and temporaries within one descriptor
   // range each and 32-bit indexing.
-  const std::uint32_t bits = digit_bits(b, g, in.dtype());
+  const std::uint32_t bits = digit_bits(b, call, g, in.dtype());
   if (bits == 4 && b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
   return radix_fits(b, g, in.dtype(), bits);
 }

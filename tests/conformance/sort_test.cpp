@@ -97,7 +97,8 @@ class NativeSort : public VulkanTest {
 
  protected:
   std::uint64_t saved_local_max_ = vk::testing::sort_local_max();
-  bool expect_radix_ = false;
+  // VKT_VK_SORT_LOCAL_MAX=0 sends every line to the radix sort.
+  bool expect_radix_ = saved_local_max_ == 0;
 };
 
 TEST_F(NativeSort, LocalPathEveryDtypeAndAxis) {
@@ -163,10 +164,11 @@ TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
   const VkSubgroupFeatureFlags ballot =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
   const bool has_ballots = caps.subgroup_compute && (caps.subgroup_ops & ballot) == ballot;
-  // Tile 0 (items 0..4095) has zero above the low byte; tile 1 mixes; tile 2 is all 1 << 20.
+  // Low bytes below 100 come with byte 2 = 0, the others with 0x10: once the low bytes are
+  // sorted, byte 2's pass sees tile 0 (items 0..4095) all 0, tile 1 mixed, tile 2 all 0x10.
   std::vector<double> skewed(9000);
   for (std::size_t i = 0; i < skewed.size(); ++i)
-    skewed[i] = static_cast<double>((i * 7) % 13 + (i >= 6000 ? 1u << 20 : 0u));
+    skewed[i] = static_cast<double>(i < 6000 ? (i * 7) % 100 : 100 + (i * 7) % 100 + (1u << 20));
   force_radix();
   for (const char* bits : {"4", "8"}) {
     ScopedEnvVar env("VKT_VK_SORT_DIGIT_BITS", bits);
@@ -192,6 +194,23 @@ TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
     }
     check_top_k(sort_input(DType::f16, {3, 37}), 5, std::string("f16 {3, 37} k 5 bits ") + bits);
   }
+}
+
+TEST_F(NativeSort, RadixDigitWidthNamedInTheError) {
+  force_radix();
+  ScopedEnvVar bad("VKT_VK_SORT_DIGIT_BITS", "16");
+  const Tensor dev = transfer(sort_input(DType::s32, {9}), gpu());
+  try {
+    (void)argsort(dev, 0);
+    ADD_FAILURE() << "VKT_VK_SORT_DIGIT_BITS=16 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("[argsort] VKT_VK_SORT_DIGIT_BITS='16'"),
+              std::string::npos)
+        << e.what();
+  }
+  // The backend stays usable.
+  ScopedEnvVar good("VKT_VK_SORT_DIGIT_BITS", "8");
+  EXPECT_TRUE(same_bits(argsort(dev, 0), argsort(transfer(dev, cpu()), 0)));
 }
 
 TEST_F(NativeSort, BadInputStillThrowsAndFallbackStaysOnCpu) {
