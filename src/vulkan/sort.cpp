@@ -75,11 +75,11 @@ constexpr std::uint64_t kScanBlock = 16 * Pipelines::kWorkgroupSize;  // sort_sc
 constexpr std::uint64_t kRadixSharedBytes = (16 * 256 + 16 + 1 + 256) * 4;
 
 // sort_radix8.comp's subgroups per workgroup (its counters' rows), where it can run: full
-// subgroups that hold ballots; 0 where it cannot.
+// subgroups with ballots and votes; 0 where it cannot.
 std::uint64_t radix8_subgroups(const VulkanBackend& b) {
   const DeviceCaps& c = b.context().caps();
   const VkSubgroupFeatureFlags need =
-      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
   const std::uint32_t width = c.subgroup_size;
   if (!c.subgroup_compute || (c.subgroup_ops & need) != need || width == 0 || width > 128 ||
       Pipelines::kWorkgroupSize % width != 0)

@@ -162,7 +162,7 @@ TEST_F(NativeSort, TopK) {
 TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
   const vk::DeviceCaps caps = vk::testing::device_caps();
   const VkSubgroupFeatureFlags ballot =
-      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
   const bool has_ballots = caps.subgroup_compute && (caps.subgroup_ops & ballot) == ballot;
   // Low bytes below 100 come with byte 2 = 0, the others with 0x10: once the low bytes are
   // sorted, byte 2's pass sees tile 0 (items 0..4095) all 0, tile 1 mixed, tile 2 all 0x10.

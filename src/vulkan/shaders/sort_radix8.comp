@@ -10,9 +10,10 @@
 //     lane; eight ballots give each lane the lanes of its round with the same digit, and
 //     per-subgroup counters carry the ranks across rounds; a scan over subgroups joins them.
 //     A tile whose items all share one digit is copied in order without ranking.
-// Needs subgroup ballots (the host takes 4-bit digits, sort_radix.comp, without them).
+// Needs subgroup ballots and votes (the host takes 4-bit digits, sort_radix.comp, without).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
 #include "common.glsl"
 
 layout(constant_id = 1) const uint PHASE = 0;
@@ -66,10 +67,16 @@ void main() {
     barrier();
     for (uint i = 0u; i < ITEMS; ++i) {
       const uint e = begin + i * threads + lid;  // coalesced
-      if (e < end) {
-        const uint lo = keys_in.v[e * KEY_WORDS];
-        const uint hi = KEY_WORDS == 2u ? keys_in.v[e * KEY_WORDS + 1u] : 0u;
-        atomicAdd(bins[digit_of(lo, hi)], 1u);
+      const bool valid = e < end;
+      const uint lo = valid ? keys_in.v[e * KEY_WORDS] : 0u;
+      const uint hi = valid && KEY_WORDS == 2u ? keys_in.v[e * KEY_WORDS + 1u] : 0u;
+      const uint d = valid ? digit_of(lo, hi) : DIGITS;
+      // A subgroup whose items share one digit adds them at once: sorted or narrow data
+      // would otherwise queue every lane on one shared counter.
+      if (subgroupAllEqual(d)) {
+        if (subgroupElect() && d < DIGITS) atomicAdd(bins[d], gl_SubgroupSize);
+      } else if (valid) {
+        atomicAdd(bins[d], 1u);
       }
     }
     barrier();
