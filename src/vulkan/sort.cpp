@@ -11,6 +11,10 @@
 //     (sort_radix8.comp, ranks by subgroup ballots: 4 passes for 32-bit keys) where the
 //     device has ballots, else of 4 bits (sort_radix.comp, 8 passes);
 //     VKT_VK_SORT_DIGIT_BITS=4 forces the latter.
+// Not done, by reasoning: counting digit k+1 inside scatter k would trade one coalesced read
+// of the keys for a global atomic per item; skipping a pass whose line sits in one bin needs
+// the histogram on the host (a wait) or still a copy into the other buffer, so only the
+// ranking is skipped (per tile, sort_radix8.comp).
 // Keys are words (no 64-bit types), so every dtype sorts on any device with 8/16-bit storage.
 #include <algorithm>
 #include <bit>
@@ -85,8 +89,9 @@ std::uint64_t radix8_subgroups(const VulkanBackend& b) {
       Pipelines::kWorkgroupSize % width != 0)
     return 0;
   const std::uint64_t subgroups = Pipelines::kWorkgroupSize / width;
-  // Digit starts, the counters ([subgroup][128] words), the uniform digit.
-  const std::uint64_t shared_bytes = (256 + subgroups * 128 + 1) * 4;
+  // The counters ([subgroup][128] words) or the staged tile, digit starts in memory and in
+  // the tile, the scan buffer, the uniform digit.
+  const std::uint64_t shared_bytes = (std::max(subgroups * 128, kTile) + 3 * 256 + 1) * 4;
   return shared_bytes <= b.context().limits().max_shared_bytes ? subgroups : 0;
 }
 
@@ -98,6 +103,17 @@ bool digits_of_4_requested(Op op) {
   if (s.empty() || s == "8" || s == "4") return s == "4";
   throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_DIGIT_BITS='" + s +
               "': expected 8 or 4");
+}
+
+// VKT_VK_SORT_REORDER=1 (default) or 0: sort_radix8.comp stages each tile in its sorted
+// order in shared memory so its stores are runs of consecutive positions, or stores each
+// item from its lane. The same results either way.
+bool reorder_requested(Op op) {
+  const char* v = std::getenv("VKT_VK_SORT_REORDER");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "1" || s == "0") return s != "0";
+  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_REORDER='" + s +
+              "': expected 1 or 0");
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
@@ -185,7 +201,8 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
              {{&in, false}, {&keys, true}, {&vals, true}}, geometry_push, 12, n);
   const std::string radix = bits == 8 ? "sort_radix8" : "sort_radix";
   const std::vector<std::uint32_t> extra =
-      bits == 8 ? std::vector<std::uint32_t>{u32(radix8_subgroups(b))}
+      bits == 8 ? std::vector<std::uint32_t>{u32(radix8_subgroups(b)),
+                                             reorder_requested(call.op) ? 1u : 0u}
                 : std::vector<std::uint32_t>{};
   auto radix_pipeline = [&](std::uint32_t phase) {
     std::vector<std::uint32_t> constants = {phase, u32(words)};

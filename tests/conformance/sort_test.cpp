@@ -170,11 +170,14 @@ TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
   for (std::size_t i = 0; i < skewed.size(); ++i)
     skewed[i] = static_cast<double>(i < 6000 ? (i * 7) % 100 : 100 + (i * 7) % 100 + (1u << 20));
   force_radix();
-  for (const char* bits : {"4", "8"}) {
-    ScopedEnvVar env("VKT_VK_SORT_DIGIT_BITS", bits);
+  // 8-bit digits with the tile staged in shared memory before its stores, and without.
+  const std::pair<const char*, const char*> configs[] = {{"4", "1"}, {"8", "1"}, {"8", "0"}};
+  for (const auto& [bits, reorder] : configs) {
+    ScopedEnv env({{"VKT_VK_SORT_DIGIT_BITS", bits}, {"VKT_VK_SORT_REORDER", reorder}});
+    const std::string config = std::string(" bits ") + bits + " reorder " + reorder;
     const std::uint32_t width = bits[0] == '8' && has_ballots ? 8 : 4;
     for (DType d : kSortDTypes) {
-      const std::string what = std::string(dtype_name(d)) + " bits " + bits;
+      const std::string what = std::string(dtype_name(d)) + config;
       every_axis({d}, {{0}, {1}, {2, 0, 3}});
       check_sorts(sort_input(d, {2, 37, 3}), 1, what + " {2, 37, 3} axis 1");
       // Keys of 1, 2, 4, 8 bytes: the dispatches are keys, 5 per digit, the result.
@@ -186,13 +189,13 @@ TEST_F(NativeSort, RadixDigitWidthsEveryDtype) {
       EXPECT_EQ(scope.delta().dispatches, 2 + 5 * key_bits / width) << what;
     }
     for (DType d : {DType::f32, DType::s64}) {
-      check_sorts(sort_input(d, {9000}, 5), 0, std::string(dtype_name(d)) + " {9000} bits " + bits);
+      check_sorts(sort_input(d, {9000}, 5), 0, std::string(dtype_name(d)) + " {9000}" + config);
     }
     for (DType d : {DType::u32, DType::u64, DType::f64}) {
       check_sorts(as_type(from_vector(skewed, {9000}), d), 0,
-                  std::string(dtype_name(d)) + " skewed bits " + bits);
+                  std::string(dtype_name(d)) + " skewed" + config);
     }
-    check_top_k(sort_input(DType::f16, {3, 37}), 5, std::string("f16 {3, 37} k 5 bits ") + bits);
+    check_top_k(sort_input(DType::f16, {3, 37}), 5, "f16 {3, 37} k 5" + config);
   }
 }
 
