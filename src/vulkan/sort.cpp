@@ -238,6 +238,10 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
 
 }  // namespace
 
+bool sort_radix8_available(const VulkanBackend& b) {
+  return radix8_subgroups(b) > 0;
+}
+
 bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   // The shaders read and write words of 1, 2 and 4 bytes only.
