@@ -105,15 +105,18 @@ bool digits_of_4_requested(Op op) {
               "': expected 8 or 4");
 }
 
-// VKT_VK_SORT_REORDER=1 (default) or 0: sort_radix8.comp stages each tile in its sorted
-// order in shared memory so its stores are runs of consecutive positions, or stores each
-// item from its lane. The same results either way.
-bool reorder_requested(Op op) {
+// VKT_VK_SORT_REORDER=auto|1|0: sort_radix8.comp stages each tile in its sorted order in
+// shared memory so its stores are runs of consecutive positions (1), or stores each item
+// from its lane (0). The same results either way. auto: 1 on GPUs, where a lane's store
+// costs a 32-byte sector; 0 on CPU devices, where lavapipe pays for the extra barriers.
+bool reorder_requested(const VulkanBackend& b, Op op) {
   const char* v = std::getenv("VKT_VK_SORT_REORDER");
   const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "1" || s == "0") return s != "0";
+  if (s.empty() || s == "auto")
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (s == "1" || s == "0") return s == "1";
   throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_REORDER='" + s +
-              "': expected 1 or 0");
+              "': expected auto, 1 or 0");
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
@@ -200,13 +203,13 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   b.dispatch(b.pipelines().get("sort_radix_keys", 3, {dtype_code, desc}),
              {{&in, false}, {&keys, true}, {&vals, true}}, geometry_push, 12, n);
   const std::string radix = bits == 8 ? "sort_radix8" : "sort_radix";
-  const std::vector<std::uint32_t> extra =
-      bits == 8 ? std::vector<std::uint32_t>{u32(radix8_subgroups(b)),
-                                             reorder_requested(call.op) ? 1u : 0u}
-                : std::vector<std::uint32_t>{};
+  const bool reorder = bits == 8 && reorder_requested(b, call.op);
+  // sort_radix8's count ignores REORDER: one pipeline serves both.
   auto radix_pipeline = [&](std::uint32_t phase) {
     std::vector<std::uint32_t> constants = {phase, u32(words)};
-    constants.insert(constants.end(), extra.begin(), extra.end());
+    if (bits == 8)
+      constants.insert(constants.end(),
+                       {u32(radix8_subgroups(b)), phase == 1 && reorder ? 1u : 0u});
     return b.pipelines().get(radix, 5, constants);
   };
   const Pipeline count = radix_pipeline(0), scatter = radix_pipeline(1);

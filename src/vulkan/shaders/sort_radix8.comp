@@ -108,9 +108,11 @@ void main() {
     if (next - bins[d] == end - begin) uniform_digit = d;  // at most one digit: end > begin
   }
   barrier();
-  const uint tile_count = lid < DIGITS ? tile_start[lid] : 0u;
-  const uint tile_prefix = workgroup_exclusive_scan(tile_count);  // holds barriers
-  if (lid < DIGITS) tile_start[lid] = tile_prefix;
+  if (REORDER) {
+    const uint tile_count = lid < DIGITS ? tile_start[lid] : 0u;
+    const uint tile_prefix = workgroup_exclusive_scan(tile_count);  // holds barriers
+    if (lid < DIGITS) tile_start[lid] = tile_prefix;
+  }
   if (uniform_digit != DIGITS) {
     const uint first = bins[uniform_digit];
     for (uint i = 0u; i < ITEMS; ++i) {
@@ -158,20 +160,16 @@ void main() {
     }
   }
   barrier();
-  // Each item's place in the tile's sorted order.
-  uint local[ITEMS];
+  // Each item's rank among the tile's items of its digit.
   for (uint r = 0u; r < ITEMS; ++r) {
     const uint d = digit_of(lo[r], hi[r]);
-    local[r] = tile_start[d] +
-               ((scratch[sg * WORDS_PER_SUBGROUP + (d >> 1u)] >> ((d & 1u) * 16u)) & 0xffffu) +
-               rank[r];
+    rank[r] += (scratch[sg * WORDS_PER_SUBGROUP + (d >> 1u)] >> ((d & 1u) * 16u)) & 0xffffu;
   }
   if (!REORDER) {
     for (uint r = 0u; r < ITEMS; ++r) {
       const uint e = chunk + r * width + lane;
       if (e >= end) continue;
-      const uint d = digit_of(lo[r], hi[r]);
-      const uint pos = bins[d] + local[r] - tile_start[d];
+      const uint pos = bins[digit_of(lo[r], hi[r])] + rank[r];
       keys_out.v[pos * KEY_WORDS] = lo[r];
       if (KEY_WORDS == 2u) keys_out.v[pos * KEY_WORDS + 1u] = hi[r];
       vals_out.v[pos] = vals_in.v[e];
@@ -189,7 +187,7 @@ void main() {
       const uint e = chunk + r * width + lane;
       if (e >= end) continue;
       const bool high = stage == 0u ? digit_in_hi : !digit_in_hi;
-      scratch[local[r]] = stage == KEY_WORDS ? vals_in.v[e] : high ? hi[r] : lo[r];
+      scratch[tile_start[digit_of(lo[r], hi[r])] + rank[r]] = stage == KEY_WORDS ? vals_in.v[e] : high ? hi[r] : lo[r];
     }
     barrier();
     for (uint k = 0u; k < ITEMS; ++k) {
