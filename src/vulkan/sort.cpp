@@ -10,7 +10,8 @@
 //     number of passes over memory that does not grow with log(len). Digits of 8 bits
 //     (sort_radix8.comp, ranks by subgroup ballots: 4 passes for 32-bit keys) where the
 //     device has ballots, else of 4 bits (sort_radix.comp, 8 passes);
-//     VKT_VK_SORT_DIGIT_BITS=4 forces the latter.
+//     VKT_VK_SORT_DIGIT_BITS=4 forces the latter; VKT_VK_SORT_REORDER whether an 8-bit
+//     scatter stages its tile in sorted order in shared memory before storing it.
 // Not done, by reasoning: counting digit k+1 inside scatter k would trade one coalesced read
 // of the keys for a global atomic per item; skipping a pass whose line sits in one bin needs
 // the histogram on the host (a wait) or still a copy into the other buffer, so only the
