@@ -274,6 +274,15 @@ const std::map<std::string, Maker>& makers() {
       return simple("argsort", s, {{reverse(seed_data(n, s), {1})}},
                     [](const std::vector<Tensor>& in) { return argsort(in[0], 1); });
     };
+    // The same data as one flat line: the radix sort's path on every device (issue 9's 16M).
+    r["sort_flat"] = [](std::int64_t n) {
+      return simple("sort_flat", {n}, {{reverse(seed_data(n, {n}), {0})}},
+                    [](const std::vector<Tensor>& in) { return sort(in[0], 0); });
+    };
+    r["argsort_flat"] = [](std::int64_t n) {
+      return simple("argsort_flat", {n}, {{reverse(seed_data(n, {n}), {0})}},
+                    [](const std::vector<Tensor>& in) { return argsort(in[0], 0); });
+    };
     r["top_k"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
       return simple("top_k", s, {{seed_data(n, s)}},
@@ -328,6 +337,10 @@ std::vector<std::string> case_ops() {
   std::vector<std::string> ops;
   for (const auto& [name, maker] : makers()) ops.push_back(name);
   return ops;
+}
+
+bool shape_variant_case(const std::string& op) {
+  return op == "sort_flat" || op == "argsort_flat";
 }
 
 OpCase make_case(const std::string& op, std::int64_t n) {

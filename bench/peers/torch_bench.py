@@ -166,6 +166,19 @@ def dot(n, dev):
     return s, lambda: a @ b  # torch's default: no TF32 for f32 matmul, full f32 like vktensor
 
 
+def flat_sort(fn):
+    """vkt-bench's sort_flat / argsort_flat: one line of n reversed seed values (stable, as
+    vktensor's sort is)."""
+    def make(n, dev):
+        x = torch.flip(seed_data(n, (n,), dev), (0,))
+        return (n,), lambda: fn(x)
+    return make
+
+
+sort_flat = flat_sort(lambda x: torch.sort(x, stable=True).values)
+argsort_flat = flat_sort(lambda x: torch.argsort(x, stable=True))
+
+
 SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "argmax_all", "transpose", "dot"}
 
 CASES = {
@@ -174,6 +187,7 @@ CASES = {
     "add": add, "multiply": multiply, "exp": exp, "tanh": tanh, "sum": sum_all, "sum_axis1": sum_axis1, "argmax": argmax,
     "argmax_all": argmax_all,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
+    "sort_flat": sort_flat, "argsort_flat": argsort_flat,
 }
 
 

@@ -512,6 +512,9 @@ void set_sort_local_max(std::uint64_t n) {
   backend_for(-1).synchronize();
   backend_for(-1).set_sort_local_max(n);
 }
+bool sort_radix8_available() {
+  return vk::sort_radix8_available(backend_for(-1));
+}
 }  // namespace testing
 
 }  // namespace vk

@@ -212,6 +212,8 @@ Tensor run_window_scatter(VulkanBackend& b, const OpCall& call);
 bool window_scatter_supported(const VulkanBackend& b, const OpCall& call);
 Tensor run_sort(VulkanBackend& b, const OpCall& call);
 bool sort_supported(const VulkanBackend& b, const OpCall& call);
+// Whether the radix sort can take 8-bit digits here (subgroup ballots, shared memory).
+bool sort_radix8_available(const VulkanBackend& b);
 Tensor run_fft(VulkanBackend& b, const OpCall& call);
 bool fft_supported(const VulkanBackend& b, const OpCall& call);
 // vkt::compile's fused elementwise groups as generated kernels (compiled.cpp); registered

@@ -5,13 +5,25 @@
 //   - lines of at most `local_cap` elements (2048..4096, what shared memory holds): one
 //     workgroup sorts one or several whole lines in shared memory (shaders/sort_local.comp,
 //     bitonic): one dispatch, no global temporaries;
-//   - longer lines: a segmented LSD radix sort on 4-bit digits (shaders/sort_radix*.comp):
-//     keys, then per digit a count, a three-dispatch scan and a stable scatter, then the
-//     result — a fixed number of passes over memory that does not grow with log(len).
+//   - longer lines: a segmented LSD radix sort (shaders/sort_radix*.comp): keys, then per
+//     digit a count, a three-dispatch scan and a stable scatter, then the result — a fixed
+//     number of passes over memory that does not grow with log(len). Digits of 8 bits
+//     (sort_radix8.comp, ranks by subgroup ballots: 4 passes for 32-bit keys) where the
+//     device has ballots, else of 4 bits (sort_radix.comp, 8 passes);
+//     VKT_VK_SORT_DIGIT_BITS=4 forces the latter; VKT_VK_SORT_REORDER whether an 8-bit
+//     scatter stages its tile in sorted order in shared memory before storing it.
+// Not done, by reasoning: counting digit k+1 inside scatter k would trade one coalesced read
+// of the keys for a global atomic per item; skipping a pass whose line sits in one bin needs
+// the histogram on the host (a wait) or still a copy into the other buffer, so only the
+// ranking is skipped (per tile, sort_radix8.comp).
 // Keys are words (no 64-bit types), so every dtype sorts on any device with 8/16-bit storage.
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
+#include "vkt/error.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -44,7 +56,8 @@ Geometry geometry(const OpCall& call) {
   std::uint64_t outer = 1;
   const auto a = static_cast<std::size_t>(axis);
   for (std::size_t d = 0; d < a; ++d) outer *= static_cast<std::uint64_t>(shape[d]);
-  for (std::size_t d = a + 1; d < shape.size(); ++d) g.inner *= static_cast<std::uint64_t>(shape[d]);
+  for (std::size_t d = a + 1; d < shape.size(); ++d)
+    g.inner *= static_cast<std::uint64_t>(shape[d]);
   g.len = static_cast<std::uint64_t>(shape[a]);
   g.lines = outer * g.inner;
   return g;
@@ -61,11 +74,51 @@ std::uint64_t local_bytes(std::uint64_t cap, DType d) {
 }
 
 constexpr std::uint64_t kMaxLocalCap = 4096;
-constexpr std::uint64_t kTile = 16 * Pipelines::kWorkgroupSize;  // sort_radix.comp's TILE
+constexpr std::uint64_t kTile = 16 * Pipelines::kWorkgroupSize;       // sort_radix.comp's TILE
 constexpr std::uint64_t kScanBlock = 16 * Pipelines::kWorkgroupSize;  // sort_scan.comp's BLOCK
-constexpr std::uint64_t kDigits = 16;
 // sort_radix.comp's shared memory: counts [16][256], digit starts, the scan buffer.
-constexpr std::uint64_t kRadixSharedBytes = (kDigits * 256 + kDigits + 1 + 256) * 4;
+constexpr std::uint64_t kRadixSharedBytes = (16 * 256 + 16 + 1 + 256) * 4;
+
+// sort_radix8.comp's subgroups per workgroup (its counters' rows), where it can run: full
+// subgroups with ballots and votes; 0 where it cannot.
+std::uint64_t radix8_subgroups(const VulkanBackend& b) {
+  const DeviceCaps& c = b.context().caps();
+  const VkSubgroupFeatureFlags need =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
+  const std::uint32_t width = c.subgroup_size;
+  if (!c.subgroup_compute || (c.subgroup_ops & need) != need || width == 0 || width > 128 ||
+      Pipelines::kWorkgroupSize % width != 0)
+    return 0;
+  const std::uint64_t subgroups = Pipelines::kWorkgroupSize / width;
+  // The counters ([subgroup][128] words) or the staged tile, digit starts in memory and in
+  // the tile, the scan buffer, the uniform digit.
+  const std::uint64_t shared_bytes = (std::max(subgroups * 128, kTile) + 3 * 256 + 1) * 4;
+  return shared_bytes <= b.context().limits().max_shared_bytes ? subgroups : 0;
+}
+
+// VKT_VK_SORT_DIGIT_BITS=8 (default: 8 where the device allows) or 4. Read per call, so a
+// test or a bench run can switch it.
+bool digits_of_4_requested(Op op) {
+  const char* v = std::getenv("VKT_VK_SORT_DIGIT_BITS");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "8" || s == "4") return s == "4";
+  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_DIGIT_BITS='" + s +
+              "': expected 8 or 4");
+}
+
+// VKT_VK_SORT_REORDER=auto|1|0: sort_radix8.comp stages each tile in its sorted order in
+// shared memory so its stores are runs of consecutive positions (1), or stores each item
+// from its lane (0). The same results either way. auto: 1 on GPUs, where a lane's store
+// costs a 32-byte sector; 0 on CPU devices, where lavapipe pays for the extra barriers.
+bool reorder_requested(const VulkanBackend& b, Op op) {
+  const char* v = std::getenv("VKT_VK_SORT_REORDER");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "auto")
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (s == "1" || s == "0") return s == "1";
+  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_REORDER='" + s +
+              "': expected auto, 1 or 0");
+}
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
 std::uint64_t local_cap(const VulkanBackend& b, DType d) {
@@ -86,10 +139,27 @@ struct RadixSizes {
   std::uint64_t tiles_per_line, hist, blocks;
 };
 
-RadixSizes radix_sizes(const Geometry& g) {
+RadixSizes radix_sizes(const Geometry& g, std::uint32_t bits) {
   const std::uint64_t tpl = (g.len + kTile - 1) / kTile;
-  const std::uint64_t hist = g.lines * tpl * kDigits;
+  const std::uint64_t hist = g.lines * tpl * (std::uint64_t{1} << bits);
   return {tpl, hist, (hist + kScanBlock - 1) / kScanBlock};
+}
+
+// Whether the radix sort's temporaries stay within one descriptor range each and 32-bit
+// indexing.
+bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_t bits) {
+  const std::uint64_t n = g.lines * g.len, words = wide(d) ? 2 : 1;
+  const RadixSizes s = radix_sizes(g, bits);
+  const std::uint64_t limit = b.context().limits().max_storage_range;
+  return n * words * 4 <= limit && s.hist * 4 <= limit && s.hist < (std::uint64_t{1} << 31) &&
+         (g.lines * s.tiles_per_line) * Pipelines::kWorkgroupSize < (std::uint64_t{1} << 32);
+}
+
+// 8 where asked (the default), the device ranks by ballots and the (16x larger) histogram
+// fits, else 4. 8: half the passes over memory, each costing about what a 4-bit one does.
+std::uint32_t digit_bits(const VulkanBackend& b, const OpCall& call, const Geometry& g, DType d) {
+  return !digits_of_4_requested(call.op) && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8
+                                                                                              : 4;
 }
 
 std::uint32_t u32(std::uint64_t v) {
@@ -103,12 +173,11 @@ void run_local(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint64_t p2 = std::bit_ceil(g.len);
   const std::uint64_t per_group = cap / p2;
   const std::uint64_t groups = (g.lines + per_group - 1) / per_group;
-  const Pipeline p = b.pipelines().get(
-      "sort_local", 2,
-      {static_cast<std::uint32_t>(d), g.descending ? 1u : 0u, g.mode, u32(cap),
-       wide(d) ? u32(cap) : 1u});
-  const std::uint32_t push[6] = {u32(g.lines), u32(g.len),  u32(g.inner),
-                                 u32(g.k),     u32(p2), u32(std::countr_zero(p2))};
+  const Pipeline p = b.pipelines().get("sort_local", 2,
+                                       {static_cast<std::uint32_t>(d), g.descending ? 1u : 0u,
+                                        g.mode, u32(cap), wide(d) ? u32(cap) : 1u});
+  const std::uint32_t push[6] = {u32(g.lines), u32(g.len), u32(g.inner),
+                                 u32(g.k),     u32(p2),    u32(std::countr_zero(p2))};
   b.dispatch(p, {{&in, false}, {&out, true}}, push, sizeof(push),
              groups * Pipelines::kWorkgroupSize);
 }
@@ -118,7 +187,8 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const DType d = in.dtype();
   const std::uint64_t words = wide(d) ? 2 : 1;
   const std::uint64_t n = g.lines * g.len;
-  const RadixSizes s = radix_sizes(g);
+  const std::uint32_t bits = digit_bits(b, call, g, d);
+  const RadixSizes s = radix_sizes(g, bits);
   auto temporary = [&](std::uint64_t elements) {
     OpCall c = call;
     c.out_dtype = DType::u32;
@@ -133,8 +203,17 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint32_t geometry_push[4] = {u32(g.lines), u32(g.len), u32(g.inner), u32(g.k)};
   b.dispatch(b.pipelines().get("sort_radix_keys", 3, {dtype_code, desc}),
              {{&in, false}, {&keys, true}, {&vals, true}}, geometry_push, 12, n);
-  const Pipeline count = b.pipelines().get("sort_radix", 5, {0u, u32(words)});
-  const Pipeline scatter = b.pipelines().get("sort_radix", 5, {1u, u32(words)});
+  const std::string radix = bits == 8 ? "sort_radix8" : "sort_radix";
+  const bool reorder = bits == 8 && reorder_requested(b, call.op);
+  // sort_radix8's count ignores REORDER: one pipeline serves both.
+  auto radix_pipeline = [&](std::uint32_t phase) {
+    std::vector<std::uint32_t> constants = {phase, u32(words)};
+    if (bits == 8)
+      constants.insert(constants.end(),
+                       {u32(radix8_subgroups(b)), phase == 1 && reorder ? 1u : 0u});
+    return b.pipelines().get(radix, 5, constants);
+  };
+  const Pipeline count = radix_pipeline(0), scatter = radix_pipeline(1);
   const Pipeline reduce = b.pipelines().get("sort_scan", 2, {0u});
   const Pipeline blocks = b.pipelines().get("sort_scan", 2, {1u});
   const Pipeline apply = b.pipelines().get("sort_scan", 2, {2u});
@@ -142,17 +221,18 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const std::uint64_t block_threads = s.blocks * Pipelines::kWorkgroupSize;
   const std::uint32_t scan_push[2] = {u32(s.hist), u32(s.blocks)};
   // Read-write bindings are marked written: the validation layer counts them so.
-  for (std::uint32_t shift = 0; shift < key_bits(d); shift += 4) {
+  for (std::uint32_t shift = 0; shift < key_bits(d); shift += bits) {
     const std::uint32_t push[4] = {u32(g.lines), u32(g.len), u32(s.tiles_per_line), shift};
-    b.dispatch(count, {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
+    b.dispatch(count,
+               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
                push, sizeof(push), tile_threads);
     b.dispatch(reduce, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push), block_threads);
     b.dispatch(blocks, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push),
                Pipelines::kWorkgroupSize);
     b.dispatch(apply, {{&hist, true}, {&sums, true}}, scan_push, sizeof(scan_push), block_threads);
     b.dispatch(scatter,
-               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}}, push,
-               sizeof(push), tile_threads);
+               {{&keys, false}, {&vals, false}, {&hist, true}, {&keys2, true}, {&vals2, true}},
+               push, sizeof(push), tile_threads);
     std::swap(keys, keys2);
     std::swap(vals, vals2);
   }
@@ -162,6 +242,10 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
 
 }  // namespace
 
+bool sort_radix8_available(const VulkanBackend& b) {
+  return radix8_subgroups(b) > 0;
+}
+
 bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   // The shaders read and write words of 1, 2 and 4 bytes only.
@@ -170,12 +254,9 @@ bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   if (use_local(b, g, in.dtype()) || in.size() == 0) return true;
   // The radix path: its workgroup's shared memory, and temporaries within one descriptor
   // range each and 32-bit indexing.
-  if (b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
-  const std::uint64_t n = g.lines * g.len, words = wide(in.dtype()) ? 2 : 1;
-  const RadixSizes s = radix_sizes(g);
-  const std::uint64_t limit = b.context().limits().max_storage_range;
-  return n * words * 4 <= limit && s.hist * 4 <= limit && s.hist < (std::uint64_t{1} << 31) &&
-         (g.lines * s.tiles_per_line) * Pipelines::kWorkgroupSize < (std::uint64_t{1} << 32);
+  const std::uint32_t bits = digit_bits(b, call, g, in.dtype());
+  if (bits == 4 && b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
+  return radix_fits(b, g, in.dtype(), bits);
 }
 
 Tensor run_sort(VulkanBackend& b, const OpCall& call) {

@@ -58,6 +58,8 @@ bool host_mapped();
 // the radix sort everywhere. Also VKT_VK_SORT_LOCAL_MAX.
 std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
+// Whether the radix sort takes 8-bit digits where VKT_VK_SORT_DIGIT_BITS allows (else 4).
+bool sort_radix8_available();
 // vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
 // back to it); kernels compiled before keep theirs.
 void set_row_variant(const std::optional<RowVariant>& variant);

@@ -231,4 +231,21 @@ TEST(BenchCli, OverheadSplitAddsUp) {
   }
 }
 
+// sort_flat / argsort_flat: the sort's data as one flat line (the radix sort's bench rows).
+TEST(BenchCli, FlatSortRowsAreOneLine) {
+  const fs::path out = temp_dir() / "sort-flat.csv";
+  const Result r =
+      run("ops --ops sort_flat,argsort_flat --sizes 8192 --reps 1 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(vkt::bench::field(rows[0], "op"), "sort_flat");
+  EXPECT_EQ(vkt::bench::field(rows[1], "op"), "argsort_flat");
+  for (const auto& row : rows) {
+    EXPECT_EQ(vkt::bench::field(row, "shape"), "{8192}");
+    EXPECT_EQ(vkt::bench::field(row, "dtype"), "f32");
+    EXPECT_GT(num(row, "cpu_us"), 0);
+  }
+}
+
 }  // namespace

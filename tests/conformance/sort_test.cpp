@@ -9,6 +9,7 @@
 
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
+#include "support/scoped_env.h"
 #include "vulkan/testing.h"
 
 namespace vkt::testing {
@@ -87,16 +88,20 @@ class NativeSort : public VulkanTest {
         const Tensor h = sort_input(d, s);
         const auto rank = static_cast<std::int64_t>(s.size());
         for (std::int64_t a = 0; a < std::max<std::int64_t>(rank, 1); ++a) {
-          check_sorts(h, a, std::string(dtype_name(d)) + " " + shape_str(s) + " axis " +
-                                std::to_string(a));
+          check_sorts(
+              h, a, std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(a));
         }
       }
     }
   }
 
+  // The radix sort's cases under VKT_VK_SORT_DIGIT_BITS = bits, VKT_VK_SORT_REORDER = reorder.
+  void check_digit_config(const char* bits, const char* reorder);
+
  protected:
   std::uint64_t saved_local_max_ = vk::testing::sort_local_max();
-  bool expect_radix_ = false;
+  // VKT_VK_SORT_LOCAL_MAX=0 sends every line to the radix sort.
+  bool expect_radix_ = saved_local_max_ == 0;
 };
 
 TEST_F(NativeSort, LocalPathEveryDtypeAndAxis) {
@@ -121,8 +126,9 @@ TEST_F(NativeSort, LongLines) {
   expect_radix_ = true;
   for (DType d : {DType::u8, DType::s16, DType::f16, DType::f32, DType::s64, DType::f64}) {
     for (const auto& [s, axis] : cases) {
-      check_sorts(sort_input(d, s, 11), axis,
-                  std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(axis));
+      check_sorts(
+          sort_input(d, s, 11), axis,
+          std::string(dtype_name(d)) + " " + shape_str(s) + " axis " + std::to_string(axis));
     }
   }
 }
@@ -151,6 +157,79 @@ TEST_F(NativeSort, TopK) {
     }
   }
   check_top_k(sort_input(DType::f32, {2, 5000}), 7, "f32 {2, 5000} k 7");
+}
+
+// The radix sort under VKT_VK_SORT_DIGIT_BITS = bits and VKT_VK_SORT_REORDER = reorder:
+// every dtype, lines of length 0, 1 and odd along a middle axis, lines of several tiles,
+// tiles whose items share one digit (copied without ranking) beside mixed ones.
+void NativeSort::check_digit_config(const char* bits, const char* reorder) {
+  // Low bytes below 100 come with byte 2 = 0, the others with 0x10: once the low bytes are
+  // sorted, byte 2's pass sees tile 0 (items 0..4095) all 0, tile 1 mixed, tile 2 all 0x10.
+  std::vector<double> skewed(9000);
+  for (std::size_t i = 0; i < skewed.size(); ++i)
+    skewed[i] = static_cast<double>(i < 6000 ? (i * 7) % 100 : 100 + (i * 7) % 100 + (1u << 20));
+  force_radix();
+  ScopedEnv env({{"VKT_VK_SORT_DIGIT_BITS", bits}, {"VKT_VK_SORT_REORDER", reorder}});
+  const std::string config = std::string(" bits ") + bits + " reorder " + reorder;
+  const std::uint32_t width = bits[0] == '8' && vk::testing::sort_radix8_available() ? 8 : 4;
+  for (DType d : kSortDTypes) {
+    const std::string what = std::string(dtype_name(d)) + config;
+    every_axis({d}, {{0}, {1}, {2, 0, 3}});
+    check_sorts(sort_input(d, {2, 37, 3}), 1, what + " {2, 37, 3} axis 1");
+    // Keys of 1, 2, 4, 8 bytes: the dispatches are keys, 5 per digit, the result.
+    const std::uint32_t key_bits =
+        d == DType::f16 || d == DType::bf16 ? 16 : static_cast<std::uint32_t>(itemsize(d) * 8);
+    const Tensor dev = transfer(sort_input(d, {3, 5}), gpu());
+    LedgerScope scope;
+    (void)argsort(dev, 1);
+    EXPECT_EQ(scope.delta().dispatches, 2 + 5 * key_bits / width) << what;
+  }
+  for (DType d : {DType::f32, DType::s64}) {
+    check_sorts(sort_input(d, {9000}, 5), 0, std::string(dtype_name(d)) + " {9000}" + config);
+  }
+  for (DType d : {DType::u32, DType::u64, DType::f64}) {
+    check_sorts(as_type(from_vector(skewed, {9000}), d), 0,
+                std::string(dtype_name(d)) + " skewed" + config);
+  }
+  check_top_k(sort_input(DType::f16, {3, 37}), 5, "f16 {3, 37} k 5" + config);
+}
+
+TEST_F(NativeSort, RadixDigitsOf4) {
+  check_digit_config("4", "1");
+}
+
+// Ballot ranks, the tile staged in shared memory in sorted order before its stores.
+TEST_F(NativeSort, RadixDigitsOf8) {
+  // Devices like lavapipe (subgroups of 8, 32 KiB shared) and the H200 take 8-bit digits.
+  const vk::DeviceCaps caps = vk::testing::device_caps();
+  const VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
+  if (caps.subgroup_compute && (caps.subgroup_ops & need) == need && caps.subgroup_size >= 8 &&
+      caps.subgroup_size <= 128 && vk::testing::device_limits().max_shared_bytes >= 32768) {
+    EXPECT_TRUE(vk::testing::sort_radix8_available());
+  }
+  check_digit_config("8", "1");
+}
+
+// Each item stored from its lane.
+TEST_F(NativeSort, RadixDigitsOf8Unstaged) {
+  check_digit_config("8", "0");
+}
+
+TEST_F(NativeSort, RadixDigitWidthNamedInTheError) {
+  force_radix();
+  ScopedEnvVar bad("VKT_VK_SORT_DIGIT_BITS", "16");
+  const Tensor dev = transfer(sort_input(DType::s32, {9}), gpu());
+  try {
+    (void)argsort(dev, 0);
+    ADD_FAILURE() << "VKT_VK_SORT_DIGIT_BITS=16 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("[argsort] VKT_VK_SORT_DIGIT_BITS='16'"),
+              std::string::npos)
+        << e.what();
+  }
+  // The backend stays usable.
+  ScopedEnvVar good("VKT_VK_SORT_DIGIT_BITS", "8");
+  EXPECT_TRUE(same_bits(argsort(dev, 0), argsort(transfer(dev, cpu()), 0)));
 }
 
 TEST_F(NativeSort, BadInputStillThrowsAndFallbackStaysOnCpu) {
