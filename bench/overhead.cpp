@@ -118,6 +118,9 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
     for (Row& r : chain_overhead_rows(*dev, h, plan, empty_sync.median_us, table)) {
       rows.push_back(std::move(r));
     }
+    for (Row& r : host_stage_rows(*dev, h, plan, empty_sync.median_us, table)) {
+      rows.push_back(std::move(r));
+    }
   }
   {
     const Column sw = submit_wait(*dev, plan);

@@ -14,4 +14,10 @@ namespace vkt::bench {
 std::vector<Row> chain_overhead_rows(Backend& dev, const HostInfo& h, const TimingPlan& plan,
                                      double empty_sync_us, Table& table);
 
+// Rows host:<stage> (overhead_stages.cpp): the host microseconds per call of each stage of
+// the chain's op (whole op, literal, upload, op chained and independent, execute, supports),
+// record_us only; `dispatches` per call.
+std::vector<Row> host_stage_rows(Backend& dev, const HostInfo& h, const TimingPlan& plan,
+                                 double empty_sync_us, Table& table);
+
 }  // namespace vkt::bench

@@ -1,5 +1,6 @@
 // The fallback contract and batching, checked by exact ledger deltas.
 #include <cstdlib>
+#include <string>
 
 #include "conformance/batch_submits.h"
 #include "conformance/fixture.h"
@@ -219,6 +220,7 @@ ChainRun run_mixed_chain(std::uint32_t flush) {
 
 TEST_F(Ledger, PiecewiseSubmittedBatchMatchesOneSubmit) {
   const std::uint32_t saved = vk::testing::flush_ops();
+  run_mixed_chain(0);  // pipelines created here, not counted in either run below
   const ChainRun one = run_mixed_chain(0);
   const ChainRun pieces = run_mixed_chain(3);
   vk::testing::set_flush_ops(saved);
@@ -234,6 +236,28 @@ TEST_F(Ledger, PiecewiseSubmittedBatchMatchesOneSubmit) {
   EXPECT_EQ(pieces.counts.waits, 1u) << pieces.counts.to_string();
   // The device timer spans the pieces: it reads a time wherever the device has timestamps.
   EXPECT_EQ(one.device_us > 0, pieces.device_us > 0) << one.device_us << " " << pieces.device_us;
+}
+
+TEST_F(Ledger, FlushBoundFromTheEnvironmentIsChecked) {
+  // A typo must not silently measure the default: the backend refuses it, naming it.
+  const char* before = std::getenv("VKT_VK_FLUSH_OPS");
+  const std::string saved = before != nullptr ? before : "";
+  for (const char* bad : {"eight", "-1", "8x", "257"}) {
+    ::setenv("VKT_VK_FLUSH_OPS", bad, 1);
+    try {
+      vk::testing::separate_backend();
+      ADD_FAILURE() << "VKT_VK_FLUSH_OPS=" << bad << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("VKT_VK_FLUSH_OPS='" + std::string(bad) + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  if (before != nullptr) {
+    ::setenv("VKT_VK_FLUSH_OPS", saved.c_str(), 1);
+  } else {
+    ::unsetenv("VKT_VK_FLUSH_OPS");
+  }
 }
 
 TEST_F(Ledger, SynchronizeWithNothingPendingCostsNothing) {
