@@ -47,11 +47,18 @@ Recorder::Sync sync_from_env() {
   return Recorder::Sync::timeline;
 }
 
-// VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0 or unset: no pieces. Anything but
-// a plain count is refused, naming the variable (a typo must not silently measure 0).
-std::uint32_t flush_ops_from_env() {
+// Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 0 (no pieces) until the H200
+// comparison (scripts/run-gpu-batchcost.sh) decides. On cpu devices (lavapipe) always 0: the
+// "device" runs on the host's own cores, so a piece gains no overlap there.
+constexpr std::uint32_t kGpuFlushOps = 0;
+
+// VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0: no pieces. Anything but a plain
+// count is refused, naming the variable (a typo must not silently measure the default).
+std::uint32_t flush_ops_from_env(const Context& ctx) {
   const char* v = std::getenv("VKT_VK_FLUSH_OPS");
-  if (v == nullptr || *v == '\0') return 0;
+  if (v == nullptr || *v == '\0') {
+    return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
+  }
   char* end = nullptr;
   const unsigned long n = std::strtoul(v, &end, 10);
   if (*end != '\0' || *v == '-' || n > Recorder::kMaxCommands) {
@@ -68,7 +75,7 @@ Recorder::Recorder(const Context& ctx)
       spin_(spin_budget(ctx)),
       sync_(sync_from_env()),
       fences_(sync_ == Sync::fence),
-      flush_ops_(flush_ops_from_env()),
+      flush_ops_(flush_ops_from_env(ctx)),
       open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")),
       hazard_all_stages_(env_is("VKT_VK_HAZARD_STAGES", "all")) {
   VkDevice dev = ctx.device();
