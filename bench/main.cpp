@@ -44,10 +44,12 @@ std::vector<std::int64_t> parse_sizes(const std::string& list, bool matmul_dims 
 }
 
 std::vector<std::string> parse_ops(const std::string& list,
-                                   const std::vector<std::string>& fallback) {
+                                   const std::vector<std::string>& fallback,
+                                   const std::string& also_known = "") {
   if (list.empty()) return fallback;
   const std::vector<std::string> known = vkt::bench::case_ops();
-  const std::set<std::string> known_set(known.begin(), known.end());
+  std::set<std::string> known_set(known.begin(), known.end());
+  if (!also_known.empty()) known_set.insert(also_known);
   std::vector<std::string> ops;
   std::size_t pos = 0;
   while (pos <= list.size()) {
@@ -118,7 +120,8 @@ int main(int argc, char** argv) {
            {"overhead",
             "an op's fixed cost on the device (default: seed ops and add, exp, sum, "
             "transpose at 1024): host recording, device time, and the submit and wait; "
-            "then submit_wait, an empty batch's round trip"}}) {
+            "then chain1, chain4, chain16 (16384 f32, the whole chain's recording; --ops "
+            "chain), and submit_wait, an empty batch's round trip"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
     s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");
@@ -280,7 +283,10 @@ int main(int argc, char** argv) {
     } else {
       vkt::bench::SuiteOptions o;
       // chain's --ops names its workloads (chain1, chain4, chain16, mlp, softmax, layernorm).
-      o.ops = suites.at("chain")->parsed() ? split_list(ops_list) : parse_ops(ops_list, {});
+      // overhead's --ops also takes "chain" (its chain rows).
+      o.ops = suites.at("chain")->parsed()
+                  ? split_list(ops_list)
+                  : parse_ops(ops_list, {}, suites.at("overhead")->parsed() ? "chain" : "");
       o.sizes = suite_sizes.empty() ? std::vector<std::int64_t>{}
                                     : parse_sizes(suite_sizes, suites.at("matmul")->parsed());
       o.min_reps = reps;

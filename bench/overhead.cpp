@@ -2,11 +2,14 @@
 // spends recording it, what the device spends running it (timestamps), and the rest: the
 // submit, the device starting the batch and the host seeing it finish.
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cases.h"
 #include "device.h"
 #include "host_info.h"
 #include "measure.h"
+#include "overhead_chain.h"
 #include "suite.h"
 #include "table.h"
 #include "vkt/vkt.h"
@@ -77,7 +80,9 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
   const std::string path = o.out.empty() ? default_csv_path(h, "overhead") : o.out;
   check_writable(path);
   std::vector<std::string> ops = o.ops;
-  if (ops.empty()) {
+  // The chain rows (overhead_chain.h) come by default, or when --ops names "chain".
+  const bool chain_rows = ops.empty() || std::erase(ops, "chain") > 0;
+  if (o.ops.empty()) {
     ops = seed_ops();
     for (const char* extra : {"add", "exp", "sum", "transpose"}) ops.emplace_back(extra);
   }
@@ -112,6 +117,14 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
       table.add({op, std::to_string(n), field(row, "C_us"), field(row, "C_gpu_us"),
                  field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
       rows.push_back(std::move(row));
+    }
+  }
+  if (chain_rows) {
+    for (Row& r : chain_overhead_rows(*dev, h, plan, empty_sync.median_us, table)) {
+      rows.push_back(std::move(r));
+    }
+    for (Row& r : host_stage_rows(*dev, h, plan, empty_sync.median_us, table)) {
+      rows.push_back(std::move(r));
     }
   }
   {

@@ -177,14 +177,19 @@ bool VulkanBackend::dtype_supported(DType d) const {
   return true;
 }
 
-std::string VulkanBackend::variant(const std::string& family,
-                                   std::initializer_list<DType> dtypes) const {
+std::size_t VulkanBackend::variant_index(std::initializer_list<DType> dtypes) {
   bool i64 = false, f64 = false;
   for (DType d : dtypes) {
     f64 = f64 || d == DType::f64 || d == DType::c128;
     i64 = i64 || f64 || d == DType::u64 || d == DType::s64;
   }
-  return family + (f64 ? "_i64_f64" : i64 ? "_i64" : "");
+  return f64 ? 2 : i64 ? 1 : 0;
+}
+
+std::string VulkanBackend::variant(const std::string& family,
+                                   std::initializer_list<DType> dtypes) const {
+  static constexpr const char* kSuffix[] = {"", "_i64", "_i64_f64"};
+  return family + kSuffix[variant_index(dtypes)];
 }
 
 bool VulkanBackend::shader_ops_ok(const OpCall& call) const {
@@ -273,7 +278,11 @@ void VulkanBackend::locked(const std::function<void()>& body) {
 }
 
 Tensor VulkanBackend::execute(const OpCall& call) {
-  return guarded([&] { return run(call); });
+  return guarded([&] {
+    Tensor out = run(call);
+    recorder_.end_op();  // may submit a piece of the batch (VKT_VK_FLUSH_OPS)
+    return out;
+  });
 }
 
 void VulkanBackend::prepare(const OpCall& call) {
@@ -495,6 +504,13 @@ void trim_pool() {
 }
 std::uint64_t hazard_barriers() {
   return backend_for(-1).recorder().hazard_barriers();
+}
+std::uint32_t flush_ops() {
+  return backend_for(-1).recorder().flush_ops();
+}
+void set_flush_ops(std::uint32_t n) {
+  backend_for(-1).synchronize();
+  backend_for(-1).recorder().set_flush_ops(n);
 }
 DeviceLimits device_limits() {
   return backend_for(-1).context().limits();

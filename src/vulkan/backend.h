@@ -75,6 +75,8 @@ class VulkanBackend final : public Backend {
   bool dtype_supported(DType d) const;
   // The shader variant ("conversion", "conversion_i64", "conversion_i64_f64") for dtypes.
   std::string variant(const std::string& family, std::initializer_list<DType> dtypes) const;
+  // Which of the three variants: 0 (no 64-bit types), 1 (_i64), 2 (_i64_f64).
+  static std::size_t variant_index(std::initializer_list<DType> dtypes);
   // Between begin_device_timer and end_device_timer: closes one pass of a multi-pass op
   // (device_timer_passes_us); elsewhere nothing.
   void mark_device_timer() { timer_.mark(recorder_); }

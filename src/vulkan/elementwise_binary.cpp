@@ -67,7 +67,9 @@ Pipeline binary_pipeline(VulkanBackend& b, const OpCall& call) {
   const bool fixed = specialise_elementwise(b);
   const auto mode = static_cast<std::uint32_t>(
       plan_for(call.inputs.at(0).shape(), call.inputs.at(1).shape(), call.out_shape).mode);
-  return b.pipelines().get(b.variant("elementwise_binary", {d}), 3,
+  static const std::array<std::string, 3> names{"elementwise_binary", "elementwise_binary_i64",
+                                                "elementwise_binary_i64_f64"};
+  return b.pipelines().get(elementwise_variant(names, d), 3,
                            {fixed ? shader_op_code(call.op) : kDynamic,
                             static_cast<std::uint32_t>(d), fixed ? mode : kDynamic});
 }

@@ -2,9 +2,11 @@
 // elementwise_binary.cpp share this rule).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "vulkan/backend.h"
 
@@ -23,6 +25,12 @@ inline bool specialise_elementwise(const VulkanBackend& b) {
     return v != nullptr && std::string(v) == "1";
   }();
   return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+// A family's three variant names (VulkanBackend::variant), built once: the elementwise ops
+// are the batch's commonest, and a name per op would be a heap string each time.
+inline std::string_view elementwise_variant(const std::array<std::string, 3>& names, DType d) {
+  return names[VulkanBackend::variant_index({d})];
 }
 
 }  // namespace vkt::vk

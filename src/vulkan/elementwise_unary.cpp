@@ -23,7 +23,9 @@ bool unary_supported(const VulkanBackend& b, const OpCall& call) {
 
 Pipeline unary_pipeline(VulkanBackend& b, const OpCall& call) {
   const DType d = call.inputs.at(0).dtype();
-  return b.pipelines().get(b.variant("elementwise_unary", {d}), 2,
+  static const std::array<std::string, 3> names{"elementwise_unary", "elementwise_unary_i64",
+                                                "elementwise_unary_i64_f64"};
+  return b.pipelines().get(elementwise_variant(names, d), 2,
                            {specialise_elementwise(b) ? shader_op_code(call.op) : kDynamic,
                             static_cast<std::uint32_t>(d)});
 }

@@ -1,5 +1,6 @@
 #include "vulkan/pipelines.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -82,9 +83,27 @@ std::optional<Pipeline> Pipelines::find_or_claim(std::unique_lock<std::mutex>& l
   }
 }
 
-Pipeline Pipelines::get(std::string_view shader, std::uint32_t bindings,
-                        const std::vector<std::uint32_t>& constants) {
+int Pipelines::KeyLess::compare(const Key& a, const KeyView& b) {
+  if (const int c = std::string_view(a.first).compare(b.shader); c != 0) return c;
+  // Lexicographic over Key's vector against [workgroup_size, constants...].
+  const std::vector<std::uint32_t>& spec = a.second;
+  const std::size_t n = b.constants.size() + 1;
+  for (std::size_t i = 0; i < std::min(spec.size(), n); ++i) {
+    const std::uint32_t v = i == 0 ? b.workgroup_size : b.constants[i - 1];
+    if (spec[i] != v) return spec[i] < v ? -1 : 1;
+  }
+  return spec.size() == n ? 0 : (spec.size() < n ? -1 : 1);
+}
+
+Pipeline Pipelines::find_or_create(std::string_view shader, std::uint32_t bindings,
+                                   std::span<const std::uint32_t> constants) {
   std::unique_lock lock(mutex_);
+  // The common case, every op after the first of its kind: found without building a Key.
+  if (auto it = pipelines_.find(KeyView{shader, kWorkgroupSize, constants});
+      it != pipelines_.end()) {
+    return Pipeline{it->second.pipeline.get(), it->second.layout, it->second.set_layout,
+                    kWorkgroupSize};
+  }
   std::vector<std::uint32_t> spec{kWorkgroupSize};
   spec.insert(spec.end(), constants.begin(), constants.end());
   Key key = std::make_pair(std::string(shader), spec);

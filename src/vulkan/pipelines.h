@@ -8,10 +8,12 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,8 +42,15 @@ class Pipelines {
   Pipelines& operator=(const Pipelines&) = delete;
 
   // `shader`: an embedded variant name; `constants`: specialization constants 1.. .
+  // A cached pipeline is found without building a key (no allocation on an op's path).
   Pipeline get(std::string_view shader, std::uint32_t bindings,
-               const std::vector<std::uint32_t>& constants);
+               std::initializer_list<std::uint32_t> constants) {
+    return find_or_create(shader, bindings, {constants.begin(), constants.size()});
+  }
+  Pipeline get(std::string_view shader, std::uint32_t bindings,
+               const std::vector<std::uint32_t>& constants) {
+    return find_or_create(shader, bindings, constants);
+  }
   // A pipeline for a module generated at run time (vkt::compile), cached under `key`, of
   // `workgroup_size` invocations (specialization constant 0; the row kernels' variants).
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
@@ -65,6 +74,22 @@ class Pipelines {
     VkDescriptorSetLayout set_layout;
   };
   using Key = std::pair<std::string, std::vector<std::uint32_t>>;
+  // A key as get() receives it: the shader, the workgroup size, then the constants (the
+  // order of Key's vector), compared with Keys without being built.
+  struct KeyView {
+    std::string_view shader;
+    std::uint32_t workgroup_size;
+    std::span<const std::uint32_t> constants;
+  };
+  struct KeyLess {
+    using is_transparent = void;
+    bool operator()(const Key& a, const Key& b) const { return a < b; }
+    bool operator()(const Key& a, const KeyView& b) const { return compare(a, b) < 0; }
+    bool operator()(const KeyView& a, const Key& b) const { return compare(b, a) > 0; }
+    static int compare(const Key& a, const KeyView& b);
+  };
+  Pipeline find_or_create(std::string_view shader, std::uint32_t bindings,
+                          std::span<const std::uint32_t> constants);
   const Layout& layout(std::uint32_t bindings);
   VkShaderModule module(std::string_view shader);
   VkShaderModule create_module(const std::string& name, const std::vector<std::uint32_t>& words);
@@ -81,7 +106,7 @@ class Pipelines {
   mutable std::mutex mutex_;
   std::map<std::uint32_t, Layout> layouts_;
   std::map<std::string, Owned<VkShaderModule>, std::less<>> modules_;
-  std::map<Key, Entry> pipelines_;
+  std::map<Key, Entry, KeyLess> pipelines_;
   std::set<Key> in_flight_;          // claimed keys being created without the lock
   std::condition_variable created_;  // a claimed key was created (or failed)
 };

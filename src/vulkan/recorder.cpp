@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "vkt/error.h"
@@ -46,6 +47,27 @@ Recorder::Sync sync_from_env() {
   return Recorder::Sync::timeline;
 }
 
+// Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 0 (no pieces) until the H200
+// comparison (scripts/run-gpu-batchcost.sh) decides. On cpu devices (lavapipe) always 0: the
+// "device" runs on the host's own cores, so a piece gains no overlap there.
+constexpr std::uint32_t kGpuFlushOps = 0;
+
+// VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0: no pieces. Anything but a plain
+// count is refused, naming the variable (a typo must not silently measure the default).
+std::uint32_t flush_ops_from_env(const Context& ctx) {
+  const char* v = std::getenv("VKT_VK_FLUSH_OPS");
+  if (v == nullptr || *v == '\0') {
+    return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
+  }
+  char* end = nullptr;
+  const unsigned long n = std::strtoul(v, &end, 10);
+  if (*end != '\0' || *v == '-' || n > Recorder::kMaxCommands) {
+    throw Error(std::string("[vulkan] VKT_VK_FLUSH_OPS='") + v +
+                "': expected a count of ops from 0 to " + std::to_string(Recorder::kMaxCommands));
+  }
+  return static_cast<std::uint32_t>(n);
+}
+
 }  // namespace
 
 Recorder::Recorder(const Context& ctx)
@@ -53,6 +75,7 @@ Recorder::Recorder(const Context& ctx)
       spin_(spin_budget(ctx)),
       sync_(sync_from_env()),
       fences_(sync_ == Sync::fence),
+      flush_ops_(flush_ops_from_env(ctx)),
       open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")),
       hazard_all_stages_(env_is("VKT_VK_HAZARD_STAGES", "all")) {
   VkDevice dev = ctx.device();
@@ -111,6 +134,7 @@ void Recorder::open_batch() {
   pending_.cmd = spare_.back();
   spare_.pop_back();
   pending_.commands = 0;
+  pending_.ops = 0;
   pending_.value = next_value_;
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -199,6 +223,12 @@ void Recorder::hold(std::shared_ptr<const Storage> s) {
 void Recorder::end_command() {
   pending_.commands += 1;
   if (pending_.commands >= kMaxCommands) submit();
+}
+
+void Recorder::end_op() {
+  if (!open_) return;  // the op recorded nothing, or its last command filled the batch
+  pending_.ops += 1;
+  if (flush_ops_ != 0 && pending_.ops >= flush_ops_) submit();
 }
 
 std::uint64_t Recorder::submit() {

@@ -1,5 +1,6 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
-// boundaries (a read, synchronize) or when the batch reaches kMaxCommands. One timeline
+// boundaries (a read, synchronize), when the batch reaches kMaxCommands, or (VKT_VK_FLUSH_OPS)
+// every N ops, so the device starts while the host records the rest. One timeline
 // semaphore orders completion (VKT_VK_SYNC=fence|flag: see Sync); each batch
 // keeps the storages it uses alive until its value is reached. Barriers are inserted only
 // for real hazards inside a batch.
@@ -58,6 +59,13 @@ class Recorder {
   void hold(std::shared_ptr<const Storage> s);
   // Call after recording the command begin_command returned; may submit at the bound.
   void end_command();
+  // Call after an op has recorded all its commands and held its storages: with a flush bound
+  // N > 0 the pending batch is submitted once it holds N ops (a piece), so the device runs
+  // it while the host records the next; waits still happen only at host boundaries.
+  void end_op();
+  // The flush bound: VKT_VK_FLUSH_OPS, read once (0: no pieces, one submit per boundary).
+  std::uint32_t flush_ops() const { return flush_ops_; }
+  void set_flush_ops(std::uint32_t n) { flush_ops_ = n; }
 
   // Submits the pending batch if it has commands; returns the timeline value after which
   // everything recorded so far is complete.
@@ -96,6 +104,7 @@ class Recorder {
     VkFence fence = VK_NULL_HANDLE;  // VKT_VK_SYNC=fence only
     std::uint64_t value = 0;
     std::uint32_t commands = 0;
+    std::uint32_t ops = 0;                          // ops that ended in this batch (end_op)
     VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
     std::vector<std::shared_ptr<const Storage>> held;
   };
@@ -128,7 +137,8 @@ class Recorder {
   std::chrono::microseconds spin_;
   Sync sync_ = Sync::timeline;
   bool fences_ = false;  // sync_ == Sync::fence
-  OwnedBuffer flag_;     // Sync::flag: 8 bytes, the last value written by a batch
+  std::uint32_t flush_ops_ = 0;
+  OwnedBuffer flag_;  // Sync::flag: 8 bytes, the last value written by a batch
   // Sync::flag: true once the flag shows `value`.
   bool flag_reached(std::uint64_t value) const;
   // VKT_VK_OPEN_BARRIER=busy: a batch opens with the global barrier only while earlier

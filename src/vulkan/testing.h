@@ -48,6 +48,9 @@ std::uint64_t pool_bytes();
 void trim_pool();
 // Barriers the recorder inserted for hazards inside batches so far.
 std::uint64_t hazard_barriers();
+// Ops per submitted piece of a batch (VKT_VK_FLUSH_OPS; 0: none). The setter synchronizes.
+std::uint32_t flush_ops();
+void set_flush_ops(std::uint32_t n);
 // The kernel the last native dot took (linalg.cpp), so a test can tell which one it checked.
 DotKernel last_dot_kernel();
 // Whether the last native conv took the im2col + GEMM path (conv.cpp, VKT_VK_CONV_GEMM=1).

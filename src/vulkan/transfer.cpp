@@ -55,11 +55,18 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
   if (nbytes <= kInlineBytes) {
     // Small data (scalar operands, index lists) rides inside the command buffer: no
     // staging slot, so no submit or wait. Padded to whole words within the range.
+    // Whole words go straight from `src`; only a ragged tail is copied (and zero-padded),
+    // not a 4 KiB buffer per scalar.
     const VkDeviceSize padded = (nbytes + 3) / 4 * 4;
-    std::array<std::byte, kInlineBytes> words{};
-    std::memcpy(words.data(), bytes, nbytes);
+    const void* data = bytes;
+    std::array<std::byte, kInlineBytes> words;
+    if (padded != nbytes) {
+      std::memcpy(words.data(), bytes, nbytes);
+      std::memset(words.data() + nbytes, 0, padded - nbytes);
+      data = words.data();
+    }
     VkCommandBuffer cmd = recorder_.begin_command({{dst.buffer, dst.offset, padded, true}});
-    vkCmdUpdateBuffer(cmd, dst.buffer, dst.offset, padded, words.data());
+    vkCmdUpdateBuffer(cmd, dst.buffer, dst.offset, padded, data);
     recorder_.end_command();
     return;
   }

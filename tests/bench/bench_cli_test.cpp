@@ -248,4 +248,27 @@ TEST(BenchCli, FlatSortRowsAreOneLine) {
   }
 }
 
+// The overhead bench's chain rows (--ops chain): chain1, chain4, chain16 at 16384, each
+// with the whole chain's recording time and one dispatch per op, the host stages of one of
+// its ops, then submit_wait.
+TEST(BenchCli, OverheadChainRows) {
+  const fs::path out = temp_dir() / "overhead_chain.csv";
+  const Result r = run("overhead --ops chain --reps 2 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 11u);
+  EXPECT_EQ(vkt::bench::field(rows[2], "op"), "chain16");
+  EXPECT_EQ(vkt::bench::field(rows[2], "size"), "16384");
+  EXPECT_EQ(vkt::bench::field(rows[2], "dispatches"), "16");
+  EXPECT_GT(num(rows[2], "record_us"), num(rows[0], "record_us"));
+  // Then the host stages of the chain's op, host time only: one dispatch per op.
+  EXPECT_EQ(vkt::bench::field(rows[3], "op"), "host:whole_op");
+  EXPECT_GT(num(rows[3], "record_us"), 0);
+  EXPECT_EQ(num(rows[3], "dispatches"), 1);
+  EXPECT_EQ(vkt::bench::field(rows[3], "C_us"), "");
+  EXPECT_EQ(vkt::bench::field(rows[4], "op"), "host:literal");
+  EXPECT_EQ(num(rows[4], "dispatches"), 0);
+  EXPECT_EQ(vkt::bench::field(rows[10], "op"), "submit_wait");
+}
+
 }  // namespace

@@ -1,6 +1,8 @@
 // The fallback contract and batching, checked by exact ledger deltas.
 #include <cstdlib>
+#include <string>
 
+#include "conformance/batch_submits.h"
 #include "conformance/fixture.h"
 #include "core/dispatch.h"
 #include "support/compare.h"
@@ -103,7 +105,8 @@ TEST_F(Ledger, HundredSmallOpsThenOneReadIsOneSubmit) {
   const LedgerCounts d = scope.delta();
   EXPECT_EQ(v[7], 7);
   EXPECT_EQ(d.dispatches, 100u) << d.to_string();
-  EXPECT_EQ(d.submits, 1u) << d.to_string();
+  // One submit, or one per VKT_VK_FLUSH_OPS piece.
+  EXPECT_EQ(d.submits, expected_submits(100, poison_fills() ? 2 : 1)) << d.to_string();
   EXPECT_EQ(d.waits, 1u) << d.to_string();
   EXPECT_EQ(d.downloads, 1u) << d.to_string();
 }
@@ -116,7 +119,9 @@ TEST_F(Ledger, ScalarOperandsRideInTheBatch) {
   LedgerScope scope;
   for (int i = 0; i < 20; ++i) x = i % 2 ? add(x, 0.5) : multiply(x, 1.5);
   const std::vector<float> v = x.to_vector<float>();
-  EXPECT_EQ(scope.delta().submits, 1u) << scope.delta().to_string();
+  // The literal's inline upload is one more command of the op where memory is not mapped.
+  const std::uint64_t commands = vk::testing::host_mapped() ? 1 : (poison_fills() ? 3 : 2);
+  EXPECT_EQ(scope.delta().submits, expected_submits(20, commands)) << scope.delta().to_string();
   EXPECT_EQ(scope.delta().uploads, 20u);
   EXPECT_EQ(scope.delta().fallbacks, 0u);
   float expected = 4095.0f;
@@ -153,17 +158,18 @@ TEST_F(Ledger, LongBatchesAreSubmittedAtTheBound) {
   EXPECT_EQ(t.to_vector<std::int32_t>()[3], 3);
   // 300 dispatches (plus one poison fill each when outputs are not host-mapped) in
   // batches of at most 256 commands; the read joins the last batch.
-  const char* poison = std::getenv("VKT_POISON");
-  const bool fills = !vk::testing::host_mapped() && poison != nullptr && std::string(poison) == "1";
-  const std::uint64_t commands = fills ? 600 : 300;
-  EXPECT_EQ(scope.delta().submits, (commands + 255) / 256) << scope.delta().to_string();
+  const std::uint64_t commands = poison_fills() ? 600 : 300;
+  if (vk::testing::flush_ops() == 0) {
+    EXPECT_EQ(scope.delta().submits, (commands + 255) / 256) << scope.delta().to_string();
+  }
+  EXPECT_EQ(scope.delta().submits, expected_submits(300, commands / 300))
+      << scope.delta().to_string();
 }
 
 TEST_F(Ledger, BarriersOnlyWhereAHazardExists) {
   const Tensor x = resident();
-  const char* poison = std::getenv("VKT_POISON");
   // A poison fill is a real write before the kernel's write: it needs its barrier.
-  const bool fills = !vk::testing::host_mapped() && poison != nullptr && std::string(poison) == "1";
+  const bool fills = poison_fills();
   const std::uint64_t before = vk::testing::hazard_barriers();
   std::vector<Tensor> independent;
   for (int i = 0; i < 20; ++i) independent.push_back(as_type(x, DType::f32));  // all read x
@@ -171,8 +177,87 @@ TEST_F(Ledger, BarriersOnlyWhereAHazardExists) {
   const std::uint64_t mid = vk::testing::hazard_barriers();
   Tensor t = x;
   for (int i = 0; i < 10; ++i) t = as_type(t, i % 2 == 0 ? DType::f32 : DType::s32);  // a chain
-  EXPECT_EQ(vk::testing::hazard_barriers() - mid, fills ? 10u : 9u);  // one per step
+  // One per step, but where a step opens a new piece of the batch (VKT_VK_FLUSH_OPS): the
+  // piece's opening barrier orders it. The chain's ops are the batch's 21st to 30th.
+  std::uint64_t steps = 0;
+  const std::uint32_t flush = vk::testing::flush_ops();
+  for (int i = 1; i < 10; ++i) steps += flush != 0 && (20 + i) % flush == 0 ? 0 : 1;
+  EXPECT_EQ(vk::testing::hazard_barriers() - mid, fills ? 10u : steps);
   EXPECT_EQ(t.to_vector<std::int32_t>()[11], 11);
+}
+
+// What one run of a mixed chain gave: the bits read back, the ledger, the device time.
+struct ChainRun {
+  std::vector<float> values;
+  LedgerCounts counts;
+  double device_us = -1;
+};
+
+// 21 ops (literals, a tensor operand, a reduction, a movement op) on resident data, timed on
+// the device, read once; `flush` ops per submitted piece (0: one submit).
+ChainRun run_mixed_chain(std::uint32_t flush) {
+  vk::testing::set_flush_ops(flush);
+  Backend& gpu = vulkan();
+  Tensor x = add(iota({33, 129}, DType::f32, std::nullopt, &gpu), 0.25);
+  const Tensor b = multiply(iota({129}, DType::f32, std::nullopt, &gpu), 0.5);
+  gpu.synchronize();
+  ChainRun r;
+  LedgerScope scope;
+  gpu.begin_device_timer();
+  for (int i = 0; i < 6; ++i) {
+    x = i % 2 ? add(x, 0.5) : multiply(x, 1.0001);
+    x = subtract(x, b);
+  }
+  x = add(x, sum(x, {1}, true));  // a reduction (two passes) feeding the chain
+  x = transpose(x, {1, 0});
+  for (int i = 0; i < 6; ++i) x = i % 2 ? vkt::max(x, -3.0) : divide(x, 1.5);
+  gpu.end_device_timer();
+  r.values = x.to_vector<float>();
+  r.counts = scope.delta();
+  r.device_us = gpu.device_timer_us();
+  return r;
+}
+
+TEST_F(Ledger, PiecewiseSubmittedBatchMatchesOneSubmit) {
+  const std::uint32_t saved = vk::testing::flush_ops();
+  run_mixed_chain(0);  // pipelines created here, not counted in either run below
+  const ChainRun one = run_mixed_chain(0);
+  const ChainRun pieces = run_mixed_chain(3);
+  vk::testing::set_flush_ops(saved);
+  // 21 ops, each with at least one dispatch.
+  ASSERT_GE(one.counts.dispatches, 21u) << one.counts.to_string();
+  EXPECT_EQ(one.values, pieces.values);  // the same bits
+  EXPECT_EQ(one.counts.submits, 1u) << one.counts.to_string();
+  EXPECT_GT(pieces.counts.submits, 6u) << pieces.counts.to_string();
+  // Everything else the ledger counts is the same: pieces add submits, never waits.
+  LedgerCounts same = pieces.counts;
+  same.submits = one.counts.submits;
+  EXPECT_EQ(same.to_string(), one.counts.to_string());
+  EXPECT_EQ(pieces.counts.waits, 1u) << pieces.counts.to_string();
+  // The device timer spans the pieces: it reads a time wherever the device has timestamps.
+  EXPECT_EQ(one.device_us > 0, pieces.device_us > 0) << one.device_us << " " << pieces.device_us;
+}
+
+TEST_F(Ledger, FlushBoundFromTheEnvironmentIsChecked) {
+  // A typo must not silently measure the default: the backend refuses it, naming it.
+  const char* before = std::getenv("VKT_VK_FLUSH_OPS");
+  const std::string saved = before != nullptr ? before : "";
+  for (const char* bad : {"eight", "-1", "8x", "257"}) {
+    ::setenv("VKT_VK_FLUSH_OPS", bad, 1);
+    try {
+      vk::testing::separate_backend();
+      ADD_FAILURE() << "VKT_VK_FLUSH_OPS=" << bad << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("VKT_VK_FLUSH_OPS='" + std::string(bad) + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  if (before != nullptr) {
+    ::setenv("VKT_VK_FLUSH_OPS", saved.c_str(), 1);
+  } else {
+    ::unsetenv("VKT_VK_FLUSH_OPS");
+  }
 }
 
 TEST_F(Ledger, SynchronizeWithNothingPendingCostsNothing) {
