@@ -373,16 +373,17 @@ class RowSource {
     return s.str();
   }
 
-  // One step of eager's lane t on integer keys (max=keys): its present elements' keys into
-  // the lane's highest and lowest.
+  // One step of eager's lane t on the bits (max=bits): its present elements' bits into the
+  // lane's signed highest and lowest and unsigned highest.
   std::string key_step(const RowReduction& r, std::uint32_t t, const std::string& q,
                        std::uint32_t in_step) const {
     const std::string id = std::to_string(r.value) + "_" + std::to_string(t);
     std::ostringstream s;
     for (std::uint32_t sub = 0; sub < in_step; ++sub) {
-      s << "  " << guarded(both(row_test(), present(t, q, sub))) << "{ const int e_ = order_key("
-        << operand(r, held_index(t, q, sub)) << "); kh" << id << " = max(kh" << id << ", e_); kl"
-        << id << " = min(kl" << id << ", e_); }\n";
+      s << "  " << guarded(both(row_test(), present(t, q, sub)))
+        << "{ const int e_ = floatBitsToInt(" << operand(r, held_index(t, q, sub)) << "); hi" << id
+        << " = max(hi" << id << ", e_); lo" << id << " = min(lo" << id << ", e_); hu" << id
+        << " = max(hu" << id << ", uint(e_)); }\n";
     }
     return s.str();
   }
@@ -411,28 +412,29 @@ class RowSource {
     return s.str();
   }
 
-  // max=keys applies to float max and min: without a NaN their combine is the order's
-  // extreme whatever the order (equal keys are equal bits).
-  bool keyed(const RowReduction& r) const {
+  // max=bits applies to float max and min: without a NaN their combine is the order's
+  // extreme whatever the order (equal bits are equal elements).
+  bool on_bits(const RowReduction& r) const {
     const Op op = value(r.value).op;
-    return variant_.key_minmax && std::string(r.acc) == "float" &&
+    return variant_.bits_minmax && std::string(r.acc) == "float" &&
            (op == Op::reduce_max || op == Op::reduce_min);
   }
 
-  // Each of eager's lanes over its elements: in eager's order, or on keys with eager's order
-  // redone by a lane that met a NaN (which NaN wins depends on the order).
+  // Each of eager's lanes over its elements: in eager's order, or from the extremes of their
+  // bits, eager's order redone by a lane that met a NaN (which NaN wins depends on it).
   std::string lane_accumulation(const RowReduction& r) const {
     std::vector<std::uint32_t> all;
     for (std::uint32_t t = 0; t < geo_.pack; ++t) all.push_back(t);
     const auto eager_step = [this, &r](std::uint32_t t, const std::string& q, std::uint32_t n) {
       return step(r, t, q, n);
     };
-    if (!keyed(r)) return over_steps(all, eager_step);
+    if (!on_bits(r)) return over_steps(all, eager_step);
     const std::string k = std::to_string(r.value);
     std::ostringstream s;
     for (std::uint32_t t : all) {
       const std::string id = k + "_" + std::to_string(t);
-      s << "  int kh" << id << " = order_key(a" << id << "), kl" << id << " = kh" << id << ";\n";
+      s << "  int hi" << id << " = floatBitsToInt(a" << id << "), lo" << id << " = hi" << id
+        << ";\n  uint hu" << id << " = uint(hi" << id << ");\n";
     }
     s << over_steps(all, [this, &r](std::uint32_t t, const std::string& q, std::uint32_t n) {
       return key_step(r, t, q, n);
@@ -440,9 +442,11 @@ class RowSource {
     const bool highest = value(r.value).op == Op::reduce_max;
     for (std::uint32_t t : all) {
       const std::string id = k + "_" + std::to_string(t);
-      s << "  if (keys_hold_nan(kh" << id << ", kl" << id << ")) {\n"
-        << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = key_value("
-        << (highest ? "kh" : "kl") << id << ");\n  }\n";
+      s << "  if (bits_hold_nan(hi" << id << ", hu" << id << ")) {\n"
+        << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = "
+        << (highest ? "bits_max(hi" + id + ", lo" + id + ")"
+                    : "bits_min(lo" + id + ", hu" + id + ")")
+        << ";\n  }\n";
     }
     return s.str();
   }

@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kChoices =
     "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
-    "hold=registers|shared, max=keys|combine, divide=row|plain, exp=proven|bits|plain, "
+    "hold=registers|shared, max=bits|combine, divide=row|plain, exp=proven|bits|plain, "
     "bounds=static|always";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
@@ -49,8 +49,8 @@ void set(RowVariant& v, std::string_view item) {
       bad(item, "is not hold=registers or hold=shared");
     v.hold_shared = value == "shared";
   } else if (key == "max") {
-    if (value != "keys" && value != "combine") bad(item, "is not max=keys or max=combine");
-    v.key_minmax = value == "keys";
+    if (value != "bits" && value != "combine") bad(item, "is not max=bits or max=combine");
+    v.bits_minmax = value == "bits";
   } else if (key == "divide") {
     if (value != "row" && value != "plain") bad(item, "is not divide=row or divide=plain");
     v.row_divisor = value == "row";
@@ -78,7 +78,7 @@ std::string RowVariant::text() const {
   return "wg=" + std::to_string(workgroup) + ",lanes=" + std::to_string(max_lanes) +
          ",loop=" + (unrolled ? "unrolled" : "rolled") + ",shuffle=" + (shuffle_only ? "1" : "0") +
          ",hold=" + (hold_shared ? "shared" : "registers") +
-         ",max=" + (key_minmax ? "keys" : "combine") +
+         ",max=" + (bits_minmax ? "bits" : "combine") +
          ",divide=" + (row_divisor ? "row" : "plain") + ",exp=" +
          (exp == Exp::proven ? "proven"
           : exp == Exp::bits ? "bits"

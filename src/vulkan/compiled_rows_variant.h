@@ -12,8 +12,8 @@
 //                           arrays (registers, or local memory when rolled), or shared
 //                           memory (rolled loops without local memory; where they fit)
 // and the per-element arithmetic (compiled_rows_math.glsl), each the same function:
-//   max=keys|combine        reduce_max/min of a float row: each lane's elements on
-//                           order-preserving integer keys (a lane holding a NaN redoes
+//   max=bits|combine        reduce_max/min of a float row: each lane's elements from the
+//                           integer extremes of their bits (a lane holding a NaN redoes
 //                           eager's combine, which decides which NaN wins), or eager's combine
 //   divide=row|plain        x / (a per-row value): the divisor's tests and reciprocal once
 //                           per row, or div_f32 per element
@@ -39,12 +39,12 @@ struct RowVariant {
   bool shuffle_only = true;
   bool hold_shared = false;
   enum class Exp { plain, bits, proven };
-  bool key_minmax = true;
+  bool bits_minmax = true;
   bool row_divisor = true;
   Exp exp = Exp::proven;
   bool static_bounds = true;
   bool operator==(const RowVariant&) const = default;
-  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=keys,divide=row,exp=proven,
+  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
   // bounds=static"
   std::string text() const;
 };

@@ -1,10 +1,10 @@
 // vkt::compile on Vulkan: row kernels over special values. The row kernel's arithmetic
-// (src/vulkan/shaders/compiled_rows_math.glsl: max/min on integer keys with eager's combine
-// redone where a lane holds a NaN, the divisor decoded once per row, exp without its dead
-// overflow test and scaled on the bits) must give eager's bits for NaN, +-inf, -0,
-// subnormals, rows of -inf, quotients past div_f32's fast range and exp results below the
-// normal range. The row maxima and minima are compared byte for byte (which NaN wins is
-// eager's combine order); values computed from a NaN only as NaN.
+// (src/vulkan/shaders/compiled_rows_math.glsl: max/min from the integer extremes of the
+// bits, eager's combine redone where a lane holds a NaN, the divisor decoded once per row,
+// exp without its dead overflow test and scaled on the bits) must give eager's bits for NaN,
+// +-inf, -0, subnormals, rows of -inf, quotients past div_f32's fast range and exp results
+// below the normal range. The row maxima and minima are compared byte for byte (which NaN
+// wins is eager's combine order); values computed from a NaN only as NaN.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -138,8 +138,8 @@ TEST_F(VulkanCompileRowsSpecial, SpecialValuesEqualEagerBitForBit) {
     check_special_rows(gpu(), DType::f16, "default");
 }
 
-// Each arithmetic key on its own, eager's functions throughout, and the keys on rolled
-// loops and packed lanes (several of eager's lanes per invocation, each with its keys).
+// Each arithmetic key on its own, eager's functions throughout, and max=bits on rolled
+// loops and packed lanes (several of eager's lanes per invocation, each with its extremes).
 TEST_F(VulkanCompileRowsSpecial, EveryArithmeticVariantEqualsEager) {
   for (const char* text :
        {"max=combine,divide=plain,exp=plain,bounds=always", "max=combine", "divide=plain",

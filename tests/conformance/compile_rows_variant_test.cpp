@@ -16,7 +16,7 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
     EXPECT_EQ(parse_row_variant(text), default_row_variant()) << (text ? text : "null");
   }
   EXPECT_EQ(default_row_variant().text(),
-            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=keys,divide=row,"
+            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
             "exp=proven,bounds=static");
 }
 
@@ -28,12 +28,12 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_FALSE(v.shuffle_only);
   EXPECT_TRUE(v.hold_shared);
   EXPECT_EQ(v.text(),
-            "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=keys,divide=row,exp=proven,"
+            "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
             "bounds=static");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   const RowVariant before =
       parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
-  EXPECT_FALSE(before.key_minmax);
+  EXPECT_FALSE(before.bits_minmax);
   EXPECT_FALSE(before.row_divisor);
   EXPECT_EQ(before.exp, RowVariant::Exp::bits);
   EXPECT_FALSE(before.static_bounds);

@@ -67,17 +67,19 @@ float exp_f32_nonpositive(float x) {
   return result;
 }
 
-// reduce_max/min's combine (NaN first, -0 below +0) on each lane's elements as integer keys:
-// the key orders like f32_order_key, and a lane with no NaN gets its extreme key's element
-// whatever the order. A positive NaN keys above +inf's, a negative one below -inf's, so the
-// lane's highest and lowest keys tell whether it held one (then eager's combine decides).
-int order_key(float x) {
-  const int u = floatBitsToInt(x);
-  return u ^ ((u >> 31) & 0x7fffffff);
+// reduce_max/min's combine (NaN first, -0 below +0) over a lane's elements from the
+// extremes of their bits: the signed highest and lowest and the unsigned highest. Without a
+// NaN the lane's max is its highest non-negative float (the signed highest, when >= 0), else
+// the negative one nearest 0 (the signed lowest); its min is its most negative float (the
+// unsigned highest, when the signed lowest < 0 says there is one), else the signed lowest.
+// Equal bits are equal elements, so the order does not matter. A positive NaN's bits are
+// above +inf's, a negative one's (unsigned) above -inf's: then eager's combine decides.
+bool bits_hold_nan(int highest, uint highest_unsigned) {
+  return highest > 0x7f800000 || highest_unsigned > 0xff800000u;
 }
-float key_value(int k) {
-  return intBitsToFloat(k ^ ((k >> 31) & 0x7fffffff));
+float bits_max(int highest, int lowest) {
+  return intBitsToFloat(highest >= 0 ? highest : lowest);
 }
-bool keys_hold_nan(int highest, int lowest) {
-  return highest > 0x7f800000 || lowest < -0x7f800001;
+float bits_min(int lowest, uint highest_unsigned) {
+  return lowest < 0 ? uintBitsToFloat(highest_unsigned) : intBitsToFloat(lowest);
 }
