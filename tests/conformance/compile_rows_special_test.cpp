@@ -57,6 +57,8 @@ std::vector<float> special_rows(std::int64_t len, std::int64_t& rows) {
   r.back()[n / 3] = nan_bits(0xff800001u);
   r.push_back(w);  // zeros of both signs
   for (std::size_t c = 0; c < n; ++c) r.back()[c] = c % 2 ? -0.0f : 0.0f;
+  r.push_back(w);  // zeros of both signs among normal values (normal row sums and extremes)
+  for (std::size_t c = 0; c < n; c += 5) r.back()[c] = c % 2 ? -0.0f : 0.0f;
   r.push_back(w);  // subnormals of both signs
   for (float& v : r.back()) v *= 1e-39f;
   r.push_back(w);  // exp down to 0, subnormals and quotients below 2^-101
@@ -100,9 +102,11 @@ std::vector<Tensor> extremes_and_softmax(const Tensor& x) {
   return {top, bottom, divide(e, sum(e, {1}, true)), subtract(x, bottom)};
 }
 
-// Divides by per-row values of every kind: zero, subnormal, infinite, NaN, past 2^126.
-Tensor divided_by_rows(const Tensor& x) {
-  return add(divide(x, sum(x, {1}, true)), divide(x, reduce_min(x, {1}, true)));
+// Divides by per-row values of every kind: zero, subnormal, infinite, NaN, past 2^126, and
+// normal ones under zeros and infinities.
+std::vector<Tensor> divided_by_rows(const Tensor& x) {
+  return {divide(x, sum(x, {1}, true)), divide(x, reduce_min(x, {1}, true)),
+          divide(x, reduce_max(x, {1}, true))};
 }
 
 Tensor layer_norm(const Tensor& x) {
@@ -127,7 +131,9 @@ void check_special_rows(Backend& b, DType d, const std::string& label) {
     expect_same_values(got[2], want[2], "softmax " + what);
     expect_same_values(got[3], want[3], "x - min " + what);
     expect_same_values(compile(softmax_rows)(x), softmax_rows(x), "plain softmax " + what);
-    expect_same_values(compile(divided_by_rows)(x), divided_by_rows(x), "divided " + what);
+    const std::vector<Tensor> quotients = compile(divided_by_rows)(x), eager = divided_by_rows(x);
+    for (std::size_t k = 0; k < eager.size(); ++k)
+      expect_same_values(quotients[k], eager[k], "divided " + std::to_string(k) + " " + what);
     expect_same_values(compile(layer_norm)(x), layer_norm(x), "layer norm " + what);
   }
 }
