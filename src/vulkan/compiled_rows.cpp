@@ -442,7 +442,7 @@ class RowSource {
     const bool highest = value(r.value).op == Op::reduce_max;
     for (std::uint32_t t : all) {
       const std::string id = k + "_" + std::to_string(t);
-      s << "  if (bits_hold_nan(hi" << id << ", hu" << id << ")) {\n"
+      s << "  [[dont_flatten]] if (bits_hold_nan(hi" << id << ", hu" << id << ")) {\n"
         << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = "
         << (highest ? "bits_max(hi" + id + ", lo" + id + ")"
                     : "bits_min(lo" + id + ", hu" + id + ")")

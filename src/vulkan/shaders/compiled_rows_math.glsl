@@ -1,7 +1,9 @@
 // Per-element math of vkt::compile's row kernels (src/vulkan/compiled_rows.cpp) that uses
 // what the row already knows. Each gives exactly the bits of the function it stands for
 // (elementwise_math.glsl's div_f32 and exp_f32), with less work per element; the row tests
-// compare them with eager bit for bit. Needs float_bits.glsl and elementwise_math.glsl.
+// compare them with eager bit for bit. Needs float_bits.glsl and elementwise_math.glsl, and
+// GL_EXT_control_flow_attributes: the rare paths are branches ([[dont_flatten]]), so the
+// common one does not pay for them.
 
 // div_f32(a, b) for one b per row: b's tests and its reciprocal, once.
 struct RowDivisor {
@@ -28,18 +30,17 @@ RowDivisor row_divisor(float b) {
 float div_f32_row(float a, RowDivisor d) {
   const uint aa = floatBitsToUint(a) & 0x7fffffffu;
   const bool a_special = aa - 1u >= 0x7f7fffffu;  // 0, inf or NaN
-  if (!d.normal || !(a_special || uint(int(aa >> 23) - d.lo) <= d.span)) return div_f32(a, d.b);
+  [[dont_flatten]] if (!d.normal || !(a_special || uint(int(aa >> 23) - d.lo) <= d.span)) {
+    return div_f32(a, d.b);
+  }
   precise float q = a * d.r;
   precise float residual = fma(-q, d.b, a);
   precise float refined = fma(residual, d.r, q);
   return a_special ? q : refined;
 }
 
-// exp_reduced's er 2^n as exp_f32 forms it (er s1 s2): where n is in [-125, 127] both
-// products are exact and normal (er in [0.7, 1.42]), so it is er with n added to its
-// exponent bits.
-float exp_scaled(float er, int n) {
-  if (n >= -125 && n <= 127) return uintBitsToFloat(floatBitsToUint(er) + (uint(n) << 23));
+// exp_reduced's er 2^n as exp_f32 forms it (er s1 s2, the two halves of 2^n).
+float exp_scaled_by_halves(float er, int n) {
   const int n1 = n >> 1;
   const uint n2 = uint(n) - uint(n1);
   const float s1 = uintBitsToFloat((uint(n1) + 127u) << 23);
@@ -47,21 +48,37 @@ float exp_scaled(float er, int n) {
   precise float result = er * s1 * s2;
   return result;
 }
+// Where n is in [-125, 127] both products are exact and normal (er in [0.7, 1.42]): er with
+// n added to its exponent bits.
+float exp_scaled_on_bits(float er, int n) {
+  return uintBitsToFloat(floatBitsToUint(er) + (uint(n) << 23));
+}
 // exp_f32(x), its scaling on the bits.
 float exp_f32_bits(float x) {
   int n;
   const float er = exp_reduced(x, n);
-  const float result = exp_scaled(er, n);
+  float result;
+  [[dont_flatten]] if (n >= -125 && n <= 127) {
+    result = exp_scaled_on_bits(er, n);
+  } else {
+    result = exp_scaled_by_halves(er, n);
+  }
   if (isnan(x)) return x;
   if (x > 89.0) return EW_INF;
   if (x < -104.0) return 0.0;
   return result;
 }
-// exp_f32(x) for x <= 0 or NaN (x - max(x) over its row): no overflow test.
+// exp_f32(x) for x <= 0 or NaN (x - max(x) over its row): n <= 0 (a NaN's n is never used),
+// so no overflow test and no upper bound on n.
 float exp_f32_nonpositive(float x) {
   int n;
   const float er = exp_reduced(x, n);
-  const float result = exp_scaled(er, n);
+  float result;
+  [[dont_flatten]] if (n >= -125) {
+    result = exp_scaled_on_bits(er, n);
+  } else {
+    result = exp_scaled_by_halves(er, n);
+  }
   if (isnan(x)) return x;
   if (x < -104.0) return 0.0;
   return result;
