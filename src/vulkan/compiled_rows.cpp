@@ -8,7 +8,9 @@
 // VKT_COMPILE_ROWS (compiled_rows_variant.h) reshapes the kernel for a sweep: fewer
 // invocations per row each hold several of eager's lanes (their sums kept apart, then
 // combined as eager's tree would), several rows per workgroup, the loops rolled; a row that
-// fits one subgroup is combined by shuffles alone.
+// fits one subgroup is combined by shuffles alone. The per-element arithmetic takes what the
+// row knows (compiled_rows_math.h): max/min from the extremes of the bits, a divisor decoded
+// once per row, exp of x - max without its overflow test; each gives eager's bits.
 #include <algorithm>
 #include <iostream>
 #include <sstream>
