@@ -15,6 +15,12 @@
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu wg=128 loop=rolled lanes=128,loop=rolled
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu lanes=32,loop=rolled wg=128,loop=rolled wg=512,lanes=128
 #   scripts/row-variant-sweep.sh "$OUT/rows" build-gpu hold=shared,loop=rolled hold=shared lanes=128,hold=shared,loop=rolled
+# The per-element arithmetic keys (max=, divide=, exp=, bounds=; the first line is the kernel
+# before them):
+#   scripts/row-variant-sweep.sh "$OUT/arith" build-gpu default max=combine,divide=plain,exp=plain,bounds=always
+#   scripts/row-variant-sweep.sh "$OUT/arith" build-gpu max=combine divide=plain
+#   scripts/row-variant-sweep.sh "$OUT/arith" build-gpu exp=bits exp=plain
+#   scripts/row-variant-sweep.sh "$OUT/arith" build-gpu bounds=always
 set -euo pipefail
 out=${1:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}
 bench=${2:?usage: row-variant-sweep.sh OUTDIR BUILD_DIR VARIANT...}/vkt-bench

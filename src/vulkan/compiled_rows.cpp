@@ -8,13 +8,18 @@
 // VKT_COMPILE_ROWS (compiled_rows_variant.h) reshapes the kernel for a sweep: fewer
 // invocations per row each hold several of eager's lanes (their sums kept apart, then
 // combined as eager's tree would), several rows per workgroup, the loops rolled; a row that
-// fits one subgroup is combined by shuffles alone.
+// fits one subgroup is combined by shuffles alone. The per-element arithmetic takes what the
+// row knows (compiled_rows_math.h): max/min from the extremes of the bits, a divisor decoded
+// once per row, exp of x - max without its overflow test; each gives eager's bits.
 #include <algorithm>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "vkt/compile.h"
 #include "vulkan/compiled_glsl.h"
+#include "vulkan/compiled_rows_math.h"
 #include "vulkan/compiled_rows_variant.h"
 #include "vulkan/kernel_cache.h"
 
@@ -40,6 +45,9 @@ struct Geometry {
   std::uint32_t per_group = 1;  // rows per workgroup
   std::int64_t rows = 0, len = 0;
   std::uint32_t held() const { return pack * per; }
+  // Every row of the grid exists, every lane's every element is in its row.
+  bool whole_rows() const { return rows % per_group == 0; }
+  bool whole_columns() const { return len % lanes == 0; }
 };
 
 Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgroup_size) {
@@ -136,14 +144,17 @@ class RowSource {
   // subgroup_size: the device's where rows that fit one subgroup are combined by shuffles
   // alone, else 0. shared_hold: held values in shared memory, not the invocation's arrays.
   RowSource(const detail::FusedGroup& g, std::vector<RowReduction> reductions, Geometry geo,
-            bool unrolled, std::uint32_t subgroup_size, bool shared_hold)
+            const RowVariant& variant, std::uint32_t subgroup_size, bool shared_hold)
       : g_(g),
         geo_(geo),
         level_(levels(g)),
         reductions_(std::move(reductions)),
-        unrolled_(unrolled),
+        variant_(variant),
+        unrolled_(variant.unrolled),
         subgroup_size_(subgroup_size),
         shared_hold_(shared_hold),
+        static_rows_(variant.static_bounds && geo.whole_rows()),
+        static_columns_(variant.static_bounds && geo.whole_columns()),
         kept_(g.values.size(), false) {
     // A per-element value is held (an array per invocation) only where a reduction or a
     // later phase reads it; its own phase's loop reads its temporary.
@@ -172,7 +183,8 @@ class RowSource {
     }
     s << kept_ops(g_)
       << "#include \"common.glsl\"\n#include \"dtype_value.glsl\"\n#include \"float_bits.glsl\"\n"
-      << kElementwiseIncludes << leaf_buffers(g_, 0)
+      << kElementwiseIncludes << "#include \"compiled_rows_math.glsl\"\n"
+      << leaf_buffers(g_, 0)
       << "layout(push_constant) uniform Push { uint zero; } p;  // 0: see literal()\n";
     for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
       s << "layout(binding = " << g_.leaf_dtypes.size() + k << ") writeonly buffer Out" << k
@@ -195,7 +207,9 @@ class RowSource {
       << ") return;  // whole workgroups of a larger grid\n"
       << "  const uint lid_ = gl_LocalInvocationID.x, lane_ = lid_ % " << u(geo_.invocations)
       << ";\n  const uint row_ = group_ * " << u(geo_.per_group) << " + lid_ / "
-      << u(geo_.invocations) << ";\n  const bool valid_ = row_ < " << u(geo_.rows) << ";\n";
+      << u(geo_.invocations) << ";\n  const bool valid_ = "
+      << (static_rows_ ? "true;  // every row of the grid exists" : "row_ < " + u(geo_.rows) + ";")
+      << "\n";
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
       if (!v.per_row && (!kept_[k] || shared_hold_)) continue;
@@ -274,13 +288,14 @@ class RowSource {
 
   // Per-element values of this level, each invocation over its elements, and their stores.
   std::string element_loop(int phase) const {
-    std::ostringstream s;
+    std::ostringstream s, before;
+    const auto name = [this, phase](int a) { return element_name(a, phase); };
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
       if (v.per_row || level_[k] != phase) continue;
-      std::string pre;
-      const std::string e = value_expression(
-          g_, k, [this, phase](int a) { return element_name(a, phase); }, "i", pre);
+      if (divides_by_row(g_, k, variant_)) before << row_divisor_statement(g_, k, name);
+      std::string pre, e = row_math_expression(g_, k, variant_, name);
+      if (e.empty()) e = value_expression(g_, k, name, "i", pre);
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
         << k << " = " << e << ";\n";
       if (kept_[k]) s << "      " << held_at(static_cast<int>(k), "j") << " = t" << k << ";\n";
@@ -292,10 +307,16 @@ class RowSource {
     }
     const std::string body = s.str();
     if (body.empty()) return "";
-    return std::string("  ") + loop_attribute() + " for (uint j = 0u; j < " + u(geo_.held()) +
-           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.invocations) +
-           ";\n    if (valid_ && c < " + u(geo_.len) + ") {\n      const uint i = row_ * " +
-           u(geo_.len) + " + c;\n" + body + "    }\n  }\n";
+    return before.str() + "  " + loop_attribute() + " for (uint j = 0u; j < " + u(geo_.held()) +
+           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.invocations) + ";\n    " +
+           guarded(in_row("c")) + "{\n      const uint i = row_ * " + u(geo_.len) + " + c;\n" +
+           body + "    }\n  }\n";
+  }
+
+  // The test that column c (an expression) of this invocation's row exists: left out where
+  // the grid and the lanes divide the rows evenly (bounds=static).
+  std::string in_row(const std::string& c) const {
+    return both(row_test(), static_columns_ ? "" : c + " < " + u(geo_.len));
   }
 
   // The held element `index` (an expression) as an accumulator operand.
@@ -307,6 +328,24 @@ class RowSource {
     return std::string(r.acc) + "(" + x + ")";
   }
 
+  // Where eager's lane t of this invocation holds element `sub` of step q: at
+  // t + (4 q + sub) pack of its arrays.
+  std::string held_index(std::uint32_t t, const std::string& q, std::uint32_t sub) const {
+    return "(" + u(t) + " + (" + q + " * 4u + " + u(sub) + ") * " + u(geo_.pack) + ")";
+  }
+  // The test that this element is in the row ("" where every element is: bounds=static).
+  std::string present(std::uint32_t t, const std::string& q, std::uint32_t sub) const {
+    if (static_columns_) return "";
+    return "lane_ + " + held_index(t, q, sub) + " * " + u(geo_.invocations) + " < " + u(geo_.len);
+  }
+  static std::string both(const std::string& a, const std::string& b) {
+    return a.empty() ? b : b.empty() ? a : a + " && " + b;
+  }
+  static std::string guarded(const std::string& test) {
+    return test.empty() ? "" : "if (" + test + ") ";
+  }
+  std::string row_test() const { return static_rows_ ? "" : "valid_"; }
+
   // One step of eager's lane `t` of this invocation: its elements 4 q .. 4 q + 3 (held at
   // t + (4 q + s) pack) combined as a quad when all are in the row, else one by one.
   // `q` is a number (unrolled) or the loop's variable; the step has `in_step` elements (a
@@ -315,26 +354,101 @@ class RowSource {
                    std::uint32_t in_step) const {
     const std::string acc = "a" + std::to_string(r.value) + "_" + std::to_string(t),
                       comb = "combine" + std::to_string(r.value);
-    auto held = [&](std::uint32_t sub) {
-      return "(" + u(t) + " + (" + q + " * 4u + " + u(sub) + ") * " + u(geo_.pack) + ")";
-    };
-    auto present = [&](std::uint32_t sub) {
-      return "lane_ + " + held(sub) + " * " + u(geo_.invocations) + " < " + u(geo_.len);
-    };
+    auto x = [&](std::uint32_t sub) { return operand(r, held_index(t, q, sub)); };
     std::ostringstream s;
     std::string tail;
     for (std::uint32_t sub = 0; sub < in_step; ++sub) {
-      tail += "    if (" + present(sub) + ") " + acc + " = " + comb + "(" + acc + ", " +
-              operand(r, held(sub)) + ");\n";
+      tail += "    " + guarded(present(t, q, sub)) + acc + " = " + comb + "(" + acc + ", " +
+              x(sub) + ");\n";
     }
+    const std::string row = row_test();
     if (in_step == 4) {
-      s << "  if (valid_ && " << present(3) << ") {\n    " << acc << " = " << comb << "(" << acc
-        << ", " << comb << "(" << comb << "(" << operand(r, held(0)) << ", " << operand(r, held(1))
-        << "), " << comb << "(" << operand(r, held(2)) << ", " << operand(r, held(3))
-        << ")));\n  } else if (valid_) {\n"
-        << tail << "  }\n";
+      const std::string quad = acc + " = " + comb + "(" + acc + ", " + comb + "(" + comb + "(" +
+                               x(0) + ", " + x(1) + "), " + comb + "(" + x(2) + ", " + x(3) +
+                               ")));";
+      s << "  " << guarded(both(row, present(t, q, 3))) << "{\n    " << quad << "\n  }";
+      if (!static_columns_) s << " else " << guarded(row) << "{\n" << tail << "  }";
+      s << "\n";
     } else {
-      s << "  if (valid_) {\n" << tail << "  }\n";
+      s << "  " << guarded(row) << "{\n" << tail << "  }\n";
+    }
+    return s.str();
+  }
+
+  // One step of eager's lane t on the bits (max=bits): its present elements' bits into the
+  // lane's signed highest and lowest and unsigned highest.
+  std::string key_step(const RowReduction& r, std::uint32_t t, const std::string& q,
+                       std::uint32_t in_step) const {
+    const std::string id = std::to_string(r.value) + "_" + std::to_string(t);
+    std::ostringstream s;
+    for (std::uint32_t sub = 0; sub < in_step; ++sub) {
+      s << "  " << guarded(both(row_test(), present(t, q, sub)))
+        << "{ const int e_ = floatBitsToInt(" << operand(r, held_index(t, q, sub)) << "); hi" << id
+        << " = max(hi" << id << ", e_); lo" << id << " = min(lo" << id << ", e_); hu" << id
+        << " = max(hu" << id << ", uint(e_)); }\n";
+    }
+    return s.str();
+  }
+
+  // `one(t, q, in_step)` for every step of eager's lanes ts: unrolled, or whole steps in a
+  // loop and a shorter last step after it (its reads stay in the array).
+  template <typename StepText>
+  std::string over_steps(const std::vector<std::uint32_t>& ts, StepText one) const {
+    std::ostringstream s;
+    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
+    if (unrolled_) {
+      for (std::uint32_t q = 0; q < steps; ++q) {
+        for (std::uint32_t t : ts) s << one(t, u(q), q + 1 < steps ? 4 : last_in_step);
+      }
+      return s.str();
+    }
+    const std::uint32_t looped = last_in_step == 4 ? steps : steps - 1;
+    if (looped > 0) {
+      s << "  [[dont_unroll]] for (uint q_ = 0u; q_ < " << u(looped) << "; ++q_) {\n";
+      for (std::uint32_t t : ts) s << one(t, "q_", 4);
+      s << "  }\n";
+    }
+    if (looped < steps) {
+      for (std::uint32_t t : ts) s << one(t, u(looped), last_in_step);
+    }
+    return s.str();
+  }
+
+  // max=bits applies to float max and min: without a NaN their combine is the order's
+  // extreme whatever the order (equal bits are equal elements).
+  bool on_bits(const RowReduction& r) const {
+    const Op op = value(r.value).op;
+    return variant_.bits_minmax && std::string(r.acc) == "float" &&
+           (op == Op::reduce_max || op == Op::reduce_min);
+  }
+
+  // Each of eager's lanes over its elements: in eager's order, or from the extremes of their
+  // bits, eager's order redone by a lane that met a NaN (which NaN wins depends on it).
+  std::string lane_accumulation(const RowReduction& r) const {
+    std::vector<std::uint32_t> all;
+    for (std::uint32_t t = 0; t < geo_.pack; ++t) all.push_back(t);
+    const auto eager_step = [this, &r](std::uint32_t t, const std::string& q, std::uint32_t n) {
+      return step(r, t, q, n);
+    };
+    if (!on_bits(r)) return over_steps(all, eager_step);
+    const std::string k = std::to_string(r.value);
+    std::ostringstream s;
+    for (std::uint32_t t : all) {
+      const std::string id = k + "_" + std::to_string(t);
+      s << "  int hi" << id << " = floatBitsToInt(a" << id << "), lo" << id << " = hi" << id
+        << ";\n  uint hu" << id << " = uint(hi" << id << ");\n";
+    }
+    s << over_steps(all, [this, &r](std::uint32_t t, const std::string& q, std::uint32_t n) {
+      return key_step(r, t, q, n);
+    });
+    const bool highest = value(r.value).op == Op::reduce_max;
+    for (std::uint32_t t : all) {
+      const std::string id = k + "_" + std::to_string(t);
+      s << "  [[dont_flatten]] if (bits_hold_nan(hi" << id << ", hu" << id << ")) {\n"
+        << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = "
+        << (highest ? "bits_max(hi" + id + ", lo" + id + ")"
+                    : "bits_min(lo" + id + ", hu" + id + ")")
+        << ";\n  }\n";
     }
     return s.str();
   }
@@ -350,24 +464,7 @@ class RowSource {
     std::ostringstream s;
     for (std::uint32_t t = 0; t < geo_.pack; ++t)
       s << "  " << r.acc << " " << acc(t) << " = " << identity(v.op, r.acc) << ";\n";
-    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
-    if (unrolled_) {
-      for (std::uint32_t q = 0; q < steps; ++q) {
-        for (std::uint32_t t = 0; t < geo_.pack; ++t)
-          s << step(r, t, u(q), q + 1 < steps ? 4 : last_in_step);
-      }
-    } else {
-      // Whole steps in a loop; a shorter last step after it (its reads stay in the array).
-      const std::uint32_t looped = last_in_step == 4 ? steps : steps - 1;
-      if (looped > 0) {
-        s << "  [[dont_unroll]] for (uint q_ = 0u; q_ < " << u(looped) << "; ++q_) {\n";
-        for (std::uint32_t t = 0; t < geo_.pack; ++t) s << step(r, t, "q_", 4);
-        s << "  }\n";
-      }
-      if (looped < steps) {
-        for (std::uint32_t t = 0; t < geo_.pack; ++t) s << step(r, t, u(looped), last_in_step);
-      }
-    }
+    s << lane_accumulation(r);
     if (geo_.lanes > 1) {
       const std::string red = "red" + k, n = u(geo_.invocations);
       s << "  {\n    uint parts = " << n << ", slot = lid_;\n    bool writer = true;\n";
@@ -414,10 +511,12 @@ class RowSource {
   Geometry geo_;
   std::vector<int> level_;
   std::vector<RowReduction> reductions_;
+  RowVariant variant_;
   bool unrolled_ = true;
   std::uint32_t subgroup_size_ = 0;
   bool shared_hold_ = false;
-  std::vector<bool> kept_;  // per value: kept in an array across phases
+  bool static_rows_ = false, static_columns_ = false;  // bounds=static where they hold
+  std::vector<bool> kept_;                             // per value: kept in an array across phases
 };
 
 class VulkanRowKernel final : public detail::FusedKernel {
@@ -493,7 +592,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
   const std::size_t max_shared = b.context().limits().max_shared_bytes;
   auto source_of = [&](bool shared_hold) {
-    return RowSource(g, reductions, geo, variant.unrolled, shuffle_size, shared_hold);
+    return RowSource(g, reductions, geo, variant, shuffle_size, shared_hold);
   };
   // Held values past the device's shared memory stay in the invocations' arrays.
   const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;

@@ -11,8 +11,20 @@
 //   hold=registers|shared   where the values read again later live: each invocation's
 //                           arrays (registers, or local memory when rolled), or shared
 //                           memory (rolled loops without local memory; where they fit)
-// Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0.
-// Every variant keeps eager's combine order, so results stay eager's bit for bit.
+// and the per-element arithmetic (compiled_rows_math.glsl), each the same function:
+//   max=bits|combine        reduce_max/min of a float row: each lane's elements from the
+//                           integer extremes of their bits (a lane holding a NaN redoes
+//                           eager's combine, which decides which NaN wins), or eager's combine
+//   divide=row|plain        x / (a per-row value): the divisor's tests and reciprocal once
+//                           per row, or div_f32 per element
+//   exp=proven|bits|plain   exp: er 2^n on the exponent bits where normal, without the
+//                           overflow test where the argument is x - max(x) (<= 0 or NaN);
+//                           bits: the scaling only; plain: exp_f32
+//   bounds=static|always    the row and column tests left out where the grid and the lanes
+//                           divide the rows evenly, or always written
+// Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0, and before
+// the arithmetic ones: max=combine,divide=plain,exp=plain,bounds=always.
+// Every variant keeps eager's combine order and functions, so results stay eager's bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +38,15 @@ struct RowVariant {
   bool unrolled = true;
   bool shuffle_only = true;
   bool hold_shared = false;
+  enum class Exp { plain, bits, proven };
+  bool bits_minmax = true;
+  bool row_divisor = true;
+  Exp exp = Exp::proven;
+  bool static_bounds = true;
   bool operator==(const RowVariant&) const = default;
-  std::string text() const;  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers"
+  // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
+  // bounds=static"
+  std::string text() const;
 };
 
 // The default, reasoned in compiled_rows_variant.cpp.

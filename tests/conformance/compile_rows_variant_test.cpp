@@ -1,5 +1,6 @@
-// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold by
-// name with their choices; anything else is a vkt::Error naming the variable and the item.
+// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold,
+// max, divide, exp, bounds by name with their choices; anything else is a vkt::Error naming
+// the variable and the item.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,7 +16,8 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
     EXPECT_EQ(parse_row_variant(text), default_row_variant()) << (text ? text : "null");
   }
   EXPECT_EQ(default_row_variant().text(),
-            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers");
+            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
+            "exp=proven,bounds=static");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
@@ -25,8 +27,18 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_FALSE(v.unrolled);
   EXPECT_FALSE(v.shuffle_only);
   EXPECT_TRUE(v.hold_shared);
-  EXPECT_EQ(v.text(), "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared");
+  EXPECT_EQ(v.text(),
+            "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
+            "bounds=static");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
+  const RowVariant before =
+      parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
+  EXPECT_FALSE(before.bits_minmax);
+  EXPECT_FALSE(before.row_divisor);
+  EXPECT_EQ(before.exp, RowVariant::Exp::bits);
+  EXPECT_FALSE(before.static_bounds);
+  EXPECT_EQ(parse_row_variant(before.text().c_str()), before);
+  EXPECT_EQ(parse_row_variant("exp=plain").exp, RowVariant::Exp::plain);
   EXPECT_EQ(parse_row_variant("lanes=32,lanes=128").max_lanes, 128u);
   EXPECT_EQ(parse_row_variant("wg=512").workgroup, 512u);
   EXPECT_EQ(parse_row_variant("wg=64").workgroup, 64u);
@@ -35,8 +47,10 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
   for (const char* item :
-       {"wg=32", "wg=2048", "wg=", "lanes=16", "lanes=512", "lanes=abc", "loop=yes", "loop",
-        "shuffle=2", "shuffle=on", "hold=local", "unroll=1", "=256", "wg=256 ", "Wg=256"}) {
+       {"wg=32",    "wg=2048", "wg=",        "lanes=16",   "lanes=512",  "lanes=abc",
+        "loop=yes", "loop",    "shuffle=2",  "shuffle=on", "hold=local", "unroll=1",
+        "=256",     "wg=256 ", "Wg=256",     "max=",       "max=int",    "divide=1",
+        "exp=fast", "exp",     "bounds=none"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {
       (void)parse_row_variant(text.c_str());

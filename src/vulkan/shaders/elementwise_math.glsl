@@ -45,9 +45,9 @@ float ldexp_bits(float q, int n) {
 }
 
 // a / b within 1 ulp for normal operands. NVIDIA lowers `/` to a * rcp(b), which is 2 ulp off:
-// one fma refinement step of the quotient fixes it.
-float div_normal(float a, float b) {
-  precise float r = 1.0 / b;
+// one fma refinement step of the quotient fixes it. r is 1 / b (the row kernels compute it
+// once per row: compiled_rows_math.glsl).
+float div_normal_r(float a, float b, float r) {
   precise float q = a * r;
   // Zero, infinite and NaN quotients are already exact (IEEE's special cases).
   if (q != 0.0 && !isinf(q) && !isnan(q)) {
@@ -55,6 +55,10 @@ float div_normal(float a, float b) {
     q = fma(residual, r, q);
   }
   return q;
+}
+float div_normal(float a, float b) {
+  precise float r = 1.0 / b;
+  return div_normal_r(a, b, r);
 }
 // a / b within 1 ulp on any driver, and the same answer where the device flushes subnormals.
 // rcp(b) of a subnormal b overflows (0 / 1e-40 gave NaN) and of |b| >= 2^126 is subnormal
