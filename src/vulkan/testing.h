@@ -58,6 +58,9 @@ bool host_mapped();
 // the radix sort everywhere. Also VKT_VK_SORT_LOCAL_MAX.
 std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
+// Elementwise pipelines from per-op modules (VKT_VK_OP_SPIRV; elementwise_op_spirv.h).
+bool op_spirv();
+void set_op_spirv(bool on);
 // vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
 // back to it); kernels compiled before keep theirs.
 void set_row_variant(const std::optional<RowVariant>& variant);
