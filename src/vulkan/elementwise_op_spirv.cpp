@@ -33,7 +33,9 @@ std::string op_spirv_source(const VulkanBackend& b, const std::string& family, O
 
 Pipeline op_spirv_pipeline(VulkanBackend& b, const std::string& family, Op op, DType d,
                            std::uint32_t bindings, const std::vector<std::uint32_t>& constants) {
-  const KernelBinary bin = kernel_binary(b.context(), op_spirv_source(b, family, op, d));
+  // Optimised as glslc -O builds the embedded module, so the results match it bit for bit.
+  const KernelBinary bin =
+      kernel_binary(b.context(), op_spirv_source(b, family, op, d), /*optimised=*/true);
   return b.pipelines().get_recompiled(bin.key, bin.words, bindings, constants);
 }
 
