@@ -71,7 +71,7 @@ void write_entry(const std::filesystem::path& path, std::uint64_t key_check,
                               w.size() * sizeof(std::uint32_t));
 }
 
-std::vector<std::uint32_t> compile_glsl(const std::string& source) {
+std::vector<std::uint32_t> compile_glsl(const std::string& source, bool optimised) {
   // shaderc_compile_into_spv may run on several threads at once (vkt::compile compiles a
   // plan's groups together); the compiler is made once.
   static shaderc_compiler_t compiler = shaderc_compiler_initialize();
@@ -82,7 +82,9 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source) {
                                          shaderc_env_version_vulkan_1_1);
   // No SPIR-V optimisation: the driver's compiler optimises the module again anyway, and
   // spirv-opt's passes over the inlined shared sources were most of a first call's time.
-  shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_zero);
+  shaderc_compile_options_set_optimization_level(
+      options,
+      optimised ? shaderc_optimization_level_performance : shaderc_optimization_level_zero);
   shaderc_compilation_result_t result =
       shaderc_compile_into_spv(compiler, expanded.data(), expanded.size(), shaderc_compute_shader,
                                "vkt_fused.comp", "main", options);
@@ -149,7 +151,7 @@ void warm_up_shader_compiler() {
   std::call_once(once, [] {
     done = std::async(std::launch::async, [] {
       try {
-        (void)compile_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+        (void)compile_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n", false);
       } catch (const Error&) {
         // A real compile reports the problem where it happens.
       }
@@ -162,11 +164,12 @@ void clear_kernel_memory_cache() {
   memory_cache().entries.clear();
 }
 
-KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
+KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool optimised) {
   const VkPhysicalDeviceProperties& p = ctx.properties();
   std::ostringstream device;
   device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
-         << " driver " << p.driverVersion << " api " << p.apiVersion << " uuid ";
+         << " driver " << p.driverVersion << " api " << p.apiVersion
+         << (optimised ? " spirv-opt -O" : "") << " uuid ";
   for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
   // In memory the source as given is the key (the embedded includes cannot change within a
   // process); on disk the source with its includes expanded, so an edited shared shader never
@@ -195,7 +198,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source) {
   } else {
     {
       const PhaseTimer timed(ledger::Phase::kernel_compile);
-      bin.words = compile_glsl(source);
+      bin.words = compile_glsl(source, optimised);
     }
     ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);

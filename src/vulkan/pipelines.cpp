@@ -119,28 +119,43 @@ Pipeline Pipelines::find_or_create(std::string_view shader, std::uint32_t bindin
   return create_pipeline(lock, std::move(key), bindings, mod);
 }
 
-Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
-                                  std::uint32_t bindings,
-                                  const std::vector<std::uint32_t>& constants,
-                                  std::uint32_t workgroup_size) {
+template <class Patch>
+Pipeline Pipelines::get_from_words(Key full_key, const std::vector<std::uint32_t>& words,
+                                   std::uint32_t bindings, const Patch& patched) {
   std::unique_lock lock(mutex_);
-  std::vector<std::uint32_t> spec{workgroup_size};
-  spec.insert(spec.end(), constants.begin(), constants.end());
-  Key full_key = std::make_pair("generated:" + key, std::move(spec));
   if (std::optional<Pipeline> found = find_or_claim(lock, full_key)) return *found;
   VkShaderModule mod = VK_NULL_HANDLE;
   try {
     auto m = modules_.find(full_key.first);
-    mod = m != modules_.end()
-              ? m->second.get()
-              : create_module(full_key.first,
-                              with_special_values_kept(words, ctx_.caps().float_controls));
+    mod = m != modules_.end() ? m->second.get() : create_module(full_key.first, patched(words));
   } catch (...) {
     in_flight_.erase(full_key);
     created_.notify_all();
     throw;
   }
   return create_pipeline(lock, std::move(full_key), bindings, mod);
+}
+
+Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
+                                  std::uint32_t bindings,
+                                  const std::vector<std::uint32_t>& constants,
+                                  std::uint32_t workgroup_size) {
+  std::vector<std::uint32_t> spec{workgroup_size};
+  spec.insert(spec.end(), constants.begin(), constants.end());
+  const FloatControls fc = ctx_.caps().float_controls;
+  return get_from_words(
+      std::make_pair("generated:" + key, std::move(spec)), words, bindings,
+      [&fc](const std::vector<std::uint32_t>& w) { return with_special_values_kept(w, fc); });
+}
+
+Pipeline Pipelines::get_recompiled(const std::string& key, const std::vector<std::uint32_t>& words,
+                                   std::uint32_t bindings,
+                                   const std::vector<std::uint32_t>& constants) {
+  std::vector<std::uint32_t> spec{kWorkgroupSize};
+  spec.insert(spec.end(), constants.begin(), constants.end());
+  // create_module adds the denormal patch every embedded module gets.
+  return get_from_words(std::make_pair("recompiled:" + key, std::move(spec)), words, bindings,
+                        [](const std::vector<std::uint32_t>& w) { return w; });
 }
 
 Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,

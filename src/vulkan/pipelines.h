@@ -56,6 +56,11 @@ class Pipelines {
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {},
                          std::uint32_t workgroup_size = kWorkgroupSize);
+  // A pipeline for an embedded shader's source recompiled at run time with fewer ops
+  // (VKT_VK_OP_SPIRV, elementwise_op_spirv.h), cached under `key`: its module gets get()'s
+  // float-controls patch, not get_generated()'s, so it computes as the embedded module does.
+  Pipeline get_recompiled(const std::string& key, const std::vector<std::uint32_t>& words,
+                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants);
   std::size_t size() const {
     std::lock_guard lock(mutex_);
     return pipelines_.size();
@@ -93,6 +98,12 @@ class Pipelines {
   const Layout& layout(std::uint32_t bindings);
   VkShaderModule module(std::string_view shader);
   VkShaderModule create_module(const std::string& name, const std::vector<std::uint32_t>& words);
+  // get_generated and get_recompiled: the pipeline of `words` under `full_key`, its module
+  // made from `patched(words)` when new.
+  template <class Patch>
+  Pipeline get_from_words(std::pair<std::string, std::vector<std::uint32_t>> full_key,
+                          const std::vector<std::uint32_t>& words, std::uint32_t bindings,
+                          const Patch& patched);
   // The cached pipeline for key; or, when none exists and no other thread is creating it,
   // nothing: the key is then claimed and this thread must create it (create_pipeline).
   std::optional<Pipeline> find_or_claim(std::unique_lock<std::mutex>& lock, const Key& key);

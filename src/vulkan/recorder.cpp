@@ -47,10 +47,11 @@ Recorder::Sync sync_from_env() {
   return Recorder::Sync::timeline;
 }
 
-// Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 0 (no pieces) until the H200
-// comparison (scripts/run-gpu-batchcost.sh) decides. On cpu devices (lavapipe) always 0: the
-// "device" runs on the host's own cores, so a piece gains no overlap there.
-constexpr std::uint32_t kGpuFlushOps = 0;
+// Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 4. On the H200 (run 37,
+// scripts/run-gpu-batchcost.sh) the 16-op chain cost 4.87 us per extra op at 16384 and 6.13
+// at 1M with 4, against 5.04 and 6.31 with no pieces; 8 and 16 lost at 1M. On cpu devices
+// (lavapipe) always 0: the "device" runs on the host's own cores, so a piece gains nothing.
+constexpr std::uint32_t kGpuFlushOps = 4;
 
 // VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0: no pieces. Anything but a plain
 // count is refused, naming the variable (a typo must not silently measure the default).

@@ -214,11 +214,14 @@ std::string breakdown(const CampaignSummary& s) {
   text << line;
   std::snprintf(line, sizeof line,
                 "  ledger over the run: submits %llu, pipelines_created %llu, "
-                "pipeline_create_us %llu (%.3f ms per program), transfers %llu up %llu down\n",
+                "pipeline_create_us %llu (%.3f ms per program), kernel_compiles %llu "
+                "kernel_compile_us %llu, transfers %llu up %llu down\n",
                 static_cast<unsigned long long>(l.submits),
                 static_cast<unsigned long long>(l.pipelines_created),
                 static_cast<unsigned long long>(l.pipeline_create_us),
                 static_cast<double>(l.pipeline_create_us) / 1e3 / programs,
+                static_cast<unsigned long long>(l.kernel_compiles),
+                static_cast<unsigned long long>(l.kernel_compile_us),
                 static_cast<unsigned long long>(l.uploads),
                 static_cast<unsigned long long>(l.downloads));
   text << line;
