@@ -99,23 +99,7 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
       const OpCase c = make_case(op, n);
       const Column cc = measure(c, *dev, Read::none, plan);
       const Stats rec = record_cost(c, *dev, plan);
-      Row row = host_fields(h);
-      row.emplace_back("op", op);
-      row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
-      row.emplace_back("shape", shape_str(c.shape));
-      row.emplace_back("size", std::to_string(n));
-      row.emplace_back("C_us", fmt_num(cc.stats.median_us));
-      row.emplace_back("C_min_us", fmt_num(cc.stats.min_us));
-      add_device_time(row, "C", cc);
-      row.emplace_back("record_us", fmt_num(rec.median_us));
-      // Neither recording nor running: the submit, the device's start, the host's wake.
-      const double gpu = cc.has_device_time ? cc.device.median_us : 0;
-      row.emplace_back("rest_us", fmt_num(cc.stats.median_us - gpu - rec.median_us));
-      row.emplace_back("empty_sync_us", fmt_num(empty_sync.median_us));
-      row.emplace_back("submits", std::to_string(cc.ledger.submits));
-      row.emplace_back("dispatches", std::to_string(cc.ledger.dispatches));
-      table.add({op, std::to_string(n), field(row, "C_us"), field(row, "C_gpu_us"),
-                 field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
+      Row row = overhead_row(h, c, n, cc, rec, empty_sync.median_us, table);
       rows.push_back(std::move(row));
     }
   }

@@ -37,6 +37,28 @@ Stats record_chain(const OpCase& c, Backend& dev, const TimingPlan& plan) {
 
 }  // namespace
 
+Row overhead_row(const HostInfo& h, const OpCase& c, std::int64_t size, const Column& cc,
+                 const Stats& record, double empty_sync_us, Table& table) {
+  Row row = host_fields(h);
+  row.emplace_back("op", c.op);
+  row.emplace_back("dtype", std::string(dtype_name(c.dtype)));
+  row.emplace_back("shape", shape_str(c.shape));
+  row.emplace_back("size", std::to_string(size));
+  row.emplace_back("C_us", fmt_num(cc.stats.median_us));
+  row.emplace_back("C_min_us", fmt_num(cc.stats.min_us));
+  add_device_time(row, "C", cc);
+  row.emplace_back("record_us", fmt_num(record.median_us));
+  // Neither recording nor running: the submit, the device's start, the host's wake.
+  const double gpu = cc.has_device_time ? cc.device.median_us : 0;
+  row.emplace_back("rest_us", fmt_num(cc.stats.median_us - gpu - record.median_us));
+  row.emplace_back("empty_sync_us", fmt_num(empty_sync_us));
+  row.emplace_back("submits", std::to_string(cc.ledger.submits));
+  row.emplace_back("dispatches", std::to_string(cc.ledger.dispatches));
+  table.add({c.op, std::to_string(size), field(row, "C_us"), field(row, "C_gpu_us"),
+             field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
+  return row;
+}
+
 std::vector<Row> chain_overhead_rows(Backend& dev, const HostInfo& h, const TimingPlan& plan,
                                      double empty_sync_us, Table& table) {
   std::vector<Row> rows;
@@ -49,23 +71,8 @@ std::vector<Row> chain_overhead_rows(Backend& dev, const HostInfo& h, const Timi
                    [k](const std::vector<Tensor>& in) { return chain(in[0], k); }};
     const Column cc = measure(c, dev, Read::none, plan);
     const Stats rec = record_chain(c, dev, plan);
-    Row row = host_fields(h);
-    row.emplace_back("op", label);
-    row.emplace_back("dtype", "f32");
-    row.emplace_back("shape", shape_str(c.shape));
-    row.emplace_back("size", std::to_string(kChainSize));
-    row.emplace_back("C_us", fmt_num(cc.stats.median_us));
-    row.emplace_back("C_min_us", fmt_num(cc.stats.min_us));
-    add_device_time(row, "C", cc);
-    // The whole chain's recording (k ops), not one op's as in the single-op rows.
-    row.emplace_back("record_us", fmt_num(rec.median_us));
-    const double gpu = cc.has_device_time ? cc.device.median_us : 0;
-    row.emplace_back("rest_us", fmt_num(cc.stats.median_us - gpu - rec.median_us));
-    row.emplace_back("empty_sync_us", fmt_num(empty_sync_us));
-    row.emplace_back("submits", std::to_string(cc.ledger.submits));
-    row.emplace_back("dispatches", std::to_string(cc.ledger.dispatches));
-    table.add({label, std::to_string(kChainSize), field(row, "C_us"), field(row, "C_gpu_us"),
-               field(row, "record_us"), field(row, "rest_us"), field(row, "submits")});
+    // record_us: the whole chain's recording (k ops), not one op's as in the single-op rows.
+    Row row = overhead_row(h, c, kChainSize, cc, rec, empty_sync_us, table);
     rows.push_back(std::move(row));
   }
   return rows;

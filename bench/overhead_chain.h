@@ -9,6 +9,12 @@
 
 namespace vkt::bench {
 
+// One overhead row for case `c` of `size` elements: C (median, min), its device time, the
+// host time to record it, the rest (C less both), the empty batch's round trip, submits and
+// dispatches; also added to `table`.
+Row overhead_row(const HostInfo& h, const OpCase& c, std::int64_t size, const Column& cc,
+                 const Stats& record, double empty_sync_us, Table& table);
+
 // Rows chain1, chain4, chain16 (16384 f32): C, its device time, the host time to record the
 // whole chain, the rest; in the columns and order of the overhead bench's other rows.
 std::vector<Row> chain_overhead_rows(Backend& dev, const HostInfo& h, const TimingPlan& plan,

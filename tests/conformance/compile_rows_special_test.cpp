@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <limits>
 
+#include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
@@ -76,24 +77,6 @@ std::vector<float> special_rows(std::int64_t len, std::int64_t& rows) {
   for (const std::vector<float>& row : r) all.insert(all.end(), row.begin(), row.end());
   rows = static_cast<std::int64_t>(r.size());
   return all;
-}
-
-// Bytes equal, except that a NaN equals any NaN.
-void expect_same_values(const Tensor& got, const Tensor& want, const std::string& what) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  ASSERT_EQ(got.shape(), want.shape()) << what;
-  const std::vector<double> g = as_type(got, DType::f64).to_vector<double>();
-  const std::vector<double> w = as_type(want, DType::f64).to_vector<double>();
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < w.size() && wrong < 5; ++i) {
-    const bool same =
-        std::isnan(w[i]) ? std::isnan(g[i])
-                         : std::bit_cast<std::uint64_t>(g[i]) == std::bit_cast<std::uint64_t>(w[i]);
-    if (!same) {
-      ++wrong;
-      ADD_FAILURE() << what << " at " << i << ": " << g[i] << " vs " << w[i];
-    }
-  }
 }
 
 // Row maxima and minima (returned, so written by the row kernel) beside softmax.

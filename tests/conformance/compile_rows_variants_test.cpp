@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
@@ -33,22 +34,6 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma) {
   return add(multiply(multiply(d, rsqrt(add(var, 1e-5))), gamma), gamma);
 }
 
-void expect_same(const Tensor& got, const Tensor& want, const std::string& what) {
-  ASSERT_EQ(got.shape(), want.shape()) << what;
-  const std::vector<double> g = as_type(got, DType::f64).to_vector<double>();
-  const std::vector<double> w = as_type(want, DType::f64).to_vector<double>();
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < w.size() && wrong < 5; ++i) {
-    const bool same =
-        std::isnan(w[i]) ? std::isnan(g[i])
-                         : std::bit_cast<std::uint64_t>(g[i]) == std::bit_cast<std::uint64_t>(w[i]);
-    if (!same) {
-      ++wrong;
-      ADD_FAILURE() << what << " at " << i << ": " << g[i] << " vs " << w[i];
-    }
-  }
-}
-
 // Rows of a wave with special rows: all -inf, an inf, a NaN, alternating -inf and 0.
 Tensor rows_of(std::int64_t rows, std::int64_t len, DType d, Backend& b) {
   std::vector<float> v = wave(static_cast<std::size_t>(rows * len));
@@ -70,13 +55,14 @@ void check_variant(Backend& b, const vk::RowVariant& variant, const std::vector<
         variant.text() + " " + std::string(dtype_name(d)) + " len " + std::to_string(len);
     const Tensor x = rows_of(11, len, d, b);
     auto f = compile(softmax_rows);
-    expect_same(f(x), softmax_rows(x), "softmax " + what);
+    expect_same_values(f(x), softmax_rows(x), "softmax " + what);
     LedgerScope scope;
     (void)f(x);
     EXPECT_EQ(scope.delta().dispatches, 1u) << what << "\n" << f.describe();
-    expect_same(compile(log_softmax_dropped)(x), log_softmax_dropped(x), "log-softmax " + what);
+    expect_same_values(compile(log_softmax_dropped)(x), log_softmax_dropped(x),
+                       "log-softmax " + what);
     const Tensor gamma = as_type(from_vector(wave(static_cast<std::size_t>(len)), {len}, &b), d);
-    expect_same(compile(layer_norm)(x, gamma), layer_norm(x, gamma), "layer norm " + what);
+    expect_same_values(compile(layer_norm)(x, gamma), layer_norm(x, gamma), "layer norm " + what);
   }
 }
 
