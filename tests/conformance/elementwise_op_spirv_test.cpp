@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/elementwise_op_lists.h"
 #include "conformance/fixture.h"
 #include "vkt/backend/op_info.h"
 #include "vkt/error.h"
@@ -14,12 +15,6 @@
 namespace vkt::testing {
 namespace {
 
-const std::vector<Op> kUnaryOps = {
-#define VKT_LIST_OP(name) Op::name,
-    VKT_UNARY_OPS(VKT_LIST_OP)};
-const std::vector<Op> kBinaryOps = {VKT_BINARY_OPS(VKT_LIST_OP)
-#undef VKT_LIST_OP
-};
 const std::vector<Op> kUnarySample = {Op::negate, Op::abs,  Op::sign,        Op::is_nan,
                                       Op::exp,    Op::sqrt, Op::logical_not, Op::round};
 const std::vector<Op> kBinarySample = {Op::add,   Op::multiply, Op::divide,      Op::pow,

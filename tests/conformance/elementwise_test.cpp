@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/batch_submits.h"
+#include "conformance/elementwise_op_lists.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
@@ -19,13 +20,6 @@
 
 namespace vkt::testing {
 namespace {
-
-const std::vector<Op> kUnaryOps = {
-#define VKT_LIST_OP(name) Op::name,
-    VKT_UNARY_OPS(VKT_LIST_OP)};
-const std::vector<Op> kBinaryOps = {VKT_BINARY_OPS(VKT_LIST_OP)
-#undef VKT_LIST_OP
-};
 
 // The op table's rules (vkt/backend/op_info.h): integer-only ops, and which f64 ops the
 // device computes natively (the rest fall back by design).
