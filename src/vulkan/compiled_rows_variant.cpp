@@ -94,7 +94,8 @@ std::string RowVariant::text() const {
 // sweep (scripts/row-variant-sweep.sh) measures. Shuffles alone where a row is one subgroup
 // (rows of 64 to 256 on the H200) are on: the same result with no barrier or shared memory.
 // The arithmetic keys are on too: each is the same function with less work per element
-// (softmax {4096, 4096} spent 33 us of its 74 on the H200 beyond layer norm's, run 27).
+// (softmax {4096, 4096} spent 33 us of its 74 on the H200 beyond layer norm's, run 27; with
+// them 48.1 us on the device against 66.1 with none, run 37).
 RowVariant default_row_variant() {
   return RowVariant{};
 }

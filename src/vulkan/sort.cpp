@@ -97,7 +97,8 @@ std::uint64_t radix8_subgroups(const VulkanBackend& b) {
 }
 
 // VKT_VK_SORT_DIGIT_BITS=8 (default: 8 where the device allows) or 4. Read per call, so a
-// test or a bench run can switch it.
+// test or a bench run can switch it. H200, run 36: a flat 16M f32 sort 1977 us with 8, 3071
+// with 4.
 bool digits_of_4_requested(Op op) {
   const char* v = std::getenv("VKT_VK_SORT_DIGIT_BITS");
   const std::string s = v == nullptr ? "" : v;
@@ -109,7 +110,8 @@ bool digits_of_4_requested(Op op) {
 // VKT_VK_SORT_REORDER=auto|1|0: sort_radix8.comp stages each tile in its sorted order in
 // shared memory so its stores are runs of consecutive positions (1), or stores each item
 // from its lane (0). The same results either way. auto: 1 on GPUs, where a lane's store
-// costs a 32-byte sector; 0 on CPU devices, where lavapipe pays for the extra barriers.
+// costs a 32-byte sector (H200, run 36: flat 16M 1977 us staged, 3127 unstaged); 0 on CPU
+// devices, where lavapipe pays for the extra barriers.
 bool reorder_requested(const VulkanBackend& b, Op op) {
   const char* v = std::getenv("VKT_VK_SORT_REORDER");
   const std::string s = v == nullptr ? "" : v;
