@@ -62,17 +62,6 @@ bool one_pass_allowed() {
   throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
 }
 
-// VKT_VK_ARG_SPLIT=1: a first arg pass's vec4 scan keeps four running candidates, merged
-// after its four-quad loop (shaders/reduce_main.glsl ARG_SPLIT); 0 (default): one chain. The
-// same results either way. Not faster on the H200 (run 36, 64M on the device: argmax rows
-// 85.5 us against 80.5, over all elements 77.7 against 76.5), so off.
-bool arg_split_allowed() {
-  const char* v = std::getenv("VKT_VK_ARG_SPLIT");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "1" || s == "0") return s == "1";
-  throw Error("[reduce] VKT_VK_ARG_SPLIT='" + s + "': expected 1 or 0");
-}
-
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -298,8 +287,7 @@ struct Reducer {
                                                   partial ? 1u : 0u,
                                                   vec4 ? 1u : 0u,
                                                   scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u,
-                                                  arg && vec4 && arg_split_allowed() ? 1u : 0u};
+                                                  combine_vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));

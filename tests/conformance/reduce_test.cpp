@@ -366,41 +366,6 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
 }
 
-// The vec4 arg scan's four running candidates (VKT_VK_ARG_SPLIT=1) against one chain (=0):
-// the same indices for ties (many small integers), NaNs and signed zeros placed on each quad
-// component, whole arrays and rows, either tie rule; and the cpu's.
-TEST_F(NativeReduce, ArgSplitCandidatesEqualOneChain) {
-  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");
-  const std::vector<Case> cases = {{{4 * 4 * 256 * 3 + 7}, {}}, {{3, 5003}, {1}}, {{2, 4096}, {1}}};
-  for (const Case& c : cases) {
-    const std::int64_t n = numel(c.shape);
-    std::vector<float> zeros(static_cast<std::size_t>(n), 0.0f);
-    for (std::size_t i = 0; i < zeros.size(); i += 3) zeros[i] = -0.0f;
-    const std::optional<std::int64_t> axis =
-        c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
-    for (const Tensor& h :
-         {make_input(DType::f32, c.shape, Values::small_ints),
-          with_nans(DType::f32, c.shape, {n - 1, n / 2 + 1, 18, 7}), from_vector(zeros, c.shape)}) {
-      const Tensor dev = transfer(h, gpu());
-      for (bool is_max : {true, false}) {
-        for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
-          const std::string what = describe(is_max ? "argmax" : "argmin", DType::f32, c, false);
-          std::vector<std::byte> by_split[2];
-          for (int split = 0; split < 2; ++split) {
-            const ScopedEnvVar env("VKT_VK_ARG_SPLIT", split ? "1" : "0");
-            const Tensor r = is_max ? argmax(dev, axis, false, tie) : argmin(dev, axis, false, tie);
-            by_split[split] = r.to_bytes();
-          }
-          EXPECT_EQ(by_split[0], by_split[1]) << what;
-          check_arg(is_max, h, axis, false, tie, what);
-        }
-      }
-    }
-  }
-  const ScopedEnvVar bad("VKT_VK_ARG_SPLIT", "2");
-  EXPECT_THROW(argmax(transfer(make_input(DType::f32, {4096}, Values::small_ints), gpu())), Error);
-}
-
 // Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
 // here), each column in the element path's order: the same bytes as VKT_VK_REDUCE=scalar,
 // and the cpu's values; split columns, second passes of arg partials, NaNs and ties.

@@ -36,11 +36,6 @@ layout(constant_id = 8) const bool VEC4 = false;
 // second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
-// A first pass's vec4 arg scan keeps four running candidates (one per quad component) and
-// merges them after its four-quad loop: four short compare chains in place of one long one
-// (VKT_VK_ARG_SPLIT, reduce.cpp). The merge keeps the lowest index among equal keys (the
-// highest with TIE_HIGH), so the result is the single chain's.
-layout(constant_id = 11) const bool ARG_SPLIT = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -250,12 +245,6 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
   // Quads combine into acc one after another, so a fused prologue (one load site, its
   // copies multiply pipeline creation time) takes the single-quad loop in the same order.
 #ifndef VKT_FUSED_PROLOGUE
-#ifdef ACC_F32
-  const bool split = IS_ARG && ARG_SPLIT && !combining && !HAS_SRC_INDEX;
-  int keys[4] = int[4](key, key, key, key);
-  float accs[4] = float[4](acc, acc, acc, acc);
-  uint bests[4] = uint[4](best, best, best, best);
-#endif
   for (; q + 3u * stride < q_end; q += 4u * stride) {
     ACC x[4][4];
     for (uint k = 0u; k < 4u; ++k) load_quad_src(combining, q + k * stride, x[k]);
@@ -263,12 +252,7 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
 #ifdef ACC_F32
       for (uint k = 0u; k < 4u; ++k) {
         for (uint c = 0u; c < 4u; ++c) {
-          const uint e = 4u * (q + k * stride) + c;
-          if (split) {
-            arg_element(false, keys[c], accs[c], bests[c], x[k][c], e, base);
-          } else {
-            arg_element(combining, key, acc, best, x[k][c], e, base);
-          }
+          arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
         }
       }
 #endif
@@ -276,19 +260,6 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
       for (uint k = 0u; k < 4u; ++k) acc = combine(acc, combine4(x[k]));
     }
   }
-#ifdef ACC_F32
-  if (split) {  // untouched candidates keep the starting key, which every element beats
-    for (uint c = 0u; c < 4u; ++c) {
-      const bool beats = OP == OP_ARGMAX ? keys[c] > key : keys[c] < key;
-      const bool earlier = TIE_HIGH ? bests[c] > best : bests[c] < best;
-      if (beats || (keys[c] == key && earlier)) {
-        key = keys[c];
-        acc = accs[c];
-        best = bests[c];
-      }
-    }
-  }
-#endif
 #endif
   for (; q < q_end; q += stride) {
     ACC x[4];
