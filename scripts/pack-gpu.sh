@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies what the GPU machine runs (vkt-bench, the two test binaries and the fuzzer) from a build
+# Copies what the GPU machine runs (vkt-bench, vkt-pipeline-time, the two test binaries and the fuzzer) from a build
 # folder into a small one that fits the device tool's carry limit (64 MiB). The binaries link
 # shaderc, glslang and SPIRV-Tools statically (vkt::compile), ~9 MB each, so they travel
 # stripped and gzipped; `source scripts/gpu-env.sh` on the device unpacks them (again after
@@ -18,11 +18,11 @@ rm -rf "$packed"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/tests" "$packed"
-cp "$build/vkt-bench" "$stage/"
+cp "$build/vkt-bench" "$build/vkt-pipeline-time" "$stage/"
 cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" \
   "$build/tests/fuzz/vkt_fuzz" "$stage/tests/"
-strip "$stage/vkt-bench" "$stage"/tests/*
-tar -czf "$packed/binaries.tar.gz" -C "$stage" vkt-bench tests
+strip "$stage/vkt-bench" "$stage/vkt-pipeline-time" "$stage"/tests/*
+tar -czf "$packed/binaries.tar.gz" -C "$stage" vkt-bench vkt-pipeline-time tests
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
 git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench (CSVs will be stamped -dirty)" >&2
 du -sh "$packed"

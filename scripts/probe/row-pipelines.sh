@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the SPIR-V set that the pipeline-creation probe times on the GPU machine
+# (scripts/pipeline-time-gpu.sh): the compiled softmax and layer norm row kernels by
+# VKT_COMPILE_ROWS variant (their GLSL from VKT_COMPILE_DUMP), timing-only cuts of the
+# softmax kernel (row_kernel_variants.py), and eager shaders for scale. glslc -O, as
+# vkt::compile's shaderc. Usage, from the repository root after a build:
+#   scripts/probe/row-pipelines.sh BUILD_DIR OUTDIR
+set -euo pipefail
+build=${1:?usage: row-pipelines.sh BUILD_DIR OUTDIR}
+out=${2:?usage: row-pipelines.sh BUILD_DIR OUTDIR}
+mkdir -p "$out"
+shaders=src/vulkan/shaders
+inc=(-I "$shaders" -I "$build/src/vulkan/glsl")
+dump() {  # name ops VKT_COMPILE_ROWS
+  VKT_COMPILE_ROWS="$3" VKT_COMPILE_DUMP=1 VKT_CACHE_DIR=off \
+    "$build/vkt-bench" chain --ops "$2" --sizes 1048576 --reps 1 --out "$out/.dump.csv" 2>&1 |
+    awk '/generated GLSL/{f=1;next} /^vkt::compile: pipeline generated/{if(f){exit}} f' > "$out/$1.comp" || true  # awk stops at the first kernel
+  [ -s "$out/$1.comp" ] || { echo "row-pipelines: no GLSL for $1" >&2; exit 1; }
+}
+dump softmax softmax ""
+dump softmax_run27 softmax "max=combine,divide=plain,exp=plain,bounds=always"
+dump softmax_rolled softmax "loop=rolled"
+dump softmax_divplain softmax "divide=plain"
+dump layernorm layernorm ""
+dump layernorm_rolled layernorm "loop=rolled"
+rm -f "$out/.dump.csv"
+python3 scripts/probe/row_kernel_variants.py "$out/softmax.comp" "$out"
+for f in "$out"/*.comp; do
+  glslc -O --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$f" -o "${f%.comp}.spv"
+done
+glslc -O --target-env=vulkan1.1 "${inc[@]}" -DVKT_ONLY_OPS -DVKT_KEEP_OP_EXP \
+  "$shaders/elementwise_unary.comp" -o "$out/eager_unary_exp_only.spv"
+for s in elementwise_unary elementwise_binary reduce_f32_sg movement_copy; do
+  cp "$build/src/vulkan/spv/$s.spv" "$out/eager_$s.spv"
+done
+ls "$out"/*.spv | wc -l
