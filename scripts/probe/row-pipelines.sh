@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the SPIR-V set that the pipeline-creation probe times on the GPU machine
 # (scripts/pipeline-time-gpu.sh): the compiled softmax and layer norm row kernels by
-# VKT_COMPILE_ROWS variant (their GLSL from VKT_COMPILE_DUMP), timing-only cuts of the
-# softmax kernel (row_kernel_variants.py), and eager shaders for scale. glslc -O, as
-# vkt::compile's shaderc. Usage, from the repository root after a build:
+# VKT_COMPILE_ROWS variant (their GLSL from VKT_COMPILE_DUMP; glslc -O, and -O0 as
+# vkt::compile's shaderc), timing-only cuts of the rare=inline softmax kernel
+# (row_kernel_variants.py), and eager shaders for scale. Usage, from the repository root
+# after a build:
 #   scripts/probe/row-pipelines.sh BUILD_DIR OUTDIR
 set -euo pipefail
 build=${1:?usage: row-pipelines.sh BUILD_DIR OUTDIR}
@@ -18,15 +19,20 @@ dump() {  # name ops VKT_COMPILE_ROWS
   [ -s "$out/$1.comp" ] || { echo "row-pipelines: no GLSL for $1" >&2; exit 1; }
 }
 dump softmax softmax ""
+dump softmax_rareinline softmax "rare=inline"
 dump softmax_run27 softmax "max=combine,divide=plain,exp=plain,bounds=always"
 dump softmax_rolled softmax "loop=rolled"
 dump softmax_divplain softmax "divide=plain"
 dump layernorm layernorm ""
 dump layernorm_rolled layernorm "loop=rolled"
 rm -f "$out/.dump.csv"
-python3 scripts/probe/row_kernel_variants.py "$out/softmax.comp" "$out"
+python3 scripts/probe/row_kernel_variants.py "$out/softmax_rareinline.comp" "$out"
 for f in "$out"/*.comp; do
   glslc -O --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$f" -o "${f%.comp}.spv"
+done
+# vkt::compile hands the driver unoptimised SPIR-V (kernel_cache.cpp): the same kernels so.
+for k in softmax softmax_rareinline layernorm; do
+  glslc -O0 --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$out/$k.comp" -o "$out/${k}_O0.spv"
 done
 glslc -O --target-env=vulkan1.1 "${inc[@]}" -DVKT_ONLY_OPS -DVKT_KEEP_OP_EXP \
   "$shaders/elementwise_unary.comp" -o "$out/eager_unary_exp_only.spv"

@@ -12,6 +12,7 @@
 // row knows (compiled_rows_math.h): max/min from the extremes of the bits, a divisor decoded
 // once per row, exp of x - max without its overflow test; each gives eager's bits.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -290,27 +291,105 @@ class RowSource {
   std::string element_loop(int phase) const {
     std::ostringstream s, before;
     const auto name = [this, phase](int a) { return element_name(a, phase); };
+    std::vector<std::size_t> deferred;
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
       if (v.per_row || level_[k] != phase) continue;
       if (divides_by_row(g_, k, variant_)) before << row_divisor_statement(g_, k, name);
-      std::string pre, e = row_math_expression(g_, k, variant_, name);
-      if (e.empty()) e = value_expression(g_, k, name, "i", pre);
+      std::string pre, e, flag;
+      if (deferred_divide(k, phase)) {
+        deferred.push_back(k);
+        flag = "s" + std::to_string(k) + "_";
+        before << "  uint " << slow_mask(k) << " = 0u;\n";
+        s << "      bool " << flag << ";\n";
+        e = row_divide_fast_expression(g_, k, name, flag);
+      } else {
+        e = row_math_expression(g_, k, variant_, name);
+        if (e.empty()) e = value_expression(g_, k, name, "i", pre);
+      }
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
         << k << " = " << e << ";\n";
+      if (!flag.empty()) s << "      if (" << flag << ") " << slow_mask(k) << " |= 1u << j;\n";
       if (kept_[k]) s << "      " << held_at(static_cast<int>(k), "j") << " = t" << k << ";\n";
     }
-    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
-      const int o = g_.outputs[k];
-      if (!element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
-      s << "      out" << k << ".v[i] = " << store(value(o).dtype, element_name(o, phase)) << ";\n";
-    }
+    s << element_stores(phase, name, "      ");
     const std::string body = s.str();
     if (body.empty()) return "";
     return before.str() + "  " + loop_attribute() + " for (uint j = 0u; j < " + u(geo_.held()) +
            "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.invocations) + ";\n    " +
            guarded(in_row("c")) + "{\n      const uint i = row_ * " + u(geo_.len) + " + c;\n" +
-           body + "    }\n  }\n";
+           body + "    }\n  }\n" + fix_up(phase, deferred);
+  }
+
+  std::string element_stores(int phase, const std::function<std::string(int)>& name,
+                             const std::string& indent) const {
+    std::ostringstream s;
+    for (std::size_t k = 0; k < g_.outputs.size(); ++k) {
+      const int o = g_.outputs[k];
+      if (!element_output(k) || level_[static_cast<std::size_t>(o)] != phase) continue;
+      s << indent << "out" << k << ".v[i] = " << store(value(o).dtype, name(o)) << ";\n";
+    }
+    return s.str();
+  }
+
+  // rare=once: a row divide's slow operands are redone after its loop rather than inlined
+  // once per held element. Only in the last phase (no later phase reads a value of it, so
+  // redoing the element's values and stores is all), unrolled, with a bit per element.
+  bool deferred_divide(std::size_t k, int phase) const {
+    return variant_.rare_once && unrolled_ && phase == last_phase() && geo_.held() <= 32 &&
+           divides_by_row(g_, k, variant_);
+  }
+  int last_phase() const {
+    return level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end());
+  }
+  static std::string slow_mask(std::size_t k) { return "slow" + std::to_string(k) + "_"; }
+
+  // The elements whose divides were slow, one at a time in a rolled loop: the phase's values
+  // again with eager's divide, and the stores again (the same invocation's later store wins).
+  // Held values are picked by constant indices (a register array indexed by a variable would
+  // go to local memory for the whole kernel).
+  std::string fix_up(int phase, const std::vector<std::size_t>& deferred) const {
+    if (deferred.empty()) return "";
+    std::vector<bool> picked(g_.values.size(), false);
+    const auto name = [&](int a) -> std::string {
+      const auto k = static_cast<std::size_t>(a);
+      if (value(a).per_row || level_[k] == phase) return element_name(a, phase);
+      if (shared_hold_) return held_at(a, "j");
+      picked[k] = true;
+      return "h" + std::to_string(a) + "_";
+    };
+    std::ostringstream body;
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      const detail::FusedValue& v = g_.values[k];
+      if (v.per_row || level_[k] != phase) continue;
+      std::string pre, e;
+      const bool redo = std::find(deferred.begin(), deferred.end(), k) != deferred.end();
+      if (!redo) e = row_math_expression(g_, k, variant_, name);
+      if (e.empty()) e = value_expression(g_, k, name, "i", pre);
+      body << pre << "        " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype)
+           << " t" << k << " = " << e << ";\n";
+    }
+    body << element_stores(phase, name, "        ");
+    std::ostringstream picks;
+    for (std::size_t k = 0; k < g_.values.size(); ++k) {
+      if (!picked[k]) continue;
+      const std::string h = "h" + std::to_string(k) + "_", held = "v" + std::to_string(k);
+      picks << "        " << (is_float(value(static_cast<int>(k)).dtype) ? "precise " : "")
+            << glsl_type(value(static_cast<int>(k)).dtype) << " " << h << " = " << held
+            << "[0u];\n";
+      for (std::uint32_t j = 1; j < geo_.held(); ++j)
+        picks << "        if (j == " << u(j) << ") " << h << " = " << held << "[" << u(j) << "];\n";
+    }
+    std::string mask;
+    for (std::size_t k : deferred) mask += (mask.empty() ? "" : " | ") + slow_mask(k);
+    std::ostringstream s;
+    s << "  [[dont_flatten]] if ((" << mask << ") != 0u) {\n"
+      << "    [[dont_unroll]] for (uint m_ = " << mask << "; m_ != 0u; m_ &= m_ - 1u) {\n"
+      << "      const uint j = uint(findLSB(m_));\n      const uint c = lane_ + j * "
+      << u(geo_.invocations) << ";\n      {\n        const uint i = row_ * " << u(geo_.len)
+      << " + c;\n"
+      << picks.str() << body.str() << "      }\n    }\n  }\n";
+    return s.str();
   }
 
   // The test that column c (an expression) of this invocation's row exists: left out where
@@ -444,11 +523,33 @@ class RowSource {
     const bool highest = value(r.value).op == Op::reduce_max;
     for (std::uint32_t t : all) {
       const std::string id = k + "_" + std::to_string(t);
+      const std::string extreme =
+          highest ? "bits_max(hi" + id + ", lo" + id + ")" : "bits_min(lo" + id + ", hu" + id + ")";
+      if (variant_.rare_once && unrolled_) {
+        s << "  a" << id << " = " << extreme << ";\n  [[dont_flatten]] if (bits_hold_nan(hi" << id
+          << ", hu" << id << ")) {\n"
+          << first_nan(r, t) << "  }\n";
+        continue;
+      }
       s << "  [[dont_flatten]] if (bits_hold_nan(hi" << id << ", hu" << id << ")) {\n"
-        << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = "
-        << (highest ? "bits_max(hi" + id + ", lo" + id + ")"
-                    : "bits_min(lo" + id + ", hu" + id + ")")
+        << over_steps({t}, eager_step) << "  } else {\n    a" << id << " = " << extreme
         << ";\n  }\n";
+    }
+    return s.str();
+  }
+
+  // Eager's max/min combine keeps the first NaN of the two, so a lane that holds a NaN ends
+  // with its first NaN in eager's order: found here by selects from the last element back.
+  std::string first_nan(const RowReduction& r, std::uint32_t t) const {
+    const std::string acc = "a" + std::to_string(r.value) + "_" + std::to_string(t);
+    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
+    std::ostringstream s;
+    for (std::uint32_t q = steps; q-- > 0;) {
+      for (std::uint32_t sub = q + 1 < steps ? 4 : last_in_step; sub-- > 0;) {
+        const std::string x = operand(r, held_index(t, u(q), sub));
+        s << "    if (" << both(both(row_test(), present(t, u(q), sub)), "isnan(" + x + ")") << ") "
+          << acc << " = " << x << ";\n";
+      }
     }
     return s.str();
   }

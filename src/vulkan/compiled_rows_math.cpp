@@ -48,6 +48,14 @@ bool exp_of_shifted_row(const detail::FusedGroup& g, std::size_t k) {
          float_held(value(g, shifted.args[0]).dtype);
 }
 
+std::string row_divide_fast_expression(const detail::FusedGroup& g, std::size_t k,
+                                       const std::function<std::string(int)>& arg,
+                                       const std::string& slow) {
+  const detail::FusedValue& v = g.values[k];
+  return fused_glsl::narrowed(
+      v.dtype, "div_f32_row_fast(" + arg(v.args[0]) + ", " + divisor_name(k) + ", " + slow + ")");
+}
+
 std::string row_math_expression(const detail::FusedGroup& g, std::size_t k,
                                 const RowVariant& variant,
                                 const std::function<std::string(int)>& arg) {
@@ -58,9 +66,10 @@ std::string row_math_expression(const detail::FusedGroup& g, std::size_t k,
   if (is_op(v, Op::exp) && !v.per_row && float_held(value(g, v.args[0]).dtype) &&
       variant.exp != RowVariant::Exp::plain) {
     const bool proven = variant.exp == RowVariant::Exp::proven && exp_of_shifted_row(g, k);
-    return fused_glsl::narrowed(
-        v.dtype,
-        std::string(proven ? "exp_f32_nonpositive(" : "exp_f32_bits(") + arg(v.args[0]) + ")");
+    const char* f = !proven             ? "exp_f32_bits("
+                    : variant.rare_once ? "exp_f32_nonpositive_flat("
+                                        : "exp_f32_nonpositive(";
+    return fused_glsl::narrowed(v.dtype, std::string(f) + arg(v.args[0]) + ")");
   }
   return "";
 }

@@ -21,6 +21,12 @@ bool divides_by_row(const detail::FusedGroup& g, std::size_t k, const RowVariant
 std::string row_divisor_statement(const detail::FusedGroup& g, std::size_t k,
                                   const std::function<std::string(int)>& arg);
 
+// divides_by_row's value k as its fast quotient, setting the bool named `slow` where that
+// is not div_f32's (rare=once: the caller redoes those elements with eager's divide).
+std::string row_divide_fast_expression(const detail::FusedGroup& g, std::size_t k,
+                                       const std::function<std::string(int)>& arg,
+                                       const std::string& slow);
+
 // True when value k's argument is x - reduce_max(x) over the row (so <= 0 or NaN).
 bool exp_of_shifted_row(const detail::FusedGroup& g, std::size_t k);
 

@@ -22,8 +22,13 @@
 //                           bits: the scaling only; plain: exp_f32
 //   bounds=static|always    the row and column tests left out where the grid and the lanes
 //                           divide the rows evenly, or always written
+//   rare=once|inline        the rare paths written once per lane, not once per held element:
+//                           a row divide's slow operands redone by one rolled loop after the
+//                           last phase's, a NaN lane's max/min as its first NaN, exp's
+//                           underflow scaling selected without a branch; or each inline
+//                           (the driver's compile time grows with the copies, run 41)
 // Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0, and before
-// the arithmetic ones: max=combine,divide=plain,exp=plain,bounds=always.
+// the arithmetic ones: max=combine,divide=plain,exp=plain,bounds=always,rare=inline.
 // Every variant keeps eager's combine order and functions, so results stay eager's bit for bit.
 #pragma once
 
@@ -43,9 +48,10 @@ struct RowVariant {
   bool row_divisor = true;
   Exp exp = Exp::proven;
   bool static_bounds = true;
+  bool rare_once = true;
   bool operator==(const RowVariant&) const = default;
   // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
-  // bounds=static"
+  // bounds=static,rare=once"
   std::string text() const;
 };
 

@@ -27,16 +27,24 @@ RowDivisor row_divisor(float b) {
 }
 // In div_f32's fast range a finite nonzero a gives a normal quotient (exponent within 101 of
 // 0), so div_normal's test of q is the test of a; a zero, infinite or NaN a gives q = a r.
-float div_f32_row(float a, RowDivisor d) {
+// div_f32_row_fast is that quotient, with `slow` set where it is not div_f32's (a or the
+// divisor outside the range): the caller then calls div_f32 itself (rare=once).
+float div_f32_row_fast(float a, RowDivisor d, out bool slow) {
   const uint aa = floatBitsToUint(a) & 0x7fffffffu;
   const bool a_special = aa - 1u >= 0x7f7fffffu;  // 0, inf or NaN
-  [[dont_flatten]] if (!d.normal || !(a_special || uint(int(aa >> 23) - d.lo) <= d.span)) {
-    return div_f32(a, d.b);
-  }
+  slow = !d.normal || !(a_special || uint(int(aa >> 23) - d.lo) <= d.span);
   precise float q = a * d.r;
   precise float residual = fma(-q, d.b, a);
   precise float refined = fma(residual, d.r, q);
   return a_special ? q : refined;
+}
+float div_f32_row(float a, RowDivisor d) {
+  bool slow;
+  const float q = div_f32_row_fast(a, d, slow);
+  [[dont_flatten]] if (slow) {
+    return div_f32(a, d.b);
+  }
+  return q;
 }
 
 // exp_reduced's er 2^n as exp_f32 forms it (er s1 s2, the two halves of 2^n).
@@ -79,6 +87,17 @@ float exp_f32_nonpositive(float x) {
   } else {
     result = exp_scaled_by_halves(er, n);
   }
+  if (isnan(x)) return x;
+  if (x < -104.0) return 0.0;
+  return result;
+}
+// The same bits, both scalings computed and one selected: no branch for the driver to
+// compile once per held element (rare=once).
+float exp_f32_nonpositive_flat(float x) {
+  int n;
+  const float er = exp_reduced(x, n);
+  const float on_bits = exp_scaled_on_bits(er, n), by_halves = exp_scaled_by_halves(er, n);
+  const float result = n >= -125 ? on_bits : by_halves;
   if (isnan(x)) return x;
   if (x < -104.0) return 0.0;
   return result;
