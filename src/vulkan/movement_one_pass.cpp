@@ -1,7 +1,7 @@
 // concatenate and put_slice in one dispatch each (shaders/movement_concat.comp,
 // movement_put_slice.comp). The old paths record a command per input (or a copy of t, a
-// barrier and the update's copy); on the H200 each command in a command buffer costs a few
-// microseconds of the 25 us goal at 1024 elements (issue 9).
+// barrier and the update's copy); each command in a command buffer adds to an op's fixed
+// cost on a GPU (issue 9's goal: 25 us at 1024 elements on the H200).
 #include "vulkan/movement_one_pass.h"
 
 #include <array>
@@ -75,9 +75,9 @@ Box collapsed_box(const Shape& t, const Shape& update, const std::vector<std::in
 }  // namespace
 
 // Default: one pass, except outer-axis concatenate and put_slice on a device whose copies
-// run faster by vkCmdCopyBuffer than by a shader (copy_path.cpp measured it; lavapipe, where
-// the copies are memcpy and the pass was 10x slower at 1M), which keep the copies. The rule
-// awaits the H200 run of both settings (VKT_VK_CONCAT, VKT_VK_PUT_SLICE).
+// run faster by vkCmdCopyBuffer than by a shader (copy_path.cpp measured it; lavapipe, whose
+// copies are memcpy), which keep the copies. The rule awaits the H200 run of both settings
+// (VKT_VK_CONCAT, VKT_VK_PUT_SLICE).
 bool concatenate_one_pass(const VulkanBackend& b, const OpCall& call, bool outer_axis) {
   const bool by_default = !outer_axis || b.copy_path() == CopyPath::compute_shader;
   return one_pass_switch("VKT_VK_CONCAT", "per_input", by_default) && word_shaders_ok(b, call) &&
