@@ -1,8 +1,9 @@
 // Movement on the device, matching src/cpu/movement.cpp word for word: broadcast, transpose
 // (a shared-memory tiled path for batched 2-D swaps, else strided), pad (one gather pass with
-// the fill), reverse, slice, put_slice (a copy of t, then the update's strided copy) and
-// concatenate (outer axis: one device copy per input; inner axes: one strided pass per
-// input). Shaders move words of the element size (shaders/movement_*.comp).
+// the fill), reverse, slice, put_slice and concatenate (one gather pass each,
+// movement_one_pass.cpp; the old paths: a copy of t, then the update's strided copy, and one
+// device copy (outer axis) or strided pass (inner axes) per input). Shaders move words of the
+// element size (shaders/movement_*.comp).
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
+#include "vulkan/movement_one_pass.h"
 #include "vulkan/movement_words.h"
 #include "vulkan/scalar_words.h"
 
@@ -394,7 +396,10 @@ void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, cons
 }  // namespace
 
 bool movement_supported(const VulkanBackend& b, const OpCall& call) {
-  if (call.op == Op::concatenate && outer_axis_concatenate(call)) return true;
+  if (call.op == Op::concatenate) {
+    const bool outer = outer_axis_concatenate(call);
+    if (outer || concatenate_one_pass(b, call, outer)) return true;
+  }
   if (!word_shaders_ok(b, call) || !inputs_share_dtype(call)) return false;
   switch (call.op) {
     case Op::broadcast:
@@ -426,8 +431,12 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
   switch (call.op) {
-    case Op::concatenate:
-      if (outer_axis_concatenate(call)) {
+    case Op::concatenate: {
+      const bool outer = outer_axis_concatenate(call);
+      if (concatenate_one_pass(b, call, outer) && run_concatenate_one_pass(b, call, out)) {
+        return out;
+      }
+      if (outer) {
         std::uint64_t offset = 0;
         for (const Tensor& t : call.inputs) {
           copy_range(b, t, out, 0, offset, t.nbytes());
@@ -439,10 +448,12 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
           run_strided(b, call.inputs[i], out, views[i]);
       }
       return out;
+    }
     case Op::pad:
       run_pad(b, call, out);
       return out;
     case Op::put_slice:
+      if (put_slice_one_pass(b, call) && run_put_slice_one_pass(b, call, out)) return out;
       copy_range(b, call.inputs[0], out, 0, 0, out.nbytes());
       run_strided(b, call.inputs[1], out, put_slice_view(call));
       return out;

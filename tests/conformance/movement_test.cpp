@@ -248,8 +248,10 @@ TEST_F(VulkanMovement, GridPastOneDimension) {
 
 // The compute-shader copy path (chosen on NVIDIA) for every op that copies contiguous runs:
 // outer concatenate, put_slice (t, then a whole-row update), contiguous slices, indexed
-// updates (the copy of t), at word-aligned and unaligned offsets.
+// updates (the copy of t), at word-aligned and unaligned offsets. concatenate and put_slice
+// by copies (their one-pass gathers: movement_one_pass_test.cpp).
 TEST_F(VulkanMovement, ComputeShaderCopyPath) {
+  const ScopedEnv old_paths({{"VKT_VK_CONCAT", "per_input"}, {"VKT_VK_PUT_SLICE", "copy"}});
   const vk::CopyPath before = vk::testing::copy_path();
   vk::testing::set_copy_path(vk::CopyPath::compute_shader);
   for (DType d : {DType::u8, DType::f16, DType::f32, DType::f64}) {
