@@ -5,7 +5,9 @@
 // specialization constants at their defaults, no pipeline cache.
 // Prints one CSV line per file: file,spirv_bytes,create_us (the first creation) and the
 // repeats' creations. Run each file in its own process for a driver with an in-process cache.
-//   vkt-pipeline-time [--repeats N] FILE.spv...
+// --disable-optimization creates them with VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (a
+// quick first tier, where the driver honours it).
+//   vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...
 #include <vulkan/vulkan.h>
 
 #include <chrono>
@@ -106,7 +108,7 @@ struct Device {
 };
 
 double create_once_us(const Device& d, const std::vector<std::uint32_t>& words,
-                      VkPipelineLayout layout) {
+                      VkPipelineLayout layout, VkPipelineCreateFlags flags) {
   VkShaderModuleCreateInfo mci{};
   mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   mci.codeSize = words.size() * 4;
@@ -121,6 +123,7 @@ double create_once_us(const Device& d, const std::vector<std::uint32_t>& words,
   pci.stage.module = module;
   pci.stage.pName = "main";
   pci.layout = layout;
+  pci.flags = flags;
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
         "vkCreateComputePipelines");
@@ -135,20 +138,23 @@ double create_once_us(const Device& d, const std::vector<std::uint32_t>& words,
 
 int main(int argc, char** argv) {
   int repeats = 0;
+  VkPipelineCreateFlags flags = 0;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--repeats" && i + 1 < argc) {
       repeats = std::atoi(argv[++i]);
+    } else if (a == "--disable-optimization") {
+      flags = VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT;
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: vkt-pipeline-time [--repeats N] FILE.spv...\n");
+      std::printf("usage: vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...\n");
       return 0;
     } else {
       files.push_back(a);
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "usage: vkt-pipeline-time [--repeats N] FILE.spv...\n");
+    std::fprintf(stderr, "usage: vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...\n");
     return 2;
   }
   Device d;
@@ -174,9 +180,9 @@ int main(int argc, char** argv) {
   std::printf("# device %s\nfile,spirv_bytes,create_us,repeat_us\n", d.name.c_str());
   for (const std::string& f : files) {
     const std::vector<std::uint32_t> words = read_spirv(f);
-    std::printf("%s,%zu,%.0f,", f.c_str(), words.size() * 4, create_once_us(d, words, layout));
+    std::printf("%s,%zu,%.0f,", f.c_str(), words.size() * 4, create_once_us(d, words, layout, flags));
     for (int r = 0; r < repeats; ++r) {
-      std::printf("%s%.0f", r ? " " : "", create_once_us(d, words, layout));
+      std::printf("%s%.0f", r ? " " : "", create_once_us(d, words, layout, flags));
     }
     std::printf("\n");
     std::fflush(stdout);

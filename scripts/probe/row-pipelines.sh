@@ -25,6 +25,8 @@ dump softmax_rolled softmax "loop=rolled"
 dump softmax_divplain softmax "divide=plain"
 dump layernorm layernorm ""
 dump layernorm_rolled layernorm "loop=rolled"
+dump softmax_shuffle0 softmax "shuffle=0"
+dump layernorm_shuffle0 layernorm "shuffle=0"
 rm -f "$out/.dump.csv"
 python3 scripts/probe/row_kernel_variants.py "$out/softmax_rareinline.comp" "$out"
 for f in "$out"/*.comp; do
