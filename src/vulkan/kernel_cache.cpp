@@ -16,6 +16,7 @@
 #include "vkt/ledger.h"
 #include "vulkan/cache_files.h"
 #include "vulkan/glsl_sources.h"
+#include "vulkan/spirv_passes.h"
 
 namespace vkt::vk {
 namespace {
@@ -166,10 +167,13 @@ void clear_kernel_memory_cache() {
 
 KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool optimised) {
   const VkPhysicalDeviceProperties& p = ctx.properties();
+  const GeneratedPasses passes = optimised ? GeneratedPasses::none : generated_passes();
   std::ostringstream device;
   device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
          << " driver " << p.driverVersion << " api " << p.apiVersion
-         << (optimised ? " spirv-opt -O" : "") << " uuid ";
+         << (optimised ? " spirv-opt -O" : "")
+         << (passes != GeneratedPasses::none ? std::string(" passes ") + passes_name(passes) : "")
+         << " uuid ";
   for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
   // In memory the source as given is the key (the embedded includes cannot change within a
   // process); on disk the source with its includes expanded, so an edited shared shader never
@@ -198,7 +202,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool o
   } else {
     {
       const PhaseTimer timed(ledger::Phase::kernel_compile);
-      bin.words = compile_glsl(source, optimised);
+      bin.words = run_generated_passes(compile_glsl(source, optimised), passes);
     }
     ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);
