@@ -200,12 +200,17 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 }
 
 // VKT_VK_INDEXED_PUT=copy keeps indexed_put as a copy of t, a barrier and the update pass
-// (index_update.comp); unset or "fused": one pass where it applies (index_put.comp).
-bool fused_put_allowed() {
+// (index_update.comp); =fused: one pass where it applies (index_put.comp); unset or
+// "by_device": fused on GPUs, copy on CPU devices, whose copy command is a memcpy that their
+// shaders come nowhere near (lavapipe: many times slower by the one pass at 1M).
+bool fused_put_allowed(const VulkanBackend& b) {
   const char* v = std::getenv("VKT_VK_INDEXED_PUT");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "fused") return true;
-  if (std::string(v) == "copy") return false;
-  throw Error("[indexed_put] VKT_VK_INDEXED_PUT='" + std::string(v) + "': expected fused or copy");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "by_device") {
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
+  if (s == "fused" || s == "copy") return s == "fused";
+  throw Error("[indexed_put] VKT_VK_INDEXED_PUT='" + s + "': expected by_device, fused or copy");
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.
@@ -217,7 +222,7 @@ constexpr std::int64_t kFusedPutRows = 8;
 bool fused_put(VulkanBackend& b, const OpCall& call, const Tensor& out, const AxesSplit& s) {
   const std::int64_t m = call.inputs[1].dim(0);
   const bool run_of_t = s.rest_dim.empty() || (s.rest_dim.size() == 1 && s.rest_stride[0] == 1);
-  if (call.op != Op::indexed_put || m > kFusedPutRows || !run_of_t || !fused_put_allowed()) {
+  if (call.op != Op::indexed_put || m > kFusedPutRows || !run_of_t || !fused_put_allowed(b)) {
     return false;
   }
   struct {
