@@ -1,7 +1,8 @@
 // Indexing on the device, matching src/cpu/index.cpp word for word: gather, take,
 // take_along_axis (shaders/index_gather.comp), select (index_select.comp), clip
 // (index_clip.comp: bit-key comparisons) and indexed_put / indexed_add (a copy of t, then
-// index_update.comp applying the rows in order per element: deterministic, no atomics).
+// index_update.comp applying the rows in order per element: deterministic, no atomics; or,
+// for a few rows on a GPU, indexed_put in one pass, index_put.comp).
 // s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
 // or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
 #include <algorithm>
