@@ -192,9 +192,11 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
     Shape t, lo, hi;
   };
   const std::vector<Case> cases = {
-      {{70001}, {70001}, {70001}}, {{3, 4}, {4}, {}},  {{}, {}, {}},
-      {{0, 2}, {2}, {}},           {{70001}, {}, {1}},  // one-element bounds stay one element (read
-                                                        // at 0)
+      {{70001}, {70001}, {70001}},
+      {{3, 4}, {4}, {}},
+      {{}, {}, {}},
+      {{0, 2}, {2}, {}},
+      {{70001}, {}, {1}},     // one-element bounds stay one element (read at 0)
       {{3, 4}, {1, 1}, {4}},  // one one-element bound beside a broadcast one
   };
   for (DType d : kRealDTypes) {
