@@ -56,6 +56,14 @@ OpCase simple(const std::string& name, const Shape& shape, std::vector<BenchInpu
   return {name, inputs.at(0).value.dtype(), shape, std::move(inputs), std::move(run)};
 }
 
+// The seed's gather: every 4th element of {n} by s64 indices {n/4, 1}, which the seed keeps
+// on the host (`indices_on_host`).
+OpCase gather_case(const std::string& name, std::int64_t n, bool indices_on_host) {
+  Tensor idx = reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
+  return simple(name, {n}, {{seed_data(n, {n})}, {idx, indices_on_host}},
+                [](const std::vector<Tensor>& in) { return gather(in[0], in[1]); });
+}
+
 const std::map<std::string, Maker>& makers() {
   static const std::map<std::string, Maker> m = [] {
     std::map<std::string, Maker> r;
@@ -95,12 +103,11 @@ const std::map<std::string, Maker>& makers() {
       return simple("broadcast", {}, {{scalar_tensor(2.5f, DType::f32, &cpu())}},
                     [n](const std::vector<Tensor>& in) { return broadcast(in[0], {n}); });
     };
-    r["gather"] = [](std::int64_t n) {
-      Tensor idx =
-          reshape(multiply(iota({n / 4}, DType::s64, std::nullopt, &cpu()), 4), {n / 4, 1});
-      return simple("gather", {n}, {{seed_data(n, {n})}, {idx, true}},
-                    [](const std::vector<Tensor>& in) { return gather(in[0], in[1]); });
-    };
+    r["gather"] = [](std::int64_t n) { return gather_case("gather", n, true); };
+    // The seed's gather with its indices placed on the device like every other input: the
+    // kernel's rate, not the bus's. Bytes for TB/s, as take's: the whole input (4n), the
+    // indices (8 n/4) and the output (4 n/4), 7n in all.
+    r["gather_resident"] = [](std::int64_t n) { return gather_case("gather_resident", n, false); };
     r["take"] = [](std::int64_t n) {
       const Shape s = rows8(n);
       Tensor idx = multiply(iota({s[0] / 2}, DType::s64, std::nullopt, &cpu()), 2);
@@ -340,7 +347,7 @@ std::vector<std::string> case_ops() {
 }
 
 bool shape_variant_case(const std::string& op) {
-  return op == "sort_flat" || op == "argsort_flat";
+  return op == "sort_flat" || op == "argsort_flat" || op == "gather_resident";
 }
 
 OpCase make_case(const std::string& op, std::int64_t n) {

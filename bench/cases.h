@@ -29,8 +29,9 @@ struct OpCase {
 const std::vector<std::string>& seed_ops();
 // Every op name a case exists for (the whole op surface).
 std::vector<std::string> case_ops();
-// Cases that run another case's op on another shape (sort_flat: sort of one flat line):
-// bench rows, not ops, so the coverage table leaves them out.
+// Cases that run another case's op on another shape or placement (sort_flat: sort of one
+// flat line; gather_resident: gather with its indices on the device): bench rows, not ops,
+// so the coverage table leaves them out.
 bool shape_variant_case(const std::string& op);
 // Throws std::invalid_argument for an unknown op or a size the op's shape cannot take.
 OpCase make_case(const std::string& op, std::int64_t n);

@@ -105,7 +105,7 @@ for b in $benches; do
         > "$out/${host}_vulkan-tests_${day}.log" 2>&1 || true
       tail -n 3 "$out/${host}_unit-tests_${day}.log" "$out/${host}_vulkan-tests_${day}.log" ;;
     memory)
-      "$bench" ops --ops concatenate,concatenate_inner,pad,put_slice,indexed_put,broadcast,gather,take,transpose,add,exp,sum,argmax,argmax_all,clip \
+      "$bench" ops --ops concatenate,concatenate_inner,pad,put_slice,indexed_put,broadcast,gather,gather_resident,take,transpose,add,exp,sum,argmax,argmax_all,clip \
         --sizes 1024,1048576,67108864 --reps 20 --out "$out/${host}_ops-memory_${day}.csv" ;;
     sortwin)
       "$bench" ops --ops sort,argsort,top_k,window_sum,window_max --sizes 1048576,16777216 --reps 10 \

@@ -20,6 +20,12 @@
 #               shader on the H200), as before this branch
 #   hazardall   VKT_VK_HAZARD_STAGES=all: hazard barriers wait on compute and transfer
 #               whatever ran before them (as before this branch)
+#   uploadcmd   VKT_VK_SMALL_UPLOAD=command: host tensors up to 4 KiB (gather's and
+#               indexed_put's host-held indices) uploaded by vkCmdUpdateBuffer, which the op
+#               waits on with a barrier, not by a memcpy into device-local mapped memory
+#   putcopy     VKT_VK_INDEXED_PUT=copy: indexed_put as a copy, a barrier and the update pass
+#   indexold    uploadcmd, putcopy and VKT_VK_GATHER=word together: the indexing path before
+#               the indexfix branch
 # Then vkt-bench chain at 16384 (the per-op cost inside a batch) for base and hazardall.
 # VARIANTS="base fence ..." runs only those (the chain runs with base and hazardall).
 set -euo pipefail
@@ -32,16 +38,18 @@ seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
 # WARMUP_SIZE: smaller for a smoke test on lavapipe.
 "$bench" ops --ops add --sizes "${WARMUP_SIZE:-16777216}" --reps 300 --out "$out/warmup.csv" \
   > /dev/null
-variants=(base fence flag openbusy cmdreset notimer nopush copyshader hazardall)
+variants=(base fence flag openbusy cmdreset notimer nopush copyshader hazardall uploadcmd putcopy
+  indexold)
 envs=("" "VKT_VK_SYNC=fence" "VKT_VK_SYNC=flag" "VKT_VK_OPEN_BARRIER=busy"
   "VKT_VK_TIMER_RESET=command" "VKT_BENCH_DEVICE_TIMER=0" "VKT_VK_NO_PUSH_DESCRIPTOR=1"
-  "VKT_VK_COPY_SMALL_MAX=0" "VKT_VK_HAZARD_STAGES=all")
+  "VKT_VK_COPY_SMALL_MAX=0" "VKT_VK_HAZARD_STAGES=all" "VKT_VK_SMALL_UPLOAD=command"
+  "VKT_VK_INDEXED_PUT=copy" "VKT_VK_SMALL_UPLOAD=command VKT_VK_INDEXED_PUT=copy VKT_VK_GATHER=word")
 chosen=" ${VARIANTS:-${variants[*]}} "
 for i in "${!variants[@]}"; do
   v=${variants[$i]}
   [[ $chosen == *" $v "* ]] || continue
   echo "== $v ${envs[$i]}"
-  env ${envs[$i]} "$bench" info | grep copy_ || true
+  env ${envs[$i]} "$bench" info | grep -E "copy_|small_uploads" || true
   env ${envs[$i]} "$bench" overhead --reps 300 --out "$out/overhead-$v.csv"
   env ${envs[$i]} "$bench" ops --ops "$seed" --sizes 1024 --reps 200 --out "$out/ops-$v.csv" \
     > /dev/null

@@ -103,10 +103,12 @@ Tensor transfer(const Tensor& t, Backend& b) {
   detail::check_defined("transfer", t);
   Backend& src = t.backend();
   if (&src == &b) return t;
-  const std::string context =
-      "[transfer] " + detail::describe(t) + " from " + src.name() + " to " + b.name();
+  // Formatted only on failure: a host-held op input (an index list) passes here every call.
+  const auto context = [&] {
+    return "[transfer] " + detail::describe(t) + " from " + src.name() + " to " + b.name();
+  };
   if (b.is_cpu()) {
-    auto direct = detail::naming_failures(
+    auto direct = detail::naming_failures_lazily(
         context, [&] { return src.to_host_storage(*t.storage(), t.nbytes(), b); });
     if (direct) {
       ledger::record_download(t.nbytes());
@@ -117,7 +119,7 @@ Tensor transfer(const Tensor& t, Backend& b) {
     return Tensor(t.dtype(), t.shape(), std::move(storage));
   }
   if (src.is_cpu()) {
-    auto storage = detail::naming_failures(
+    auto storage = detail::naming_failures_lazily(
         context, [&] { return b.from_host(t.storage()->host_data(), t.nbytes()); });
     ledger::record_upload(t.nbytes());
     return Tensor(t.dtype(), t.shape(), std::move(storage));

@@ -26,11 +26,25 @@ bool env_is(const char* name, const char* value) {
   return v != nullptr && std::strcmp(v, value) == 0;
 }
 
+// VKT_VK_SMALL_UPLOAD: unset or "mapped" (where the device allows), or "command".
+std::unique_ptr<MemoryPool> small_upload_pool(const Context& ctx, const MemoryPool& working) {
+  const char* v = std::getenv("VKT_VK_SMALL_UPLOAD");
+  const std::string s = v == nullptr ? "" : v;
+  if (!s.empty() && s != "mapped" && s != "command") {
+    throw Error("[vulkan] VKT_VK_SMALL_UPLOAD='" + s + "': expected mapped or command");
+  }
+  if (s == "command" || working.host_mapped() || !MemoryPool::small_uploads_possible(ctx)) {
+    return nullptr;
+  }
+  return std::make_unique<MemoryPool>(ctx, MemoryPool::Kind::small_uploads);
+}
+
 }  // namespace
 
 VulkanBackend::VulkanBackend(int index)
     : ctx_(index),
       pool_(ctx_),
+      small_uploads_(small_upload_pool(ctx_, pool_)),
       recorder_(ctx_),
       pipelines_(ctx_),
       transfers_(ctx_, pool_, recorder_),
@@ -80,9 +94,18 @@ decltype(auto) VulkanBackend::guarded(F&& body) {
 
 std::shared_ptr<Storage> VulkanBackend::from_host(const void* data, std::size_t nbytes) {
   return guarded([&]() -> std::shared_ptr<Storage> {
-    auto s = new_storage(nbytes);
+    std::shared_ptr<VulkanStorage> s;
+    if (small_uploads_ && nbytes > 0 && nbytes <= Transfers::kInlineBytes) {
+      try {
+        s = std::make_shared<VulkanStorage>(*this, nbytes, *small_uploads_);
+      } catch (const OutOfMemory&) {
+        // Its heap full (a 256 MiB BAR): working memory and an inline upload instead.
+      }
+    }
+    if (!s) s = new_storage(nbytes);
     transfers_.upload(s->range(), data, nbytes);
-    if (nbytes > 0 && s->range().mapped == nullptr) recorder_.hold(s);
+    const bool by_memcpy = s->range().mapped != nullptr || s->range().write_mapped != nullptr;
+    if (nbytes > 0 && !by_memcpy) recorder_.hold(s);
     return s;
   });
 }
@@ -126,6 +149,9 @@ std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() con
       {"copy_path", copy_path_ == CopyPath::compute_shader ? "compute_shader" : "vkCmdCopyBuffer"},
       {"copy_path_chosen_by", copy_path_report_},
       {"copy_small_transfer_max_bytes", std::to_string(small_copy_max_)},
+      {"small_uploads", pool_.host_mapped() ? "memcpy (working memory is host-mapped)"
+                        : small_uploads_ ? "mapped (memcpy into device-local, host-visible memory)"
+                                         : "command (vkCmdUpdateBuffer)"},
       {"f32_flushes_subnormals", flushes_f32_ ? "yes (probed)" : "no (probed)"},
       {"pipeline_cache", pipelines_.cache_report()}};
 }
@@ -168,6 +194,7 @@ void VulkanBackend::trim_memory() {
   // Cached FFT plans hold work buffers from the pool: dropped, and remade when next used.
   if (fft_plans_) fft_plans_->clear();
   pool_.trim();
+  if (small_uploads_) small_uploads_->trim();
 }
 
 bool VulkanBackend::dtype_supported(DType d) const {

@@ -129,6 +129,11 @@ class VulkanBackend final : public Backend {
 
   Context ctx_;
   MemoryPool pool_;
+  // Host tensors of at most Transfers::kInlineBytes uploaded by a memcpy into device-local,
+  // host-visible memory; null where working memory is host-mapped anyway, where the device
+  // has no such memory, or with VKT_VK_SMALL_UPLOAD=command (vkCmdUpdateBuffer, a command
+  // and a barrier before the op that reads it).
+  std::unique_ptr<MemoryPool> small_uploads_;
   // Destroyed after the recorder, which waits for the work that uses the plans.
   std::unique_ptr<FftPlans> fft_plans_;
   Recorder recorder_;

@@ -1,7 +1,8 @@
 // Indexing on the device, matching src/cpu/index.cpp word for word: gather, take,
 // take_along_axis (shaders/index_gather.comp), select (index_select.comp), clip
 // (index_clip.comp: bit-key comparisons) and indexed_put / indexed_add (a copy of t, then
-// index_update.comp applying the rows in order per element: deterministic, no atomics).
+// index_update.comp applying the rows in order per element: deterministic, no atomics; or,
+// for a few rows on a GPU, indexed_put in one pass, index_put.comp).
 // s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
 // or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
 #include <algorithm>
@@ -106,6 +107,16 @@ bool update_supported(const OpCall& call) {
   return split_axes(t.shape(), call.get<GatherParams>().axes).ok;
 }
 
+// VKT_VK_GATHER=word keeps every gather on one index pair and one word per output element;
+// unset or "points": a gather of single elements by one index each reads its indices as
+// 16-byte loads and stores four outputs at once (index_gather.comp, MODE 3).
+bool gather_points_allowed() {
+  const char* v = std::getenv("VKT_VK_GATHER");
+  if (v == nullptr || std::string(v).empty() || std::string(v) == "points") return true;
+  if (std::string(v) == "word") return false;
+  throw Error("[gather] VKT_VK_GATHER='" + std::string(v) + "': expected points or word");
+}
+
 void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& t = call.inputs[0];
   const Tensor& idx = call.inputs[1];
@@ -122,6 +133,7 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
     const FastDivisor rest(push.b);
     push.magic_a = rest.magic;
     push.shifts = rest.shift;
+    if (push.b == 1 && push.c == 1 && gather_points_allowed()) mode = 3;
   } else {
     const std::int64_t axis = call.get<AxisParams>().axis;
     const AxisView v(t.shape(), axis);
@@ -140,8 +152,9 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
   const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
   const Pipeline p =
       b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
+  // MODE 3 steps by quads of outputs.
   b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push),
-             grid_stride_threads(n));
+             grid_stride_threads(mode == 3 ? n / 4 : n));
 }
 
 void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -187,13 +200,61 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       push, sizeof(push), grid_stride_threads(vec4 ? (push[0] + 3) / 4 : push[0]));
 }
 
+// VKT_VK_INDEXED_PUT=copy keeps indexed_put as a copy of t, a barrier and the update pass
+// (index_update.comp); =fused: one pass where it applies (index_put.comp); unset or
+// "by_device": fused on GPUs, copy on CPU devices, whose copy command is a memcpy that their
+// shaders come nowhere near (lavapipe: many times slower by the one pass at 1M).
+bool fused_put_allowed(const VulkanBackend& b) {
+  const char* v = std::getenv("VKT_VK_INDEXED_PUT");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "by_device") {
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
+  if (s == "fused" || s == "copy") return s == "fused";
+  throw Error("[indexed_put] VKT_VK_INDEXED_PUT='" + s + "': expected by_device, fused or copy");
+}
+
+// index_put.comp keeps each row's first element in a register: at most this many rows.
+constexpr std::int64_t kFusedPutRows = 8;
+
+// indexed_put in one pass (index_put.comp): a copy of t with the rows put into its words,
+// where the rows are few and each row's elements are one run of t (no rest axis before an
+// indexed one): no separate copy and no barrier between it and the update pass.
+bool fused_put(VulkanBackend& b, const OpCall& call, const Tensor& out, const AxesSplit& s) {
+  const std::int64_t m = call.inputs[1].dim(0);
+  const bool run_of_t = s.rest_dim.empty() || (s.rest_dim.size() == 1 && s.rest_stride[0] == 1);
+  if (call.op != Op::indexed_put || m > kFusedPutRows || !run_of_t || !fused_put_allowed(b)) {
+    return false;
+  }
+  struct {
+    std::uint32_t n, m, k, rest;
+    std::uint32_t ax_dim[kMaxViewRank], ax_stride[kMaxViewRank];
+  } push{static_cast<std::uint32_t>(out.size()),
+         static_cast<std::uint32_t>(m),
+         static_cast<std::uint32_t>(s.ax_dim.size()),
+         static_cast<std::uint32_t>(call.inputs[2].size() / m),
+         {},
+         {}};
+  std::copy(s.ax_dim.begin(), s.ax_dim.end(), push.ax_dim);
+  std::copy(s.ax_stride.begin(), s.ax_stride.end(), push.ax_stride);
+  const std::uint64_t words = out.nbytes() / 16;
+  const Pipeline p =
+      b.pipelines().get(word_variant("index_put", out.dtype()), 4, std::vector<std::uint32_t>{});
+  b.dispatch(
+      p,
+      {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
+      &push, sizeof(push), grid_stride_threads(std::max<std::uint64_t>(words, 1)));
+  return true;
+}
+
 void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& idx = call.inputs[1];
   const Tensor& updates = call.inputs[2];
-  copy_range(b, call.inputs[0], out, 0, 0, out.nbytes());
   const std::int64_t m = idx.dim(0), rest = m == 0 ? 0 : updates.size() / m;
-  if (m == 0 || rest == 0) return;
   const AxesSplit s = split_axes(call.inputs[0].shape(), call.get<GatherParams>().axes);
+  if (m > 0 && rest > 0 && fused_put(b, call, out, s)) return;
+  copy_range(b, call.inputs[0], out, 0, 0, out.nbytes());
+  if (m == 0 || rest == 0) return;
   const IndexPush push =
       index_push(s, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(idx.dim(1)),
                  static_cast<std::uint32_t>(rest));

@@ -21,6 +21,10 @@ constexpr VkBufferUsageFlags kWorkingUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT 
 constexpr VkMemoryPropertyFlags kMappedWorking =
     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
     VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+// Small uploads: device-local memory the host can write (a resizable BAR on discrete GPUs).
+constexpr VkMemoryPropertyFlags kSmallUploadMemory = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 
 std::string mib(VkDeviceSize b) {
   return std::to_string(b >> 20) + " MiB";
@@ -98,12 +102,17 @@ OwnedBuffer create_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFl
   return out;
 }
 
-MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
+bool MemoryPool::small_uploads_possible(const Context& ctx) {
+  return find_memory_type(ctx.memory(), ~0u, kSmallUploadMemory) >= 0;
+}
+
+MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
   const char* staging = std::getenv("VKT_VK_STAGING");
   const bool force_staging = staging != nullptr && std::string(staging) == "1";
   const int mapped_type = find_memory_type(ctx.memory(), ~0u, kMappedWorking);
-  host_mapped_ = !force_staging && mapped_type >= 0;
-  block_size_ = std::min<VkDeviceSize>(kBlockSize, ctx.limits().max_allocation);
+  host_mapped_ = kind == Kind::working && !force_staging && mapped_type >= 0;
+  block_size_ = std::min<VkDeviceSize>(kind == Kind::small_uploads ? kSmallUploadBlock : kBlockSize,
+                                       ctx.limits().max_allocation);
   max_classes_ = 0;
   while ((kMinClass << max_classes_) <= ctx.limits().max_allocation / 4 && max_classes_ < 63) {
     ++max_classes_;
@@ -128,13 +137,22 @@ MemoryPool::MemoryPool(const Context& ctx) : ctx_(ctx) {
 // larger tensors get their own allocation. A diagnostic for where operands live (issue 9:
 // the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
 VkDeviceSize MemoryPool::block_bytes() const {
+  if (kind_ == Kind::small_uploads) return block_size_;
   const char* env = std::getenv("VKT_VK_BLOCK_MB");
   if (env == nullptr || *env == '\0') return block_size_;
   const VkDeviceSize mb = std::strtoull(env, nullptr, 10);
   return std::clamp<VkDeviceSize>(mb << 20, kMinClass * 4, ctx_.limits().max_allocation);
 }
 
+void MemoryPool::map_range(BufferRange& r, std::byte* block_mapped, VkDeviceSize offset) const {
+  std::byte* p = block_mapped != nullptr ? block_mapped + offset : nullptr;
+  (kind_ == Kind::small_uploads ? r.write_mapped : r.mapped) = p;
+}
+
 OwnedBuffer MemoryPool::create_working(VkDeviceSize size) {
+  if (kind_ == Kind::small_uploads) {
+    return create_buffer(ctx_, size, kWorkingUsage, kSmallUploadMemory);
+  }
   if (host_mapped_) {
     return create_buffer(ctx_, size, kWorkingUsage, kMappedWorking);
   }
@@ -197,7 +215,7 @@ BufferRange MemoryPool::carve(std::uint8_t size_class, VkDeviceSize block_bytes)
   r.buffer = b.storage.buffer.get();
   r.offset = b.bump;
   r.size = size;
-  r.mapped = b.storage.mapped ? b.storage.mapped + b.bump : nullptr;
+  map_range(r, b.storage.mapped, b.bump);
   r.owner = current_;
   r.size_class = size_class;
   b.bump += size;
@@ -225,7 +243,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
       r.buffer = b.storage.buffer.get();
       r.offset = f.offset;
       r.size = rounded;
-      r.mapped = b.storage.mapped ? b.storage.mapped + f.offset : nullptr;
+      map_range(r, b.storage.mapped, f.offset);
       r.owner = f.block;
       r.size_class = size_class;
     } else {
@@ -262,7 +280,7 @@ BufferRange MemoryPool::dedicated_range(std::uint32_t slot) const {
   BufferRange r;
   r.buffer = owned.buffer.get();
   r.size = owned.size;
-  r.mapped = owned.mapped;
+  map_range(r, owned.mapped, 0);
   r.dedicated = true;
   r.owner = slot;
   return r;

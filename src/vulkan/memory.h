@@ -23,7 +23,10 @@ struct BufferRange {
   VkDeviceSize offset = 0;
   VkDeviceSize size = 0;        // the capacity (size class), >= the bytes asked for
   std::byte* mapped = nullptr;  // host address when working memory is host-visible+cached
-  std::uint32_t owner = 0;      // block index, or dedicated slot when `dedicated`
+  // Host address of a small-upload range (MemoryPool::Kind::small_uploads): device-local
+  // memory the host writes once and never reads (uncached), so reads take the staging path.
+  std::byte* write_mapped = nullptr;
+  std::uint32_t owner = 0;  // block index, or dedicated slot when `dedicated`
   std::uint8_t size_class = 0;
   bool dedicated = false;
 };
@@ -57,7 +60,15 @@ class MemoryPool {
   // (VKT_VK_POOL_IDLE_MB overrides).
   static constexpr VkDeviceSize kIdleDedicatedCap = VkDeviceSize{2} << 30;
 
-  explicit MemoryPool(const Context& ctx);
+  // working: tensors' memory. small_uploads: small tensors uploaded from the host, written
+  // by a memcpy into device-local, host-visible memory (no copy command and no barrier),
+  // carved from blocks of kSmallUploadBlock.
+  enum class Kind { working, small_uploads };
+  static constexpr VkDeviceSize kSmallUploadBlock = VkDeviceSize{1} << 20;
+  // Whether the device has memory for Kind::small_uploads.
+  static bool small_uploads_possible(const Context& ctx);
+
+  explicit MemoryPool(const Context& ctx, Kind kind = Kind::working);
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
 
@@ -89,6 +100,8 @@ class MemoryPool {
   };
 
   OwnedBuffer create_working(VkDeviceSize size);
+  // Sets r's host address (mapped, or write_mapped for small uploads) from its block's.
+  void map_range(BufferRange& r, std::byte* block_mapped, VkDeviceSize offset) const;
   BufferRange carve(std::uint8_t size_class, VkDeviceSize block_bytes);
   VkDeviceSize block_bytes() const;
   void ensure_room(VkDeviceSize bytes);
@@ -96,6 +109,7 @@ class MemoryPool {
   void free_dedicated(std::uint32_t slot);
 
   const Context& ctx_;
+  Kind kind_ = Kind::working;
   bool host_mapped_ = false;
   VkDeviceSize block_size_ = kBlockSize;  // the default size of new blocks
   std::uint8_t max_classes_ = 0;          // pooled size classes any block size allows

@@ -51,6 +51,12 @@ void Transfers::upload(const BufferRange& dst, const void* src, std::size_t nbyt
     host::parallel_memcpy(dst.mapped, src, static_cast<std::int64_t>(nbytes));
     return;
   }
+  if (dst.write_mapped != nullptr) {
+    // A small upload's range (MemoryPool::Kind::small_uploads), as above: no command, so no
+    // barrier before the op that reads it.
+    std::memcpy(dst.write_mapped, src, nbytes);
+    return;
+  }
   const auto* bytes = static_cast<const std::byte*>(src);
   if (nbytes <= kInlineBytes) {
     // Small data (scalar operands, index lists) rides inside the command buffer: no

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cases.h"
 #include "csv.h"
 
 namespace {
@@ -246,6 +247,26 @@ TEST(BenchCli, FlatSortRowsAreOneLine) {
     EXPECT_EQ(vkt::bench::field(row, "dtype"), "f32");
     EXPECT_GT(num(row, "cpu_us"), 0);
   }
+}
+
+// gather_resident: the seed's gather with its indices on the device, so the op runs natively
+// with nothing uploaded per call (gather's row uploads its host-held indices every call).
+TEST(BenchCli, GatherResidentRowKeepsItsIndicesOnTheDevice) {
+  const vkt::bench::OpCase resident = vkt::bench::make_case("gather_resident", 1024);
+  const vkt::bench::OpCase seed = vkt::bench::make_case("gather", 1024);
+  ASSERT_EQ(resident.inputs.size(), 2u);
+  EXPECT_FALSE(resident.inputs[1].stays_on_cpu);
+  EXPECT_TRUE(seed.inputs[1].stays_on_cpu);
+  EXPECT_EQ(resident.shape, seed.shape);
+  EXPECT_TRUE(vkt::bench::shape_variant_case("gather_resident"));
+  const fs::path out = temp_dir() / "gather-resident.csv";
+  const Result r = run("ops --ops gather_resident --sizes 1024 --reps 1 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(vkt::bench::field(rows[0], "op"), "gather_resident");
+  EXPECT_EQ(vkt::bench::field(rows[0], "shape"), "{1024}");
+  EXPECT_NE(vkt::bench::field(rows[0], "path"), "fallback");
 }
 
 // The overhead bench's chain rows (--ops chain): chain1, chain4, chain16 at 16384, each

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "conformance/movement_check.h"
+#include "support/scoped_env.h"
 
 namespace vkt::testing {
 namespace {
@@ -62,6 +63,53 @@ TEST_F(VulkanIndex, Gather) {
             [&](const auto& in) { return gather(in[0], in[1], c.axes); },
             {random_tensor(d, c.t, 21), idx});
     }
+  }
+}
+
+// Every element width, c64 and c128 too (16-byte words).
+const std::vector<DType> kMoveDTypes = {DType::u8,  DType::s16, DType::f16, DType::bf16,
+                                        DType::f32, DType::s32, DType::f64, DType::s64,
+                                        DType::c64, DType::c128};
+
+// Gathers of single elements by one index each, under both kernels (VKT_VK_GATHER=points:
+// quads of outputs, 16-byte index loads; =word: one word per output): output counts around
+// the quad, the two-quad step and the grid step (tails of 0 to 3), clamped indices, indices
+// of other integer dtypes (cast to s64 by the core), size-1 axes, and operands that are
+// slices of larger tensors.
+TEST_F(VulkanIndex, GatherPointsAndWordPathsOddSizesEveryWidth) {
+  struct Case {
+    Shape t, idx;
+    Axes axes;
+  };
+  const std::vector<Case> cases = {
+      {{37}, {1, 1}, {}},      {{37}, {2, 1}, {}},     {{37}, {3, 1}, {}},
+      {{37}, {5, 1}, {}},      {{37}, {9, 1}, {}},     {{5000}, {1023, 1}, {}},
+      {{5000}, {2051, 1}, {}}, {{1, 40}, {7, 1}, {1}}, {{40, 1}, {6, 1}, {0}},
+  };
+  for (const char* path : {"points", "word"}) {
+    const ScopedEnvVar env("VKT_VK_GATHER", path);
+    for (DType d : kMoveDTypes) {
+      for (const Case& c : cases) {
+        const std::int64_t dim = c.axes.empty() ? c.t[0] : c.t[static_cast<std::size_t>(c.axes[0])];
+        const Tensor idx = s64_indices(index_values(numel(c.idx), dim, 5), c.idx);
+        check(describe(std::string("gather ") + path, d, c.idx),
+              [&](const auto& in) { return gather(in[0], in[1], c.axes); },
+              {random_tensor(d, c.t, 51), idx});
+      }
+    }
+    for (DType id : {DType::u8, DType::s16, DType::s32, DType::u32}) {
+      const Tensor idx = as_type(s64_indices(index_values(13, 300, 6), {13, 1}), id);
+      check(describe(std::string("gather indices ") + std::string(dtype_name(id)) + " " + path,
+                     DType::f32, {300}),
+            [](const auto& in) { return gather(in[0], in[1]); },
+            {random_tensor(DType::f32, {300}, 52), idx});
+    }
+    // Slices: the operand and the indices are parts of larger tensors.
+    check(describe(std::string("gather of slices ") + path, DType::f16, {61}),
+          [](const auto& in) {
+            return gather(slice(in[0], {3}, {61}), slice(in[1], {1, 0}, {11, 1}));
+          },
+          {random_tensor(DType::f16, {70}, 53), s64_indices(index_values(14, 61, 7), {14, 1})});
   }
 }
 
@@ -333,6 +381,38 @@ TEST_F(VulkanIndex, IndexedAddRoundingAndCancellation) {
     check(describe("indexed_add sums", d, {1, n}),
           [&](const auto& in) { return indexed_add(in[0], in[1], in[2]); },
           {concatenate({tt, tt}, 0), idx, concatenate({uu, uu, tt}, 0)});
+  }
+}
+
+// indexed_put under both paths (VKT_VK_INDEXED_PUT=fused: one pass copying t's 16-byte
+// words with the rows put in, for at most 8 rows each one run of t; =copy: a copy, then
+// index_update.comp): every width, sizes with tails of every length, rows that straddle
+// words, duplicates (the last wins), out-of-range rows (skipped), rows at both ends, two
+// leading indexed axes, size-1 axes, and 8 and 9 rows (9 takes the copy path either way).
+TEST_F(VulkanIndex, IndexedPutFusedAndCopyPathsEveryWidth) {
+  const std::vector<UpdateCase> cases = {
+      {{1}, {1, 1}, {}, {0}},
+      {{3}, {2, 1}, {}, {2, 0}},
+      {{17}, {4, 1}, {}, {16, 0, 16, 17}},
+      {{1023}, {3, 1}, {}, {0, 511, 1022}},
+      {{4099}, {8, 1}, {}, {4098, 1, 4097, -1, 3, 4098, 2, 4096}},
+      {{4099}, {9, 1}, {}, {4098, 1, 4097, -1, 3, 4098, 2, 4096, 0}},
+      {{9, 3}, {4, 1}, {}, {8, 0, 4, 8}},
+      {{7, 5}, {3, 1}, {}, {6, 2, 9}},
+      {{5, 3, 3}, {3, 2}, {}, {4, 2, 0, 0, 4, 3}},
+      {{4, 1, 5}, {2, 1}, {1}, {0, 0}},
+      {{2, 33}, {2, 1}, {}, {1, 1}},
+  };
+  for (const char* path : {"fused", "copy"}) {
+    const ScopedEnvVar env("VKT_VK_INDEXED_PUT", path);
+    for (DType d : kMoveDTypes) {
+      for (const UpdateCase& c : cases) {
+        const Tensor t = random_tensor(d, c.t, 54), upd = random_tensor(d, update_shape(c), 55);
+        check(describe(std::string("indexed_put ") + path, d, c.t),
+              [&](const auto& in) { return indexed_put(in[0], in[1], in[2], c.axes); },
+              {t, s64_indices(c.values, c.idx), upd});
+      }
+    }
   }
 }
 

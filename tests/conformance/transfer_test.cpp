@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "conformance/fixture.h"
+#include "support/scoped_env.h"
 #include "vulkan/context.h"
 #include "vulkan/pinned_reads.h"
 #include "vulkan/testing.h"
@@ -141,6 +142,38 @@ TEST_F(Transfer, StagingEnvironmentIsHonoured) {
   const char* v = std::getenv("VKT_VK_STAGING");
   if (v == nullptr || std::string(v) != "1") GTEST_SKIP() << "VKT_VK_STAGING is not 1";
   EXPECT_FALSE(vk::testing::host_mapped());
+}
+
+// Small host tensors (up to 4 KiB) reach a device whose working memory is not host-mapped
+// either by a memcpy into device-local, host-visible memory (VKT_VK_SMALL_UPLOAD=mapped, the
+// default where the device has it) or inline in the command buffer (=command): the same
+// bytes either way, read back through staging, and used by ops as their host-held indices.
+TEST_F(Transfer, SmallUploadsMappedOrByCommand) {
+  for (const char* mode : {"mapped", "command"}) {
+    SCOPED_TRACE(mode);
+    const ScopedEnv env({{"VKT_VK_STAGING", "1"}, {"VKT_VK_SMALL_UPLOAD", mode}});
+    const std::unique_ptr<Backend> dev = vk::testing::separate_backend();
+    std::string how;
+    for (const auto& [key, value] : dev->properties()) {
+      if (key == "small_uploads") how = value;
+    }
+    if (std::string(mode) == "command" || how.rfind("mapped", 0) == 0) {
+      EXPECT_EQ(how.rfind(mode, 0), 0u) << how;
+    }
+    for (std::size_t n : {1, 3, 4096, 4097}) {
+      const std::vector<std::byte> bytes = pattern(n, static_cast<unsigned>(n));
+      const Tensor t = transfer(from_bytes(bytes, DType::u8, {static_cast<std::int64_t>(n)}), *dev);
+      EXPECT_EQ(t.to_bytes(), bytes) << n;
+    }
+    const Tensor x = transfer(from_vector<float>({1, 2, 3, 4, 5, 6, 7}), *dev);
+    const Tensor idx = from_vector<std::int64_t>({6, 0, -4, 99, 3}, Shape{5, 1});
+    const Tensor g = gather(x, idx);
+    EXPECT_EQ(&g.backend(), dev.get());
+    EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{7, 1, 1, 7, 4}));
+    const Tensor put = indexed_put(x, from_vector<std::int64_t>({1, 5, 1}, Shape{3, 1}),
+                                   from_vector<float>({8, 9, 10}));
+    EXPECT_EQ(put.to_vector<float>(), (std::vector<float>{1, 10, 3, 4, 5, 9, 7}));
+  }
 }
 
 TEST(VulkanDevice, ReportListsDevicesAndLimits) {
