@@ -29,6 +29,7 @@ dump softmax_shuffle0 softmax "shuffle=0"
 dump layernorm_shuffle0 layernorm "shuffle=0"
 rm -f "$out/.dump.csv"
 python3 scripts/probe/row_kernel_variants.py "$out/softmax_rareinline.comp" "$out"
+python3 scripts/probe/row_kernel_variants.py --once "$out/softmax.comp" "$out"
 for f in "$out"/*.comp; do
   glslc -O --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$f" -o "${f%.comp}.spv"
 done
@@ -38,6 +39,17 @@ for k in softmax softmax_rareinline layernorm; do
 done
 glslc -O --target-env=vulkan1.1 "${inc[@]}" -DVKT_ONLY_OPS -DVKT_KEEP_OP_EXP \
   "$shaders/elementwise_unary.comp" -o "$out/eager_unary_exp_only.spv"
+# Cheap spirv-opt pass lists over the -O0 modules (what vkt::compile could run in-process):
+# inlined; inlined and simplified (SSA, constants propagated, dead code out); spirv-opt -O.
+cheap=(--inline-entry-points-exhaustive --eliminate-dead-functions)
+simplify=(--ssa-rewrite --ccp --eliminate-dead-code-aggressive)
+for k in softmax layernorm; do
+  spirv-opt "${cheap[@]}" "$out/${k}_O0.spv" -o "$out/${k}_O0_inline.spv"
+  spirv-opt "${cheap[@]}" "${simplify[@]}" "$out/${k}_O0.spv" -o "$out/${k}_O0_simplify.spv"
+  spirv-opt "${cheap[@]}" "${simplify[@]}" --merge-blocks --simplify-instructions \
+    --redundancy-elimination "$out/${k}_O0.spv" -o "$out/${k}_O0_simplify2.spv"
+  spirv-opt -O "$out/${k}_O0.spv" -o "$out/${k}_O0_opt.spv"
+done
 for s in elementwise_unary elementwise_binary reduce_f32_sg movement_copy; do
   cp "$build/src/vulkan/spv/$s.spv" "$out/eager_$s.spv"
 done

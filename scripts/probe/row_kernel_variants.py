@@ -5,7 +5,9 @@ The variants drop eager's rare paths (NOT correct kernels; never run them):
   nodivslow: the row divide without div_f32's fallback; noexpslow: exp without its
   underflow scaling branch; nonan: the row max without its NaN lane; lean: all three;
   noprecise: no `precise`.
-Usage: row_kernel_variants.py SOFTMAX.comp OUTDIR"""
+For the rare=once kernel (--once): nofixup drops the loop that redoes slow divides,
+  nofirstnan the NaN lane's first-NaN selects, expfast exp's underflow scaling; lean all three.
+Usage: row_kernel_variants.py [--once] SOFTMAX.comp OUTDIR"""
 import os
 import sys
 
@@ -48,12 +50,47 @@ def lean(s):
     return nonan(s.replace('exp_f32_nonpositive(', 'exp_fast_only('))
 
 
+def drop_block(s, opener):
+    """Removes the block that starts with the line `opener` (to its closing brace)."""
+    i = s.index(opener)
+    depth, k = 0, i
+    while True:
+        c = s[k]
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth == 0:
+                break
+        k += 1
+    return s[:i] + s[k + 2:]
+
+
+def nofixup(s):
+    return drop_block(s, '  [[dont_flatten]] if ((slow')
+
+
+def nofirstnan(s):
+    return drop_block(s, '  [[dont_flatten]] if (bits_hold_nan(')
+
+
+def expfast(s):
+    return helpers(s).replace('exp_f32_nonpositive_flat(', 'exp_fast_only(')
+
+
+ONCE_VARIANTS = {'nofixup': nofixup, 'nofirstnan': nofirstnan, 'expfast': expfast,
+                 'oncelean': lambda s: nofixup(nofirstnan(expfast(s)))}
+
 VARIANTS = {'nodivslow': nodiv, 'noexpslow': noexp, 'nonan': nonan, 'lean': lean,
             'noprecise': lambda s: s.replace('precise ', '')}
 
 if __name__ == '__main__':
-    src = open(sys.argv[1]).read()
-    base = os.path.splitext(os.path.basename(sys.argv[1]))[0]
-    for name, f in VARIANTS.items():
-        with open(os.path.join(sys.argv[2], f'{base}_{name}.comp'), 'w') as out:
+    args = sys.argv[1:]
+    once = args[0] == '--once'
+    if once:
+        args = args[1:]
+    src = open(args[0]).read()
+    base = os.path.splitext(os.path.basename(args[0]))[0]
+    for name, f in (ONCE_VARIANTS if once else VARIANTS).items():
+        with open(os.path.join(args[1], f'{base}_{name}.comp'), 'w') as out:
             out.write(f(src))

@@ -91,13 +91,14 @@ float exp_f32_nonpositive(float x) {
   if (x < -104.0) return 0.0;
   return result;
 }
-// The same bits, both scalings computed and one selected: no branch for the driver to
-// compile once per held element (rare=once).
+// The same bits without a branch (rare=once): below n = -125 (x >= -104, so n >= -151) er
+// 2^(n + 64) is still normal and exact, and one multiply by 2^-64 rounds er 2^n once, as
+// er s1 s2 does (its first product is exact). 0x1f800000 is 2^-64.
 float exp_f32_nonpositive_flat(float x) {
   int n;
   const float er = exp_reduced(x, n);
-  const float on_bits = exp_scaled_on_bits(er, n), by_halves = exp_scaled_by_halves(er, n);
-  const float result = n >= -125 ? on_bits : by_halves;
+  const bool low = n < -125;
+  precise float result = exp_scaled_on_bits(er, low ? n + 64 : n) * (low ? uintBitsToFloat(0x1f800000u) : 1.0);
   if (isnan(x)) return x;
   if (x < -104.0) return 0.0;
   return result;
