@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Cold first calls of compiled softmax and layer norm over {4096, 4096} f32 (issue 12's
+# 100 ms), one fresh process each with no cache at all (VKT_CACHE_DIR=off, the NVIDIA
+# driver's disk cache off), alternating between settings so drift hits each alike: the
+# driver's pipeline time moves by half between processes (runs 42-44), so one sample says
+# little. Source scripts/gpu-env.sh first. Usage, from the repository root:
+#   scripts/first-call-samples.sh OUTDIR BUILD_DIR N SETTING...
+# SETTING is NAME:VAR=VALUE (or NAME: for the defaults), e.g. none: simplify:VKT_COMPILE_SPIRV=simplify
+# Writes OUTDIR/NAME-K.csv (vkt-bench chain rows, first_call_us) and prints a summary.
+set -euo pipefail
+out=${1:?usage: first-call-samples.sh OUTDIR BUILD_DIR N SETTING...}
+bench=${2:?usage}/vkt-bench
+n=${3:?usage}
+shift 3
+mkdir -p "$out"
+for k in $(seq 1 "$n"); do
+  for s in "$@"; do
+    name=${s%%:*}
+    assign=${s#*:}
+    env ${assign:+"$assign"} VKT_CACHE_DIR=off __GL_SHADER_DISK_CACHE=0 "$bench" chain \
+      --ops softmax,layernorm --sizes 16777216 --reps 3 --out "$out/$name-$k.csv" > /dev/null
+  done
+done
+python3 - "$out" "$@" <<'PY'
+import csv, glob, statistics, sys
+out = sys.argv[1]
+for s in sys.argv[2:]:
+    name = s.split(':')[0]
+    by_op = {}
+    for f in sorted(glob.glob(f'{out}/{name}-*.csv')):
+        for r in csv.DictReader(open(f)):
+            by_op.setdefault(r['op'], []).append(float(r['first_call_us']) / 1000)
+    for op, v in by_op.items():
+        print(f'{name:10s} {op:10s} first call ms: median {statistics.median(v):.1f} '
+              f'min {min(v):.1f} max {max(v):.1f} of {len(v)}')
+PY
