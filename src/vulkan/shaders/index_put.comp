@@ -70,13 +70,14 @@ void main() {
       const uint j = j0 + q * stride;
       if (j < words) w[q] = src4.v[j];
     }
-    // The rows' places after the words' loads, so both round trips overlap.
-    for (uint i = 0u; i < MAX_ROWS; ++i) base[i] = i < p.m ? row_base(i) : NO_ROW;
+    // The rows' places after the words' loads, so both round trips overlap. Every loop over
+    // the rows is unrolled: base[] indexed by a variable would live in local memory.
+    [[unroll]] for (uint i = 0u; i < MAX_ROWS; ++i) base[i] = i < p.m ? row_base(i) : NO_ROW;
     [[unroll]] for (uint q = 0u; q < 4u; ++q) {
       const uint j = j0 + q * stride;
       if (j >= words) break;
       const uint first = j * PER_WORD, last = first + PER_WORD;
-      for (uint i = 0u; i < MAX_ROWS; ++i) {
+      [[unroll]] for (uint i = 0u; i < MAX_ROWS; ++i) {
         // NO_ROW passes every word's end, so the second test never sees it.
         if (base[i] >= last || base[i] + p.rest <= first) continue;
         const uint hi = min(base[i] + p.rest, last);
@@ -89,11 +90,11 @@ void main() {
   }
   // The last n % PER_WORD elements one by one.
   if (words * PER_WORD + id < p.n) {
-    for (uint i = 0u; i < MAX_ROWS; ++i) base[i] = i < p.m ? row_base(i) : NO_ROW;
+    [[unroll]] for (uint i = 0u; i < MAX_ROWS; ++i) base[i] = i < p.m ? row_base(i) : NO_ROW;
   }
   for (uint e = words * PER_WORD + id; e < p.n; e += stride) {
     REG v = TO_REG(src.v[e]);
-    for (uint i = 0u; i < MAX_ROWS; ++i) {
+    [[unroll]] for (uint i = 0u; i < MAX_ROWS; ++i) {
       if (base[i] <= e && e - base[i] < p.rest) v = TO_REG(upd.v[i * p.rest + e - base[i]]);
     }
     dst.v[e] = TO_WORD(v);
