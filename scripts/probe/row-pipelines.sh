@@ -25,6 +25,8 @@ dump softmax_rolled softmax "loop=rolled"
 dump softmax_divplain softmax "divide=plain"
 dump layernorm layernorm ""
 dump layernorm_rolled layernorm "loop=rolled"
+dump softmax_split2 softmax "split=2"
+dump layernorm_split2 layernorm "split=2"
 dump softmax_shuffle0 softmax "shuffle=0"
 dump layernorm_shuffle0 layernorm "shuffle=0"
 rm -f "$out/.dump.csv"
@@ -34,7 +36,7 @@ for f in "$out"/*.comp; do
   glslc -O --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$f" -o "${f%.comp}.spv"
 done
 # vkt::compile hands the driver unoptimised SPIR-V (kernel_cache.cpp): the same kernels so.
-for k in softmax softmax_rareinline layernorm; do
+for k in softmax softmax_rareinline layernorm softmax_split2 layernorm_split2; do
   glslc -O0 --target-env=vulkan1.1 -fshader-stage=comp "${inc[@]}" "$out/$k.comp" -o "$out/${k}_O0.spv"
 done
 glslc -O --target-env=vulkan1.1 "${inc[@]}" -DVKT_ONLY_OPS -DVKT_KEEP_OP_EXP \

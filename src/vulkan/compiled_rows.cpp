@@ -44,14 +44,18 @@ struct Geometry {
   std::uint32_t pack = 1;         // eager's lanes per invocation
   std::uint32_t workgroup = kEagerGroup;
   std::uint32_t per_group = 1;  // rows per workgroup
+  // Invocations sharing one of eager's lanes (split=2): part h holds its lane's steps
+  // h * per / parts onwards, and folds them after part h - 1 (invocations lanes apart).
+  std::uint32_t parts = 1;
   std::int64_t rows = 0, len = 0;
-  std::uint32_t held() const { return pack * per; }
+  std::uint32_t held() const { return pack * per / parts; }
   // Every row of the grid exists, every lane's every element is in its row.
   bool whole_rows() const { return rows % per_group == 0; }
   bool whole_columns() const { return len % lanes == 0; }
 };
 
-Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgroup_size) {
+Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgroup_size,
+                  std::uint32_t max_invocations) {
   Geometry g;
   g.len = s.back();
   g.rows = numel(s) / g.len;
@@ -65,6 +69,14 @@ Geometry geometry(const Shape& s, const RowVariant& variant, std::uint32_t subgr
   if (subgroup_size > 0 && g.lanes % subgroup_size == 0)
     g.invocations = std::max(g.invocations, subgroup_size);
   g.pack = g.lanes / g.invocations;
+  // split=2 where each part gets whole steps of four, every lane's elements are in the row
+  // and the parts' subgroups hold whole subgroups of eager's lanes (its butterfly).
+  if (variant.split > 1 && g.pack == 1 && g.invocations == g.lanes && g.len % g.lanes == 0 &&
+      g.per % (4 * variant.split) == 0 && subgroup_size > 0 && g.lanes % subgroup_size == 0 &&
+      g.lanes * variant.split <= max_invocations) {
+    g.parts = variant.split;
+    g.invocations = g.lanes * g.parts;
+  }
   g.workgroup = std::max(variant.workgroup, g.invocations);
   g.per_group = g.workgroup / g.invocations;
   return g;
@@ -173,8 +185,8 @@ class RowSource {
     std::ostringstream s;
     s << "#version 450\n// vkt::compile row group: " << g_.values.size() << " values over rows of "
       << shape_str(g_.shape) << ", " << geo_.lanes << " lanes per row as " << geo_.invocations
-      << " invocations, " << geo_.per_group << " rows per workgroup, "
-      << (unrolled_ ? "unrolled" : "rolled") << "\n";
+      << " invocations" << (split() ? " (" + std::to_string(geo_.parts) + " per lane)" : "") << ", "
+      << geo_.per_group << " rows per workgroup, " << (unrolled_ ? "unrolled" : "rolled") << "\n";
     if (needs_i64(g_)) s << "#define VKT_I64\n";
     if (needs_f64(g_)) s << "#define VKT_F64\n";
     s << "#extension GL_EXT_control_flow_attributes : require\n";
@@ -194,6 +206,7 @@ class RowSource {
     for (const RowReduction& r : reductions_) {
       if (geo_.lanes > 1)
         s << "shared " << r.acc << " red" << r.value << "[" << geo_.workgroup << "];\n";
+      if (split()) s << "shared " << r.acc << " xch" << r.value << "[" << geo_.workgroup << "];\n";
       s << combine_function(r.value, value(r.value).op, r.acc);
     }
     for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
@@ -211,6 +224,10 @@ class RowSource {
       << u(geo_.invocations) << ";\n  const bool valid_ = "
       << (static_rows_ ? "true;  // every row of the grid exists" : "row_ < " + u(geo_.rows) + ";")
       << "\n";
+    if (split()) {
+      s << "  const uint part_ = lane_ / " << u(geo_.lanes) << ", elane_ = lane_ % "
+        << u(geo_.lanes) << ";  // eager's lane and this invocation's part of it\n";
+    }
     for (std::size_t k = 0; k < g_.values.size(); ++k) {
       const detail::FusedValue& v = g_.values[k];
       if (!v.per_row && (!kept_[k] || shared_hold_)) continue;
@@ -232,7 +249,9 @@ class RowSource {
   std::size_t shared_bytes() const {
     std::size_t bytes = 0;
     for (const RowReduction& r : reductions_) {
-      if (geo_.lanes > 1) bytes += geo_.workgroup * (std::string(r.acc) == "double" ? 8 : 4);
+      const std::size_t acc_bytes = std::string(r.acc) == "double" ? 8 : 4;
+      if (geo_.lanes > 1) bytes += geo_.workgroup * acc_bytes;
+      if (split()) bytes += geo_.workgroup * acc_bytes;
     }
     for (std::size_t k = 0; k < g_.values.size() && shared_hold_; ++k) {
       const DType d = g_.values[k].dtype;  // held as float, int, uint or their 64-bit kin
@@ -264,6 +283,14 @@ class RowSource {
     return "h" + std::to_string(k) + "[(" + index + ") * " + u(geo_.workgroup) + " + lid_]";
   }
   const char* loop_attribute() const { return unrolled_ ? "[[unroll]]" : "[[dont_unroll]]"; }
+  bool split() const { return geo_.parts > 1; }
+  // The row's column of this invocation's held element j (an expression).
+  std::string column(const std::string& j) const {
+    if (!split()) return "lane_ + " + j + " * " + u(geo_.invocations);
+    return "elane_ + (part_ * " + u(geo_.held()) + " + " + j + ") * " + u(geo_.lanes);
+  }
+  // Elements of one of eager's lanes this invocation folds.
+  std::uint32_t lane_elements() const { return geo_.per / geo_.parts; }
 
   // Per-row values of this level (leaves read at the row's first element) and their stores.
   std::string per_row_section(int phase) const {
@@ -316,9 +343,9 @@ class RowSource {
     const std::string body = s.str();
     if (body.empty()) return "";
     return before.str() + "  " + loop_attribute() + " for (uint j = 0u; j < " + u(geo_.held()) +
-           "; ++j) {\n    const uint c = lane_ + j * " + u(geo_.invocations) + ";\n    " +
-           guarded(in_row("c")) + "{\n      const uint i = row_ * " + u(geo_.len) + " + c;\n" +
-           body + "    }\n  }\n" + fix_up(phase, deferred);
+           "; ++j) {\n    const uint c = " + column("j") + ";\n    " + guarded(in_row("c")) +
+           "{\n      const uint i = row_ * " + u(geo_.len) + " + c;\n" + body + "    }\n  }\n" +
+           fix_up(phase, deferred);
   }
 
   std::string element_stores(int phase, const std::function<std::string(int)>& name,
@@ -385,9 +412,8 @@ class RowSource {
     std::ostringstream s;
     s << "  [[dont_flatten]] if ((" << mask << ") != 0u) {\n"
       << "    [[dont_unroll]] for (uint m_ = " << mask << "; m_ != 0u; m_ &= m_ - 1u) {\n"
-      << "      const uint j = uint(findLSB(m_));\n      const uint c = lane_ + j * "
-      << u(geo_.invocations) << ";\n      {\n        const uint i = row_ * " << u(geo_.len)
-      << " + c;\n"
+      << "      const uint j = uint(findLSB(m_));\n      const uint c = " << column("j")
+      << ";\n      {\n        const uint i = row_ * " << u(geo_.len) << " + c;\n"
       << picks.str() << body.str() << "      }\n    }\n  }\n";
     return s.str();
   }
@@ -474,7 +500,8 @@ class RowSource {
   template <typename StepText>
   std::string over_steps(const std::vector<std::uint32_t>& ts, StepText one) const {
     std::ostringstream s;
-    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
+    const std::uint32_t per = lane_elements(), steps = (per + 3) / 4,
+                        last_in_step = per - (steps - 1) * 4;
     if (unrolled_) {
       for (std::uint32_t q = 0; q < steps; ++q) {
         for (std::uint32_t t : ts) s << one(t, u(q), q + 1 < steps ? 4 : last_in_step);
@@ -538,11 +565,35 @@ class RowSource {
     return s.str();
   }
 
+  // split=2: each part folds its steps of eager's lane. Max, min, any and all combine in any
+  // grouping (max/min: the first NaN, else the extreme), so the parts fold at once and the
+  // last takes the first's value first; a sum or product's part 1 folds on from part 0's.
+  std::string split_lane_accumulation(const RowReduction& r) const {
+    const Op op = value(r.value).op;
+    const std::string a = "a" + std::to_string(r.value) + "_0", x = "xch" + std::to_string(r.value),
+                      comb = "combine" + std::to_string(r.value),
+                      partner = "lid_ - " + u(geo_.lanes);
+    std::ostringstream s;
+    if (op == Op::reduce_max || op == Op::reduce_min || op == Op::any || op == Op::all) {
+      s << lane_accumulation(r) << "  if (part_ == 0u) " << x << "[lid_] = " << a
+        << ";\n  barrier();\n  if (part_ == 1u) " << a << " = " << comb << "(" << x << "["
+        << partner << "], " << a << ");\n";
+    } else {
+      s << "  if (part_ == 0u) {\n"
+        << lane_accumulation(r) << "    " << x << "[lid_] = " << a
+        << ";\n  }\n  barrier();\n  if (part_ == 1u) {\n    " << a << " = " << x << "[" << partner
+        << "];\n"
+        << lane_accumulation(r) << "  }\n";
+    }
+    return s.str();
+  }
+
   // Eager's max/min combine keeps the first NaN of the two, so a lane that holds a NaN ends
   // with its first NaN in eager's order: found here by selects from the last element back.
   std::string first_nan(const RowReduction& r, std::uint32_t t) const {
     const std::string acc = "a" + std::to_string(r.value) + "_" + std::to_string(t);
-    const std::uint32_t steps = (geo_.per + 3) / 4, last_in_step = geo_.per - (steps - 1) * 4;
+    const std::uint32_t per = lane_elements(), steps = (per + 3) / 4,
+                        last_in_step = per - (steps - 1) * 4;
     std::ostringstream s;
     for (std::uint32_t q = steps; q-- > 0;) {
       for (std::uint32_t sub = q + 1 < steps ? 4 : last_in_step; sub-- > 0;) {
@@ -565,10 +616,15 @@ class RowSource {
     std::ostringstream s;
     for (std::uint32_t t = 0; t < geo_.pack; ++t)
       s << "  " << r.acc << " " << acc(t) << " = " << identity(v.op, r.acc) << ";\n";
-    s << lane_accumulation(r);
+    s << (split() ? split_lane_accumulation(r) : lane_accumulation(r));
     if (geo_.lanes > 1) {
-      const std::string red = "red" + k, n = u(geo_.invocations);
-      s << "  {\n    uint parts = " << n << ", slot = lid_;\n    bool writer = true;\n";
+      // Split, the tree runs over eager's lanes, their values in the last part's invocations.
+      const std::string red = "red" + k, n = u(split() ? geo_.lanes : geo_.invocations);
+      const std::string row_lane = split() ? "elane_" : "lane_";
+      const std::string lane_slot =
+          split() ? "(lid_ / " + u(geo_.invocations) + " * " + n + " + elane_)" : "lid_";
+      s << "  {\n    uint parts = " << n << ", slot = " << lane_slot << ";\n    bool writer = "
+        << (split() ? "part_ == " + u(geo_.parts - 1) : std::string("true")) << ";\n";
       if (r.subgroups) {
         s << "    if (" << n << " % gl_SubgroupSize == 0u) {\n";
         for (std::uint32_t t = 0; t < geo_.pack; ++t) {
@@ -576,7 +632,8 @@ class RowSource {
             << comb << "(" << acc(t) << ", subgroupShuffleXor(" << acc(t) << ", o));\n";
         }
         s << "      parts = " << n << " / gl_SubgroupSize;\n"
-          << "      slot = lid_ / gl_SubgroupSize;\n      writer = gl_SubgroupInvocationID == 0u;\n"
+          << "      slot = " << lane_slot << " / gl_SubgroupSize;\n"
+          << "      writer = writer && gl_SubgroupInvocationID == 0u;\n"
           << "    }\n";
       }
       // The tree's first levels pair slots t and t + h of one invocation's lanes.
@@ -586,11 +643,14 @@ class RowSource {
       }
       const std::string a = acc(0);
       std::ostringstream tree;
-      tree << "    const uint base = lid_ / " << n << " * parts;\n"
+      const std::string tree_test =
+          split() ? "part_ == " + u(geo_.parts - 1) + " && elane_ < h" : "lane_ < h";
+      tree << "    const uint base = lid_ / " << u(geo_.invocations) << " * parts;\n"
            << "    if (writer) " << red << "[slot] = " << a << ";\n    barrier();\n"
            << "    for (uint h = parts / 2u; h > 0u; h >>= 1u) {\n"
-           << "      if (lane_ < h) " << red << "[base + lane_] = " << comb << "(" << red
-           << "[base + lane_], " << red << "[base + lane_ + h]);\n      barrier();\n    }\n"
+           << "      if (" << tree_test << ") " << red << "[base + " << row_lane << "] = " << comb
+           << "(" << red << "[base + " << row_lane << "], " << red << "[base + " << row_lane
+           << " + h]);\n      barrier();\n    }\n"
            << "    " << a << " = " << red << "[base];\n";
       if (r.subgroups && geo_.invocations == subgroup_size_) {
         // A row in one subgroup: its first invocation's value (eager's writer), no barrier.
@@ -689,7 +749,10 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   }
   const RowVariant variant = device_variant(b.context());
   const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
-  const Geometry geo = geometry(g.shape, variant, subgroup_size);
+  const VkPhysicalDeviceLimits& limits = b.context().properties().limits;
+  const Geometry geo =
+      geometry(g.shape, variant, subgroup_size,
+               std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations));
   const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
   const std::size_t max_shared = b.context().limits().max_shared_bytes;
   auto source_of = [&](bool shared_hold) {

@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kChoices =
     "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
     "hold=registers|shared, max=bits|combine, divide=row|plain, exp=proven|bits|plain, "
-    "bounds=static|always, rare=once|inline";
+    "bounds=static|always, rare=once|inline, split=1|2";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -67,6 +67,8 @@ void set(RowVariant& v, std::string_view item) {
   } else if (key == "bounds") {
     if (value != "static" && value != "always") bad(item, "is not bounds=static or bounds=always");
     v.static_bounds = value == "static";
+  } else if (key == "split") {
+    v.split = choice(item, value, {1, 2});
   } else if (key == "rare") {
     if (value != "once" && value != "inline") bad(item, "is not rare=once or rare=inline");
     v.rare_once = value == "once";
@@ -87,7 +89,7 @@ std::string RowVariant::text() const {
           : exp == Exp::bits ? "bits"
                              : "plain") +
          ",bounds=" + (static_bounds ? "static" : "always") +
-         ",rare=" + (rare_once ? "once" : "inline");
+         ",rare=" + (rare_once ? "once" : "inline") + ",split=" + std::to_string(split);
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):

@@ -22,6 +22,10 @@
 //                           bits: the scaling only; plain: exp_f32
 //   bounds=static|always    the row and column tests left out where the grid and the lanes
 //                           divide the rows evenly, or always written
+//   split=1|2               invocations per one of eager's lanes: 2 halves the elements each
+//                           holds (and the code the driver compiles), the second half folding
+//                           on from the first's value through shared memory; where each half
+//                           gets whole steps of four and a row's lanes fill whole subgroups
 //   rare=once|inline        the rare paths written once per lane, not once per held element:
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
@@ -49,9 +53,10 @@ struct RowVariant {
   Exp exp = Exp::proven;
   bool static_bounds = true;
   bool rare_once = true;
+  std::uint32_t split = 1;
   bool operator==(const RowVariant&) const = default;
   // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
-  // bounds=static,rare=once"
+  // bounds=static,rare=once,split=1"
   std::string text() const;
 };
 

@@ -155,7 +155,8 @@ TEST_F(VulkanCompileRowsSpecial, EverySpirvPassListEqualsEager) {
 // max=bits on rolled loops and packed lanes (several of eager's lanes per invocation, each
 // with its extremes).
 TEST_F(VulkanCompileRowsSpecial, ArithmeticOnPackedAndRolledLanesEqualsEager) {
-  check_variants(gpu(), {"lanes=64,loop=rolled", "lanes=128,wg=512", "lanes=32"});
+  check_variants(gpu(), {"lanes=64,loop=rolled", "lanes=128,wg=512", "lanes=32", "split=2",
+                         "split=2,rare=inline"});
 }
 
 }  // namespace

@@ -67,12 +67,13 @@ void check_variant(Backend& b, const vk::RowVariant& variant, const std::vector<
 }
 
 vk::RowVariant variant(std::uint32_t wg, std::uint32_t lanes, bool unrolled,
-                       bool hold_shared = false) {
+                       bool hold_shared = false, std::uint32_t split = 1) {
   vk::RowVariant v;
   v.workgroup = wg;
   v.max_lanes = lanes;
   v.unrolled = unrolled;
   v.hold_shared = hold_shared;
+  v.split = split;
   return v;
 }
 
@@ -89,6 +90,25 @@ TEST_F(VulkanCompileRowsVariants, EveryVariantEqualsEager) {
   // three held values fall back to arrays where the device has 32 KiB).
   check_variant(gpu(), variant(256, 256, false, true), {37, 1000, 4096}, DType::f32);
   check_variant(gpu(), variant(128, 64, true, true), {100, 1000}, DType::f32);
+}
+
+// split=2: two invocations per lane of eager's, the second folding on from the first's sum
+// (1000: 128 lanes of 8; 2048 and 4096: 256 lanes of 8 and 16; 4095 and 100 keep one
+// invocation per lane: a short last step, or 4 elements a lane), two rows per workgroup of
+// 1024, rolled loops, the tree without shuffles, and f16 and f64.
+TEST_F(VulkanCompileRowsVariants, SplitLanesEqualEager) {
+  const std::vector<std::int64_t> lens = {100, 1000, 2048, 4095, 4096};
+  check_variant(gpu(), variant(256, 256, true, false, 2), lens, DType::f32);
+  check_variant(gpu(), variant(1024, 256, true, false, 2), {1000, 4096}, DType::f32);
+  check_variant(gpu(), variant(256, 256, false, false, 2), {1000, 4096}, DType::f32);
+  const bool saved = vk::testing::subgroup_reductions();
+  vk::testing::set_subgroup_reductions(false);
+  check_variant(gpu(), variant(256, 256, true, false, 2), {1000, 4096}, DType::f32);
+  vk::testing::set_subgroup_reductions(saved);
+  for (DType d : {DType::f16, DType::f64}) {
+    if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(d)) continue;
+    check_variant(gpu(), variant(256, 256, true, false, 2), {1000, 4096}, d);
+  }
 }
 
 TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
