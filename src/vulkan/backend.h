@@ -236,6 +236,10 @@ std::unique_ptr<detail::FusedKernel> compile_fused(Backend& b, const detail::Fus
 inline constexpr std::int64_t kMaxFusedRow = 4096;
 std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b,
                                                   const detail::FusedGroup& group);
+// Whether a row kernel's first call runs a quicker-to-create split kernel while the full one
+// is created on another thread (VKT_COMPILE_TIERS=1|0; default: on GPUs, off on CPU devices,
+// whose pipelines are quick and where tests count compiles). Throws on another value.
+bool compile_tiers(const VulkanBackend& b);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.
 void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uint64_t src_offset,

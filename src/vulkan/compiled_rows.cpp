@@ -12,10 +12,16 @@
 // row knows (compiled_rows_math.h): max/min from the extremes of the bits, a divisor decoded
 // once per row, exp of x - max without its overflow test; each gives eager's bits.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <functional>
+#include <future>
 #include <iostream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vkt/compile.h"
@@ -23,6 +29,7 @@
 #include "vulkan/compiled_rows_math.h"
 #include "vulkan/compiled_rows_variant.h"
 #include "vulkan/kernel_cache.h"
+#include "vulkan/testing.h"
 
 namespace vkt::vk {
 namespace {
@@ -680,6 +687,11 @@ class RowSource {
   std::vector<bool> kept_;                             // per value: kept in an array across phases
 };
 
+// Compile tiers (compile_rows): the test hook's setting and the kernels promoted so far.
+std::mutex g_tiers_mutex;
+std::optional<bool> g_tiers_override;
+std::atomic<std::uint64_t> g_promotions{0};
+
 class VulkanRowKernel final : public detail::FusedKernel {
  public:
   VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p, Geometry geo)
@@ -687,9 +699,28 @@ class VulkanRowKernel final : public detail::FusedKernel {
     for (int o : g.outputs) out_dtypes_.push_back(g.values[static_cast<std::size_t>(o)].dtype);
   }
 
+  VulkanRowKernel(const VulkanRowKernel&) = delete;
+  VulkanRowKernel& operator=(const VulkanRowKernel&) = delete;
+  // The creating thread holds the backend and this kernel's source: waited for.
+  ~VulkanRowKernel() override {
+    if (later_.valid()) later_.wait();
+  }
+
+  // The faster kernel's pipeline and geometry, once another thread has made them.
+  void take_later(std::future<std::pair<Pipeline, Geometry>> later) { later_ = std::move(later); }
+
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
     b_.locked([&] {
+      if (later_.valid() && later_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        try {
+          std::tie(pipeline_, geo_) = later_.get();
+          g_promotions.fetch_add(1);
+        } catch (const Error&) {
+          // The quick kernel is eager's bits too: it stays (the failure is a compile's, which
+          // the first call has already met without it).
+        }
+      }
       for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
         outs.push_back(b_.make_output(
             OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
@@ -711,6 +742,7 @@ class VulkanRowKernel final : public detail::FusedKernel {
   Geometry geo_;
   std::vector<Shape> out_shapes_;
   std::vector<DType> out_dtypes_;
+  std::future<std::pair<Pipeline, Geometry>> later_;
 };
 
 // The variant within the device's workgroup limits (a larger workgroup falls back to eager's).
@@ -720,6 +752,32 @@ RowVariant device_variant(const Context& ctx) {
   if (v.workgroup > l.maxComputeWorkGroupSize[0] || v.workgroup > l.maxComputeWorkGroupInvocations)
     v.workgroup = kEagerGroup;
   return v;
+}
+
+// A row kernel's geometry and source for one variant, or nothing where its shared memory
+// does not fit the device.
+struct RowBuild {
+  Geometry geo;
+  std::string source;
+};
+std::optional<RowBuild> build_rows(const VulkanBackend& b, const detail::FusedGroup& g,
+                                   const std::vector<RowReduction>& reductions,
+                                   const RowVariant& variant) {
+  const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
+  const VkPhysicalDeviceLimits& limits = b.context().properties().limits;
+  const Geometry geo =
+      geometry(g.shape, variant, subgroup_size,
+               std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations));
+  const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
+  const std::size_t max_shared = b.context().limits().max_shared_bytes;
+  auto source_of = [&](bool shared_hold) {
+    return RowSource(g, reductions, geo, variant, shuffle_size, shared_hold);
+  };
+  // Held values past the device's shared memory stay in the invocations' arrays.
+  const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;
+  const RowSource row_source = source_of(shared_hold);
+  if (row_source.shared_bytes() > max_shared) return std::nullopt;
+  return RowBuild{geo, row_source.text()};
 }
 
 }  // namespace
@@ -748,30 +806,60 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
     reductions.push_back({static_cast<int>(k), acc_type(v.op, in), subgroups});
   }
   const RowVariant variant = device_variant(b.context());
-  const std::uint32_t subgroup_size = b.context().caps().subgroup_size;
-  const VkPhysicalDeviceLimits& limits = b.context().properties().limits;
-  const Geometry geo =
-      geometry(g.shape, variant, subgroup_size,
-               std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations));
-  const std::uint32_t shuffle_size = variant.shuffle_only ? subgroup_size : 0;
-  const std::size_t max_shared = b.context().limits().max_shared_bytes;
-  auto source_of = [&](bool shared_hold) {
-    return RowSource(g, reductions, geo, variant, shuffle_size, shared_hold);
+  // NVIDIA contracted f64 layer norm's split sums differently from eager's (run 47).
+  const bool split_allowed = !needs_f64(g);
+  const auto built = [&](RowVariant v) -> std::optional<RowBuild> {
+    if (!split_allowed) v.split = 1;
+    return build_rows(b, g, reductions, v);
   };
-  // Held values past the device's shared memory stay in the invocations' arrays.
-  const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;
-  const RowSource row_source = source_of(shared_hold);
-  if (row_source.shared_bytes() > max_shared) return nullptr;
-  const std::string source = row_source.text();
-  if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << source;
-  std::unique_ptr<detail::FusedKernel> kernel;
-  const KernelBinary bin = kernel_binary(b.context(), source);  // outside the lock
-  b.locked([&] {
-    const Pipeline p = b.pipelines().get_generated(
-        bin.key, bin.words, static_cast<std::uint32_t>(bindings), {}, geo.workgroup);
-    kernel = std::make_unique<VulkanRowKernel>(b, g, p, geo);
-  });
+  const std::optional<RowBuild> wanted = built(variant);
+  if (!wanted) return nullptr;
+  // Tiers: where the split kernel (half the code for the driver) differs, the first call
+  // runs it while the wanted kernel's pipeline is created on another thread; later calls
+  // take that one once ready. Both give eager's bits.
+  RowVariant quick = variant;
+  quick.split = 2;
+  const std::optional<RowBuild> first =
+      compile_tiers(b) && variant.split == 1 ? built(quick) : std::nullopt;
+  const bool tiered = first && first->geo.parts > 1;
+  const RowBuild& now = tiered ? *first : *wanted;
+  if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << now.source;
+  const auto pipeline_of = [&b, bindings](const RowBuild& r) {
+    const KernelBinary bin = kernel_binary(b.context(), r.source);
+    return b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings), {},
+                                       r.geo.workgroup);
+  };
+  // Outside the backend's lock: Pipelines creates a pipeline outside its own.
+  auto kernel = std::make_unique<VulkanRowKernel>(b, g, pipeline_of(now), now.geo);
+  if (tiered) {
+    if (compile_dump())
+      std::cerr << "vkt::compile: the full kernel, on another thread\n" << wanted->source;
+    kernel->take_later(std::async(std::launch::async, [pipeline_of, later = *wanted] {
+      return std::make_pair(pipeline_of(later), later.geo);
+    }));
+  }
   return kernel;
+}
+
+bool compile_tiers(const VulkanBackend& b) {
+  {
+    std::lock_guard lock(g_tiers_mutex);
+    if (g_tiers_override) return *g_tiers_override;
+  }
+  static const char* v = std::getenv("VKT_COMPILE_TIERS");
+  if (v == nullptr || std::string(v).empty())
+    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (std::string(v) == "0" || std::string(v) == "1") return std::string(v) == "1";
+  throw Error("[compile] VKT_COMPILE_TIERS='" + std::string(v) + "': expected 0 or 1");
+}
+
+void testing::set_compile_tiers(const std::optional<bool>& on) {
+  std::lock_guard lock(g_tiers_mutex);
+  g_tiers_override = on;
+}
+
+std::uint64_t testing::row_kernel_promotions() {
+  return g_promotions.load();
 }
 
 }  // namespace vkt::vk

@@ -69,5 +69,9 @@ void set_op_spirv(bool on);
 // vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
 // back to it); kernels compiled before keep theirs.
 void set_row_variant(const std::optional<RowVariant>& variant);
+// vkt::compile's row kernels compiled from now on take tiers or not (nullopt: back to
+// VKT_COMPILE_TIERS), and how many kernels have taken their later tier so far.
+void set_compile_tiers(const std::optional<bool>& on);
+std::uint64_t row_kernel_promotions();
 
 }  // namespace vkt::vk::testing

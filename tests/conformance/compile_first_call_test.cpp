@@ -12,11 +12,23 @@
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
 #include "vulkan/kernel_cache.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
 
-class VulkanCompileFirstCall : public VulkanTest {};
+// Tiers off: the ledger's counts here are one thread's (a later tier compiles on another).
+class VulkanCompileFirstCall : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    vk::testing::set_compile_tiers(false);
+  }
+  void TearDown() override {
+    vk::testing::set_compile_tiers(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
 
 std::vector<float> sawtooth(std::size_t n) {
   std::vector<float> v(n);
@@ -124,6 +136,25 @@ TEST_F(VulkanCompileFirstCall, ConcurrentRequestsCreateOnePipeline) {
     EXPECT_NE(p, VK_NULL_HANDLE);
     EXPECT_EQ(p, got[0]);
   }
+}
+
+// Tiers on: the first call runs the split kernel, a later call the full one once another
+// thread has made it; every call gives eager's bits.
+TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBits) {
+  vk::testing::set_compile_tiers(true);
+  const Tensor x = from_vector(sawtooth(29 * 4096), {29, 4096}, &gpu());
+  const std::vector<std::byte> want = softmax_rows(x).to_bytes();
+  auto f = compile(softmax_rows);
+  const std::uint64_t before = vk::testing::row_kernel_promotions();
+  EXPECT_EQ(f(x).to_bytes(), want);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (vk::testing::row_kernel_promotions() == before &&
+         std::chrono::steady_clock::now() < deadline) {
+    EXPECT_EQ(f(x).to_bytes(), want);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(vk::testing::row_kernel_promotions(), before + 1);
+  EXPECT_EQ(f(x).to_bytes(), want);
 }
 
 }  // namespace
