@@ -238,14 +238,16 @@ std::string binary_expr(Op op, DType in, DType out, const std::string& a, const 
     if (in == DType::f64) return "(double_predicate(" + args + ") ? 1u : 0u)";
     return "(int_predicate_" + suffix + "(" + args + ") ? 1u : 0u)";
   }
-  if (is_32bit_float_family(in)) {
-    // Written out, so each is one rounding marked precise (no contraction across ops).
+  if (is_32bit_float_family(in) || in == DType::f64) {
+    // Written out, so each is one rounding marked precise (no contraction across ops): in a
+    // called function glslang does not mark them, and NVIDIA fused an f64 layer norm's
+    // multiply and add (run 48).
     if (op == Op::add) return narrowed(out, a + " + " + b);
     if (op == Op::subtract) return narrowed(out, a + " - " + b);
     if (op == Op::multiply) return narrowed(out, a + " * " + b);
+    if (in == DType::f64) return "double_binary(" + args + ")";
     return narrowed(out, "float_binary(" + args + ")");
   }
-  if (in == DType::f64) return "double_binary(" + args + ")";
   const std::string bits = std::to_string(bits_of(in)) + "u";
   return narrowed(out, "int_binary_" + suffix + "(" + args + ", " + bits + ")");
 }

@@ -806,12 +806,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
     reductions.push_back({static_cast<int>(k), acc_type(v.op, in), subgroups});
   }
   const RowVariant variant = device_variant(b.context());
-  // NVIDIA contracted f64 layer norm's split sums differently from eager's (run 47).
-  const bool split_allowed = !needs_f64(g);
-  const auto built = [&](RowVariant v) -> std::optional<RowBuild> {
-    if (!split_allowed) v.split = 1;
-    return build_rows(b, g, reductions, v);
-  };
+  const auto built = [&](const RowVariant& v) { return build_rows(b, g, reductions, v); };
   const std::optional<RowBuild> wanted = built(variant);
   if (!wanted) return nullptr;
   // Tiers: where the split kernel (half the code for the driver) differs, the first call
