@@ -21,6 +21,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -703,11 +704,17 @@ class VulkanRowKernel final : public detail::FusedKernel {
   VulkanRowKernel& operator=(const VulkanRowKernel&) = delete;
   // The creating thread holds the backend and this kernel's source: waited for.
   ~VulkanRowKernel() override {
+    signal_.abandon = true;
     if (later_.valid()) later_.wait();
   }
 
-  // The faster kernel's pipeline and geometry, once another thread has made them.
-  void take_later(std::future<std::pair<Pipeline, Geometry>> later) { later_ = std::move(later); }
+  // The faster kernel: `make` creates its pipeline on another thread, started at the first
+  // run; it waits for the second run (the first's result taken) or a second: a pipeline
+  // created while the first call's batch was submitted held that call up by up to 50 ms
+  // (runs 48, 49).
+  void take_later(std::function<std::pair<Pipeline, Geometry>()> make) {
+    make_later_ = std::move(make);
+  }
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
@@ -732,6 +739,8 @@ class VulkanRowKernel final : public detail::FusedKernel {
       const auto groups =
           static_cast<std::uint64_t>((geo_.rows + geo_.per_group - 1) / geo_.per_group);
       b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * geo_.workgroup);
+      signal_.runs.fetch_add(1);
+      if (make_later_) start_later();
     });
     return outs;
   }
@@ -742,7 +751,26 @@ class VulkanRowKernel final : public detail::FusedKernel {
   Geometry geo_;
   std::vector<Shape> out_shapes_;
   std::vector<DType> out_dtypes_;
+  std::function<std::pair<Pipeline, Geometry>()> make_later_;
   std::future<std::pair<Pipeline, Geometry>> later_;
+
+  struct LaterSignal {
+    std::atomic<std::uint64_t> runs{0};
+    std::atomic<bool> abandon{false};
+  };
+  LaterSignal signal_;
+
+  void start_later() {
+    later_ = std::async(std::launch::async, [signal = &signal_, make = std::move(make_later_)] {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (signal->runs.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+        if (signal->abandon.load()) return std::pair<Pipeline, Geometry>{};
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+      return make();
+    });
+    make_later_ = nullptr;
+  }
 };
 
 // The variant within the device's workgroup limits (a larger workgroup falls back to eager's).
@@ -829,9 +857,8 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   if (tiered) {
     if (compile_dump())
       std::cerr << "vkt::compile: the full kernel, on another thread\n" << wanted->source;
-    kernel->take_later(std::async(std::launch::async, [pipeline_of, later = *wanted] {
-      return std::make_pair(pipeline_of(later), later.geo);
-    }));
+    kernel->take_later(
+        [pipeline_of, later = *wanted] { return std::make_pair(pipeline_of(later), later.geo); });
   }
   return kernel;
 }
