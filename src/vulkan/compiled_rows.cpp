@@ -30,6 +30,7 @@
 #include "vulkan/compiled_rows_math.h"
 #include "vulkan/compiled_rows_variant.h"
 #include "vulkan/kernel_cache.h"
+#include "vulkan/test_override.h"
 #include "vulkan/testing.h"
 
 namespace vkt::vk {
@@ -689,8 +690,7 @@ class RowSource {
 };
 
 // Compile tiers (compile_rows): the test hook's setting and the kernels promoted so far.
-std::mutex g_tiers_mutex;
-std::optional<bool> g_tiers_override;
+TestOverride<bool> g_tiers_override;
 std::atomic<std::uint64_t> g_promotions{0};
 
 class VulkanRowKernel final : public detail::FusedKernel {
@@ -864,10 +864,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
 }
 
 bool compile_tiers(const VulkanBackend& b) {
-  {
-    std::lock_guard lock(g_tiers_mutex);
-    if (g_tiers_override) return *g_tiers_override;
-  }
+  if (const std::optional<bool> on = g_tiers_override.get()) return *on;
   static const char* v = std::getenv("VKT_COMPILE_TIERS");
   if (v == nullptr || std::string(v).empty())
     return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
@@ -876,8 +873,7 @@ bool compile_tiers(const VulkanBackend& b) {
 }
 
 void testing::set_compile_tiers(const std::optional<bool>& on) {
-  std::lock_guard lock(g_tiers_mutex);
-  g_tiers_override = on;
+  g_tiers_override.set(on);
 }
 
 std::uint64_t testing::row_kernel_promotions() {

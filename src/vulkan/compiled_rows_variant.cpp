@@ -2,11 +2,11 @@
 
 #include <cstdlib>
 #include <initializer_list>
-#include <mutex>
 #include <optional>
 #include <string_view>
 
 #include "vkt/error.h"
+#include "vulkan/test_override.h"
 #include "vulkan/testing.h"
 
 namespace vkt::vk {
@@ -121,22 +121,17 @@ RowVariant parse_row_variant(const char* text) {
 }
 
 namespace {
-std::mutex g_override_mutex;
-std::optional<RowVariant> g_override;
+TestOverride<RowVariant> g_override;
 }  // namespace
 
 RowVariant row_variant() {
-  {
-    std::lock_guard lock(g_override_mutex);
-    if (g_override) return *g_override;
-  }
+  if (const std::optional<RowVariant> v = g_override.get()) return *v;
   static const RowVariant v = parse_row_variant(std::getenv("VKT_COMPILE_ROWS"));
   return v;
 }
 
 void testing::set_row_variant(const std::optional<RowVariant>& variant) {
-  std::lock_guard lock(g_override_mutex);
-  g_override = variant;
+  g_override.set(variant);
 }
 
 }  // namespace vkt::vk

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "vkt/error.h"
+#include "vulkan/test_override.h"
 
 namespace vkt::vk {
 
 namespace {
-std::mutex g_override_mutex;
-std::optional<GeneratedPasses> g_override;
+TestOverride<GeneratedPasses> g_override;
 }  // namespace
 
 GeneratedPasses parse_generated_passes(const char* text) {
@@ -22,17 +22,13 @@ GeneratedPasses parse_generated_passes(const char* text) {
 }
 
 GeneratedPasses generated_passes() {
-  {
-    std::lock_guard lock(g_override_mutex);
-    if (g_override) return *g_override;
-  }
+  if (const std::optional<GeneratedPasses> p = g_override.get()) return *p;
   static const GeneratedPasses passes = parse_generated_passes(std::getenv("VKT_COMPILE_SPIRV"));
   return passes;
 }
 
 void testing::set_generated_passes(const std::optional<GeneratedPasses>& passes) {
-  std::lock_guard lock(g_override_mutex);
-  g_override = passes;
+  g_override.set(passes);
 }
 
 const char* passes_name(GeneratedPasses passes) {
