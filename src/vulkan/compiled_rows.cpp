@@ -17,7 +17,6 @@
 #include <functional>
 #include <future>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
