@@ -837,8 +837,8 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const std::optional<RowBuild> wanted = built(variant);
   if (!wanted) return nullptr;
   // Tiers: where the split kernel (half the code for the driver) differs, the first call
-  // runs it while the wanted kernel's pipeline is created on another thread; later calls
-  // take that one once ready. Both give eager's bits.
+  // runs it and the wanted kernel's pipeline is created on another thread (when: see
+  // take_later); later calls take that one once ready. Both give eager's bits.
   RowVariant quick = variant;
   quick.split = 2;
   const std::optional<RowBuild> first =
