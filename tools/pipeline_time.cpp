@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "usage: vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...\n");
+    std::fprintf(stderr,
+                 "usage: vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...\n");
     return 2;
   }
   Device d;
@@ -180,7 +181,8 @@ int main(int argc, char** argv) {
   std::printf("# device %s\nfile,spirv_bytes,create_us,repeat_us\n", d.name.c_str());
   for (const std::string& f : files) {
     const std::vector<std::uint32_t> words = read_spirv(f);
-    std::printf("%s,%zu,%.0f,", f.c_str(), words.size() * 4, create_once_us(d, words, layout, flags));
+    std::printf("%s,%zu,%.0f,", f.c_str(), words.size() * 4,
+                create_once_us(d, words, layout, flags));
     for (int r = 0; r < repeats; ++r) {
       std::printf("%s%.0f", r ? " " : "", create_once_us(d, words, layout, flags));
     }
