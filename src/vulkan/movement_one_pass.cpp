@@ -76,8 +76,9 @@ Box collapsed_box(const Shape& t, const Shape& update, const std::vector<std::in
 
 // Default: one pass, except outer-axis concatenate and put_slice on a device whose copies
 // run faster by vkCmdCopyBuffer than by a shader (copy_path.cpp measured it; lavapipe, whose
-// copies are memcpy), which keep the copies. The rule awaits the H200 run of both settings
-// (VKT_VK_CONCAT, VKT_VK_PUT_SLICE).
+// copies are memcpy), which keep the copies. H200 (run43-307144c, both settings in one run):
+// at 1024 the one pass runs 3.3 us on the device against 5.0-5.9 for the copies; at 64M the
+// inner-axis concatenate 260.7 against 332.6 us, the outer one and put_slice the same.
 bool concatenate_one_pass(const VulkanBackend& b, const OpCall& call, bool outer_axis) {
   const bool by_default = !outer_axis || b.copy_path() == CopyPath::compute_shader;
   return one_pass_switch("VKT_VK_CONCAT", "per_input", by_default) && word_shaders_ok(b, call) &&
