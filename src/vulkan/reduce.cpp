@@ -62,6 +62,16 @@ bool one_pass_allowed() {
   throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
 }
 
+// VKT_VK_ARG_SCAN=elements: a first arg pass over f32 quads keeps its per-element selects;
+// unset or "quads": one best key per quad, NaN ranges scanned again by element
+// (shaders/reduce_main.glsl, scan_arg_quads).
+bool arg_quads_allowed() {
+  const char* v = std::getenv("VKT_VK_ARG_SCAN");
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "quads" || s == "elements") return s != "elements";
+  throw Error("[reduce] VKT_VK_ARG_SCAN='" + s + "': expected quads or elements");
+}
+
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -287,7 +297,8 @@ struct Reducer {
                                                   partial ? 1u : 0u,
                                                   vec4 ? 1u : 0u,
                                                   scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u};
+                                                  combine_vec4 ? 1u : 0u,
+                                                  arg && arg_quads_allowed() ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));

@@ -366,6 +366,48 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
 }
 
+// The first pass's arg scan compares one best key per quad and reads the winning quad again
+// (shaders/reduce_main.glsl, scan_arg_quads); a NaN, or +inf beside -inf, in an invocation's
+// range sends it back to the per-element scan. Long enough for several unrolled steps per
+// invocation, flat and as rows: signed zeros spread over many quads, subnormals next to zero
+// (compared on their bits), +inf with -inf, all -inf, a maximum repeated at different lanes;
+// both scans forced (VKT_VK_ARG_SCAN).
+TEST_F(NativeReduce, F32ArgQuadScanSpecialValues) {
+  const std::int64_t n = 4 * 256 * 4 * 4 + 16;  // rows of n / 2: two unrolled steps each
+  const float inf = std::numeric_limits<float>::infinity();
+  const float tiny = std::numeric_limits<float>::denorm_min() * 3;
+  std::vector<std::vector<float>> inputs(5, std::vector<float>(static_cast<std::size_t>(n)));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    inputs[0][u] = (i * 7919) % 5 < 2 ? -0.0f : 0.0f;
+    inputs[1][u] = i == 5001 || i == 9002 ? tiny : i == 3003 || i == 7777 ? -tiny : 0.0f;
+    inputs[2][u] = i % 97 == 13 ? inf : i % 89 == 7 ? -inf : static_cast<float>(i % 11);
+    inputs[3][u] = -inf;
+    inputs[4][u] = i % 1031 == 6 || i % 1031 == 9 ? 5.0f : i % 1031 == 3 ? -5.0f : 1.0f;
+  }
+  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
+  for (const char* scan : {"quads", "elements"}) {
+    const ScopedEnvVar arg_scan("VKT_VK_ARG_SCAN", scan);
+    for (const char* groups : {"", "1"}) {  // "1": the flat scan in one workgroup
+      const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+      for (const std::vector<float>& v : inputs) {
+        const Tensor flat = from_vector(v);
+        const Tensor rows = reshape(flat, {2, n / 2});
+        for (bool is_max : {true, false}) {
+          for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+            const std::string what = std::string(is_max ? "argmax" : "argmin") + " " + scan +
+                                     " groups \"" + groups + "\" input " +
+                                     std::to_string(&v - inputs.data()) +
+                                     (tie == TieBreak::high ? " high" : " low");
+            check_arg(is_max, flat, std::nullopt, false, tie, what + " flat");
+            check_arg(is_max, rows, 1, false, tie, what + " rows");
+          }
+        }
+      }
+    }
+  }
+}
+
 // Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
 // here), each column in the element path's order: the same bytes as VKT_VK_REDUCE=scalar,
 // and the cpu's values; split columns, second passes of arg partials, NaNs and ties.
