@@ -52,7 +52,7 @@ struct Geometry {
   std::uint32_t pack = 1;         // eager's lanes per invocation
   std::uint32_t workgroup = kEagerGroup;
   std::uint32_t per_group = 1;  // rows per workgroup
-  // Invocations sharing one of eager's lanes (split=2): part h holds its lane's steps
+  // Invocations sharing one of eager's lanes (split=2|4): part h holds its lane's steps
   // h * per / parts onwards, and folds them after part h - 1 (invocations lanes apart).
   std::uint32_t parts = 1;
   std::int64_t rows = 0, len = 0;
@@ -573,25 +573,30 @@ class RowSource {
     return s.str();
   }
 
-  // split=2: each part folds its steps of eager's lane. Max, min, any and all combine in any
-  // grouping (max/min: the first NaN, else the extreme), so the parts fold at once and the
-  // last takes the first's value first; a sum or product's part 1 folds on from part 0's.
+  // split=2|4: each part folds its steps of eager's lane, part h after part h - 1 (through
+  // shared memory, one barrier apart), so the last holds the lane's value. Max, min, any and
+  // all combine in any grouping (max/min: the first NaN, else the extreme), so the parts fold
+  // at once and each takes the previous one's value first; a sum or product's part h folds on
+  // from part h - 1's.
   std::string split_lane_accumulation(const RowReduction& r) const {
     const Op op = value(r.value).op;
     const std::string a = "a" + std::to_string(r.value) + "_0", x = "xch" + std::to_string(r.value),
                       comb = "combine" + std::to_string(r.value),
-                      partner = "lid_ - " + u(geo_.lanes);
+                      previous = x + "[lid_ - " + u(geo_.lanes) + "]";
+    const bool any_grouping =
+        op == Op::reduce_max || op == Op::reduce_min || op == Op::any || op == Op::all;
     std::ostringstream s;
-    if (op == Op::reduce_max || op == Op::reduce_min || op == Op::any || op == Op::all) {
-      s << lane_accumulation(r) << "  if (part_ == 0u) " << x << "[lid_] = " << a
-        << ";\n  barrier();\n  if (part_ == 1u) " << a << " = " << comb << "(" << x << "["
-        << partner << "], " << a << ");\n";
-    } else {
-      s << "  if (part_ == 0u) {\n"
-        << lane_accumulation(r) << "    " << x << "[lid_] = " << a
-        << ";\n  }\n  barrier();\n  if (part_ == 1u) {\n    " << a << " = " << x << "[" << partner
-        << "];\n"
-        << lane_accumulation(r) << "  }\n";
+    if (any_grouping) s << lane_accumulation(r);
+    for (std::uint32_t h = 0; h < geo_.parts; ++h) {
+      if (h > 0) s << "  barrier();\n";
+      s << "  if (part_ == " << u(h) << ") {\n";
+      if (h > 0) {
+        s << "    " << a << " = "
+          << (any_grouping ? comb + "(" + previous + ", " + a + ")" : previous) << ";\n";
+      }
+      if (!any_grouping) s << lane_accumulation(r);
+      if (h + 1 < geo_.parts) s << "    " << x << "[lid_] = " << a << ";\n";
+      s << "  }\n";
     }
     return s.str();
   }
@@ -836,11 +841,11 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const auto built = [&](const RowVariant& v) { return build_rows(b, g, reductions, v); };
   const std::optional<RowBuild> wanted = built(variant);
   if (!wanted) return nullptr;
-  // Tiers: where the split kernel (half the code for the driver) differs, the first call
-  // runs it and the wanted kernel's pipeline is created on another thread (when: see
-  // take_later); later calls take that one once ready. Both give eager's bits.
+  // Tiers: where the split kernel (a half or a quarter of the code for the driver: first=)
+  // differs, the first call runs it and the wanted kernel's pipeline is created on another
+  // thread (when: see take_later); later calls take that one once ready. Both give eager's bits.
   RowVariant quick = variant;
-  quick.split = 2;
+  quick.split = variant.first_split;
   const std::optional<RowBuild> first =
       compile_tiers(b) && variant.split == 1 ? built(quick) : std::nullopt;
   const bool tiered = first && first->geo.parts > 1;

@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kChoices =
     "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
     "hold=registers|shared, max=bits|combine, divide=row|plain, exp=proven|bits|plain, "
-    "bounds=static|always, rare=once|inline, split=1|2";
+    "bounds=static|always, rare=once|inline, split=1|2|4, first=2|4";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -68,7 +68,9 @@ void set(RowVariant& v, std::string_view item) {
     if (value != "static" && value != "always") bad(item, "is not bounds=static or bounds=always");
     v.static_bounds = value == "static";
   } else if (key == "split") {
-    v.split = choice(item, value, {1, 2});
+    v.split = choice(item, value, {1, 2, 4});
+  } else if (key == "first") {
+    v.first_split = choice(item, value, {2, 4});
   } else if (key == "rare") {
     if (value != "once" && value != "inline") bad(item, "is not rare=once or rare=inline");
     v.rare_once = value == "once";
@@ -89,7 +91,8 @@ std::string RowVariant::text() const {
           : exp == Exp::bits ? "bits"
                              : "plain") +
          ",bounds=" + (static_bounds ? "static" : "always") +
-         ",rare=" + (rare_once ? "once" : "inline") + ",split=" + std::to_string(split);
+         ",rare=" + (rare_once ? "once" : "inline") + ",split=" + std::to_string(split) +
+         ",first=" + std::to_string(first_split);
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):

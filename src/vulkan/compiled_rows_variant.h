@@ -22,10 +22,13 @@
 //                           bits: the scaling only; plain: exp_f32
 //   bounds=static|always    the row and column tests left out where the grid and the lanes
 //                           divide the rows evenly, or always written
-//   split=1|2               invocations per one of eager's lanes: 2 halves the elements each
+//   split=1|2|4             invocations per one of eager's lanes: 2 halves the elements each
 //                           holds (and the code the driver compiles), the second half folding
-//                           on from the first's value through shared memory; where each half
+//                           on from the first's value through shared memory; where each part
 //                           gets whole steps of four and a row's lanes fill whole subgroups
+//   first=2|4               the split of the kernel a tiered first call runs
+//                           (VKT_COMPILE_TIERS): 4 gives the driver a quarter of the
+//                           per-element code to compile, its sums folding through four parts
 //   rare=once|inline        the rare paths written once per lane, not once per held element:
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
@@ -54,9 +57,10 @@ struct RowVariant {
   bool static_bounds = true;
   bool rare_once = true;
   std::uint32_t split = 1;
+  std::uint32_t first_split = 2;
   bool operator==(const RowVariant&) const = default;
   // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
-  // bounds=static,rare=once,split=1"
+  // bounds=static,rare=once,split=1,first=2"
   std::string text() const;
 };
 

@@ -11,6 +11,7 @@
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
+#include "vulkan/compiled_rows_variant.h"
 #include "vulkan/kernel_cache.h"
 #include "vulkan/testing.h"
 
@@ -140,21 +141,26 @@ TEST_F(VulkanCompileFirstCall, ConcurrentRequestsCreateOnePipeline) {
 
 // Tiers on: the first call runs the split kernel, a later call the full one once another
 // thread has made it; every call gives eager's bits.
+// The first tier split in two and in four parts (first=2|4).
 TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBits) {
   vk::testing::set_compile_tiers(true);
   const Tensor x = from_vector(sawtooth(29 * 4096), {29, 4096}, &gpu());
   const std::vector<std::byte> want = softmax_rows(x).to_bytes();
-  auto f = compile(softmax_rows);
-  const std::uint64_t before = vk::testing::row_kernel_promotions();
-  EXPECT_EQ(f(x).to_bytes(), want);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (vk::testing::row_kernel_promotions() == before &&
-         std::chrono::steady_clock::now() < deadline) {
-    EXPECT_EQ(f(x).to_bytes(), want);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (const char* first : {"first=2", "first=4"}) {
+    vk::testing::set_row_variant(vk::parse_row_variant(first));
+    auto f = compile(softmax_rows);
+    const std::uint64_t before = vk::testing::row_kernel_promotions();
+    EXPECT_EQ(f(x).to_bytes(), want) << first;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (vk::testing::row_kernel_promotions() == before &&
+           std::chrono::steady_clock::now() < deadline) {
+      EXPECT_EQ(f(x).to_bytes(), want) << first;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_EQ(vk::testing::row_kernel_promotions(), before + 1) << first;
+    EXPECT_EQ(f(x).to_bytes(), want) << first;
   }
-  EXPECT_EQ(vk::testing::row_kernel_promotions(), before + 1);
-  EXPECT_EQ(f(x).to_bytes(), want);
+  vk::testing::set_row_variant(std::nullopt);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
   }
   EXPECT_EQ(default_row_variant().text(),
             "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
-            "exp=proven,bounds=static,rare=once,split=1");
+            "exp=proven,bounds=static,rare=once,split=1,first=2");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
@@ -30,7 +30,7 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_TRUE(v.hold_shared);
   EXPECT_EQ(v.text(),
             "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
-            "bounds=static,rare=once,split=1");
+            "bounds=static,rare=once,split=1,first=2");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   const RowVariant before =
       parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
@@ -47,14 +47,18 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_FALSE(parse_row_variant("rare=inline").rare_once);
   EXPECT_TRUE(parse_row_variant("rare=inline,rare=once").rare_once);
   EXPECT_EQ(parse_row_variant("split=2").split, 2u);
+  EXPECT_EQ(parse_row_variant("split=4").split, 4u);
+  EXPECT_EQ(parse_row_variant("first=4").first_split, 4u);
+  EXPECT_EQ(parse_row_variant("first=4,first=2").first_split, 2u);
 }
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
-  for (const char* item : {"wg=32",       "wg=2048",    "wg=",      "lanes=16",  "lanes=512",
-                           "lanes=abc",   "loop=yes",   "loop",     "shuffle=2", "shuffle=on",
-                           "hold=local",  "unroll=1",   "=256",     "wg=256 ",   "Wg=256",
-                           "max=",        "max=int",    "divide=1", "exp=fast",  "exp",
-                           "bounds=none", "rare=never", "rare",     "split=3",   "split=0"}) {
+  for (const char* item :
+       {"wg=32",    "wg=2048", "wg=",         "lanes=16",   "lanes=512",  "lanes=abc",
+        "loop=yes", "loop",    "shuffle=2",   "shuffle=on", "hold=local", "unroll=1",
+        "=256",     "wg=256 ", "Wg=256",      "max=",       "max=int",    "divide=1",
+        "exp=fast", "exp",     "bounds=none", "rare=never", "rare",       "split=3",
+        "split=0",  "split=8", "first=1",     "first=3"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {
       (void)parse_row_variant(text.c_str());

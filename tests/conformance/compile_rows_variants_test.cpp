@@ -111,6 +111,24 @@ TEST_F(VulkanCompileRowsVariants, SplitLanesEqualEager) {
   }
 }
 
+// split=4: four invocations per lane of eager's, each part folding on from the one before
+// (4096: 256 lanes of 16, one row per workgroup of 1024; 1000 and 2048 keep one invocation
+// per lane: 8 elements a lane are not four whole steps of four), rolled loops, the tree
+// without shuffles, and f16 and f64.
+TEST_F(VulkanCompileRowsVariants, FourPartLanesEqualEager) {
+  const std::vector<std::int64_t> lens = {1000, 2048, 4096};
+  check_variant(gpu(), variant(256, 256, true, false, 4), lens, DType::f32);
+  check_variant(gpu(), variant(256, 256, false, false, 4), {4096}, DType::f32);
+  const bool saved = vk::testing::subgroup_reductions();
+  vk::testing::set_subgroup_reductions(false);
+  check_variant(gpu(), variant(256, 256, true, false, 4), {4096}, DType::f32);
+  vk::testing::set_subgroup_reductions(saved);
+  for (DType d : {DType::f16, DType::f64}) {
+    if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(d)) continue;
+    check_variant(gpu(), variant(256, 256, true, false, 4), {4096}, d);
+  }
+}
+
 TEST_F(VulkanCompileRowsVariants, SharedTreeAndHalfAndDoubleRows) {
   const bool saved = vk::testing::subgroup_reductions();
   vk::testing::set_subgroup_reductions(false);
