@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # An A/B of environment settings on `vkt-bench ops`: N fresh processes per setting,
-# alternating between settings so the GPU's clock and drift hit each alike. Source
-# scripts/gpu-env.sh first on the GPU machine. Usage, from the repository root:
+# alternating between settings (reversed every second round) so the clock and drift hit each
+# alike. Source scripts/gpu-env.sh first on the GPU machine. Usage, from the repository root:
 #   scripts/ab-ops.sh OUTDIR BUILD_DIR N OPS SIZES SETTING...
-# SETTING is NAME:VAR=VALUE (or NAME: for the defaults), e.g. quads: elements:VKT_VK_ARG_SCAN=elements
+# SETTING is NAME:VAR=VALUE[ VAR=VALUE...] (or NAME: for the defaults), e.g.
+#   quads: elements:VKT_VK_ARG_SCAN=elements "e512:VKT_VK_ARG_SCAN=elements VKT_VK_REDUCE_GROUPS=512"
 # Writes OUTDIR/NAME-K.csv and prints, per setting, op and size, the median over processes of
 # each process's median C (vulkan_us) and device time (vulkan_gpu_us).
 set -euo pipefail
@@ -14,11 +15,17 @@ ops=${4:?usage}
 sizes=${5:?usage}
 shift 5
 mkdir -p "$out"
+# Even rounds take the settings in reverse: in run 51 every second process of a pair ran ~30 us
+# slower per call on the host side, which a fixed order charges to one setting.
+forward=("$@")
+reverse=()
+for ((i = $# - 1; i >= 0; i--)); do reverse+=("${forward[i]}"); done
 for k in $(seq 1 "$n"); do
-  for s in "$@"; do
+  if ((k % 2 == 0)); then order=("${reverse[@]}"); else order=("${forward[@]}"); fi
+  for s in "${order[@]}"; do
     name=${s%%:*}
     assign=${s#*:}
-    env ${assign:+"$assign"} "$bench" ops --ops "$ops" --sizes "$sizes" --reps 20 \
+    env $assign "$bench" ops --ops "$ops" --sizes "$sizes" --reps 20 \
       --out "$out/$name-$k.csv" > /dev/null
   done
 done

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Cold first calls of compiled softmax and layer norm over {4096, 4096} f32 (issue 12's
 # 100 ms), one fresh process each with no cache at all (VKT_CACHE_DIR=off, the NVIDIA
-# driver's disk cache off), alternating between settings so drift hits each alike: the
-# driver's pipeline time moves by half between processes (runs 42-44), so one sample says
-# little. Source scripts/gpu-env.sh first. Usage, from the repository root:
+# driver's disk cache off), alternating between settings (reversed every second round) so
+# drift hits each alike: the driver's pipeline time moves by half between processes (runs
+# 42-44), so one sample says little. Source scripts/gpu-env.sh first. Usage, from the repository root:
 #   scripts/first-call-samples.sh OUTDIR BUILD_DIR N SETTING...
 # SETTING is NAME:VAR=VALUE (or NAME: for the defaults), e.g. none: simplify:VKT_COMPILE_SPIRV=simplify
 # Writes OUTDIR/NAME-K.csv (vkt-bench chain rows, first_call_us) and prints a summary.
@@ -13,8 +13,14 @@ bench=${2:?usage}/vkt-bench
 n=${3:?usage}
 shift 3
 mkdir -p "$out"
+# Even rounds take the settings in reverse: in run 51 every second process of a pair ran ~30 us
+# slower per call on the host side, which a fixed order charges to one setting.
+forward=("$@")
+reverse=()
+for ((i = $# - 1; i >= 0; i--)); do reverse+=("${forward[i]}"); done
 for k in $(seq 1 "$n"); do
-  for s in "$@"; do
+  if ((k % 2 == 0)); then order=("${reverse[@]}"); else order=("${forward[@]}"); fi
+  for s in "${order[@]}"; do
     name=${s%%:*}
     assign=${s#*:}
     env ${assign:+"$assign"} VKT_CACHE_DIR=off __GL_SHADER_DISK_CACHE=0 "$bench" chain \

@@ -205,7 +205,9 @@ Context::Context(int index) {
   // NV cooperative matrices for dot's f16 kernel: the extension, its feature, and what its
   // SPIR-V needs (the Vulkan memory model, f16 arithmetic and 16-bit storage), on devices
   // whose subgroups are 32 wide (the kernel's 8 subgroups of 32) and that offer the
-  // 16 x 16 x 16 f16 -> f32 shape.
+  // 16 x 16 x 16 f16 -> f32 shape. With the memory model enabled, device-scope barriers and
+  // atomics (the one-pass reductions' counter) need vulkanMemoryModelDeviceScope too
+  // (VUID-RuntimeSpirv-vulkanMemoryModel-06265, seen on the H200 in run 51).
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
   if (has_extension(physical_, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
@@ -213,8 +215,8 @@ Context::Context(int index) {
     f2.pNext = &coop;
     vkGetPhysicalDeviceFeatures2(physical_, &f2);
     caps_.coopmat_nv = coop.cooperativeMatrix && have.f12.vulkanMemoryModel &&
-                       have.f12.shaderFloat16 && have.f11.storageBuffer16BitAccess &&
-                       subgroup.subgroupSize == 32 &&
+                       have.f12.vulkanMemoryModelDeviceScope && have.f12.shaderFloat16 &&
+                       have.f11.storageBuffer16BitAccess && subgroup.subgroupSize == 32 &&
                        has_f16_16x16x16(coopmat_nv_shapes(physical_));
   }
   coop = VkPhysicalDeviceCooperativeMatrixFeaturesNV{
@@ -225,6 +227,7 @@ Context::Context(int index) {
     extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
     coop.cooperativeMatrix = VK_TRUE;
     want.f12.vulkanMemoryModel = VK_TRUE;
+    want.f12.vulkanMemoryModelDeviceScope = VK_TRUE;
     want.f12.pNext = &coop;
   }
 
@@ -310,7 +313,8 @@ std::string device_report() {
         << " shaderFloat16=" << f.f12.shaderFloat16 << " shaderInt8=" << f.f12.shaderInt8
         << " timelineSemaphore=" << f.f12.timelineSemaphore
         << " push_descriptor=" << has_extension(devices[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)
-        << " vulkanMemoryModel=" << f.f12.vulkanMemoryModel << "\n";
+        << " vulkanMemoryModel=" << f.f12.vulkanMemoryModel
+        << " vulkanMemoryModelDeviceScope=" << f.f12.vulkanMemoryModelDeviceScope << "\n";
       // Subnormals: preserved in shaders where shaderDenormPreserveFloat32 is 1 (the shaders
       // then run with DenormPreserve); elsewhere the ops docs/semantics-elementwise.md lists.
       s << "  float controls: " << float_controls_report(query_float_controls(devices[i])) << "\n";
