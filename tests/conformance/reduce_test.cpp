@@ -327,7 +327,7 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       {{5, 8192}, {1}},
   };
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* groups : {"", "1", "3"}) {        // "": 2048
+  for (const char* groups : {"", "1", "3"}) {        // "": 1024
     const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
     for (const Case& c : cases) {
       for (const NamedOp& op : reduce_ops()) {
@@ -366,13 +366,11 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   EXPECT_TRUE(tensors_close(argmax(view), argmax(slice(h, {1}, {4097})), Tolerance{0, 0}));
 }
 
-// The first pass's arg scan compares one best key per quad and reads the winning quad again
-// (shaders/reduce_main.glsl, scan_arg_quads); a NaN, or +inf beside -inf, in an invocation's
-// range sends it back to the per-element scan. Long enough for several unrolled steps per
-// invocation, flat and as rows: signed zeros spread over many quads, subnormals next to zero
-// (compared on their bits), +inf with -inf, all -inf, a maximum repeated at different lanes;
-// both scans forced (VKT_VK_ARG_SCAN).
-TEST_F(NativeReduce, F32ArgQuadScanSpecialValues) {
+// The vec4 arg scan on integer keys (shaders/reduce_main.glsl, arg_key) over special values,
+// long enough for several unrolled steps per invocation, flat and as rows: signed zeros spread
+// over many quads, subnormals next to zero (compared on their bits), +inf with -inf, all -inf,
+// a maximum repeated at different lanes.
+TEST_F(NativeReduce, F32ArgScanSpecialValues) {
   const std::int64_t n = 4 * 256 * 4 * 4 + 16;  // rows of n / 2: two unrolled steps each
   const float inf = std::numeric_limits<float>::infinity();
   const float tiny = std::numeric_limits<float>::denorm_min() * 3;
@@ -386,22 +384,18 @@ TEST_F(NativeReduce, F32ArgQuadScanSpecialValues) {
     inputs[4][u] = i % 1031 == 6 || i % 1031 == 9 ? 5.0f : i % 1031 == 3 ? -5.0f : 1.0f;
   }
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* scan : {"quads", "elements"}) {
-    const ScopedEnvVar arg_scan("VKT_VK_ARG_SCAN", scan);
-    for (const char* groups : {"", "1"}) {  // "1": the flat scan in one workgroup
-      const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
-      for (const std::vector<float>& v : inputs) {
-        const Tensor flat = from_vector(v);
-        const Tensor rows = reshape(flat, {2, n / 2});
-        for (bool is_max : {true, false}) {
-          for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
-            const std::string what = std::string(is_max ? "argmax" : "argmin") + " " + scan +
-                                     " groups \"" + groups + "\" input " +
-                                     std::to_string(&v - inputs.data()) +
-                                     (tie == TieBreak::high ? " high" : " low");
-            check_arg(is_max, flat, std::nullopt, false, tie, what + " flat");
-            check_arg(is_max, rows, 1, false, tie, what + " rows");
-          }
+  for (const char* groups : {"", "1"}) {             // "1": the flat scan in one workgroup
+    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    for (const std::vector<float>& v : inputs) {
+      const Tensor flat = from_vector(v);
+      const Tensor rows = reshape(flat, {2, n / 2});
+      for (bool is_max : {true, false}) {
+        for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+          const std::string what = std::string(is_max ? "argmax" : "argmin") + " groups \"" +
+                                   groups + "\" input " + std::to_string(&v - inputs.data()) +
+                                   (tie == TieBreak::high ? " high" : " low");
+          check_arg(is_max, flat, std::nullopt, false, tie, what + " flat");
+          check_arg(is_max, rows, 1, false, tie, what + " rows");
         }
       }
     }

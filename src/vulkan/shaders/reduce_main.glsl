@@ -36,9 +36,6 @@ layout(constant_id = 8) const bool VEC4 = false;
 // second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
-// A first arg pass over f32 quads compares one key per quad (scan_arg_quads; reduce.cpp,
-// VKT_VK_ARG_SCAN).
-layout(constant_id = 11) const bool ARG_QUADS = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -233,61 +230,6 @@ void arg_element(bool combining, inout int key, inout float acc, inout uint best
   acc = take ? x : acc;
   best = take ? e - base : best;
 }
-
-#ifndef VKT_FUSED_PROLOGUE
-// The first pass's arg scan over whole quads, in about half arg_element's instructions
-// (argmax was bound by them: 76 us on the H200 against sum's 67 at 64M, run 45): per quad
-// one best key of four and one compare, the winning quad read again at the end for its
-// lane. A float sum of all it read turns NaN on any NaN (or on inf - inf), and then the
-// range is scanned again by arg_element, which places NaNs.
-ivec4 arg_keys(vec4 v) {
-  const ivec4 s = floatBitsToInt(v);
-  return mix(s, ivec4(uvec4(0x80000000u) - uvec4(s)), lessThan(s, ivec4(0)));
-}
-int quad_key(vec4 v) {
-  const ivec4 k = arg_keys(v);
-  return OP == OP_ARGMAX ? max(max(k.x, k.y), max(k.z, k.w)) : min(min(k.x, k.y), min(k.z, k.w));
-}
-bool quad_takes(int qk, int key) {
-  return OP == OP_ARGMAX ? (TIE_HIGH ? qk >= key : qk > key) : (TIE_HIGH ? qk <= key : qk < key);
-}
-void take_quad(vec4 v, uint q, inout int key, inout uint best_q, inout vec4 probe) {
-  const int qk = quad_key(v);
-  const bool take = quad_takes(qk, key);
-  key = take ? qk : key;
-  best_q = take ? q : best_q;
-  probe += v;
-}
-// Quads q, q + stride, ... below q_end; returns false (nothing changed) where a NaN may
-// have been read, else leaves q at q_end with (key, acc, best) as arg_element would.
-bool scan_arg_quads(inout uint q, uint q_end, uint stride, uint base, inout int key,
-                    inout float acc, inout uint best) {
-  uint at = q, best_q = NO_INDEX;
-  int k = key;
-  vec4 probe = vec4(0.0);
-  for (; at + 3u * stride < q_end; at += 4u * stride) {
-    vec4 v[4];
-    for (uint i = 0u; i < 4u; ++i) v[i] = src_f32x4.v[at + i * stride];
-    for (uint i = 0u; i < 4u; ++i) take_quad(v[i], at + i * stride, k, best_q, probe);
-  }
-  for (; at < q_end; at += stride) take_quad(src_f32x4.v[at], at, k, best_q, probe);
-  if (isnan(probe.x + probe.y + probe.z + probe.w)) return false;
-  q = at;
-  if (best_q == NO_INDEX) return true;
-  const vec4 v = src_f32x4.v[best_q];
-  const ivec4 keys = arg_keys(v);
-  // The quad's first lane holding the key (its last with TIE_HIGH).
-  uint lane = 4u;
-  for (uint c = 0u; c < 4u; ++c) {
-    const uint i = TIE_HIGH ? 3u - c : c;
-    if (keys[i] == k && lane == 4u) lane = i;
-  }
-  key = k;
-  acc = v[lane];
-  best = 4u * best_q + lane - base;
-  return true;
-}
-#endif
 #endif
 
 // Elements [base + begin, base + end) of a row starting at element `base`, lane `lane` of
@@ -299,9 +241,6 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
   uint q = (base + begin) / 4u + lane;
 #ifdef ACC_F32
   int key = arg_key_start();
-#ifndef VKT_FUSED_PROLOGUE
-  if (IS_ARG && ARG_QUADS && !combining && !HAS_SRC_INDEX) scan_arg_quads(q, q_end, stride, base, key, acc, best);
-#endif
 #endif
   // Quads combine into acc one after another, so a fused prologue (one load site, its
   // copies multiply pipeline creation time) takes the single-quad loop in the same order.
