@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_words.h"
 
@@ -111,10 +112,7 @@ bool update_supported(const OpCall& call) {
 // unset or "points": a gather of single elements by one index each reads its indices as
 // 16-byte loads and stores four outputs at once (index_gather.comp, MODE 3).
 bool gather_points_allowed() {
-  const char* v = std::getenv("VKT_VK_GATHER");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "points") return true;
-  if (std::string(v) == "word") return false;
-  throw Error("[gather] VKT_VK_GATHER='" + std::string(v) + "': expected points or word");
+  return common::env_switch("VKT_VK_GATHER", "points", "word", true, "gather");
 }
 
 void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -177,10 +175,7 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // VKT_VK_CLIP=word keeps 4-byte clips in one word per element (the sweep's baseline);
 // unset or "vec4": 16-byte loads and stores (shaders/index_clip.comp).
 bool vec4_clip_allowed() {
-  const char* v = std::getenv("VKT_VK_CLIP");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "vec4") return true;
-  if (std::string(v) == "word") return false;
-  throw Error("[clip] VKT_VK_CLIP='" + std::string(v) + "': expected vec4 or word");
+  return common::env_switch("VKT_VK_CLIP", "vec4", "word", true, "clip");
 }
 
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -206,13 +201,15 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // shaders come nowhere near (lavapipe: many times slower by the one pass at 1M). H200
 // (run46-1918574): 4.2 us on the device at 1024 against 6.1, 132 us at 64M against 131.5.
 bool fused_put_allowed(const VulkanBackend& b) {
-  const char* v = std::getenv("VKT_VK_INDEXED_PUT");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "by_device") {
-    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  switch (
+      common::env_choice("VKT_VK_INDEXED_PUT", {"by_device", "fused", "copy"}, 0, "indexed_put")) {
+    case 1:
+      return true;
+    case 2:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   }
-  if (s == "fused" || s == "copy") return s == "fused";
-  throw Error("[indexed_put] VKT_VK_INDEXED_PUT='" + s + "': expected by_device, fused or copy");
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.

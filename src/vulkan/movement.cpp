@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_one_pass.h"
@@ -222,10 +223,7 @@ Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
 // VKT_VK_TRANSPOSE=tile32 keeps 4-byte transposes on the 32x33 tile of words (the sweep's
 // baseline); unset or "wide": the 64x65 tile moving 16-byte quads where it applies.
 bool wide_transpose_allowed() {
-  const char* v = std::getenv("VKT_VK_TRANSPOSE");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "wide") return true;
-  if (std::string(v) == "tile32") return false;
-  throw Error("[transpose] VKT_VK_TRANSPOSE='" + std::string(v) + "': expected wide or tile32");
+  return common::env_switch("VKT_VK_TRANSPOSE", "wide", "tile32", true, "transpose");
 }
 
 constexpr std::int64_t kWideTile = 64;
@@ -317,10 +315,7 @@ namespace {
 // concatenate on the inner axis at 64M f32 (run27-02bb4d7, mem/: 343.6 us on the device
 // against 330.2 by words), so it is not the default.
 bool wide_strided_allowed() {
-  const char* v = std::getenv("VKT_VK_STRIDED");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "word") return false;
-  if (std::string(v) == "wide") return true;
-  throw Error("[vulkan] VKT_VK_STRIDED='" + std::string(v) + "': expected word or wide");
+  return common::env_choice("VKT_VK_STRIDED", {"word", "wide"}, 0, "vulkan") == 1;
 }
 
 // The view in 16-byte words when its innermost axis is a contiguous run on both sides of a

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/movement_words.h"
 
@@ -33,12 +34,7 @@ constexpr std::size_t kConcatSources = 3;
 
 // "one_pass" or `old` from the variable `name`; unset or empty: the default.
 bool one_pass_switch(const char* name, const char* old, bool fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  const std::string s(v);
-  if (s == "one_pass") return true;
-  if (s == old) return false;
-  throw Error("[vulkan] " + std::string(name) + "='" + s + "': expected one_pass or " + old);
+  return common::env_switch(name, "one_pass", old, fallback, "vulkan");
 }
 
 bool inputs_share_dtype(const OpCall& call) {
