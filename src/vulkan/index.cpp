@@ -149,7 +149,7 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
   }
   const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
   const Pipeline p =
-      b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
+      b.pipelines().get(word_variant(WordShader::gather, out.dtype()), 3, {mode, rest_rank});
   // MODE 3 steps by quads of outputs.
   b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(mode == 3 ? n / 4 : n));
@@ -158,7 +158,7 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
 void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType pred = call.inputs[0].dtype();
   const Pipeline p =
-      b.pipelines().get(word_variant("index_select", out.dtype()), 4,
+      b.pipelines().get(word_variant(WordShader::select, out.dtype()), 4,
                         {static_cast<std::uint32_t>(itemsize(pred)),
                          is_float(pred) || is_complex(pred) ? 1u : 0u, is_complex(pred) ? 1u : 0u});
   const auto n = static_cast<std::uint32_t>(out.size());
@@ -184,7 +184,7 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
   const bool vec4 = itemsize(d) == 4 && vec4_clip_allowed();
   const Pipeline p =
-      b.pipelines().get(word_variant("index_clip", d), 4, {kind, half, vec4 ? 1u : 0u});
+      b.pipelines().get(word_variant(WordShader::clip, d), 4, {kind, half, vec4 ? 1u : 0u});
   // Steps 0 for a one-element bound (shaders/index_clip.comp).
   const std::uint32_t push[3] = {static_cast<std::uint32_t>(out.size()),
                                  call.inputs[1].size() == 1 ? 0u : 1u,
@@ -236,8 +236,8 @@ bool fused_put(VulkanBackend& b, const OpCall& call, const Tensor& out, const Ax
   std::copy(s.ax_dim.begin(), s.ax_dim.end(), push.ax_dim);
   std::copy(s.ax_stride.begin(), s.ax_stride.end(), push.ax_stride);
   const std::uint64_t words = out.nbytes() / 16;
-  const Pipeline p =
-      b.pipelines().get(word_variant("index_put", out.dtype()), 4, std::vector<std::uint32_t>{});
+  const Pipeline p = b.pipelines().get(word_variant(WordShader::put, out.dtype()), 4,
+                                       std::vector<std::uint32_t>{});
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
@@ -258,7 +258,7 @@ void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
                  static_cast<std::uint32_t>(rest));
   const bool add = call.op == Op::indexed_add;
   const Pipeline p =
-      b.pipelines().get(word_variant("index_update", out.dtype()), 3,
+      b.pipelines().get(word_variant(WordShader::update, out.dtype()), 3,
                         {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
   b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
              static_cast<std::uint64_t>(rest));

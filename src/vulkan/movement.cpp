@@ -179,7 +179,7 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
     push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
     push.in_dim[a] = static_cast<std::uint32_t>(in.shape()[a]);
   }
-  const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2,
+  const Pipeline pl = b.pipelines().get(word_variant(WordShader::pad, call.out_dtype), 2,
                                         {static_cast<std::uint32_t>(p.config.size())});
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(out.size()));
@@ -252,7 +252,7 @@ void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, 
                            static_cast<std::uint32_t>(t.cols),
                            static_cast<std::uint32_t>((t.rows + kTile - 1) / kTile),
                            static_cast<std::uint32_t>((t.cols + kTile - 1) / kTile)};
-  const Pipeline pl = b.pipelines().get(word_variant("movement_transpose", in.dtype()), 2, {});
+  const Pipeline pl = b.pipelines().get(word_variant(WordShader::transpose, in.dtype()), 2, {});
   const std::uint64_t groups = std::uint64_t{push.batch} * push.tiles_r * push.tiles_c;
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
 }
@@ -383,7 +383,7 @@ void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, cons
   }
   const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
   const Pipeline p =
-      b.pipelines().get("movement_strided_w" + std::to_string(word_bytes), 2,
+      b.pipelines().get(word_variant(WordShader::strided, word_bytes), 2,
                         {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
   b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push),
              grid_stride_threads(static_cast<std::uint64_t>(n)));
