@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/env_choice.h"
 #include "compile/plan.h"
 #include "compile/trace.h"
 #include "vkt/compile.h"
@@ -16,10 +17,7 @@ namespace vkt {
 namespace {
 
 std::atomic<bool>& dump_flag() {
-  static std::atomic<bool> on = [] {
-    const char* v = std::getenv("VKT_COMPILE_DUMP");
-    return v != nullptr && *v != '\0' && std::string(v) != "0";
-  }();
+  static std::atomic<bool> on = common::env_switch("VKT_COMPILE_DUMP", "1", "0", false, "compile");
   return on;
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "common/env_choice.h"
 #include "compile/trace.h"
 #include "core/checks.h"
 #include "vkt/backend.h"
@@ -75,8 +76,8 @@ void apply_fallback_policy(const OpCall& call, Backend& b) {
 Backend& default_backend() {
   if (scoped_default != nullptr) return *scoped_default;
   static Backend* from_env = [] {
-    const char* v = std::getenv("VKT_BACKEND");
-    return (v != nullptr && std::string(v) == "vulkan") ? &vulkan() : &cpu();
+    const bool on_vulkan = common::env_choice("VKT_BACKEND", {"cpu", "vulkan"}, 0, "backend") == 1;
+    return on_vulkan ? &vulkan() : &cpu();
   }();
   return *from_env;
 }

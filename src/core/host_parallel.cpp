@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/env_choice.h"
+
 namespace vkt::host {
 namespace {
 
@@ -36,8 +38,8 @@ constexpr std::int64_t kCeilingBytes = std::int64_t{64} << 20;
 Tuning calibrate() {
   Tuning t;
   t.threads = max_threads();
-  if (const char* env = std::getenv("VKT_CPU_MIN_BYTES_PER_THREAD"); env && *env) {
-    t.min_bytes_per_thread = std::max<std::int64_t>(1, std::atoll(env));
+  if (const auto bytes = common::env_count("VKT_CPU_MIN_BYTES_PER_THREAD", 1, INT64_MAX, "cpu")) {
+    t.min_bytes_per_thread = static_cast<std::int64_t>(*bytes);
     t.from_environment = true;
     return t;
   }

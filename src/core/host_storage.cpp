@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "common/env_choice.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/host_pool.h"
@@ -35,8 +36,8 @@ std::size_t capacity_for(std::size_t nbytes) {
 }
 
 std::size_t default_cap() {
-  if (const char* env = std::getenv("VKT_HOST_POOL_MB"); env && *env) {
-    return static_cast<std::size_t>(std::max(0LL, std::atoll(env))) << 20;
+  if (const auto mb = common::env_count("VKT_HOST_POOL_MB", 0, ~0ull >> 20, "host")) {
+    return static_cast<std::size_t>(*mb) << 20;
   }
 #ifdef __linux__
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -49,7 +50,9 @@ std::size_t default_cap() {
 }
 
 bool default_poison() {
-  if (const char* env = std::getenv("VKT_POOL_POISON"); env && *env) return env[0] == '1';
+  if (const int on = common::env_choice("VKT_POOL_POISON", {"0", "1"}, -1, "host"); on >= 0) {
+    return on == 1;
+  }
 #ifdef NDEBUG
   return false;
 #else

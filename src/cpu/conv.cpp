@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "cpu/blas.h"
 #include "cpu/conv_columns.h"
 #include "cpu/kernels.h"
@@ -69,11 +70,13 @@ enum class Split { tiles, images };
 constexpr std::int64_t kMinTile = 64;
 
 Split split_for(const Blas& lib, const ConvGeometry& g) {
-  if (const char* env = std::getenv("VKT_CPU_CONV_SPLIT"); env != nullptr && *env != '\0') {
-    const std::string v(env);
-    if (v == "tiles") return Split::tiles;
-    if (v == "images") return Split::images;
-    throw Error("[conv] VKT_CPU_CONV_SPLIT='" + v + "': expected tiles or images");
+  switch (common::env_choice("VKT_CPU_CONV_SPLIT", {"tiles", "images"}, -1, "conv")) {
+    case 0:
+      return Split::tiles;
+    case 1:
+      return Split::images;
+    default:
+      break;
   }
   const std::int64_t tiles = g.out_batch * g.groups * ((g.positions + kMinTile - 1) / kMinTile);
   return lib.threading == "pthreads" || tiles < max_threads() ? Split::images : Split::tiles;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 
@@ -106,6 +107,13 @@ std::int64_t four_step_split(std::int64_t n) {
   return best;
 }
 
+// VKT_CPU_FFT_FOUR_STEP=off (or 0) turns the four-step off; a count of bytes replaces the
+// L2 bound of four_step_pays.
+static bool four_step_off() {
+  const std::string_view v = common::env_text("VKT_CPU_FFT_FOUR_STEP");
+  return v == "off" || v == "0";
+}
+
 // A direct transform keeps its input, output and scratch (3 n points) in L2 while they fit:
 // each of its passes (log4 n for Radix4Fft) then reads L2, not memory. Past L2 the four-step,
 // whose sub-lines stay in L1 and whose two passes alone stream, wins. On the 2-core VM (1 MiB
@@ -115,11 +123,9 @@ std::int64_t four_step_split(std::int64_t n) {
 // (scripts/run-gpu-benches.sh fft) checks it on 16 cores.
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   std::int64_t bound = l2_cache_bytes();
-  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
-  if (env != nullptr && *env != '\0') {
-    const std::string mode = env;
-    if (mode == "off" || mode == "0") return false;
-    bound = std::max<std::int64_t>(1, std::atoll(env));
+  if (four_step_off()) return false;
+  if (const auto bytes = common::env_count("VKT_CPU_FFT_FOUR_STEP", 0, INT64_MAX, "fft")) {
+    bound = static_cast<std::int64_t>(*bytes);
   }
   return n >= 256 && four_step_split(n) >= 16 && 3 * n * point_bytes > bound;
 }
@@ -130,8 +136,7 @@ bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
 // run23-320d310, fft-cpu-*-sweep); with 2 threads the split's extra passes eat the gain (the
 // VM's measurement above), hence at least 4 threads and more than twice the lines.
 bool four_step_spreads(std::int64_t n, std::int64_t lines, std::int64_t threads) {
-  const char* env = std::getenv("VKT_CPU_FFT_FOUR_STEP");
-  if (env != nullptr && (std::string(env) == "off" || std::string(env) == "0")) return false;
+  if (four_step_off()) return false;
   return n >= 16384 && four_step_split(n) >= 16 && threads >= 4 && 2 * lines <= threads;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "common/env_choice.h"
 #include "cpu/elementwise_loops.h"
 
 namespace vkt::cpu_kernels {
@@ -39,9 +40,8 @@ inline VectorIsa supported_vector_isa() {
 
 // VKT_CPU_ISA=sse2|avx2|avx512 caps the ISA (say, where AVX-512 lowers the clock).
 inline VectorIsa isa_from_environment() {
-  const char* env = std::getenv("VKT_CPU_ISA");
-  const std::string_view v = env != nullptr ? env : "";
-  return v == "sse2" ? VectorIsa::baseline : v == "avx2" ? VectorIsa::avx2 : VectorIsa::avx512;
+  constexpr VectorIsa kByWord[] = {VectorIsa::baseline, VectorIsa::avx2, VectorIsa::avx512};
+  return kByWord[common::env_choice("VKT_CPU_ISA", {"sse2", "avx2", "avx512"}, 2, "cpu")];
 }
 
 inline VectorIsa vector_isa() {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/fft.h"
@@ -16,24 +17,22 @@ namespace vkt {
 namespace vk {
 namespace {
 
+constexpr std::uint64_t kNoCount = ~std::uint64_t{0};
+
 std::uint64_t sort_local_max_from_env() {
-  const char* v = std::getenv("VKT_VK_SORT_LOCAL_MAX");
-  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : ~std::uint64_t{0};
+  return common::env_count("VKT_VK_SORT_LOCAL_MAX", 0, kNoCount, "vulkan").value_or(kNoCount);
 }
 
-bool env_is(const char* name, const char* value) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::strcmp(v, value) == 0;
+// A 0|1 switch, off by default.
+bool env_on(const char* name) {
+  return common::env_switch(name, "1", "0", false, "vulkan");
 }
 
 // VKT_VK_SMALL_UPLOAD: unset or "mapped" (where the device allows), or "command".
 std::unique_ptr<MemoryPool> small_upload_pool(const Context& ctx, const MemoryPool& working) {
-  const char* v = std::getenv("VKT_VK_SMALL_UPLOAD");
-  const std::string s = v == nullptr ? "" : v;
-  if (!s.empty() && s != "mapped" && s != "command") {
-    throw Error("[vulkan] VKT_VK_SMALL_UPLOAD='" + s + "': expected mapped or command");
-  }
-  if (s == "command" || working.host_mapped() || !MemoryPool::small_uploads_possible(ctx)) {
+  const bool command =
+      common::env_choice("VKT_VK_SMALL_UPLOAD", {"mapped", "command"}, 0, "vulkan") == 1;
+  if (command || working.host_mapped() || !MemoryPool::small_uploads_possible(ctx)) {
     return nullptr;
   }
   return std::make_unique<MemoryPool>(ctx, MemoryPool::Kind::small_uploads);
@@ -51,25 +50,27 @@ VulkanBackend::VulkanBackend(int index)
       pinned_(ctx_),
       timer_(ctx_),
       copy_path_(CopyPath::transfer_command),
-      poison_(env_is("VKT_POISON", "1")),
+      poison_(env_on("VKT_POISON")),
       sort_local_max_(sort_local_max_from_env()),
-      op_spirv_(env_is("VKT_VK_OP_SPIRV", "1")) {
+      op_spirv_(env_on("VKT_VK_OP_SPIRV")) {
   detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();
   // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.
-  if (env_is("VKT_VK_COPY_PATH", "shader")) {
+  const int forced_path =
+      common::env_choice("VKT_VK_COPY_PATH", {"transfer", "shader"}, -1, "vulkan");
+  if (forced_path == 1) {
     copy_path_ = CopyPath::compute_shader;
     copy_path_report_ = "VKT_VK_COPY_PATH";
-  } else if (env_is("VKT_VK_COPY_PATH", "transfer")) {
+  } else if (forced_path == 0) {
     copy_path_report_ = "VKT_VK_COPY_PATH";
   } else {
     std::lock_guard lock(mutex_);
     copy_path_ = measure_copy_path(*this, copy_path_report_, small_copy_max_);
   }
   // VKT_VK_COPY_SMALL_MAX=<bytes> overrides the measured small-copy bound (0: none).
-  if (const char* v = std::getenv("VKT_VK_COPY_SMALL_MAX"); v != nullptr && *v != '\0') {
-    small_copy_max_ = std::strtoull(v, nullptr, 10);
+  if (const auto bytes = common::env_count("VKT_VK_COPY_SMALL_MAX", 0, kNoCount, "vulkan")) {
+    small_copy_max_ = *bytes;
   }
   flushes_f32_ = probe_f32_flush(*this);
 }

@@ -24,6 +24,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vkt/compile.h"
 #include "vulkan/compiled_glsl.h"
 #include "vulkan/compiled_rows_math.h"
@@ -869,11 +870,9 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
 
 bool compile_tiers(const VulkanBackend& b) {
   if (const std::optional<bool> on = g_tiers_override.get()) return *on;
-  static const char* v = std::getenv("VKT_COMPILE_TIERS");
-  if (v == nullptr || std::string(v).empty())
-    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (std::string(v) == "0" || std::string(v) == "1") return std::string(v) == "1";
-  throw Error("[compile] VKT_COMPILE_TIERS='" + std::string(v) + "': expected 0 or 1");
+  static const int v = common::env_choice("VKT_COMPILE_TIERS", {"0", "1"}, -1, "compile");
+  if (v < 0) return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return v == 1;
 }
 
 void testing::set_compile_tiers(const std::optional<bool>& on) {

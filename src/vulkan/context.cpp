@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/check.h"
 #include "vulkan/coopmat.h"
@@ -176,9 +177,9 @@ Context::Context(int index) {
   caps_.float_controls = query_float_controls(physical_);
   // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
   // extension exists).
-  const char* no_push = std::getenv("VKT_VK_NO_PUSH_DESCRIPTOR");
-  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
-                          !(no_push != nullptr && std::string(no_push) == "1");
+  caps_.push_descriptor =
+      has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+      !common::env_switch("VKT_VK_NO_PUSH_DESCRIPTOR", "1", "0", false, "vulkan");
 
   VkPhysicalDeviceSubgroupProperties subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -81,8 +82,7 @@ ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t s
 // of device time there against 370 us in the plain f16 kernel (bench_results/h200/run14).
 constexpr std::uint64_t kCoopmatShared = 2 * 64 * 40 * 2 + 2 * 32 * 136 * 2 + 8 * 256 * 4;
 bool use_coopmat(const VulkanBackend& b, DType d) {
-  const char* env = std::getenv("VKT_VK_COOPMAT");
-  const bool on = env != nullptr && std::string(env) == "1";
+  const bool on = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "conv") == 1;
   return d == DType::f16 && b.context().caps().coopmat_nv && on &&
          kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
 }
@@ -94,13 +94,9 @@ bool use_coopmat(const VulkanBackend& b, DType d) {
 // the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
 bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
                      std::int64_t k, std::int64_t positions) {
-  const char* env = std::getenv("VKT_VK_CONV_GEMM");
-  const std::string forced = env == nullptr ? "" : env;
-  if (!forced.empty() && forced != "0" && forced != "1") {
-    throw Error("[conv] VKT_VK_CONV_GEMM='" + forced + "': expected 0 or 1");
-  }
-  const bool wanted = forced.empty() ? call.out_dtype == DType::f16 && b.context().caps().coopmat_nv
-                                     : forced == "1";
+  const int forced = common::env_choice("VKT_VK_CONV_GEMM", {"0", "1"}, -1, "conv");
+  const bool wanted =
+      forced < 0 ? call.out_dtype == DType::f16 && b.context().caps().coopmat_nv : forced == 1;
   if (!wanted || groups != 1) return false;
   const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
   return elements < (std::uint64_t{1} << 32) &&
@@ -112,8 +108,7 @@ bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t gr
 // dtypes whose rows hold whole stores, else 1 (conv_im2col.comp, one element per store).
 // VKT_VK_CONV_IM2COL_VEC=0 (read at every call) takes the element shader everywhere.
 std::int64_t im2col_vector(DType d, std::int64_t positions) {
-  const char* env = std::getenv("VKT_VK_CONV_IM2COL_VEC");
-  if (env != nullptr && std::string(env) == "0") return 1;
+  if (!common::env_switch("VKT_VK_CONV_IM2COL_VEC", "1", "0", true, "conv")) return 1;
   const auto width = static_cast<std::int64_t>(itemsize(d));
   if (width != 2 && width != 4) return 1;
   return positions % (16 / width) == 0 ? 16 / width : 1;

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vulkan/check.h"
 
 namespace vkt::vk {
@@ -30,9 +31,9 @@ DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx) {
   VkQueryPool pool = VK_NULL_HANDLE;
   VKT_VK(vkCreateQueryPool, ctx.device(), &info, nullptr, &pool);
   pool_ = Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
-  const char* reset = std::getenv("VKT_VK_TIMER_RESET");
-  host_reset_ =
-      ctx.caps().host_query_reset && !(reset != nullptr && std::string_view(reset) == "command");
+  // VKT_VK_TIMER_RESET=command: reset the queries by a command even where the host can.
+  host_reset_ = ctx.caps().host_query_reset &&
+                common::env_choice("VKT_VK_TIMER_RESET", {"command"}, -1, "vulkan") < 0;
 }
 
 void DeviceTimer::write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/env_choice.h"
 #include "vulkan/backend.h"
 
 namespace vkt::vk {
@@ -20,10 +21,7 @@ inline constexpr std::uint32_t kDynamic = 0xffffffffu;
 // mode) at run time. GPUs get pipelines specialised per op (and mode).
 // VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
 inline bool specialise_elementwise(const VulkanBackend& b) {
-  static const bool forced = [] {
-    const char* v = std::getenv("VKT_VK_SPECIALISE");
-    return v != nullptr && std::string(v) == "1";
-  }();
+  static const bool forced = common::env_switch("VKT_VK_SPECIALISE", "1", "0", false, "vulkan");
   return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 

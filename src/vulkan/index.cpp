@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_words.h"
 
@@ -111,10 +112,7 @@ bool update_supported(const OpCall& call) {
 // unset or "points": a gather of single elements by one index each reads its indices as
 // 16-byte loads and stores four outputs at once (index_gather.comp, MODE 3).
 bool gather_points_allowed() {
-  const char* v = std::getenv("VKT_VK_GATHER");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "points") return true;
-  if (std::string(v) == "word") return false;
-  throw Error("[gather] VKT_VK_GATHER='" + std::string(v) + "': expected points or word");
+  return common::env_switch("VKT_VK_GATHER", "points", "word", true, "gather");
 }
 
 void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -151,7 +149,7 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
   }
   const std::uint32_t rest_rank = call.op == Op::gather ? push.d : 0;
   const Pipeline p =
-      b.pipelines().get(word_variant("index_gather", out.dtype()), 3, {mode, rest_rank});
+      b.pipelines().get(word_variant(WordShader::gather, out.dtype()), 3, {mode, rest_rank});
   // MODE 3 steps by quads of outputs.
   b.dispatch(p, {{&t, false}, {&idx, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(mode == 3 ? n / 4 : n));
@@ -160,7 +158,7 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
 void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType pred = call.inputs[0].dtype();
   const Pipeline p =
-      b.pipelines().get(word_variant("index_select", out.dtype()), 4,
+      b.pipelines().get(word_variant(WordShader::select, out.dtype()), 4,
                         {static_cast<std::uint32_t>(itemsize(pred)),
                          is_float(pred) || is_complex(pred) ? 1u : 0u, is_complex(pred) ? 1u : 0u});
   const auto n = static_cast<std::uint32_t>(out.size());
@@ -177,10 +175,7 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // VKT_VK_CLIP=word keeps 4-byte clips in one word per element (the sweep's baseline);
 // unset or "vec4": 16-byte loads and stores (shaders/index_clip.comp).
 bool vec4_clip_allowed() {
-  const char* v = std::getenv("VKT_VK_CLIP");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "vec4") return true;
-  if (std::string(v) == "word") return false;
-  throw Error("[clip] VKT_VK_CLIP='" + std::string(v) + "': expected vec4 or word");
+  return common::env_switch("VKT_VK_CLIP", "vec4", "word", true, "clip");
 }
 
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -189,7 +184,7 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
   const bool vec4 = itemsize(d) == 4 && vec4_clip_allowed();
   const Pipeline p =
-      b.pipelines().get(word_variant("index_clip", d), 4, {kind, half, vec4 ? 1u : 0u});
+      b.pipelines().get(word_variant(WordShader::clip, d), 4, {kind, half, vec4 ? 1u : 0u});
   // Steps 0 for a one-element bound (shaders/index_clip.comp).
   const std::uint32_t push[3] = {static_cast<std::uint32_t>(out.size()),
                                  call.inputs[1].size() == 1 ? 0u : 1u,
@@ -206,13 +201,15 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // shaders come nowhere near (lavapipe: many times slower by the one pass at 1M). H200
 // (run46-1918574): 4.2 us on the device at 1024 against 6.1, 132 us at 64M against 131.5.
 bool fused_put_allowed(const VulkanBackend& b) {
-  const char* v = std::getenv("VKT_VK_INDEXED_PUT");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "by_device") {
-    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  switch (
+      common::env_choice("VKT_VK_INDEXED_PUT", {"by_device", "fused", "copy"}, 0, "indexed_put")) {
+    case 1:
+      return true;
+    case 2:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   }
-  if (s == "fused" || s == "copy") return s == "fused";
-  throw Error("[indexed_put] VKT_VK_INDEXED_PUT='" + s + "': expected by_device, fused or copy");
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.
@@ -239,8 +236,8 @@ bool fused_put(VulkanBackend& b, const OpCall& call, const Tensor& out, const Ax
   std::copy(s.ax_dim.begin(), s.ax_dim.end(), push.ax_dim);
   std::copy(s.ax_stride.begin(), s.ax_stride.end(), push.ax_stride);
   const std::uint64_t words = out.nbytes() / 16;
-  const Pipeline p =
-      b.pipelines().get(word_variant("index_put", out.dtype()), 4, std::vector<std::uint32_t>{});
+  const Pipeline p = b.pipelines().get(word_variant(WordShader::put, out.dtype()), 4,
+                                       std::vector<std::uint32_t>{});
   b.dispatch(
       p,
       {{&call.inputs[0], false}, {&call.inputs[1], false}, {&call.inputs[2], false}, {&out, true}},
@@ -261,7 +258,7 @@ void run_update(VulkanBackend& b, const OpCall& call, const Tensor& out) {
                  static_cast<std::uint32_t>(rest));
   const bool add = call.op == Op::indexed_add;
   const Pipeline p =
-      b.pipelines().get(word_variant("index_update", out.dtype()), 3,
+      b.pipelines().get(word_variant(WordShader::update, out.dtype()), 3,
                         {add ? 1u : 0u, static_cast<std::uint32_t>(out.dtype()), push.d});
   b.dispatch(p, {{&out, true}, {&idx, false}, {&updates, false}}, &push, sizeof(push),
              static_cast<std::uint64_t>(rest));

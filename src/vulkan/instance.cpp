@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/check.h"
 #include "vulkan/validation.h"
@@ -30,8 +31,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 }
 
 bool env_flag(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::string(v) == "1";
+  return common::env_switch(name, "1", "0", false, "vulkan");
 }
 
 bool layer_available(const char* name) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vulkan/backend.h"
 #include "vulkan/linalg_dot_choice.h"
 #include "vulkan/linalg_gemm.h"
@@ -165,8 +166,8 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   l.chunk = split.chunk;
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
   static const std::uint32_t group_m = [] {
-    const char* g = std::getenv("VKT_VK_DOT_GROUP_M");
-    return g != nullptr && *g != '\0' ? std::max<std::uint32_t>(1, std::stoul(g)) : 8u;
+    return static_cast<std::uint32_t>(
+        common::env_count("VKT_VK_DOT_GROUP_M", 1, 1u << 16, "dot").value_or(8));
   }();
   l.constants = {static_cast<std::uint32_t>(d),
                  t.tm,

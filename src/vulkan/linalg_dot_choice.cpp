@@ -8,15 +8,11 @@
 #include <optional>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 
 namespace vkt::vk {
 namespace {
-
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? std::string() : std::string(v);
-}
 
 std::uint64_t tiles(std::int64_t extent, std::uint32_t tile) {
   return static_cast<std::uint64_t>((extent + tile - 1) / tile);
@@ -28,9 +24,9 @@ std::uint64_t tiles(std::int64_t extent, std::uint32_t tile) {
 // tuning); a configuration past the device's shared memory becomes 64 x 64, then x 8.
 DotChoice tiled_choice(const DotShape& s, std::uint64_t word, std::uint64_t shared_limit) {
   std::uint32_t deep = word == 8 ? 8 : 16;
-  if (const std::string bk = env("VKT_VK_DOT_BK"); !bk.empty()) {  // tuning: 8, 16 or 32
-    const unsigned long v = std::strtoul(bk.c_str(), nullptr, 10);
-    if (v == 8 || v == 16 || v == 32) deep = static_cast<std::uint32_t>(v);
+  // Tuning: 8, 16 or 32.
+  if (const int bk = common::env_choice("VKT_VK_DOT_BK", {"8", "16", "32"}, -1, "dot"); bk >= 0) {
+    deep = 8u << bk;
   }
   DotChoice square;
   square.bk = deep;
@@ -108,7 +104,7 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
     }
     return false;
   };
-  if (const std::string tile = env("VKT_VK_COOPMAT_TILE"); !tile.empty()) {
+  if (const std::string tile(common::env_text("VKT_VK_COOPMAT_TILE")); !tile.empty()) {
     if (!parse_coopmat_tile(tile, m)) {
       throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile +
                   "': expected <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>], BM and BN 64, 128 or 256, "
@@ -171,16 +167,14 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   // a group of unit axes has stride 0 and never counts as unit-stride.
   c.a_k_contig = !(s.sam == 1 && s.sak != 1);
   c.b_k_contig = s.sbk == 1 && s.sbn != 1;
-  const std::string kernel = env("VKT_VK_DOT_KERNEL");
-  if (!kernel.empty() && kernel != "auto" && kernel != "tiled" && kernel != "reg") {
-    throw Error("[dot] VKT_VK_DOT_KERNEL='" + kernel + "': expected auto, tiled or reg");
-  }
-  if (!is_float(d) || kernel == "tiled") return c;
-  const bool vec = env("VKT_VK_DOT_VEC") != "0";
+  const int kernel = common::env_choice("VKT_VK_DOT_KERNEL", {"auto", "tiled", "reg"}, 0, "dot");
+  const bool tiled_asked = kernel == 1, reg_asked = kernel == 2;
+  if (!is_float(d) || tiled_asked) return c;
+  const bool vec = common::env_switch("VKT_VK_DOT_VEC", "1", "0", true, "dot");
 
-  const std::string coop = env("VKT_VK_COOPMAT");
-  if (d == DType::f16 && dev.coopmat_f16 && coop != "0" &&
-      (coop == "1" || (s.m >= 64 && s.n >= 64))) {
+  // VKT_VK_COOPMAT: 0 never, 1 always, unset by the rule.
+  const int coop = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "dot");
+  if (d == DType::f16 && dev.coopmat_f16 && coop != 0 && (coop == 1 || (s.m >= 64 && s.n >= 64))) {
     if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
       m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
                                        : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
@@ -195,12 +189,12 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   // with 128 x 128 x 8 tiles is the fastest f32 and bf16 path (f32 4096: 38.0 TFLOP/s, 33.0
   // with x 16, 32.6 tiled); f16 without cooperative matrices wants 64 x 64 (29.4 against 2.3
   // with 128 x 128); f64 stays on the tiled kernel (19.1 against 1.2 on reg).
-  if (kernel != "reg" && (thin(s) || d == DType::f64)) return c;
+  if (!reg_asked && (thin(s) || d == DType::f64)) return c;
   DotChoice r = c;
   r.kernel = DotKernel::reg;
   if (r.tm != r.tn || r.tm < 4 || d == DType::f16) r.tm = 4, r.tn = 4;  // 64 x 64
   r.bk = 8;
-  if (const std::string tile = env("VKT_VK_DOT_TILE"); !tile.empty()) {
+  if (const std::string tile(common::env_text("VKT_VK_DOT_TILE")); !tile.empty()) {
     if (!parse_tile(tile, r)) {
       throw Error("[dot] VKT_VK_DOT_TILE='" + tile +
                   "': expected <BM>x<BN>x<BK>, BM and BN 64 or 128, BK 8, 16 or 32");

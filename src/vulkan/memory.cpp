@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/env_choice.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
@@ -32,14 +33,9 @@ std::string mib(VkDeviceSize b) {
 
 // A size in MiB from the environment, in bytes; nullopt where unset.
 std::optional<VkDeviceSize> env_mib(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  char* end = nullptr;
-  const unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end != '\0' || *v == '-' || mb > (~0ull >> 20)) {
-    throw Error(std::string("[vulkan] ") + name + "='" + v + "': expected a size in MiB");
-  }
-  return VkDeviceSize{mb} << 20;
+  const std::optional<std::uint64_t> mb = common::env_count(name, 0, ~0ull >> 20, "vulkan");
+  if (!mb) return std::nullopt;
+  return VkDeviceSize{*mb} << 20;
 }
 
 }  // namespace
@@ -107,8 +103,7 @@ bool MemoryPool::small_uploads_possible(const Context& ctx) {
 }
 
 MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
-  const char* staging = std::getenv("VKT_VK_STAGING");
-  const bool force_staging = staging != nullptr && std::string(staging) == "1";
+  const bool force_staging = common::env_switch("VKT_VK_STAGING", "1", "0", false, "vulkan");
   const int mapped_type = find_memory_type(ctx.memory(), ~0u, kMappedWorking);
   host_mapped_ = kind == Kind::working && !force_staging && mapped_type >= 0;
   block_size_ = std::min<VkDeviceSize>(kind == Kind::small_uploads ? kSmallUploadBlock : kBlockSize,
@@ -138,10 +133,9 @@ MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
 // the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
 VkDeviceSize MemoryPool::block_bytes() const {
   if (kind_ == Kind::small_uploads) return block_size_;
-  const char* env = std::getenv("VKT_VK_BLOCK_MB");
-  if (env == nullptr || *env == '\0') return block_size_;
-  const VkDeviceSize mb = std::strtoull(env, nullptr, 10);
-  return std::clamp<VkDeviceSize>(mb << 20, kMinClass * 4, ctx_.limits().max_allocation);
+  const std::optional<VkDeviceSize> bytes = env_mib("VKT_VK_BLOCK_MB");
+  if (!bytes) return block_size_;
+  return std::clamp<VkDeviceSize>(*bytes, kMinClass * 4, ctx_.limits().max_allocation);
 }
 
 void MemoryPool::map_range(BufferRange& r, std::byte* block_mapped, VkDeviceSize offset) const {

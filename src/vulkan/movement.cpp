@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
 #include "vulkan/movement_one_pass.h"
@@ -178,7 +179,7 @@ void run_pad(VulkanBackend& b, const OpCall& call, const Tensor& out) {
     push.step[a] = static_cast<std::uint32_t>(p.config[a].interior + 1);
     push.in_dim[a] = static_cast<std::uint32_t>(in.shape()[a]);
   }
-  const Pipeline pl = b.pipelines().get(word_variant("movement_pad", call.out_dtype), 2,
+  const Pipeline pl = b.pipelines().get(word_variant(WordShader::pad, call.out_dtype), 2,
                                         {static_cast<std::uint32_t>(p.config.size())});
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(out.size()));
@@ -222,10 +223,7 @@ Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
 // VKT_VK_TRANSPOSE=tile32 keeps 4-byte transposes on the 32x33 tile of words (the sweep's
 // baseline); unset or "wide": the 64x65 tile moving 16-byte quads where it applies.
 bool wide_transpose_allowed() {
-  const char* v = std::getenv("VKT_VK_TRANSPOSE");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "wide") return true;
-  if (std::string(v) == "tile32") return false;
-  throw Error("[transpose] VKT_VK_TRANSPOSE='" + std::string(v) + "': expected wide or tile32");
+  return common::env_switch("VKT_VK_TRANSPOSE", "wide", "tile32", true, "transpose");
 }
 
 constexpr std::int64_t kWideTile = 64;
@@ -254,7 +252,7 @@ void run_transpose_tiled(VulkanBackend& b, const Tensor& in, const Tensor& out, 
                            static_cast<std::uint32_t>(t.cols),
                            static_cast<std::uint32_t>((t.rows + kTile - 1) / kTile),
                            static_cast<std::uint32_t>((t.cols + kTile - 1) / kTile)};
-  const Pipeline pl = b.pipelines().get(word_variant("movement_transpose", in.dtype()), 2, {});
+  const Pipeline pl = b.pipelines().get(word_variant(WordShader::transpose, in.dtype()), 2, {});
   const std::uint64_t groups = std::uint64_t{push.batch} * push.tiles_r * push.tiles_c;
   b.dispatch(pl, {{&in, false}, {&out, true}}, &push, sizeof(push), groups * pl.workgroup_size);
 }
@@ -317,10 +315,7 @@ namespace {
 // concatenate on the inner axis at 64M f32 (run27-02bb4d7, mem/: 343.6 us on the device
 // against 330.2 by words), so it is not the default.
 bool wide_strided_allowed() {
-  const char* v = std::getenv("VKT_VK_STRIDED");
-  if (v == nullptr || std::string(v).empty() || std::string(v) == "word") return false;
-  if (std::string(v) == "wide") return true;
-  throw Error("[vulkan] VKT_VK_STRIDED='" + std::string(v) + "': expected word or wide");
+  return common::env_choice("VKT_VK_STRIDED", {"word", "wide"}, 0, "vulkan") == 1;
 }
 
 // The view in 16-byte words when its innermost axis is a contiguous run on both sides of a
@@ -388,7 +383,7 @@ void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, cons
   }
   const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
   const Pipeline p =
-      b.pipelines().get("movement_strided_w" + std::to_string(word_bytes), 2,
+      b.pipelines().get(word_variant(WordShader::strided, word_bytes), 2,
                         {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
   b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push),
              grid_stride_threads(static_cast<std::uint64_t>(n)));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/movement_words.h"
 
@@ -33,12 +34,7 @@ constexpr std::size_t kConcatSources = 3;
 
 // "one_pass" or `old` from the variable `name`; unset or empty: the default.
 bool one_pass_switch(const char* name, const char* old, bool fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  const std::string s(v);
-  if (s == "one_pass") return true;
-  if (s == old) return false;
-  throw Error("[vulkan] " + std::string(name) + "='" + s + "': expected one_pass or " + old);
+  return common::env_switch(name, "one_pass", old, fallback, "vulkan");
 }
 
 bool inputs_share_dtype(const OpCall& call) {
@@ -109,7 +105,7 @@ bool run_concatenate_one_pass(VulkanBackend& b, const OpCall& call, const Tensor
   if (inputs.empty()) return false;
   const std::size_t word = widest_word(common);
   const std::uint64_t row_len = out.nbytes() / static_cast<std::uint64_t>(rows) / word;
-  const Pipeline pl = b.pipelines().get("movement_concat_w" + std::to_string(word), 4, {});
+  const Pipeline pl = b.pipelines().get(word_variant(WordShader::concat, word), 4, {});
   std::uint64_t col0 = 0;
   for (std::size_t first = 0; first < inputs.size(); first += kConcatSources) {
     const std::size_t count = std::min(kConcatSources, inputs.size() - first);
@@ -167,8 +163,9 @@ bool run_put_slice_one_pass(VulkanBackend& b, const OpCall& call, const Tensor& 
     push.lo[a] = static_cast<std::uint32_t>(box.lo[a]);
     push.len[a] = static_cast<std::uint32_t>(box.len[a]);
   }
-  const Pipeline pl = b.pipelines().get("movement_put_slice_w" + std::to_string(word), 3,
-                                        {static_cast<std::uint32_t>(box.dim.size())});
+  const Pipeline pl =
+      b.pipelines().get(word_variant(WordShader::put_slice, static_cast<std::size_t>(word)), 3,
+                        {static_cast<std::uint32_t>(box.dim.size())});
   b.dispatch(pl, {{&t, false}, {&update, false}, {&out, true}}, &push, sizeof(push),
              grid_stride_threads(push.n));
   return true;

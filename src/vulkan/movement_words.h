@@ -3,8 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/collapse_axes.h"
@@ -16,9 +18,53 @@ namespace vkt::vk {
 // Axes a shader's strided view holds (MAX_RANK in shaders/movement_word.glsl).
 inline constexpr std::size_t kMaxViewRank = 6;
 
-// "<shader>_w<bytes>": the variant moving words of d's element size.
-inline std::string word_variant(const std::string& shader, DType d) {
-  return shader + "_w" + std::to_string(itemsize(d));
+// The word shaders: CMakeLists.txt builds each once per word width (1, 2, 4, 8 and, for most,
+// 16 bytes).
+enum class WordShader {
+  strided,
+  pad,
+  transpose,
+  concat,
+  put_slice,
+  gather,
+  select,
+  clip,
+  update,
+  put
+};
+
+// "<shader>_w<bytes>" by shader and width (1, 2, 4, 8, 16 bytes): an op call names its
+// pipeline without building a string. A width a shader is not built for fails at the
+// pipeline lookup, naming it.
+inline constexpr std::array<std::array<std::string_view, 5>, 10> kWordVariants = {{
+    {"movement_strided_w1", "movement_strided_w2", "movement_strided_w4", "movement_strided_w8",
+     "movement_strided_w16"},
+    {"movement_pad_w1", "movement_pad_w2", "movement_pad_w4", "movement_pad_w8",
+     "movement_pad_w16"},
+    {"movement_transpose_w1", "movement_transpose_w2", "movement_transpose_w4",
+     "movement_transpose_w8", "movement_transpose_w16"},
+    {"movement_concat_w1", "movement_concat_w2", "movement_concat_w4", "movement_concat_w8",
+     "movement_concat_w16"},
+    {"movement_put_slice_w1", "movement_put_slice_w2", "movement_put_slice_w4",
+     "movement_put_slice_w8", "movement_put_slice_w16"},
+    {"index_gather_w1", "index_gather_w2", "index_gather_w4", "index_gather_w8",
+     "index_gather_w16"},
+    {"index_select_w1", "index_select_w2", "index_select_w4", "index_select_w8",
+     "index_select_w16"},
+    {"index_clip_w1", "index_clip_w2", "index_clip_w4", "index_clip_w8", "index_clip_w16"},
+    {"index_update_w1", "index_update_w2", "index_update_w4", "index_update_w8",
+     "index_update_w16"},
+    {"index_put_w1", "index_put_w2", "index_put_w4", "index_put_w8", "index_put_w16"},
+}};
+
+// The variant of `shader` moving words of `bytes` (1, 2, 4, 8 or 16).
+inline std::string_view word_variant(WordShader shader, std::size_t bytes) {
+  return kWordVariants[static_cast<std::size_t>(shader)][std::bit_width(bytes) - 1];
+}
+
+// The variant moving words of d's element size.
+inline std::string_view word_variant(WordShader shader, DType d) {
+  return word_variant(shader, itemsize(d));
 }
 
 // Word shaders need 8/16-bit storage (no arithmetic features) and the shared shader limits.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/env_choice.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 
@@ -15,8 +16,8 @@ constexpr VkMemoryPropertyFlags kPinned =
 // VKT_VK_PINNED_MB, else 2 GiB: reads past the cap still take the pinned path, but their
 // buffers are freed instead of kept.
 std::size_t pinned_cap() {
-  if (const char* env = std::getenv("VKT_VK_PINNED_MB"); env && *env) {
-    return static_cast<std::size_t>(std::max(0LL, std::atoll(env))) << 20;
+  if (const auto mb = common::env_count("VKT_VK_PINNED_MB", 0, ~0ull >> 20, "vulkan")) {
+    return static_cast<std::size_t>(*mb) << 20;
   }
   return std::size_t{2} << 30;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/check.h"
@@ -29,22 +30,23 @@ bool overlaps(const Access& a, const Access& b) {
 // Not on cpu devices (lavapipe): there polling takes a core from the driver's own threads.
 // VKT_VK_SPIN_US overrides.
 std::chrono::microseconds spin_budget(const Context& ctx) {
-  if (const char* v = std::getenv("VKT_VK_SPIN_US"); v != nullptr && *v != '\0') {
-    return std::chrono::microseconds(std::strtol(v, nullptr, 10));
+  constexpr std::uint64_t kMaxSpinUs = 60'000'000;  // a minute: past it, a typo
+  if (const auto us = common::env_count("VKT_VK_SPIN_US", 0, kMaxSpinUs, "vulkan")) {
+    return std::chrono::microseconds(*us);
   }
   const bool cpu = ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
-bool env_is(const char* name, const char* value) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::string_view(v) == value;
+// Whether variable `name` is set to `word`, its one value (unset or empty: not).
+bool env_is(const char* name, std::string_view word) {
+  return common::env_choice(name, {word}, -1, "vulkan") == 0;
 }
 
 Recorder::Sync sync_from_env() {
-  if (env_is("VKT_VK_SYNC", "fence")) return Recorder::Sync::fence;
-  if (env_is("VKT_VK_SYNC", "flag")) return Recorder::Sync::flag;
-  return Recorder::Sync::timeline;
+  constexpr Recorder::Sync kByWord[] = {Recorder::Sync::timeline, Recorder::Sync::fence,
+                                        Recorder::Sync::flag};
+  return kByWord[common::env_choice("VKT_VK_SYNC", {"timeline", "fence", "flag"}, 0, "vulkan")];
 }
 
 // Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 4. On the H200 (run 37,
@@ -56,17 +58,10 @@ constexpr std::uint32_t kGpuFlushOps = 4;
 // VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0: no pieces. Anything but a plain
 // count is refused, naming the variable (a typo must not silently measure the default).
 std::uint32_t flush_ops_from_env(const Context& ctx) {
-  const char* v = std::getenv("VKT_VK_FLUSH_OPS");
-  if (v == nullptr || *v == '\0') {
-    return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
+  if (const auto n = common::env_count("VKT_VK_FLUSH_OPS", 0, Recorder::kMaxCommands, "vulkan")) {
+    return static_cast<std::uint32_t>(*n);
   }
-  char* end = nullptr;
-  const unsigned long n = std::strtoul(v, &end, 10);
-  if (*end != '\0' || *v == '-' || n > Recorder::kMaxCommands) {
-    throw Error(std::string("[vulkan] VKT_VK_FLUSH_OPS='") + v +
-                "': expected a count of ops from 0 to " + std::to_string(Recorder::kMaxCommands));
-  }
-  return static_cast<std::uint32_t>(n);
+  return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
 }
 
 }  // namespace

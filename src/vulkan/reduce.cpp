@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "common/reduce_groups.h"
 #include "vulkan/backend.h"
 #include "vulkan/storage.h"
@@ -26,15 +27,25 @@ namespace vkt::vk {
 namespace {
 
 // Subgroup shuffles in the workgroup tree where the device offers them in compute shaders;
-// VKT_VK_SUBGROUPS=0 or the test hook turns them off.
-std::atomic<bool> g_subgroups_allowed{std::getenv("VKT_VK_SUBGROUPS") == nullptr ||
-                                      std::string(std::getenv("VKT_VK_SUBGROUPS")) != "0"};
+// VKT_VK_SUBGROUPS=0 (or 1, the default) or the test hook turns them off. -1: not yet read
+// (read at first use, not at static initialisation, where a bad value could not throw).
+std::atomic<int> g_subgroups_allowed{-1};
+
+bool subgroups_allowed() {
+  int allowed = g_subgroups_allowed.load();
+  if (allowed < 0) {
+    const int from_env = common::env_switch("VKT_VK_SUBGROUPS", "1", "0", true, "reduce") ? 1 : 0;
+    g_subgroups_allowed.compare_exchange_strong(allowed, from_env);
+    allowed = g_subgroups_allowed.load();
+  }
+  return allowed == 1;
+}
 
 bool subgroup_tree(const VulkanBackend& b) {
   const DeviceCaps& c = b.context().caps();
   const VkSubgroupFeatureFlags need =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
+  return subgroups_allowed() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
 // VKT_VK_REDUCE=vec4: passes over f32 read 16 bytes per load
@@ -42,12 +53,14 @@ bool subgroup_tree(const VulkanBackend& b) {
 // "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
 // adjacent elements as one vector and vec4 doubled reduce_max's time.
 bool vec4_allowed(const VulkanBackend& b) {
-  const char* v = std::getenv("VKT_VK_REDUCE");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "auto")
-    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (s == "vec4" || s == "scalar") return s == "vec4";
-  throw Error("[reduce] VKT_VK_REDUCE='" + s + "': expected auto, vec4 or scalar");
+  switch (common::env_choice("VKT_VK_REDUCE", {"auto", "vec4", "scalar"}, 0, "reduce")) {
+    case 1:
+      return true;
+    case 2:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
 }
 
 // VKT_VK_REDUCE_PASSES=1: a split rows pass is one dispatch where its partials fit one
@@ -56,10 +69,7 @@ bool vec4_allowed(const VulkanBackend& b) {
 // us on the device against 66.3, of 1M 11.2 against 7.4): its counter's fill and barrier
 // cost more than the second dispatch.
 bool one_pass_allowed() {
-  const char* v = std::getenv("VKT_VK_REDUCE_PASSES");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "1" || s == "2") return s == "1";
-  throw Error("[reduce] VKT_VK_REDUCE_PASSES='" + s + "': expected 1 or 2");
+  return common::env_switch("VKT_VK_REDUCE_PASSES", "1", "2", false, "reduce");
 }
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
@@ -127,15 +137,7 @@ constexpr std::uint64_t kTargetGroups = 1024;
 // Workgroups a split rows pass aims for: kTargetGroups, or VKT_VK_REDUCE_GROUPS (a tuning
 // sweep: fewer, fuller workgroups move more bytes each).
 std::uint64_t target_groups() {
-  const char* v = std::getenv("VKT_VK_REDUCE_GROUPS");
-  if (v == nullptr || *v == '\0') return kTargetGroups;
-  char* end = nullptr;
-  const unsigned long long g = std::strtoull(v, &end, 10);
-  if (*end != '\0' || g == 0 || g > (1u << 20)) {
-    throw Error("[reduce] VKT_VK_REDUCE_GROUPS='" + std::string(v) +
-                "': expected a workgroup count from 1 to 1048576");
-  }
-  return g;
+  return common::env_count("VKT_VK_REDUCE_GROUPS", 1, 1u << 20, "reduce").value_or(kTargetGroups);
 }
 constexpr std::uint64_t kMinRowsChunk = 4096;  // elements per workgroup, at least
 constexpr std::uint64_t kMinColsChunk = 64;    // elements per invocation, at least
@@ -378,10 +380,10 @@ OpCall parts_call(const OpCall& call) {
 
 namespace testing {
 void set_subgroup_reductions(bool allowed) {
-  g_subgroups_allowed = allowed;
+  g_subgroups_allowed = allowed ? 1 : 0;
 }
 bool subgroup_reductions() {
-  return g_subgroups_allowed.load();
+  return subgroups_allowed();
 }
 }  // namespace testing
 

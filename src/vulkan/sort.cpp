@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/backend.h"
 
@@ -100,11 +101,7 @@ std::uint64_t radix8_subgroups(const VulkanBackend& b) {
 // test or a bench run can switch it. H200, run 36: a flat 16M f32 sort 1977 us with 8, 3071
 // with 4.
 bool digits_of_4_requested(Op op) {
-  const char* v = std::getenv("VKT_VK_SORT_DIGIT_BITS");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "8" || s == "4") return s == "4";
-  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_DIGIT_BITS='" + s +
-              "': expected 8 or 4");
+  return common::env_choice("VKT_VK_SORT_DIGIT_BITS", {"8", "4"}, 0, op_name(op)) == 1;
 }
 
 // VKT_VK_SORT_REORDER=auto|1|0: sort_radix8.comp stages each tile in its sorted order in
@@ -113,13 +110,14 @@ bool digits_of_4_requested(Op op) {
 // costs a 32-byte sector (H200, run 36: flat 16M 1977 us staged, 3127 unstaged); 0 on CPU
 // devices, where lavapipe pays for the extra barriers.
 bool reorder_requested(const VulkanBackend& b, Op op) {
-  const char* v = std::getenv("VKT_VK_SORT_REORDER");
-  const std::string s = v == nullptr ? "" : v;
-  if (s.empty() || s == "auto")
-    return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (s == "1" || s == "0") return s == "1";
-  throw Error("[" + std::string(op_name(op)) + "] VKT_VK_SORT_REORDER='" + s +
-              "': expected auto, 1 or 0");
+  switch (common::env_choice("VKT_VK_SORT_REORDER", {"auto", "1", "0"}, 0, op_name(op))) {
+    case 1:
+      return true;
+    case 2:
+      return false;
+    default:
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.

@@ -4,6 +4,7 @@
 #include <spirv-tools/optimizer.hpp>
 #include <string>
 
+#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/test_override.h"
 
@@ -14,16 +15,16 @@ TestOverride<GeneratedPasses> g_override;
 }  // namespace
 
 GeneratedPasses parse_generated_passes(const char* text) {
-  const std::string s = text == nullptr ? "" : text;
-  if (s.empty() || s == "none") return GeneratedPasses::none;
-  if (s == "inline") return GeneratedPasses::inline_calls;
-  if (s == "simplify") return GeneratedPasses::simplify;
-  throw Error("[compile] VKT_COMPILE_SPIRV='" + s + "': expected none, inline or simplify");
+  constexpr GeneratedPasses kByWord[] = {GeneratedPasses::none, GeneratedPasses::inline_calls,
+                                         GeneratedPasses::simplify};
+  return kByWord[common::word_choice(text == nullptr ? "" : text, "VKT_COMPILE_SPIRV",
+                                     {"none", "inline", "simplify"}, 0, "compile")];
 }
 
 GeneratedPasses generated_passes() {
   if (const std::optional<GeneratedPasses> p = g_override.get()) return *p;
-  static const GeneratedPasses passes = parse_generated_passes(std::getenv("VKT_COMPILE_SPIRV"));
+  static const GeneratedPasses passes =
+      parse_generated_passes(common::env_text("VKT_COMPILE_SPIRV").data());
   return passes;
 }
 
