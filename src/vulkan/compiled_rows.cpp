@@ -842,14 +842,16 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const auto built = [&](const RowVariant& v) { return build_rows(b, g, reductions, v); };
   const std::optional<RowBuild> wanted = built(variant);
   if (!wanted) return nullptr;
-  // Tiers: where the split kernel (a half or a quarter of the code for the driver: first=)
-  // differs, the first call runs it and the wanted kernel's pipeline is created on another
-  // thread (when: see take_later); later calls take that one once ready. Both give eager's bits.
+  // Tiers: where the first tier's kernel (split in 2 or 4 parts, its loops unrolled or not:
+  // less code for the driver; first=, first_loop=) differs, the first call runs it and the
+  // wanted kernel's pipeline is created on another thread (when: see take_later); later calls
+  // take that one once ready. Both give eager's bits.
   RowVariant quick = variant;
   quick.split = variant.first_split;
+  quick.unrolled = variant.unrolled && variant.first_unrolled;
   const std::optional<RowBuild> first =
       compile_tiers(b) && variant.split == 1 ? built(quick) : std::nullopt;
-  const bool tiered = first && first->geo.parts > 1;
+  const bool tiered = first && first->source != wanted->source;
   const RowBuild& now = tiered ? *first : *wanted;
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << now.source;
   const auto pipeline_of = [&b, bindings](const RowBuild& r) {

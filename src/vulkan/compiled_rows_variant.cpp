@@ -15,7 +15,8 @@ namespace {
 constexpr const char* kChoices =
     "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
     "hold=registers|shared, max=bits|combine, divide=row|plain, exp=proven|bits|plain, "
-    "bounds=static|always, rare=once|inline, split=1|2|4, first=2|4";
+    "bounds=static|always, rare=once|inline, split=1|2|4, first=2|4, "
+    "first_loop=unrolled|rolled";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -71,6 +72,11 @@ void set(RowVariant& v, std::string_view item) {
     v.split = choice(item, value, {1, 2, 4});
   } else if (key == "first") {
     v.first_split = choice(item, value, {2, 4});
+  } else if (key == "first_loop") {
+    if (value != "unrolled" && value != "rolled") {
+      bad(item, "is not first_loop=unrolled or first_loop=rolled");
+    }
+    v.first_unrolled = value == "unrolled";
   } else if (key == "rare") {
     if (value != "once" && value != "inline") bad(item, "is not rare=once or rare=inline");
     v.rare_once = value == "once";
@@ -92,7 +98,8 @@ std::string RowVariant::text() const {
                              : "plain") +
          ",bounds=" + (static_bounds ? "static" : "always") +
          ",rare=" + (rare_once ? "once" : "inline") + ",split=" + std::to_string(split) +
-         ",first=" + std::to_string(first_split);
+         ",first=" + std::to_string(first_split) +
+         ",first_loop=" + (first_unrolled ? "unrolled" : "rolled");
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):

@@ -29,6 +29,8 @@
 //   first=2|4               the split of the kernel a tiered first call runs
 //                           (VKT_COMPILE_TIERS): 4 gives the driver a quarter of the
 //                           per-element code to compile, its sums folding through four parts
+//   first_loop=unrolled|rolled  that kernel's loops (rolled: less code still, the row in
+//                           local memory)
 //   rare=once|inline        the rare paths written once per lane, not once per held element:
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
@@ -58,9 +60,10 @@ struct RowVariant {
   bool rare_once = true;
   std::uint32_t split = 1;
   std::uint32_t first_split = 2;
+  bool first_unrolled = true;
   bool operator==(const RowVariant&) const = default;
   // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
-  // bounds=static,rare=once,split=1,first=2"
+  // bounds=static,rare=once,split=1,first=2,first_loop=unrolled"
   std::string text() const;
 };
 

@@ -141,12 +141,12 @@ TEST_F(VulkanCompileFirstCall, ConcurrentRequestsCreateOnePipeline) {
 
 // Tiers on: the first call runs the split kernel, a later call the full one once another
 // thread has made it; every call gives eager's bits.
-// The first tier split in two and in four parts (first=2|4).
+// The first tier split in two and in four parts (first=2|4), and with rolled loops.
 TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBits) {
   vk::testing::set_compile_tiers(true);
   const Tensor x = from_vector(sawtooth(29 * 4096), {29, 4096}, &gpu());
   const std::vector<std::byte> want = softmax_rows(x).to_bytes();
-  for (const char* first : {"first=2", "first=4"}) {
+  for (const char* first : {"first=2", "first=4", "first_loop=rolled"}) {
     vk::testing::set_row_variant(vk::parse_row_variant(first));
     auto f = compile(softmax_rows);
     const std::uint64_t before = vk::testing::row_kernel_promotions();

@@ -18,7 +18,7 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
   }
   EXPECT_EQ(default_row_variant().text(),
             "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
-            "exp=proven,bounds=static,rare=once,split=1,first=2");
+            "exp=proven,bounds=static,rare=once,split=1,first=2,first_loop=unrolled");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
@@ -30,7 +30,7 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_TRUE(v.hold_shared);
   EXPECT_EQ(v.text(),
             "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
-            "bounds=static,rare=once,split=1,first=2");
+            "bounds=static,rare=once,split=1,first=2,first_loop=unrolled");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   const RowVariant before =
       parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
@@ -50,6 +50,8 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_EQ(parse_row_variant("split=4").split, 4u);
   EXPECT_EQ(parse_row_variant("first=4").first_split, 4u);
   EXPECT_EQ(parse_row_variant("first=4,first=2").first_split, 2u);
+  EXPECT_FALSE(parse_row_variant("first_loop=rolled").first_unrolled);
+  EXPECT_TRUE(parse_row_variant("first_loop=rolled,first_loop=unrolled").first_unrolled);
 }
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
