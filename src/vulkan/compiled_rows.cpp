@@ -29,6 +29,7 @@
 #include "vulkan/compiled_glsl.h"
 #include "vulkan/compiled_rows_math.h"
 #include "vulkan/compiled_rows_variant.h"
+#include "vulkan/device_switch.h"
 #include "vulkan/kernel_cache.h"
 #include "vulkan/test_override.h"
 #include "vulkan/testing.h"
@@ -873,7 +874,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
 bool compile_tiers(const VulkanBackend& b) {
   if (const std::optional<bool> on = g_tiers_override.get()) return *on;
   static const int v = common::env_choice("VKT_COMPILE_TIERS", {"0", "1"}, -1, "compile");
-  if (v < 0) return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (v < 0) return is_gpu(b.context());
   return v == 1;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/env_choice.h"
 #include "vulkan/backend.h"
+#include "vulkan/device_switch.h"
 #include "vulkan/movement_words.h"
 
 namespace vkt::vk {
@@ -201,15 +202,8 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // shaders come nowhere near (lavapipe: many times slower by the one pass at 1M). H200
 // (run46-1918574): 4.2 us on the device at 1024 against 6.1, 132 us at 64M against 131.5.
 bool fused_put_allowed(const VulkanBackend& b) {
-  switch (
-      common::env_choice("VKT_VK_INDEXED_PUT", {"by_device", "fused", "copy"}, 0, "indexed_put")) {
-    case 1:
-      return true;
-    case 2:
-      return false;
-    default:
-      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  }
+  return switch_by_device(b.context(), "VKT_VK_INDEXED_PUT", {"by_device", "fused", "copy"},
+                          "indexed_put");
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.

@@ -13,6 +13,7 @@
 #include "common/env_choice.h"
 #include "vkt/ledger.h"
 #include "vulkan/backend.h"
+#include "vulkan/device_switch.h"
 #include "vulkan/movement_one_pass.h"
 #include "vulkan/movement_words.h"
 #include "vulkan/scalar_words.h"
@@ -61,7 +62,7 @@ bool use_tiled_transpose(const VulkanBackend& b, DType d) {
     case TransposePath::strided:
       return false;
     default:
-      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+      return is_gpu(b.context());
   }
 }
 

@@ -21,6 +21,7 @@
 #include "common/env_choice.h"
 #include "common/reduce_groups.h"
 #include "vulkan/backend.h"
+#include "vulkan/device_switch.h"
 #include "vulkan/storage.h"
 
 namespace vkt::vk {
@@ -53,14 +54,7 @@ bool subgroup_tree(const VulkanBackend& b) {
 // "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
 // adjacent elements as one vector and vec4 doubled reduce_max's time.
 bool vec4_allowed(const VulkanBackend& b) {
-  switch (common::env_choice("VKT_VK_REDUCE", {"auto", "vec4", "scalar"}, 0, "reduce")) {
-    case 1:
-      return true;
-    case 2:
-      return false;
-    default:
-      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  }
+  return switch_by_device(b.context(), "VKT_VK_REDUCE", {"auto", "vec4", "scalar"}, "reduce");
 }
 
 // VKT_VK_REDUCE_PASSES=1: a split rows pass is one dispatch where its partials fit one

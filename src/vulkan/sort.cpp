@@ -26,6 +26,7 @@
 #include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vulkan/backend.h"
+#include "vulkan/device_switch.h"
 
 namespace vkt::vk {
 namespace {
@@ -110,14 +111,7 @@ bool digits_of_4_requested(Op op) {
 // costs a 32-byte sector (H200, run 36: flat 16M 1977 us staged, 3127 unstaged); 0 on CPU
 // devices, where lavapipe pays for the extra barriers.
 bool reorder_requested(const VulkanBackend& b, Op op) {
-  switch (common::env_choice("VKT_VK_SORT_REORDER", {"auto", "1", "0"}, 0, op_name(op))) {
-    case 1:
-      return true;
-    case 2:
-      return false;
-    default:
-      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  }
+  return switch_by_device(b.context(), "VKT_VK_SORT_REORDER", {"auto", "1", "0"}, op_name(op));
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
