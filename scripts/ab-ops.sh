@@ -15,20 +15,14 @@ ops=${4:?usage}
 sizes=${5:?usage}
 shift 5
 mkdir -p "$out"
-# Even rounds take the settings in reverse: in run 51 every second process of a pair ran ~30 us
-# slower per call on the host side, which a fixed order charges to one setting.
-forward=("$@")
-reverse=()
-for ((i = $# - 1; i >= 0; i--)); do reverse+=("${forward[i]}"); done
-for k in $(seq 1 "$n"); do
-  if ((k % 2 == 0)); then order=("${reverse[@]}"); else order=("${forward[@]}"); fi
-  for s in "${order[@]}"; do
-    name=${s%%:*}
-    assign=${s#*:}
-    env $assign "$bench" ops --ops "$ops" --sizes "$sizes" --reps 20 \
-      --out "$out/$name-$k.csv" > /dev/null
-  done
-done
+# shellcheck source=scripts/lib/rounds.sh
+source "$(dirname "$0")/lib/rounds.sh"
+ops_process() {  # NAME K VAR=VALUE...
+  local name=$1 k=$2
+  shift 2
+  env "$@" "$bench" ops --ops "$ops" --sizes "$sizes" --reps 20 --out "$out/$name-$k.csv" > /dev/null
+}
+rounds "$n" ops_process "$@"
 python3 - "$out" "$@" <<'PY'
 import csv, glob, statistics, sys
 out = sys.argv[1]

@@ -5,7 +5,8 @@
 # drift hits each alike: the driver's pipeline time moves by half between processes (runs
 # 42-44), so one sample says little. Source scripts/gpu-env.sh first. Usage, from the repository root:
 #   scripts/first-call-samples.sh OUTDIR BUILD_DIR N SETTING...
-# SETTING is NAME:VAR=VALUE (or NAME: for the defaults), e.g. none: simplify:VKT_COMPILE_SPIRV=simplify
+# SETTING is NAME:VAR=VALUE[ VAR=VALUE...] (or NAME: for the defaults), e.g. none:
+#   simplify:VKT_COMPILE_SPIRV=simplify
 # Writes OUTDIR/NAME-K.csv (vkt-bench chain rows, first_call_us) and prints a summary.
 set -euo pipefail
 out=${1:?usage: first-call-samples.sh OUTDIR BUILD_DIR N SETTING...}
@@ -13,20 +14,15 @@ bench=${2:?usage}/vkt-bench
 n=${3:?usage}
 shift 3
 mkdir -p "$out"
-# Even rounds take the settings in reverse: in run 51 every second process of a pair ran ~30 us
-# slower per call on the host side, which a fixed order charges to one setting.
-forward=("$@")
-reverse=()
-for ((i = $# - 1; i >= 0; i--)); do reverse+=("${forward[i]}"); done
-for k in $(seq 1 "$n"); do
-  if ((k % 2 == 0)); then order=("${reverse[@]}"); else order=("${forward[@]}"); fi
-  for s in "${order[@]}"; do
-    name=${s%%:*}
-    assign=${s#*:}
-    env ${assign:+"$assign"} VKT_CACHE_DIR=off __GL_SHADER_DISK_CACHE=0 "$bench" chain \
-      --ops softmax,layernorm --sizes 16777216 --reps 3 --out "$out/$name-$k.csv" > /dev/null
-  done
-done
+# shellcheck source=scripts/lib/rounds.sh
+source "$(dirname "$0")/lib/rounds.sh"
+first_call() {  # NAME K VAR=VALUE...
+  local name=$1 k=$2
+  shift 2
+  env "$@" VKT_CACHE_DIR=off __GL_SHADER_DISK_CACHE=0 "$bench" chain \
+    --ops softmax,layernorm --sizes 16777216 --reps 3 --out "$out/$name-$k.csv" > /dev/null
+}
+rounds "$n" first_call "$@"
 python3 - "$out" "$@" <<'PY'
 import csv, glob, statistics, sys
 out = sys.argv[1]
