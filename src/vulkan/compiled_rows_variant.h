@@ -28,9 +28,10 @@
 //                           gets whole steps of four and a row's lanes fill whole subgroups
 //   first=2|4               the split of the kernel a tiered first call runs
 //                           (VKT_COMPILE_TIERS): 4 gives the driver a quarter of the
-//                           per-element code to compile, its sums folding through four parts
+//                           per-element code, its sums folding through four parts, yet its
+//                           first calls were slower on the H200 (runs 51, 53)
 //   first_loop=unrolled|rolled  that kernel's loops (rolled: less code still, the row in
-//                           local memory)
+//                           local memory; no clear gain in run 53)
 //   rare=once|inline        the rare paths written once per lane, not once per held element:
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
