@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Copies what the GPU machine runs (vkt-bench, vkt-pipeline-time, the two test binaries and the fuzzer) from a build
+# Copies what the GPU machine runs (vkt-bench, the probes vkt-pipeline-time and
+# vkt-coopmat-peak with its kernels, the two test binaries and the fuzzer) from a build
 # folder into a small one that fits the device tool's carry limit (64 MiB). The binaries link
 # shaderc, glslang and SPIRV-Tools statically (vkt::compile), ~9 MB each, so they travel
 # stripped and gzipped; `source scripts/gpu-env.sh` on the device unpacks them (again after
 # each new pack) into build-gpu/vkt-bench and build-gpu/tests/{vkt_unit_tests,
 # vkt_vulkan_tests,vkt_fuzz}, where they always were.
 # Usage:
-#   scripts/pack-gpu.sh [build dir] [packed dir]   (defaults: build, build-gpu)
+#   scripts/pack-gpu.sh [build dir] [packed dir] [lean]   (defaults: build, build-gpu)
+# "lean" leaves out the unit tests and the fuzzer (which run the same on any machine), for a
+# pack that stays under the carry limit beside .gl.
 set -euo pipefail
 build=${1:-build}
 packed=${2:-build-gpu}
+lean=${3:-}
 # Built first, so vkt-bench's commit stamp (bench/commit.cmake, refreshed at every build) is
 # the commit packed: a pack made after a commit without a rebuild carried the previous
 # commit's "-dirty" stamp into runs 15 and 16's CSVs.
@@ -18,11 +22,15 @@ rm -rf "$packed"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/tests" "$packed"
-cp "$build/vkt-bench" "$build/vkt-pipeline-time" "$stage/"
-cp "$build/tests/vkt_unit_tests" "$build/tests/conformance/vkt_vulkan_tests" \
-  "$build/tests/fuzz/vkt_fuzz" "$stage/tests/"
-strip "$stage/vkt-bench" "$stage/vkt-pipeline-time" "$stage"/tests/*
-tar -czf "$packed/binaries.tar.gz" -C "$stage" vkt-bench vkt-pipeline-time tests
+cp "$build/vkt-bench" "$build/vkt-pipeline-time" "$build/vkt-coopmat-peak" "$stage/"
+cp "$build"/coopmat_peak_*.spv "$stage/"
+cp "$build/tests/conformance/vkt_vulkan_tests" "$stage/tests/"
+if [ "$lean" != lean ]; then
+  cp "$build/tests/vkt_unit_tests" "$build/tests/fuzz/vkt_fuzz" "$stage/tests/"
+fi
+strip "$stage/vkt-bench" "$stage/vkt-pipeline-time" "$stage/vkt-coopmat-peak" "$stage"/tests/*
+(cd "$stage" && tar -czf - vkt-bench vkt-pipeline-time vkt-coopmat-peak coopmat_peak_*.spv tests) \
+  > "$packed/binaries.tar.gz"
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
 git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench (CSVs will be stamped -dirty)" >&2
 du -sh "$packed"

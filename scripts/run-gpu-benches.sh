@@ -22,6 +22,10 @@
 #           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
 #           and f32 through im2col + the GEMM (VKT_VK_CONV_GEMM=1), the implicit GEMM's f16
 #           for comparison, and cuDNN's conv
+# coopmatpeak the tensor cores' rate through VK_NV_cooperative_matrix (vkt-coopmat-peak:
+#           registers only, and fragments loaded from shared memory each step, f32 and f16
+#           accumulators, 128 and 256 invocations) beside the f16 matmul's default at 4096
+#           and 8192 and PyTorch's f16 matmul
 # convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
 #           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
 #           (--gemm-alone), then f16 with the element-per-store im2col (VKT_VK_CONV_IM2COL_VEC=0)
@@ -164,6 +168,17 @@ for b in $benches; do
       "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-plain_${day}.csv"
       if have_torch; then
         python3 bench/peers/torch_conv.py --no-cpu --out "$out/${host}_torch-conv_${day}.csv"
+      fi ;;
+    coopmatpeak)
+      for t in 128 256; do
+        "$build/vkt-coopmat-peak" --threads $t "$build"/coopmat_peak_f32.spv \
+          "$build"/coopmat_peak_f16.spv
+      done > "$out/${host}_coopmat-peak_${day}.csv"
+      "$bench" matmul --sizes 4096,8192 --dtypes f16 --cpu-max 0 --reps 10 \
+        --out "$out/${host}_matmul-f16_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_matmul.py --sizes 4096,8192 --dtypes f16 \
+          --out "$out/${host}_torch-matmul-f16_${day}.csv"
       fi ;;
     convpasses)
       VKT_VK_CONV_GEMM=1 "$bench" conv --device-only --dtypes f16,f32 --gemm-alone \

@@ -8,104 +8,19 @@
 // --disable-optimization creates them with VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (a
 // quick first tier, where the driver honours it).
 //   vkt-pipeline-time [--repeats N] [--disable-optimization] FILE.spv...
-#include <vulkan/vulkan.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "probe_device.h"
+
 namespace {
 
-[[noreturn]] void fail(const std::string& what, VkResult r) {
-  std::fprintf(stderr, "vkt-pipeline-time: %s failed (VkResult %d)\n", what.c_str(),
-               static_cast<int>(r));
-  std::exit(1);
-}
-
-void check(VkResult r, const char* what) {
-  if (r != VK_SUCCESS) fail(what, r);
-}
-
-std::vector<std::uint32_t> read_spirv(const std::string& path) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) {
-    std::fprintf(stderr, "vkt-pipeline-time: cannot read %s\n", path.c_str());
-    std::exit(1);
-  }
-  const auto bytes = static_cast<std::size_t>(f.tellg());
-  if (bytes == 0 || bytes % 4 != 0) {
-    std::fprintf(stderr, "vkt-pipeline-time: %s is %zu bytes, not SPIR-V words\n", path.c_str(),
-                 bytes);
-    std::exit(1);
-  }
-  std::vector<std::uint32_t> words(bytes / 4);
-  f.seekg(0);
-  f.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(bytes));
-  return words;
-}
-
-struct Device {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkDevice device = VK_NULL_HANDLE;
-  std::string name;
-  Device() {
-    VkApplicationInfo app{};
-    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-    app.apiVersion = VK_API_VERSION_1_2;
-    VkInstanceCreateInfo ici{};
-    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-    ici.pApplicationInfo = &app;
-    check(vkCreateInstance(&ici, nullptr, &instance), "vkCreateInstance");
-    std::uint32_t n = 0;
-    vkEnumeratePhysicalDevices(instance, &n, nullptr);
-    std::vector<VkPhysicalDevice> all(n);
-    vkEnumeratePhysicalDevices(instance, &n, all.data());
-    if (all.empty()) fail("no Vulkan device", VK_ERROR_INITIALIZATION_FAILED);
-    VkPhysicalDevice pick = all[0];
-    for (VkPhysicalDevice p : all) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(p, &props);
-      if (props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
-        pick = p;
-        break;
-      }
-    }
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(pick, &props);
-    name = props.deviceName;
-    // The features vktensor's shaders use, where the device has them.
-    VkPhysicalDeviceVulkan12Features f12{};
-    f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    VkPhysicalDeviceVulkan11Features f11{};
-    f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-    f11.pNext = &f12;
-    VkPhysicalDeviceFeatures2 features{};
-    features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    features.pNext = &f11;
-    vkGetPhysicalDeviceFeatures2(pick, &features);
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo q{};
-    q.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-    q.queueCount = 1;
-    q.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dci{};
-    dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-    dci.pNext = &features;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &q;
-    check(vkCreateDevice(pick, &dci, nullptr, &device), "vkCreateDevice");
-  }
-  ~Device() {
-    vkDestroyDevice(device, nullptr);
-    vkDestroyInstance(instance, nullptr);
-  }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-};
+using probe::check;
+using probe::Device;
 
 double create_once_us(const Device& d, const std::vector<std::uint32_t>& words,
                       VkPipelineLayout layout, VkPipelineCreateFlags flags) {
@@ -178,9 +93,9 @@ int main(int argc, char** argv) {
   plci.pPushConstantRanges = &push;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   check(vkCreatePipelineLayout(d.device, &plci, nullptr, &layout), "pipeline layout");
-  std::printf("# device %s\nfile,spirv_bytes,create_us,repeat_us\n", d.name.c_str());
+  std::printf("# device %s\nfile,spirv_bytes,create_us,repeat_us\n", d.props.deviceName);
   for (const std::string& f : files) {
-    const std::vector<std::uint32_t> words = read_spirv(f);
+    const std::vector<std::uint32_t> words = probe::read_spirv(f);
     std::printf("%s,%zu,%.0f,", f.c_str(), words.size() * 4,
                 create_once_us(d, words, layout, flags));
     for (int r = 0; r < repeats; ++r) {
