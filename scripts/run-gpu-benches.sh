@@ -24,7 +24,8 @@
 #           for comparison, and cuDNN's conv
 # coopmatpeak the tensor cores' rate through VK_NV_cooperative_matrix (vkt-coopmat-peak:
 #           registers only, and fragments loaded from shared memory each step, f32 and f16
-#           accumulators, 128 and 256 invocations) beside the f16 matmul's default at 4096
+#           accumulators, 128 and 256 invocations), a GEMM on workgroup-scope matrices
+#           (VK_NV_cooperative_matrix2, at 4096 and 8192) beside the f16 matmul's default at 4096
 #           and 8192 and PyTorch's f16 matmul
 # convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
 #           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
@@ -174,6 +175,9 @@ for b in $benches; do
         "$build/vkt-coopmat-peak" --threads $t "$build"/coopmat_peak_f32.spv \
           "$build"/coopmat_peak_f16.spv
       done > "$out/${host}_coopmat-peak_${day}.csv"
+      for n in 4096 8192; do
+        timeout 120 "$build/vkt-coopmat-peak" --gemm $n
+      done > "$out/${host}_coopmat2-gemm_${day}.csv" 2>&1
       "$bench" matmul --sizes 4096,8192 --dtypes f16 --cpu-max 0 --reps 10 \
         --out "$out/${host}_matmul-f16_${day}.csv"
       if have_torch; then

@@ -5,8 +5,11 @@
 // Prints the device's shared-memory limit and cooperative-matrix extensions, then one CSV
 // line per SPIR-V file (coopmat_peak.comp built with one accumulator type) and MODE (0:
 // registers only; 1: fragments from uvec4 shared memory each step; 2: from float16_t).
+// With --gemm N, where the device has VK_NV_cooperative_matrix2, it then times an N x N x N
+// f16 GEMM with workgroup-scope matrices (workgroup_gemm.h) for each block size that the
+// device's flexible dimensions allow, and checks C against the host.
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
-//   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] FILE.spv...
+//   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N] FILE.spv...
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,23 +20,60 @@
 #include <vector>
 
 #include "probe_device.h"
+#include "workgroup_gemm.h"
 
 namespace {
 
 using probe::check;
 
+// VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 postdate Debian 12's Vulkan
+// headers (1.3.239): their structures as the Vulkan registry defines them.
+constexpr auto kKhrFeaturesType = static_cast<VkStructureType>(1000506000);
+constexpr auto kNv2FeaturesType = static_cast<VkStructureType>(1000593000);
+constexpr auto kFlexiblePropertiesType = static_cast<VkStructureType>(1000593001);
+constexpr auto kNv2PropertiesType = static_cast<VkStructureType>(1000593002);
+struct KhrFeatures {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
+};
+struct Nv2Features {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 workgroupScope, flexibleDimensions, reductions, conversions, perElementOperations,
+      tensorAddressing, blockLoads;
+};
+struct Nv2Properties {
+  VkStructureType sType;
+  void* pNext;
+  std::uint32_t workgroupScopeMaxWorkgroupSize, flexibleDimensionsMaxDimension,
+      workgroupScopeReservedSharedMemory;
+};
+struct FlexibleProperties {
+  VkStructureType sType;
+  void* pNext;
+  std::uint32_t m_granularity, n_granularity, k_granularity, a, b, c, result;
+  VkBool32 saturating;
+  std::uint32_t scope, workgroup_invocations;
+};
+using FlexibleQuery = VkResult(VKAPI_PTR*)(VkPhysicalDevice, std::uint32_t*, FlexibleProperties*);
+constexpr std::uint32_t kF16 = 0, kF32 = 1, kScopeWorkgroup = 2;
+
 struct Options {
-  std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5;
+  std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0;
   std::vector<std::string> files;
 };
 
 std::uint32_t find_memory(const probe::Device& d, std::uint32_t type_bits) {
   VkPhysicalDeviceMemoryProperties mp;
   vkGetPhysicalDeviceMemoryProperties(d.physical, &mp);
-  const VkMemoryPropertyFlags want =
+  const VkMemoryPropertyFlags mapped =
       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  for (std::uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
-    if ((type_bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
+  // Device-local where the device maps it (the GEMM's operands are read at HBM rates).
+  for (VkMemoryPropertyFlags want : {mapped | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, mapped}) {
+    for (std::uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
+      if ((type_bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
+    }
   }
   probe::fail("no host-visible memory", VK_ERROR_OUT_OF_DEVICE_MEMORY);
 }
@@ -68,6 +108,163 @@ struct Buffer {
   Buffer& operator=(const Buffer&) = delete;
 };
 
+// Three storage buffers and 16 bytes of push constants; times one dispatch by timestamps.
+class Runner {
+ public:
+  explicit Runner(const probe::Device& d) : d_(d) {
+    VkDescriptorSetLayoutBinding bindings[3];
+    for (std::uint32_t b = 0; b < 3; ++b) {
+      bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    }
+    VkDescriptorSetLayoutCreateInfo lci{};
+    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    lci.bindingCount = 3;
+    lci.pBindings = bindings;
+    check(vkCreateDescriptorSetLayout(d.device, &lci, nullptr, &set_layout_), "set layout");
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+    VkPipelineLayoutCreateInfo plci{};
+    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &set_layout_;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &push;
+    check(vkCreatePipelineLayout(d.device, &plci, nullptr, &layout_), "pipeline layout");
+    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+    VkDescriptorPoolCreateInfo dpci{};
+    dpci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    dpci.maxSets = 1;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &pool_size;
+    check(vkCreateDescriptorPool(d.device, &dpci, nullptr, &pool_), "descriptor pool");
+    VkDescriptorSetAllocateInfo dsai{};
+    dsai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    dsai.descriptorPool = pool_;
+    dsai.descriptorSetCount = 1;
+    dsai.pSetLayouts = &set_layout_;
+    check(vkAllocateDescriptorSets(d.device, &dsai, &set_), "descriptor set");
+    VkQueryPoolCreateInfo qpci{};
+    qpci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qpci.queryCount = 2;
+    check(vkCreateQueryPool(d.device, &qpci, nullptr, &queries_), "query pool");
+    VkCommandPoolCreateInfo cpci{};
+    cpci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    cpci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    check(vkCreateCommandPool(d.device, &cpci, nullptr, &cmd_pool_), "command pool");
+    VkCommandBufferAllocateInfo cbai{};
+    cbai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    cbai.commandPool = cmd_pool_;
+    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbai.commandBufferCount = 1;
+    check(vkAllocateCommandBuffers(d.device, &cbai, &cmd_), "command buffer");
+  }
+  ~Runner() {
+    vkDestroyCommandPool(d_.device, cmd_pool_, nullptr);
+    vkDestroyQueryPool(d_.device, queries_, nullptr);
+    vkDestroyDescriptorPool(d_.device, pool_, nullptr);
+    vkDestroyPipelineLayout(d_.device, layout_, nullptr);
+    vkDestroyDescriptorSetLayout(d_.device, set_layout_, nullptr);
+  }
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  void bind(const std::vector<const Buffer*>& buffers) {
+    std::vector<VkDescriptorBufferInfo> infos;
+    for (const Buffer* b : buffers) infos.push_back({b->buffer, 0, VK_WHOLE_SIZE});
+    std::vector<VkWriteDescriptorSet> writes(buffers.size());
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+      writes[b] = {};
+      writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      writes[b].dstSet = set_;
+      writes[b].dstBinding = static_cast<std::uint32_t>(b);
+      writes[b].descriptorCount = 1;
+      writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[b].pBufferInfo = &infos[b];
+    }
+    vkUpdateDescriptorSets(d_.device, static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
+                           nullptr);
+  }
+
+  // The pipeline of `words` with specialization constants 0.. set to `spec`; null where the
+  // driver refuses it.
+  VkPipeline pipeline(const std::vector<std::uint32_t>& words,
+                      const std::vector<std::uint32_t>& spec) const {
+    VkShaderModuleCreateInfo mci{};
+    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    mci.codeSize = words.size() * 4;
+    mci.pCode = words.data();
+    VkShaderModule module;
+    check(vkCreateShaderModule(d_.device, &mci, nullptr, &module), "shader module");
+    std::vector<VkSpecializationMapEntry> entries;
+    for (std::uint32_t i = 0; i < spec.size(); ++i) entries.push_back({i, 4 * i, 4});
+    VkSpecializationInfo si{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                            spec.size() * 4, spec.data()};
+    VkComputePipelineCreateInfo pci{};
+    pci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pci.stage.module = module;
+    pci.stage.pName = "main";
+    pci.stage.pSpecializationInfo = spec.empty() ? nullptr : &si;
+    pci.layout = layout_;
+    VkPipeline p = VK_NULL_HANDLE;
+    const VkResult r = vkCreateComputePipelines(d_.device, VK_NULL_HANDLE, 1, &pci, nullptr, &p);
+    vkDestroyShaderModule(d_.device, module, nullptr);
+    if (r != VK_SUCCESS) {
+      std::printf("# pipeline creation failed (VkResult %d)\n", static_cast<int>(r));
+      return VK_NULL_HANDLE;
+    }
+    return p;
+  }
+
+  // Median device time of `repeats` dispatches after one warm-up, in microseconds.
+  double time(VkPipeline p, const std::vector<std::uint32_t>& push, std::uint32_t gx,
+              std::uint32_t gy, std::uint32_t repeats) {
+    std::vector<double> us;
+    for (std::uint32_t r = 0; r <= repeats; ++r) {
+      VkCommandBufferBeginInfo begin{};
+      begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+      check(vkBeginCommandBuffer(cmd_, &begin), "begin");
+      vkCmdResetQueryPool(cmd_, queries_, 0, 2);
+      vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+      vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0,
+                              nullptr);
+      vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                         static_cast<std::uint32_t>(push.size() * 4), push.data());
+      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+      vkCmdDispatch(cmd_, gx, gy, 1);
+      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+      check(vkEndCommandBuffer(cmd_), "end");
+      VkSubmitInfo si{};
+      si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+      si.commandBufferCount = 1;
+      si.pCommandBuffers = &cmd_;
+      check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
+      check(vkQueueWaitIdle(d_.queue), "wait");
+      std::uint64_t stamps[2];
+      check(vkGetQueryPoolResults(d_.device, queries_, 0, 2, sizeof stamps, stamps, 8,
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "timestamps");
+      if (r > 0) {
+        us.push_back(static_cast<double>(stamps[1] - stamps[0]) * d_.props.limits.timestampPeriod /
+                     1000.0);
+      }
+    }
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+  }
+
+ private:
+  const probe::Device& d_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+  VkCommandPool cmd_pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+};
+
 void print_limits(const probe::Device& d) {
   std::printf("# device %s, driver %u, api %u.%u.%u\n", d.props.deviceName, d.props.driverVersion,
               VK_API_VERSION_MAJOR(d.props.apiVersion), VK_API_VERSION_MINOR(d.props.apiVersion),
@@ -87,6 +284,110 @@ void print_limits(const probe::Device& d) {
   }
 }
 
+// The register-only and shared-memory rates of coopmat_peak.comp's builds.
+void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
+  Buffer in(d, 4096 * 2);
+  const std::uint64_t subgroups = std::uint64_t{o.groups} * (o.threads / 32);
+  Buffer out(d, subgroups * 256 * 4);
+  auto* halves = static_cast<std::uint16_t*>(in.mapped);
+  for (int i = 0; i < 4096; ++i) halves[i] = 0x2400;  // 2^-6: the sums stay exact in f16
+  runner.bind({&in, &out, &out});
+  std::printf("file,mode,threads,groups,steps,device_us,TFLOPs,check\n");
+  for (const std::string& file : o.files) {
+    const std::vector<std::uint32_t> words = probe::read_spirv(file);
+    for (std::uint32_t mode = 0; mode < 3; ++mode) {
+      VkPipeline p = runner.pipeline(words, {o.threads, mode});
+      if (p == VK_NULL_HANDLE) continue;
+      const double median = runner.time(p, {o.steps}, o.groups, 1, o.repeats);
+      vkDestroyPipeline(d.device, p, nullptr);
+      const double flops = static_cast<double>(subgroups) * o.steps * 16 * 2.0 * 16 * 16 * 16;
+      // acc[0]'s every element: steps products of rows of 16 values 2^-6 by columns of them.
+      const float first = static_cast<const float*>(out.mapped)[0];
+      const double want = static_cast<double>(o.steps) * 16 / 4096.0;
+      std::printf("%s,%u,%u,%u,%u,%.1f,%.1f,%s\n", file.c_str(), mode, o.threads, o.groups, o.steps,
+                  median, flops / median / 1e6,
+                  std::fabs(first - want) <= want * 1e-3 ? "ok" : "WRONG");
+      std::fflush(stdout);
+    }
+  }
+}
+
+// f16 bits of the small values the GEMM multiplies: (i % 5 - 2) / 4, exact in f16, so
+// every sum of products is exact in f32 for K up to 2^14.
+std::uint16_t gemm_value_bits(std::uint64_t i) {
+  static const std::uint16_t bits[5] = {0xb800, 0xb400, 0x0000, 0x3400, 0x3800};
+  return bits[(i * 7 + i / 3) % 5];
+}
+double gemm_value(std::uint64_t i) {
+  return (static_cast<double>((i * 7 + i / 3) % 5) - 2) / 4;
+}
+
+void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o) {
+  auto props_query = reinterpret_cast<FlexibleQuery>(vkGetInstanceProcAddr(
+      d.instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
+  if (props_query == nullptr) {
+    std::printf("# no flexible-dimensions query\n");
+    return;
+  }
+  std::uint32_t count = 0;
+  check(props_query(d.physical, &count, nullptr), "flexible dimensions");
+  FlexibleProperties blank{};
+  blank.sType = kFlexiblePropertiesType;
+  std::vector<FlexibleProperties> flex(count, blank);
+  check(props_query(d.physical, &count, flex.data()), "flexible dimensions");
+  std::vector<FlexibleProperties> usable;
+  for (const FlexibleProperties& f : flex) {
+    std::printf("# flexible %ux%ux%u types %u*%u+%u->%u scope %u invocations %u\n", f.m_granularity,
+                f.n_granularity, f.k_granularity, f.a, f.b, f.c, f.result, f.scope,
+                f.workgroup_invocations);
+    if (f.a == kF16 && f.b == kF16 && f.c == kF32 && f.result == kF32 &&
+        f.scope == kScopeWorkgroup) {
+      usable.push_back(f);
+    }
+  }
+  const std::uint32_t n = o.gemm;
+  Buffer a(d, std::uint64_t{n} * n * 2), b(d, std::uint64_t{n} * n * 2),
+      c(d, std::uint64_t{n} * n * 4);
+  auto* ah = static_cast<std::uint16_t*>(a.mapped);
+  auto* bh = static_cast<std::uint16_t*>(b.mapped);
+  for (std::uint64_t i = 0; i < std::uint64_t{n} * n; ++i) {
+    ah[i] = gemm_value_bits(i);
+    bh[i] = gemm_value_bits(i + 1);
+  }
+  runner.bind({&a, &b, &c});
+  std::printf("gemm,bm,bn,bk,invocations,device_us,TFLOPs,check\n");
+  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32}, {128, 256, 64},
+                                     {256, 128, 64}, {256, 256, 32}, {64, 64, 64}};
+  for (const FlexibleProperties& f : usable) {
+    for (const auto& blk : blocks) {
+      if (blk[0] % f.m_granularity || blk[1] % f.n_granularity || blk[2] % f.k_granularity ||
+          n % blk[0] || n % blk[1] || n % blk[2]) {
+        continue;
+      }
+      const probe::WorkgroupGemm g{blk[0], blk[1], blk[2], f.workgroup_invocations};
+      VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
+      if (p == VK_NULL_HANDLE) continue;
+      std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
+      const double median = runner.time(p, {n, n, n}, n / g.bn, n / g.bm, o.repeats);
+      vkDestroyPipeline(d.device, p, nullptr);
+      // Sampled entries of C against the host's exact sums.
+      const auto* cf = static_cast<const float*>(c.mapped);
+      bool ok = true;
+      for (std::uint64_t s = 0; s < 64 && ok; ++s) {
+        const std::uint64_t row = (s * 2654435761u) % n, col = (s * 40503u + 17) % n;
+        double want = 0;
+        for (std::uint64_t kk = 0; kk < n; ++kk) {
+          want += gemm_value(row * n + kk) * gemm_value(kk * n + col + 1);
+        }
+        ok = cf[row * n + col] == static_cast<float>(want);
+      }
+      std::printf("%u,%u,%u,%u,%u,%.1f,%.1f,%s\n", n, g.bm, g.bn, g.bk, g.invocations, median,
+                  2.0 * n * n * n / median / 1e6, ok ? "ok" : "WRONG");
+      std::fflush(stdout);
+    }
+  }
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -97,8 +398,8 @@ Options parse(int argc, char** argv) {
         std::exit(2);
       }
       const long v = std::strtol(argv[++i], nullptr, 10);
-      if (v <= 0) {
-        std::fprintf(stderr, "vkt-coopmat-peak: %s %s is not a positive count\n", a.c_str(),
+      if (v <= 0 || v > (1l << 30)) {
+        std::fprintf(stderr, "vkt-coopmat-peak: %s %s is not a count in 1..2^30\n", a.c_str(),
                      argv[i]);
         std::exit(2);
       }
@@ -112,13 +413,15 @@ Options parse(int argc, char** argv) {
       count(o.steps);
     else if (a == "--repeats")
       count(o.repeats);
+    else if (a == "--gemm")
+      count(o.gemm);
     else
       o.files.push_back(a);
   }
-  if (o.files.empty() || o.threads % 64 != 0) {
+  if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
-                 "[--steps S] [--repeats R] FILE.spv...\n");
+                 "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] FILE.spv...\n");
     std::exit(2);
   }
   return o;
@@ -128,159 +431,49 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  Nv2Features nv2{};
+  nv2.sType = kNv2FeaturesType;
+  KhrFeatures khr{};
+  khr.sType = kKhrFeaturesType;
+  khr.pNext = &nv2;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{};
   coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV;
-  probe::Device d({VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME}, &coop);
-  print_limits(d);
-  if (d.enabled.empty() || coop.cooperativeMatrix != VK_TRUE) {
+  coop.pNext = &khr;
+  // The extension structures are chained only where the device has the extensions.
+  const bool has_nv = [] {
+    probe::Device plain;
+    print_limits(plain);
+    return probe::has_extension(plain.physical, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  }();
+  if (!has_nv) {
     std::printf("# no VK_NV_cooperative_matrix: nothing to measure\n");
     return 0;
   }
-  Buffer in(d, 4096 * 2);
-  const std::uint64_t subgroups = std::uint64_t{o.groups} * (o.threads / 32);
-  if (o.steps > (1u << 30)) {
-    std::fprintf(stderr, "vkt-coopmat-peak: --steps above 2^30\n");
-    return 2;
+  probe::Device d({VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME, "VK_KHR_cooperative_matrix",
+                   "VK_NV_cooperative_matrix2"},
+                  &coop);
+  const bool has_nv2 = d.enabled.size() == 3;
+  if (!has_nv2) coop.pNext = nullptr;
+  Runner runner(d);
+  if (!o.files.empty()) run_peaks(d, runner, o);
+  if (o.gemm == 0) return 0;
+  if (!has_nv2 || nv2.workgroupScope != VK_TRUE || nv2.flexibleDimensions != VK_TRUE) {
+    std::printf("# no workgroup-scope flexible cooperative matrices (VK_NV_cooperative_matrix2)\n");
+    return 0;
   }
-  Buffer out(d, subgroups * 256 * 4);
-  auto* halves = static_cast<std::uint16_t*>(in.mapped);
-  for (int i = 0; i < 4096; ++i) halves[i] = 0x2400;  // 2^-6: the sums stay exact in f16
-
-  VkDescriptorSetLayoutBinding bindings[2] = {
-      {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-  VkDescriptorSetLayoutCreateInfo lci{};
-  lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  lci.bindingCount = 2;
-  lci.pBindings = bindings;
-  VkDescriptorSetLayout set_layout;
-  check(vkCreateDescriptorSetLayout(d.device, &lci, nullptr, &set_layout), "set layout");
-  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-  VkPipelineLayoutCreateInfo plci{};
-  plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &set_layout;
-  plci.pushConstantRangeCount = 1;
-  plci.pPushConstantRanges = &push;
-  VkPipelineLayout layout;
-  check(vkCreatePipelineLayout(d.device, &plci, nullptr, &layout), "pipeline layout");
-  const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
-  VkDescriptorPoolCreateInfo dpci{};
-  dpci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  dpci.maxSets = 1;
-  dpci.poolSizeCount = 1;
-  dpci.pPoolSizes = &pool_size;
-  VkDescriptorPool pool;
-  check(vkCreateDescriptorPool(d.device, &dpci, nullptr, &pool), "descriptor pool");
-  VkDescriptorSetAllocateInfo dsai{};
-  dsai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  dsai.descriptorPool = pool;
-  dsai.descriptorSetCount = 1;
-  dsai.pSetLayouts = &set_layout;
-  VkDescriptorSet set;
-  check(vkAllocateDescriptorSets(d.device, &dsai, &set), "descriptor set");
-  VkDescriptorBufferInfo infos[2] = {{in.buffer, 0, VK_WHOLE_SIZE}, {out.buffer, 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet writes[2]{};
-  for (int b = 0; b < 2; ++b) {
-    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[b].dstSet = set;
-    writes[b].dstBinding = static_cast<std::uint32_t>(b);
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[b].pBufferInfo = &infos[b];
-  }
-  vkUpdateDescriptorSets(d.device, 2, writes, 0, nullptr);
-
-  VkQueryPoolCreateInfo qpci{};
-  qpci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-  qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  qpci.queryCount = 2;
-  VkQueryPool queries;
-  check(vkCreateQueryPool(d.device, &qpci, nullptr, &queries), "query pool");
-  VkCommandPoolCreateInfo cpci{};
-  cpci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  cpci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  VkCommandPool cmd_pool;
-  check(vkCreateCommandPool(d.device, &cpci, nullptr, &cmd_pool), "command pool");
-  VkCommandBufferAllocateInfo cbai{};
-  cbai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  cbai.commandPool = cmd_pool;
-  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cbai.commandBufferCount = 1;
-  VkCommandBuffer cmd;
-  check(vkAllocateCommandBuffers(d.device, &cbai, &cmd), "command buffer");
-
-  std::printf("file,mode,threads,groups,steps,device_us,TFLOPs,check\n");
-  for (const std::string& file : o.files) {
-    const std::vector<std::uint32_t> words = probe::read_spirv(file);
-    VkShaderModuleCreateInfo mci{};
-    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mci.codeSize = words.size() * 4;
-    mci.pCode = words.data();
-    VkShaderModule module;
-    check(vkCreateShaderModule(d.device, &mci, nullptr, &module), "shader module");
-    for (std::uint32_t mode = 0; mode < 3; ++mode) {
-      const std::uint32_t spec_values[2] = {o.threads, mode};
-      const VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
-      VkSpecializationInfo spec{2, entries, sizeof spec_values, spec_values};
-      VkComputePipelineCreateInfo pci{};
-      pci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-      pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-      pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      pci.stage.module = module;
-      pci.stage.pName = "main";
-      pci.stage.pSpecializationInfo = &spec;
-      pci.layout = layout;
-      VkPipeline pipeline;
-      check(vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
-            "compute pipeline");
-      std::vector<double> us;
-      for (std::uint32_t r = 0; r <= o.repeats; ++r) {  // run 0 is the warm-up
-        VkCommandBufferBeginInfo begin{};
-        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-        check(vkBeginCommandBuffer(cmd, &begin), "begin");
-        vkCmdResetQueryPool(cmd, queries, 0, 2);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
-                                nullptr);
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &o.steps);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-        vkCmdDispatch(cmd, o.groups, 1, 1);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-        check(vkEndCommandBuffer(cmd), "end");
-        VkSubmitInfo si{};
-        si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-        si.commandBufferCount = 1;
-        si.pCommandBuffers = &cmd;
-        check(vkQueueSubmit(d.queue, 1, &si, VK_NULL_HANDLE), "submit");
-        check(vkQueueWaitIdle(d.queue), "wait");
-        std::uint64_t stamps[2];
-        check(vkGetQueryPoolResults(d.device, queries, 0, 2, sizeof stamps, stamps, 8,
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-              "timestamps");
-        if (r > 0) {
-          us.push_back(static_cast<double>(stamps[1] - stamps[0]) * d.props.limits.timestampPeriod /
-                       1000.0);
-        }
-      }
-      std::sort(us.begin(), us.end());
-      const double median = us[us.size() / 2];
-      const double flops = static_cast<double>(subgroups) * o.steps * 16 * 2.0 * 16 * 16 * 16;
-      // acc[0]'s every element: steps products of rows of 16 values 2^-6 by columns of them.
-      const float first = static_cast<const float*>(out.mapped)[0];
-      const double want = static_cast<double>(o.steps) * 16 / 4096.0;
-      std::printf("%s,%u,%u,%u,%u,%.1f,%.1f,%s\n", file.c_str(), mode, o.threads, o.groups, o.steps,
-                  median, flops / median / 1e6,
-                  std::fabs(first - want) <= want * 1e-3 ? "ok" : "WRONG");
-      std::fflush(stdout);
-      vkDestroyPipeline(d.device, pipeline, nullptr);
-    }
-    vkDestroyShaderModule(d.device, module, nullptr);
-  }
-  vkDestroyCommandPool(d.device, cmd_pool, nullptr);
-  vkDestroyQueryPool(d.device, queries, nullptr);
-  vkDestroyDescriptorPool(d.device, pool, nullptr);
-  vkDestroyPipelineLayout(d.device, layout, nullptr);
-  vkDestroyDescriptorSetLayout(d.device, set_layout, nullptr);
+  Nv2Properties props{};
+  props.sType = kNv2PropertiesType;
+  VkPhysicalDeviceProperties2 p2{};
+  p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  p2.pNext = &props;
+  vkGetPhysicalDeviceProperties2(d.physical, &p2);
+  std::printf(
+      "# cooperative_matrix2: workgroup scope max size %u, flexible max dimension %u, "
+      "reserved shared memory %u; features reductions %u conversions %u per-element %u "
+      "tensor addressing %u block loads %u\n",
+      props.workgroupScopeMaxWorkgroupSize, props.flexibleDimensionsMaxDimension,
+      props.workgroupScopeReservedSharedMemory, nv2.reductions, nv2.conversions,
+      nv2.perElementOperations, nv2.tensorAddressing, nv2.blockLoads);
+  run_workgroup_gemm(d, runner, o);
   return 0;
 }

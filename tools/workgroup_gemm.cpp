@@ -1,0 +1,215 @@
+#include "workgroup_gemm.h"
+
+#include <map>
+
+#include "spirv_writer.h"
+
+namespace probe {
+namespace {
+
+// SPIR-V opcodes and enumerants used here (SPIR-V 1.5 and SPV_KHR_cooperative_matrix).
+enum : std::uint32_t {
+  kOpExtension = 10,
+  kOpMemoryModel = 14,
+  kOpEntryPoint = 15,
+  kOpExecutionMode = 16,
+  kOpCapability = 17,
+  kOpTypeVoid = 19,
+  kOpTypeBool = 20,
+  kOpTypeInt = 21,
+  kOpTypeFloat = 22,
+  kOpTypeVector = 23,
+  kOpTypeRuntimeArray = 29,
+  kOpTypeStruct = 30,
+  kOpTypePointer = 32,
+  kOpTypeFunction = 33,
+  kOpConstant = 43,
+  kOpConstantComposite = 44,
+  kOpFunction = 54,
+  kOpFunctionEnd = 56,
+  kOpVariable = 59,
+  kOpLoad = 61,
+  kOpAccessChain = 65,
+  kOpDecorate = 71,
+  kOpMemberDecorate = 72,
+  kOpCompositeExtract = 81,
+  kOpIAdd = 128,
+  kOpIMul = 132,
+  kOpULessThan = 176,
+  kOpPhi = 245,
+  kOpLoopMerge = 246,
+  kOpLabel = 248,
+  kOpBranch = 249,
+  kOpBranchConditional = 250,
+  kOpReturn = 253,
+  kOpTypeCooperativeMatrixKHR = 4456,
+  kOpCooperativeMatrixLoadKHR = 4457,
+  kOpCooperativeMatrixStoreKHR = 4458,
+  kOpCooperativeMatrixMulAddKHR = 4459,
+  kCapShader = 1,
+  kCapFloat16 = 9,
+  kCapStorageBuffer16BitAccess = 4433,
+  kCapVulkanMemoryModel = 5345,
+  kCapCooperativeMatrixKHR = 6022,
+  kStorageInput = 1,
+  kStoragePushConstant = 9,
+  kStorageBuffer = 12,
+  kDecoBlock = 2,
+  kDecoArrayStride = 6,
+  kDecoBuiltIn = 11,
+  kDecoBinding = 33,
+  kDecoDescriptorSet = 34,
+  kDecoOffset = 35,
+  kBuiltInWorkgroupId = 26,
+  kScopeWorkgroup = 2,
+  kUseA = 0,
+  kUseB = 1,
+  kUseAccumulator = 2,
+  kRowMajor = 0,
+};
+
+}  // namespace
+
+std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
+  SpirvWriter w;
+  std::vector<std::uint32_t> head, decorations, globals, code;
+  w.op(head, kOpCapability, {kCapShader});
+  w.op(head, kOpCapability, {kCapFloat16});
+  w.op(head, kOpCapability, {kCapStorageBuffer16BitAccess});
+  w.op(head, kOpCapability, {kCapVulkanMemoryModel});
+  w.op(head, kOpCapability, {kCapCooperativeMatrixKHR});
+  w.op_str(head, kOpExtension, {}, "SPV_KHR_cooperative_matrix");
+  w.op(head, kOpMemoryModel, {0 /* Logical */, 3 /* Vulkan */});
+
+  const std::uint32_t t_void = w.id(), t_fn = w.id(), t_bool = w.id(), t_u32 = w.id(),
+                      t_f16 = w.id(), t_f32 = w.id(), t_v3u = w.id();
+  w.op(globals, kOpTypeVoid, {t_void});
+  w.op(globals, kOpTypeFunction, {t_fn, t_void});
+  w.op(globals, kOpTypeBool, {t_bool});
+  w.op(globals, kOpTypeInt, {t_u32, 32, 0});
+  w.op(globals, kOpTypeFloat, {t_f16, 16});
+  w.op(globals, kOpTypeFloat, {t_f32, 32});
+  w.op(globals, kOpTypeVector, {t_v3u, t_u32, 3});
+  std::map<std::uint32_t, std::uint32_t> u32s;
+  auto u32 = [&](std::uint32_t v) {
+    auto it = u32s.find(v);
+    if (it != u32s.end()) return it->second;
+    const std::uint32_t c = w.id();
+    w.op(globals, kOpConstant, {t_u32, c, v});
+    return u32s[v] = c;
+  };
+  const std::uint32_t c0 = u32(0), c1 = u32(1), c2 = u32(2), c_bm = u32(g.bm), c_bn = u32(g.bn),
+                      c_bk = u32(g.bk), c_scope = u32(kScopeWorkgroup), c_use_a = u32(kUseA),
+                      c_use_b = u32(kUseB), c_use_acc = u32(kUseAccumulator),
+                      c_row_major = u32(kRowMajor);
+  const std::uint32_t f_zero = w.id();
+  w.op(globals, kOpConstant, {t_f32, f_zero, 0});
+
+  // Buffers: struct { T v[]; } at set 0, bindings 0..2.
+  const std::uint32_t t_arr_h = w.id(), t_arr_f = w.id(), t_buf_h = w.id(), t_buf_f = w.id();
+  w.op(globals, kOpTypeRuntimeArray, {t_arr_h, t_f16});
+  w.op(globals, kOpTypeRuntimeArray, {t_arr_f, t_f32});
+  w.op(globals, kOpTypeStruct, {t_buf_h, t_arr_h});
+  w.op(globals, kOpTypeStruct, {t_buf_f, t_arr_f});
+  w.op(decorations, kOpDecorate, {t_arr_h, kDecoArrayStride, 2});
+  w.op(decorations, kOpDecorate, {t_arr_f, kDecoArrayStride, 4});
+  for (std::uint32_t t : {t_buf_h, t_buf_f}) {
+    w.op(decorations, kOpDecorate, {t, kDecoBlock});
+    w.op(decorations, kOpMemberDecorate, {t, 0, kDecoOffset, 0});
+  }
+  const std::uint32_t p_buf_h = w.id(), p_buf_f = w.id(), p_h = w.id(), p_f = w.id();
+  w.op(globals, kOpTypePointer, {p_buf_h, kStorageBuffer, t_buf_h});
+  w.op(globals, kOpTypePointer, {p_buf_f, kStorageBuffer, t_buf_f});
+  w.op(globals, kOpTypePointer, {p_h, kStorageBuffer, t_f16});
+  w.op(globals, kOpTypePointer, {p_f, kStorageBuffer, t_f32});
+  const std::uint32_t v_a = w.id(), v_b = w.id(), v_c = w.id();
+  w.op(globals, kOpVariable, {p_buf_h, v_a, kStorageBuffer});
+  w.op(globals, kOpVariable, {p_buf_h, v_b, kStorageBuffer});
+  w.op(globals, kOpVariable, {p_buf_f, v_c, kStorageBuffer});
+  std::uint32_t binding = 0;
+  for (std::uint32_t v : {v_a, v_b, v_c}) {
+    w.op(decorations, kOpDecorate, {v, kDecoDescriptorSet, 0});
+    w.op(decorations, kOpDecorate, {v, kDecoBinding, binding++});
+  }
+  // Push constants: struct { uint m, n, k; }.
+  const std::uint32_t t_push = w.id(), p_push = w.id(), p_push_u = w.id(), v_push = w.id();
+  w.op(globals, kOpTypeStruct, {t_push, t_u32, t_u32, t_u32});
+  w.op(decorations, kOpDecorate, {t_push, kDecoBlock});
+  for (std::uint32_t m = 0; m < 3; ++m) {
+    w.op(decorations, kOpMemberDecorate, {t_push, m, kDecoOffset, 4 * m});
+  }
+  w.op(globals, kOpTypePointer, {p_push, kStoragePushConstant, t_push});
+  w.op(globals, kOpTypePointer, {p_push_u, kStoragePushConstant, t_u32});
+  w.op(globals, kOpVariable, {p_push, v_push, kStoragePushConstant});
+  // gl_WorkGroupID.
+  const std::uint32_t p_in_v3u = w.id(), v_group = w.id();
+  w.op(globals, kOpTypePointer, {p_in_v3u, kStorageInput, t_v3u});
+  w.op(globals, kOpVariable, {p_in_v3u, v_group, kStorageInput});
+  w.op(decorations, kOpDecorate, {v_group, kDecoBuiltIn, kBuiltInWorkgroupId});
+  // The workgroup-scope matrices.
+  const std::uint32_t t_ma = w.id(), t_mb = w.id(), t_acc = w.id(), acc_zero = w.id();
+  w.op(globals, kOpTypeCooperativeMatrixKHR, {t_ma, t_f16, c_scope, c_bm, c_bk, c_use_a});
+  w.op(globals, kOpTypeCooperativeMatrixKHR, {t_mb, t_f16, c_scope, c_bk, c_bn, c_use_b});
+  w.op(globals, kOpTypeCooperativeMatrixKHR, {t_acc, t_f32, c_scope, c_bm, c_bn, c_use_acc});
+  w.op(globals, kOpConstantComposite, {t_acc, acc_zero, f_zero});
+
+  const std::uint32_t f_main = w.id();
+  w.op_str(head, kOpEntryPoint, {5 /* GLCompute */, f_main}, "main",
+           {v_a, v_b, v_c, v_push, v_group});
+  w.op(head, kOpExecutionMode, {f_main, 17 /* LocalSize */, g.invocations, 1, 1});
+
+  const std::uint32_t l_entry = w.id(), l_header = w.id(), l_body = w.id(), l_continue = w.id(),
+                      l_merge = w.id();
+  const std::uint32_t group = w.id(), gx = w.id(), gy = w.id(), pn = w.id(), n = w.id(),
+                      pk = w.id(), k_end = w.id(), m0 = w.id(), n0 = w.id(), row_a = w.id();
+  w.op(code, kOpFunction, {t_void, f_main, 0, t_fn});
+  w.op(code, kOpLabel, {l_entry});
+  w.op(code, kOpLoad, {t_v3u, group, v_group});
+  w.op(code, kOpCompositeExtract, {t_u32, gx, group, 0});
+  w.op(code, kOpCompositeExtract, {t_u32, gy, group, 1});
+  w.op(code, kOpAccessChain, {p_push_u, pn, v_push, c1});
+  w.op(code, kOpLoad, {t_u32, n, pn});
+  w.op(code, kOpAccessChain, {p_push_u, pk, v_push, c2});
+  w.op(code, kOpLoad, {t_u32, k_end, pk});
+  w.op(code, kOpIMul, {t_u32, m0, gy, c_bm});
+  w.op(code, kOpIMul, {t_u32, n0, gx, c_bn});
+  w.op(code, kOpIMul, {t_u32, row_a, m0, k_end});
+  w.op(code, kOpBranch, {l_header});
+
+  const std::uint32_t k = w.id(), acc = w.id(), k_next = w.id(), acc_next = w.id(), more = w.id();
+  w.op(code, kOpLabel, {l_header});
+  w.op(code, kOpPhi, {t_u32, k, c0, l_entry, k_next, l_continue});
+  w.op(code, kOpPhi, {t_acc, acc, acc_zero, l_entry, acc_next, l_continue});
+  w.op(code, kOpULessThan, {t_bool, more, k, k_end});
+  w.op(code, kOpLoopMerge, {l_merge, l_continue, 0});
+  w.op(code, kOpBranchConditional, {more, l_body, l_merge});
+
+  const std::uint32_t off_a = w.id(), ptr_a = w.id(), ma = w.id(), kn = w.id(), off_b = w.id(),
+                      ptr_b = w.id(), mb = w.id();
+  w.op(code, kOpLabel, {l_body});
+  w.op(code, kOpIAdd, {t_u32, off_a, row_a, k});
+  w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
+  w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
+  w.op(code, kOpIMul, {t_u32, kn, k, n});
+  w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
+  w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
+  w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+  w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc});
+  w.op(code, kOpBranch, {l_continue});
+
+  w.op(code, kOpLabel, {l_continue});
+  w.op(code, kOpIAdd, {t_u32, k_next, k, c_bk});
+  w.op(code, kOpBranch, {l_header});
+
+  const std::uint32_t m0n = w.id(), off_c = w.id(), ptr_c = w.id();
+  w.op(code, kOpLabel, {l_merge});
+  w.op(code, kOpIMul, {t_u32, m0n, m0, n});
+  w.op(code, kOpIAdd, {t_u32, off_c, m0n, n0});
+  w.op(code, kOpAccessChain, {p_f, ptr_c, v_c, c0, off_c});
+  w.op(code, kOpCooperativeMatrixStoreKHR, {ptr_c, acc, c_row_major, n});
+  w.op(code, kOpReturn, {});
+  w.op(code, kOpFunctionEnd, {});
+  return w.module(0x00010500u, {&head, &decorations, &globals, &code});
+}
+
+}  // namespace probe
