@@ -66,6 +66,13 @@ bool one_pass_allowed() {
   return common::env_switch("VKT_VK_REDUCE_PASSES", "1", "2", false, "reduce");
 }
 
+// VKT_VK_ARG_SCAN=skip: an f32 arg scan tests each 16 elements against the best so far by
+// float compares and runs its exact choice only where one may beat it
+// (shaders/reduce_main.glsl, ARG_SKIP); =every: the exact choice for every element.
+bool arg_skip_allowed(const VulkanBackend& b) {
+  return switch_by_device(b.context(), "VKT_VK_ARG_SCAN", {"auto", "skip", "every"}, "argmax");
+}
+
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -286,7 +293,8 @@ struct Reducer {
                                                   partial ? 1u : 0u,
                                                   vec4 ? 1u : 0u,
                                                   scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u};
+                                                  combine_vec4 ? 1u : 0u,
+                                                  arg && vec4 && arg_skip_allowed(b) ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));

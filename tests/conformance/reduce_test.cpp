@@ -369,12 +369,13 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
 // The vec4 arg scan on integer keys (shaders/reduce_main.glsl, arg_key) over special values,
 // long enough for several unrolled steps per invocation, flat and as rows: signed zeros spread
 // over many quads, subnormals next to zero (compared on their bits), +inf with -inf, all -inf,
-// a maximum repeated at different lanes.
+// a maximum repeated at different lanes, subnormals among normals, NaNs.
 TEST_F(NativeReduce, F32ArgScanSpecialValues) {
   const std::int64_t n = 4 * 256 * 4 * 4 + 16;  // rows of n / 2: two unrolled steps each
   const float inf = std::numeric_limits<float>::infinity();
   const float tiny = std::numeric_limits<float>::denorm_min() * 3;
-  std::vector<std::vector<float>> inputs(5, std::vector<float>(static_cast<std::size_t>(n)));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<std::vector<float>> inputs(7, std::vector<float>(static_cast<std::size_t>(n)));
   for (std::int64_t i = 0; i < n; ++i) {
     const auto u = static_cast<std::size_t>(i);
     inputs[0][u] = (i * 7919) % 5 < 2 ? -0.0f : 0.0f;
@@ -382,17 +383,24 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
     inputs[2][u] = i % 97 == 13 ? inf : i % 89 == 7 ? -inf : static_cast<float>(i % 11);
     inputs[3][u] = -inf;
     inputs[4][u] = i % 1031 == 6 || i % 1031 == 9 ? 5.0f : i % 1031 == 3 ? -5.0f : 1.0f;
+    inputs[5][u] = i == 4000 || i == 12000 ? tiny : i == 4500 ? -tiny : -1.0f;
+    inputs[6][u] = i == 6000 || i == 13001 ? nan : static_cast<float>((i * 31) % 13);
   }
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* groups : {"", "1"}) {             // "1": the flat scan in one workgroup
+  // "1": the flat scan in one workgroup; with the float pre-test of each 16 elements
+  // (VKT_VK_ARG_SCAN=skip, lavapipe's default is every) and without.
+  for (const auto& [groups, scan] :
+       {std::pair{"", "skip"}, std::pair{"1", "skip"}, std::pair{"", "every"}}) {
     const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    const ScopedEnvVar arg_scan("VKT_VK_ARG_SCAN", scan);
     for (const std::vector<float>& v : inputs) {
       const Tensor flat = from_vector(v);
       const Tensor rows = reshape(flat, {2, n / 2});
       for (bool is_max : {true, false}) {
         for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
           const std::string what = std::string(is_max ? "argmax" : "argmin") + " groups \"" +
-                                   groups + "\" input " + std::to_string(&v - inputs.data()) +
+                                   groups + "\" scan " + scan + " input " +
+                                   std::to_string(&v - inputs.data()) +
                                    (tie == TieBreak::high ? " high" : " low");
           check_arg(is_max, flat, std::nullopt, false, tie, what + " flat");
           check_arg(is_max, rows, 1, false, tie, what + " rows");

@@ -16,6 +16,7 @@
 // which define VKT_FUSED_PROLOGUE and their own load_value(i) (reduce_acc.glsl).
 #include "common.glsl"
 #include "dtype_value.glsl"
+#extension GL_EXT_control_flow_attributes : enable
 #ifdef VKT_SUBGROUP
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -36,6 +37,10 @@ layout(constant_id = 8) const bool VEC4 = false;
 // second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
+// An f32 arg scan's vec4 loop tests its 16 elements against the best so far with float
+// compares first and runs the exact per-element choice only where one may beat it
+// (reduce.cpp, VKT_VK_ARG_SCAN).
+layout(constant_id = 11) const bool ARG_SKIP = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -213,6 +218,26 @@ int arg_key(float x) {
 }
 int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
 
+// Whether any of 16 elements may beat `acc`, the best of a scan so far: false only where
+// none would be taken. NaN (in x or acc) compares unordered, so it always may. Where the
+// device flushes subnormals in compares, one beside zero compares equal to it, so with acc
+// zero or subnormal the bar is the nearest normal on the losing side: every element from
+// there on may.
+bool arg_may_beat(float acc, float x[4][4]) {
+  const float least_normal = 1.17549435e-38;
+  const bool near_zero = abs(acc) < least_normal;
+  const float bar = near_zero ? (OP == OP_ARGMAX ? -least_normal : least_normal) : acc;
+  bool may = false;
+  for (uint k = 0u; k < 4u; ++k) {
+    for (uint c = 0u; c < 4u; ++c) {
+      const float v = x[k][c];
+      may = may || (OP == OP_ARGMAX ? (TIE_HIGH ? !(v < bar) : !(v <= bar))
+                                    : (TIE_HIGH ? !(v > bar) : !(v >= bar)));
+    }
+  }
+  return may;
+}
+
 // One element of the vec4 scan, e its element index, e - base its row index.
 void arg_element(bool combining, inout int key, inout float acc, inout uint best, float x, uint e,
                  uint base) {
@@ -250,9 +275,14 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
     for (uint k = 0u; k < 4u; ++k) load_quad_src(combining, q + k * stride, x[k]);
     if (IS_ARG) {
 #ifdef ACC_F32
-      for (uint k = 0u; k < 4u; ++k) {
-        for (uint c = 0u; c < 4u; ++c) {
-          arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
+      // The exact choice runs for the first elements (best unset) and wherever one may beat.
+      const bool exact = !ARG_SKIP || combining || HAS_SRC_INDEX || best == NO_INDEX ||
+                         arg_may_beat(acc, x);
+      [[dont_flatten]] if (exact) {
+        for (uint k = 0u; k < 4u; ++k) {
+          for (uint c = 0u; c < 4u; ++c) {
+            arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
+          }
         }
       }
 #endif
