@@ -388,9 +388,9 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
   }
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
   // "1": the flat scan in one workgroup; with the float pre-test of each 16 elements
-  // (VKT_VK_ARG_SCAN=skip, lavapipe's default is every) and without.
-  for (const auto& [groups, scan] :
-       {std::pair{"", "skip"}, std::pair{"1", "skip"}, std::pair{"", "every"}}) {
+  // (VKT_VK_ARG_SCAN=skip or sticky) and without (every, the default).
+  for (const auto& [groups, scan] : {std::pair{"", "skip"}, std::pair{"1", "skip"},
+                                     std::pair{"", "sticky"}, std::pair{"", "every"}}) {
     const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
     const ScopedEnvVar arg_scan("VKT_VK_ARG_SCAN", scan);
     for (const std::vector<float>& v : inputs) {

@@ -38,9 +38,9 @@ layout(constant_id = 8) const bool VEC4 = false;
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
 // An f32 arg scan's vec4 loop tests its 16 elements against the best so far with float
-// compares first and runs the exact per-element choice only where one may beat it
-// (reduce.cpp, VKT_VK_ARG_SCAN).
-layout(constant_id = 11) const bool ARG_SKIP = false;
+// compares first and runs the exact per-element choice only where one may beat it (1), or
+// (2) only after a step whose exact choice took nothing (reduce.cpp, VKT_VK_ARG_SCAN).
+layout(constant_id = 11) const uint ARG_SKIP = 0;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -266,6 +266,7 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
   uint q = (base + begin) / 4u + lane;
 #ifdef ACC_F32
   int key = arg_key_start();
+  bool took = true;  // ARG_SKIP 2: the last exact step took an element
 #endif
   // Quads combine into acc one after another, so a fused prologue (one load site, its
   // copies multiply pipeline creation time) takes the single-quad loop in the same order.
@@ -276,14 +277,16 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
     if (IS_ARG) {
 #ifdef ACC_F32
       // The exact choice runs for the first elements (best unset) and wherever one may beat.
-      const bool exact = !ARG_SKIP || combining || HAS_SRC_INDEX || best == NO_INDEX ||
-                         arg_may_beat(acc, x);
+      const bool exact = ARG_SKIP == 0u || combining || HAS_SRC_INDEX || best == NO_INDEX ||
+                         (ARG_SKIP == 2u && took) || arg_may_beat(acc, x);
       [[dont_flatten]] if (exact) {
+        const uint before = best;
         for (uint k = 0u; k < 4u; ++k) {
           for (uint c = 0u; c < 4u; ++c) {
             arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
           }
         }
+        took = best != before;
       }
 #endif
     } else {
