@@ -357,39 +357,42 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
     bh[i] = gemm_value_bits(i + 1);
   }
   runner.bind({&a, &b, &c});
-  std::printf("gemm,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
+  std::printf("gemm,loads,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
   const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32},
-                                     {256, 128, 32}, {64, 128, 64},  {64, 64, 64}};
-  for (const FlexibleProperties& f : usable) {
-    for (const auto& blk : blocks) {
-      if (blk[0] % f.m_granularity || blk[1] % f.n_granularity || blk[2] % f.k_granularity ||
-          n % blk[0] || n % blk[1] || n % blk[2]) {
-        continue;
-      }
-      const probe::WorkgroupGemm g{blk[0], blk[1], blk[2], f.workgroup_invocations};
-      const auto created = std::chrono::steady_clock::now();
-      VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
-      if (p == VK_NULL_HANDLE) continue;
-      const double create_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created)
-              .count();
-      std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
-      const double median = runner.time(p, {n, n, n}, n / g.bn, n / g.bm, o.repeats);
-      vkDestroyPipeline(d.device, p, nullptr);
-      // Sampled entries of C against the host's exact sums.
-      const auto* cf = static_cast<const float*>(c.mapped);
-      bool ok = true;
-      for (std::uint64_t s = 0; s < 64 && ok; ++s) {
-        const std::uint64_t row = (s * 2654435761u) % n, col = (s * 40503u + 17) % n;
-        double want = 0;
-        for (std::uint64_t kk = 0; kk < n; ++kk) {
-          want += gemm_value(row * n + kk) * gemm_value(kk * n + col + 1);
+                                     {128, 256, 64}, {256, 128, 32}, {64, 128, 64}};
+  for (const bool tensor_loads : {false, true}) {
+    for (const FlexibleProperties& f : usable) {
+      for (const auto& blk : blocks) {
+        if (blk[0] % f.m_granularity || blk[1] % f.n_granularity || blk[2] % f.k_granularity ||
+            n % blk[0] || n % blk[1] || n % blk[2]) {
+          continue;
         }
-        ok = cf[row * n + col] == static_cast<float>(want);
+        const probe::WorkgroupGemm g{blk[0], blk[1], blk[2], f.workgroup_invocations, tensor_loads};
+        const auto created = std::chrono::steady_clock::now();
+        VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
+        if (p == VK_NULL_HANDLE) continue;
+        const double create_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created)
+                .count();
+        std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
+        const double median = runner.time(p, {n, n, n}, n / g.bn, n / g.bm, o.repeats);
+        vkDestroyPipeline(d.device, p, nullptr);
+        // Sampled entries of C against the host's exact sums.
+        const auto* cf = static_cast<const float*>(c.mapped);
+        bool ok = true;
+        for (std::uint64_t s = 0; s < 64 && ok; ++s) {
+          const std::uint64_t row = (s * 2654435761u) % n, col = (s * 40503u + 17) % n;
+          double want = 0;
+          for (std::uint64_t kk = 0; kk < n; ++kk) {
+            want += gemm_value(row * n + kk) * gemm_value(kk * n + col + 1);
+          }
+          ok = cf[row * n + col] == static_cast<float>(want);
+        }
+        std::printf("%u,%s,%u,%u,%u,%u,%.0f,%.1f,%.1f,%s\n", n, tensor_loads ? "tensor" : "strided",
+                    g.bm, g.bn, g.bk, g.invocations, create_ms, median,
+                    2.0 * n * n * n / median / 1e6, ok ? "ok" : "WRONG");
+        std::fflush(stdout);
       }
-      std::printf("%u,%u,%u,%u,%u,%.0f,%.1f,%.1f,%s\n", n, g.bm, g.bn, g.bk, g.invocations,
-                  create_ms, median, 2.0 * n * n * n / median / 1e6, ok ? "ok" : "WRONG");
-      std::fflush(stdout);
     }
   }
 }

@@ -7,7 +7,8 @@
 namespace probe {
 namespace {
 
-// SPIR-V opcodes and enumerants used here (SPIR-V 1.5 and SPV_KHR_cooperative_matrix).
+// SPIR-V opcodes and enumerants used here (SPIR-V 1.5, SPV_KHR_cooperative_matrix and
+// SPV_NV_tensor_addressing).
 enum : std::uint32_t {
   kOpExtension = 10,
   kOpMemoryModel = 14,
@@ -46,11 +47,18 @@ enum : std::uint32_t {
   kOpCooperativeMatrixLoadKHR = 4457,
   kOpCooperativeMatrixStoreKHR = 4458,
   kOpCooperativeMatrixMulAddKHR = 4459,
+  kOpCooperativeMatrixLoadTensorNV = 5367,
+  kOpTypeTensorLayoutNV = 5370,
+  kOpCreateTensorLayoutNV = 5372,
+  kOpTensorLayoutSetDimensionNV = 5373,
+  kOpTensorLayoutSliceNV = 5375,
   kCapShader = 1,
   kCapFloat16 = 9,
   kCapStorageBuffer16BitAccess = 4433,
   kCapVulkanMemoryModel = 5345,
   kCapCooperativeMatrixKHR = 6022,
+  kCapCooperativeMatrixTensorAddressingNV = 5433,
+  kCapTensorAddressingNV = 5439,
   kStorageInput = 1,
   kStoragePushConstant = 9,
   kStorageBuffer = 12,
@@ -78,7 +86,15 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(head, kOpCapability, {kCapStorageBuffer16BitAccess});
   w.op(head, kOpCapability, {kCapVulkanMemoryModel});
   w.op(head, kOpCapability, {kCapCooperativeMatrixKHR});
+  if (g.tensor_loads) {
+    w.op(head, kOpCapability, {kCapCooperativeMatrixTensorAddressingNV});
+    w.op(head, kOpCapability, {kCapTensorAddressingNV});
+  }
   w.op_str(head, kOpExtension, {}, "SPV_KHR_cooperative_matrix");
+  if (g.tensor_loads) {
+    w.op_str(head, kOpExtension, {}, "SPV_NV_cooperative_matrix2");
+    w.op_str(head, kOpExtension, {}, "SPV_NV_tensor_addressing");
+  }
   w.op(head, kOpMemoryModel, {0 /* Logical */, 3 /* Vulkan */});
 
   const std::uint32_t t_void = w.id(), t_fn = w.id(), t_bool = w.id(), t_u32 = w.id(),
@@ -152,6 +168,15 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(globals, kOpTypeCooperativeMatrixKHR, {t_mb, t_f16, c_scope, c_bk, c_bn, c_use_b});
   w.op(globals, kOpTypeCooperativeMatrixKHR, {t_acc, t_f32, c_scope, c_bm, c_bn, c_use_acc});
   w.op(globals, kOpConstantComposite, {t_acc, acc_zero, f_zero});
+  // Tensor loads: a 2-D layout type (clamp mode Undefined: every slice is inside), and the
+  // operand matrices' zero values (a tensor load's Object operand).
+  const std::uint32_t t_layout = w.id(), h_zero = w.id(), ma_zero = w.id(), mb_zero = w.id();
+  if (g.tensor_loads) {
+    w.op(globals, kOpTypeTensorLayoutNV, {t_layout, c2, c0});
+    w.op(globals, kOpConstant, {t_f16, h_zero, 0});
+    w.op(globals, kOpConstantComposite, {t_ma, ma_zero, h_zero});
+    w.op(globals, kOpConstantComposite, {t_mb, mb_zero, h_zero});
+  }
 
   const std::uint32_t f_main = w.id();
   w.op_str(head, kOpEntryPoint, {5 /* GLCompute */, f_main}, "main",
@@ -174,6 +199,17 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(code, kOpIMul, {t_u32, m0, gy, c_bm});
   w.op(code, kOpIMul, {t_u32, n0, gx, c_bn});
   w.op(code, kOpIMul, {t_u32, row_a, m0, k_end});
+  const std::uint32_t pm = w.id(), m = w.id(), layout0 = w.id(), layout_a = w.id(),
+                      layout_b = w.id(), ptr_a0 = w.id(), ptr_b0 = w.id();
+  if (g.tensor_loads) {  // A as an M x K tensor, B as K x N, both row-major (packed)
+    w.op(code, kOpAccessChain, {p_push_u, pm, v_push, c0});
+    w.op(code, kOpLoad, {t_u32, m, pm});
+    w.op(code, kOpCreateTensorLayoutNV, {t_layout, layout0});
+    w.op(code, kOpTensorLayoutSetDimensionNV, {t_layout, layout_a, layout0, m, k_end});
+    w.op(code, kOpTensorLayoutSetDimensionNV, {t_layout, layout_b, layout0, k_end, n});
+    w.op(code, kOpAccessChain, {p_h, ptr_a0, v_a, c0, c0});
+    w.op(code, kOpAccessChain, {p_h, ptr_b0, v_b, c0, c0});
+  }
   w.op(code, kOpBranch, {l_header});
 
   const std::uint32_t k = w.id(), acc = w.id(), k_next = w.id(), acc_next = w.id(), more = w.id();
@@ -187,13 +223,21 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   const std::uint32_t off_a = w.id(), ptr_a = w.id(), ma = w.id(), kn = w.id(), off_b = w.id(),
                       ptr_b = w.id(), mb = w.id();
   w.op(code, kOpLabel, {l_body});
-  w.op(code, kOpIAdd, {t_u32, off_a, row_a, k});
-  w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
-  w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
-  w.op(code, kOpIMul, {t_u32, kn, k, n});
-  w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
-  w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
-  w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+  if (g.tensor_loads) {  // slices (offset, span) per dimension; no memory or tensor operands
+    const std::uint32_t slice_a = w.id(), slice_b = w.id();
+    w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_a, layout_a, m0, c_bm, k, c_bk});
+    w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_ma, ma, ptr_a0, ma_zero, slice_a, 0, 0});
+    w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_b, layout_b, k, c_bk, n0, c_bn});
+    w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_mb, mb, ptr_b0, mb_zero, slice_b, 0, 0});
+  } else {
+    w.op(code, kOpIAdd, {t_u32, off_a, row_a, k});
+    w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
+    w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
+    w.op(code, kOpIMul, {t_u32, kn, k, n});
+    w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
+    w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
+    w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+  }
   w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc});
   w.op(code, kOpBranch, {l_continue});
 

@@ -1,9 +1,10 @@
 // The SPIR-V of vkt-coopmat-peak's workgroup-scope GEMM (VK_NV_cooperative_matrix2): one
 // workgroup owns a BM x BN block of C = A B (f16 A [M][K] and B [K][N] row-major, f32 C),
 // loads BM x BK of A and BK x BN of B per step as workgroup-scope matrices straight from the
-// buffers (the driver stages them through shared memory) and accumulates in f32. M, N, K
-// must be multiples of the block (the probe's sizes are). Bindings 0 A, 1 B, 2 C; push
-// constants M, N, K (u32).
+// buffers (the driver stages them through shared memory) and accumulates in f32. The loads
+// are KHR strided loads, or with `tensor_loads` SPV_NV_tensor_addressing loads of a slice of
+// a 2-D tensor layout (GLSL's coopMatLoadTensorNV). M, N, K must be multiples of the block
+// (the probe's sizes are). Bindings 0 A, 1 B, 2 C; push constants M, N, K (u32).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@ namespace probe {
 
 struct WorkgroupGemm {
   std::uint32_t bm, bn, bk, invocations;
+  bool tensor_loads = false;
 };
 
 std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g);
