@@ -66,16 +66,6 @@ bool one_pass_allowed() {
   return common::env_switch("VKT_VK_REDUCE_PASSES", "1", "2", false, "reduce");
 }
 
-// VKT_VK_ARG_SCAN=skip: an f32 arg scan tests each 16 elements against the best so far by
-// float compares and runs its exact choice only where one may beat it
-// (shaders/reduce_main.glsl, ARG_SKIP 1); =sticky: the same after a step that took nothing,
-// the exact choice straight after one that took (2); =every: the exact choice for every
-// element (0, the default).
-std::uint32_t arg_skip_mode() {
-  const int c = common::env_choice("VKT_VK_ARG_SCAN", {"every", "skip", "sticky"}, 0, "argmax");
-  return static_cast<std::uint32_t>(c);
-}
-
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
@@ -296,8 +286,7 @@ struct Reducer {
                                                   partial ? 1u : 0u,
                                                   vec4 ? 1u : 0u,
                                                   scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u,
-                                                  arg && vec4 ? arg_skip_mode() : 0u};
+                                                  combine_vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));

@@ -16,7 +16,6 @@
 // which define VKT_FUSED_PROLOGUE and their own load_value(i) (reduce_acc.glsl).
 #include "common.glsl"
 #include "dtype_value.glsl"
-#extension GL_EXT_control_flow_attributes : enable
 #ifdef VKT_SUBGROUP
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -37,10 +36,6 @@ layout(constant_id = 8) const bool VEC4 = false;
 // second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
 layout(constant_id = 9) const bool ONE_PASS = false;
 layout(constant_id = 10) const bool COMBINE_VEC4 = false;
-// An f32 arg scan's vec4 loop tests its 16 elements against the best so far with float
-// compares first and runs the exact per-element choice only where one may beat it (1), or
-// (2) only after a step whose exact choice took nothing (reduce.cpp, VKT_VK_ARG_SCAN).
-layout(constant_id = 11) const uint ARG_SKIP = 0;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
@@ -218,26 +213,6 @@ int arg_key(float x) {
 }
 int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
 
-// Whether any of 16 elements may beat `acc`, the best of a scan so far: false only where
-// none would be taken. NaN (in x or acc) compares unordered, so it always may. Where the
-// device flushes subnormals in compares, one beside zero compares equal to it, so with acc
-// zero or subnormal the bar is the nearest normal on the losing side: every element from
-// there on may.
-bool arg_may_beat(float acc, float x[4][4]) {
-  const float least_normal = 1.17549435e-38;
-  const bool near_zero = abs(acc) < least_normal;
-  const float bar = near_zero ? (OP == OP_ARGMAX ? -least_normal : least_normal) : acc;
-  bool may = false;
-  for (uint k = 0u; k < 4u; ++k) {
-    for (uint c = 0u; c < 4u; ++c) {
-      const float v = x[k][c];
-      may = may || (OP == OP_ARGMAX ? (TIE_HIGH ? !(v < bar) : !(v <= bar))
-                                    : (TIE_HIGH ? !(v > bar) : !(v >= bar)));
-    }
-  }
-  return may;
-}
-
 // One element of the vec4 scan, e its element index, e - base its row index.
 void arg_element(bool combining, inout int key, inout float acc, inout uint best, float x, uint e,
                  uint base) {
@@ -266,7 +241,6 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
   uint q = (base + begin) / 4u + lane;
 #ifdef ACC_F32
   int key = arg_key_start();
-  bool took = true;  // ARG_SKIP 2: the last exact step took an element
 #endif
   // Quads combine into acc one after another, so a fused prologue (one load site, its
   // copies multiply pipeline creation time) takes the single-quad loop in the same order.
@@ -276,17 +250,10 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
     for (uint k = 0u; k < 4u; ++k) load_quad_src(combining, q + k * stride, x[k]);
     if (IS_ARG) {
 #ifdef ACC_F32
-      // The exact choice runs for the first elements (best unset) and wherever one may beat.
-      const bool exact = ARG_SKIP == 0u || combining || HAS_SRC_INDEX || best == NO_INDEX ||
-                         (ARG_SKIP == 2u && took) || arg_may_beat(acc, x);
-      [[dont_flatten]] if (exact) {
-        const uint before = best;
-        for (uint k = 0u; k < 4u; ++k) {
-          for (uint c = 0u; c < 4u; ++c) {
-            arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
-          }
+      for (uint k = 0u; k < 4u; ++k) {
+        for (uint c = 0u; c < 4u; ++c) {
+          arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
         }
-        took = best != before;
       }
 #endif
     } else {
