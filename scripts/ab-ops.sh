@@ -29,7 +29,8 @@ out = sys.argv[1]
 for s in sys.argv[2:]:
     name = s.split(':')[0]
     rows = {}
-    for f in sorted(glob.glob(f'{out}/{name}-*.csv')):
+    # NAME-K.csv only: a setting named NAME-x has files of its own.
+    for f in sorted(glob.glob(f'{out}/{name}-[0-9]*.csv')):
         for r in csv.DictReader(open(f)):
             rows.setdefault((r['op'], int(r['size'])), []).append(r)
     for (op, size), rs in sorted(rows.items()):

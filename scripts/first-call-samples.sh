@@ -29,7 +29,8 @@ out = sys.argv[1]
 for s in sys.argv[2:]:
     name = s.split(':')[0]
     by_op = {}
-    for f in sorted(glob.glob(f'{out}/{name}-*.csv')):
+    # NAME-K.csv only: a setting named NAME-x has files of its own.
+    for f in sorted(glob.glob(f'{out}/{name}-[0-9]*.csv')):
         for r in csv.DictReader(open(f)):
             by_op.setdefault(r['op'], []).append(float(r['first_call_us']) / 1000)
     for op, v in by_op.items():
