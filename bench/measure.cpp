@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "bench_env.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -14,10 +15,7 @@ const void* volatile g_sink = nullptr;
 
 // VKT_BENCH_DEVICE_TIMER=0: no timestamps around the op, to see what they add to C (the
 // device-time columns are then empty).
-bool device_timer_on() {
-  const char* v = std::getenv("VKT_BENCH_DEVICE_TIMER");
-  return v == nullptr || std::strcmp(v, "0") != 0;
-}
+bool device_timer_on() { return bench_env_word("VKT_BENCH_DEVICE_TIMER", {"1", "0"}) == 0; }
 }  // namespace
 
 double min_warmup_us(const Backend& b, const TimingPlan& plan) {

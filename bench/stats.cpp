@@ -5,13 +5,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench_env.h"
+
 namespace vkt::bench {
 
 double device_min_warmup_us() {
-  static const double us = [] {
-    const char* v = std::getenv("VKT_BENCH_WARMUP_MS");
-    return v != nullptr && *v != '\0' ? std::stod(v) * 1000.0 : 500000.0;
-  }();
+  static const double us = bench_env_ms("VKT_BENCH_WARMUP_MS", 500, 600000) * 1000.0;
   return us;
 }
 

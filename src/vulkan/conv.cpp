@@ -50,11 +50,11 @@ std::uint64_t shared_bytes(const ConvTile& t, std::uint64_t word) {
 // VKT_VK_CONV_TILE=<BM>x<BN>x<BK> (BM 64 or 128, BN 64, 128 or 256, BK 8 or 16), read at
 // every call: a tuning run on the GPU compares tiles in one process. Empty: the rule.
 bool tile_override(ConvTile& t) {
-  const char* env = std::getenv("VKT_VK_CONV_TILE");
-  if (env == nullptr || *env == '\0') return false;
+  const std::string env(common::env_text("VKT_VK_CONV_TILE"));
+  if (env.empty()) return false;
   unsigned bm = 0, bn = 0, bk = 0;
   char tail = 0;
-  const bool ok = std::sscanf(env, "%ux%ux%u%c", &bm, &bn, &bk, &tail) == 3 &&
+  const bool ok = std::sscanf(env.c_str(), "%ux%ux%u%c", &bm, &bn, &bk, &tail) == 3 &&
                   (bm == 64 || bm == 128) && (bn == 64 || bn == 128 || bn == 256) &&
                   (bk == 8 || bk == 16);
   if (!ok) {
@@ -254,7 +254,7 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   ConvTile t = choose_tile(group_out, word, shared_limit);
   if (coopmat) t = {4, 8, 32};  // the coopmat module's fixed 64 x 128 tile
   if (!coopmat && tile_override(t) && shared_bytes(t, word) > shared_limit) {
-    throw Error("[conv] VKT_VK_CONV_TILE='" + std::string(std::getenv("VKT_VK_CONV_TILE")) +
+    throw Error("[conv] VKT_VK_CONV_TILE='" + std::string(common::env_text("VKT_VK_CONV_TILE")) +
                 "' needs " + std::to_string(shared_bytes(t, word)) +
                 " bytes of shared memory, the device has " + std::to_string(shared_limit));
   }

@@ -112,4 +112,17 @@ TEST(BenchData, WithoutTheVariableTheInputsAreTheRamp) {
   }
 }
 
+// A value the bench does not know is an error naming the variable, not the ramp by default.
+TEST(BenchData, AnUnknownValueIsAnError) {
+  const BenchDataEnv env("randm");
+  try {
+    (void)vkt::bench::seed_data(16, {16});
+    FAIL() << "VKT_BENCH_DATA=randm was accepted";
+  } catch (const vkt::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("VKT_BENCH_DATA='randm'"), std::string::npos) << what;
+    EXPECT_NE(what.find("ramp, random"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
