@@ -112,24 +112,7 @@ struct Buffer {
 // Three storage buffers and 16 bytes of push constants; times one dispatch by timestamps.
 class Runner {
  public:
-  explicit Runner(const probe::Device& d) : d_(d) {
-    VkDescriptorSetLayoutBinding bindings[3];
-    for (std::uint32_t b = 0; b < 3; ++b) {
-      bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    }
-    VkDescriptorSetLayoutCreateInfo lci{};
-    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    lci.bindingCount = 3;
-    lci.pBindings = bindings;
-    check(vkCreateDescriptorSetLayout(d.device, &lci, nullptr, &set_layout_), "set layout");
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
-    VkPipelineLayoutCreateInfo plci{};
-    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &set_layout_;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &push;
-    check(vkCreatePipelineLayout(d.device, &plci, nullptr, &layout_), "pipeline layout");
+  explicit Runner(const probe::Device& d) : d_(d), storage_(d, 3, 16) {
     const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
     VkDescriptorPoolCreateInfo dpci{};
     dpci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
@@ -141,7 +124,7 @@ class Runner {
     dsai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     dsai.descriptorPool = pool_;
     dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &set_layout_;
+    dsai.pSetLayouts = &storage_.set;
     check(vkAllocateDescriptorSets(d.device, &dsai, &set_), "descriptor set");
     VkQueryPoolCreateInfo qpci{};
     qpci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
@@ -163,8 +146,6 @@ class Runner {
     vkDestroyCommandPool(d_.device, cmd_pool_, nullptr);
     vkDestroyQueryPool(d_.device, queries_, nullptr);
     vkDestroyDescriptorPool(d_.device, pool_, nullptr);
-    vkDestroyPipelineLayout(d_.device, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(d_.device, set_layout_, nullptr);
   }
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
@@ -207,7 +188,7 @@ class Runner {
     pci.stage.module = module;
     pci.stage.pName = "main";
     pci.stage.pSpecializationInfo = spec.empty() ? nullptr : &si;
-    pci.layout = layout_;
+    pci.layout = storage_.pipeline;
     VkPipeline p = VK_NULL_HANDLE;
     const VkResult r = vkCreateComputePipelines(d_.device, VK_NULL_HANDLE, 1, &pci, nullptr, &p);
     vkDestroyShaderModule(d_.device, module, nullptr);
@@ -228,9 +209,9 @@ class Runner {
       check(vkBeginCommandBuffer(cmd_, &begin), "begin");
       vkCmdResetQueryPool(cmd_, queries_, 0, 2);
       vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p);
-      vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0,
-                              nullptr);
-      vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+      vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, storage_.pipeline, 0, 1, &set_,
+                              0, nullptr);
+      vkCmdPushConstants(cmd_, storage_.pipeline, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                          static_cast<std::uint32_t>(push.size() * 4), push.data());
       vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
       vkCmdDispatch(cmd_, gx, gy, 1);
@@ -257,8 +238,7 @@ class Runner {
 
  private:
   const probe::Device& d_;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  probe::StorageLayout storage_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
   VkQueryPool queries_ = VK_NULL_HANDLE;

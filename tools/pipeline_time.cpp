@@ -74,25 +74,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   Device d;
-  std::vector<VkDescriptorSetLayoutBinding> bindings(16);
-  for (std::uint32_t b = 0; b < bindings.size(); ++b) {
-    bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  }
-  VkDescriptorSetLayoutCreateInfo lci{};
-  lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  lci.bindingCount = static_cast<std::uint32_t>(bindings.size());
-  lci.pBindings = bindings.data();
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  check(vkCreateDescriptorSetLayout(d.device, &lci, nullptr, &set_layout), "set layout");
-  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 128};
-  VkPipelineLayoutCreateInfo plci{};
-  plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &set_layout;
-  plci.pushConstantRangeCount = 1;
-  plci.pPushConstantRanges = &push;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  check(vkCreatePipelineLayout(d.device, &plci, nullptr, &layout), "pipeline layout");
+  const probe::StorageLayout storage(d, 16, 128);
+  const VkPipelineLayout layout = storage.pipeline;
   std::printf("# device %s\nfile,spirv_bytes,create_us,repeat_us\n", d.props.deviceName);
   for (const std::string& f : files) {
     const std::vector<std::uint32_t> words = probe::read_spirv(f);
@@ -104,7 +87,5 @@ int main(int argc, char** argv) {
     std::printf("\n");
     std::fflush(stdout);
   }
-  vkDestroyPipelineLayout(d.device, layout, nullptr);
-  vkDestroyDescriptorSetLayout(d.device, set_layout, nullptr);
   return 0;
 }
