@@ -171,27 +171,8 @@ class Runner {
   // driver refuses it.
   VkPipeline pipeline(const std::vector<std::uint32_t>& words,
                       const std::vector<std::uint32_t>& spec) const {
-    VkShaderModuleCreateInfo mci{};
-    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mci.codeSize = words.size() * 4;
-    mci.pCode = words.data();
-    VkShaderModule module;
-    check(vkCreateShaderModule(d_.device, &mci, nullptr, &module), "shader module");
-    std::vector<VkSpecializationMapEntry> entries;
-    for (std::uint32_t i = 0; i < spec.size(); ++i) entries.push_back({i, 4 * i, 4});
-    VkSpecializationInfo si{static_cast<std::uint32_t>(entries.size()), entries.data(),
-                            spec.size() * 4, spec.data()};
-    VkComputePipelineCreateInfo pci{};
-    pci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-    pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    pci.stage.module = module;
-    pci.stage.pName = "main";
-    pci.stage.pSpecializationInfo = spec.empty() ? nullptr : &si;
-    pci.layout = storage_.pipeline;
     VkPipeline p = VK_NULL_HANDLE;
-    const VkResult r = vkCreateComputePipelines(d_.device, VK_NULL_HANDLE, 1, &pci, nullptr, &p);
-    vkDestroyShaderModule(d_.device, module, nullptr);
+    const VkResult r = probe::create_compute_pipeline(d_, words, storage_.pipeline, 0, spec, &p);
     if (r != VK_SUCCESS) {
       std::printf("# pipeline creation failed (VkResult %d)\n", static_cast<int>(r));
       return VK_NULL_HANDLE;

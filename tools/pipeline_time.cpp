@@ -24,28 +24,13 @@ using probe::Device;
 
 double create_once_us(const Device& d, const std::vector<std::uint32_t>& words,
                       VkPipelineLayout layout, VkPipelineCreateFlags flags) {
-  VkShaderModuleCreateInfo mci{};
-  mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  mci.codeSize = words.size() * 4;
-  mci.pCode = words.data();
-  VkShaderModule module = VK_NULL_HANDLE;
   const auto start = std::chrono::steady_clock::now();
-  check(vkCreateShaderModule(d.device, &mci, nullptr, &module), "vkCreateShaderModule");
-  VkComputePipelineCreateInfo pci{};
-  pci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  pci.stage.module = module;
-  pci.stage.pName = "main";
-  pci.layout = layout;
-  pci.flags = flags;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  check(vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
+  check(probe::create_compute_pipeline(d, words, layout, flags, {}, &pipeline),
         "vkCreateComputePipelines");
   const double us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   vkDestroyPipeline(d.device, pipeline, nullptr);
-  vkDestroyShaderModule(d.device, module, nullptr);
   return us;
 }
 

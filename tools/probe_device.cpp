@@ -87,6 +87,34 @@ StorageLayout::~StorageLayout() {
   vkDestroyDescriptorSetLayout(d.device, set, nullptr);
 }
 
+VkResult create_compute_pipeline(const Device& d, const std::vector<std::uint32_t>& words,
+                                 VkPipelineLayout layout, VkPipelineCreateFlags flags,
+                                 const std::vector<std::uint32_t>& spec, VkPipeline* out) {
+  VkShaderModuleCreateInfo mci{};
+  mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  mci.codeSize = words.size() * 4;
+  mci.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(vkCreateShaderModule(d.device, &mci, nullptr, &module), "vkCreateShaderModule");
+  std::vector<VkSpecializationMapEntry> entries;
+  for (std::uint32_t i = 0; i < spec.size(); ++i) entries.push_back({i, 4 * i, 4});
+  const VkSpecializationInfo si{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                                spec.size() * 4, spec.data()};
+  VkComputePipelineCreateInfo pci{};
+  pci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pci.stage.module = module;
+  pci.stage.pName = "main";
+  pci.stage.pSpecializationInfo = spec.empty() ? nullptr : &si;
+  pci.layout = layout;
+  pci.flags = flags;
+  *out = VK_NULL_HANDLE;
+  const VkResult r = vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, out);
+  vkDestroyShaderModule(d.device, module, nullptr);
+  return r;
+}
+
 std::vector<std::uint32_t> read_spirv(const std::string& path) {
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) {

@@ -60,6 +60,13 @@ struct StorageLayout {
   StorageLayout& operator=(const StorageLayout&) = delete;
 };
 
+// A compute pipeline of `words` (entry point "main"), specialization constants 0.. set to
+// `spec`; its shader module is destroyed again. VK_NULL_HANDLE in `*out` where the driver
+// refuses it, with its VkResult returned.
+VkResult create_compute_pipeline(const Device& d, const std::vector<std::uint32_t>& words,
+                                 VkPipelineLayout layout, VkPipelineCreateFlags flags,
+                                 const std::vector<std::uint32_t>& spec, VkPipeline* out);
+
 // Reads a SPIR-V file, exiting with a message where it is not one.
 std::vector<std::uint32_t> read_spirv(const std::string& path);
 
