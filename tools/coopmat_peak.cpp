@@ -7,7 +7,9 @@
 // registers only; 1: fragments from uvec4 shared memory each step; 2: from float16_t).
 // With --gemm N, where the device has VK_NV_cooperative_matrix2, it then times an N x N x N
 // f16 GEMM with workgroup-scope matrices (workgroup_gemm.h) for each block size that the
-// device's flexible dimensions allow, and checks C against the host.
+// device's flexible dimensions allow, with strided or tensor loads, loading each step's
+// blocks or prefetching the next step's, and the multiply alone (peak: one step's blocks
+// multiplied K / BK times), and checks C against the host.
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N] FILE.spv...
 #include <algorithm>
@@ -319,16 +321,27 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
   }
   runner.bind({&a, &b, &c});
   std::printf("gemm,loads,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
-  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32},
-                                     {128, 256, 64}, {256, 128, 32}, {64, 128, 64}};
-  for (const bool tensor_loads : {false, true}) {
+  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32}};
+  using Loop = probe::WorkgroupGemm::Loop;
+  struct Variant {
+    bool tensor_loads;
+    Loop loop;
+    const char* name;
+  };
+  const Variant variants[] = {{false, Loop::plain, "strided"},
+                              {true, Loop::plain, "tensor"},
+                              {false, Loop::prefetch, "strided-prefetch"},
+                              {true, Loop::prefetch, "tensor-prefetch"},
+                              {false, Loop::peak, "strided-peak"}};
+  for (const Variant& v : variants) {
     for (const FlexibleProperties& f : usable) {
       for (const auto& blk : blocks) {
         if (blk[0] % f.m_granularity || blk[1] % f.n_granularity || blk[2] % f.k_granularity ||
             n % blk[0] || n % blk[1] || n % blk[2]) {
           continue;
         }
-        const probe::WorkgroupGemm g{blk[0], blk[1], blk[2], f.workgroup_invocations, tensor_loads};
+        const probe::WorkgroupGemm g{blk[0],         blk[1], blk[2], f.workgroup_invocations,
+                                     v.tensor_loads, v.loop};
         const auto created = std::chrono::steady_clock::now();
         VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
         if (p == VK_NULL_HANDLE) continue;
@@ -338,20 +351,23 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
         std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
         const double median = runner.time(p, {n, n, n}, n / g.bn, n / g.bm, o.repeats);
         vkDestroyPipeline(d.device, p, nullptr);
-        // Sampled entries of C against the host's exact sums.
+        // Sampled entries of C against the host's exact sums (peak: K / BK times the first
+        // step's product).
         const auto* cf = static_cast<const float*>(c.mapped);
+        const bool peak = v.loop == Loop::peak;
         bool ok = true;
         for (std::uint64_t s = 0; s < 64 && ok; ++s) {
           const std::uint64_t row = (s * 2654435761u) % n, col = (s * 40503u + 17) % n;
           double want = 0;
-          for (std::uint64_t kk = 0; kk < n; ++kk) {
+          for (std::uint64_t kk = 0; kk < (peak ? g.bk : n); ++kk) {
             want += gemm_value(row * n + kk) * gemm_value(kk * n + col + 1);
           }
+          if (peak) want *= static_cast<double>(n / g.bk);
           ok = cf[row * n + col] == static_cast<float>(want);
         }
-        std::printf("%u,%s,%u,%u,%u,%u,%.0f,%.1f,%.1f,%s\n", n, tensor_loads ? "tensor" : "strided",
-                    g.bm, g.bn, g.bk, g.invocations, create_ms, median,
-                    2.0 * n * n * n / median / 1e6, ok ? "ok" : "WRONG");
+        std::printf("%u,%s,%u,%u,%u,%u,%.0f,%.1f,%.1f,%s\n", n, v.name, g.bm, g.bn, g.bk,
+                    g.invocations, create_ms, median, 2.0 * n * n * n / median / 1e6,
+                    ok ? "ok" : "WRONG");
         std::fflush(stdout);
       }
     }

@@ -1,6 +1,8 @@
 #include "workgroup_gemm.h"
 
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "spirv_writer.h"
 
@@ -26,6 +28,7 @@ enum : std::uint32_t {
   kOpTypeFunction = 33,
   kOpConstant = 43,
   kOpConstantComposite = 44,
+  kOpCopyObject = 83,
   kOpFunction = 54,
   kOpFunctionEnd = 56,
   kOpVariable = 59,
@@ -36,6 +39,7 @@ enum : std::uint32_t {
   kOpCompositeExtract = 81,
   kOpIAdd = 128,
   kOpIMul = 132,
+  kOpSelect = 169,
   kOpULessThan = 176,
   kOpPhi = 245,
   kOpLoopMerge = 246,
@@ -210,39 +214,70 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op(code, kOpAccessChain, {p_h, ptr_a0, v_a, c0, c0});
     w.op(code, kOpAccessChain, {p_h, ptr_b0, v_b, c0, c0});
   }
+  // The BM x BK block of A and the BK x BN block of B at step `at`, into the current block.
+  auto load_blocks = [&](std::uint32_t at) {
+    const std::uint32_t ma = w.id(), mb = w.id();
+    if (g.tensor_loads) {  // slices (offset, span) per dimension; no memory or tensor operands
+      const std::uint32_t slice_a = w.id(), slice_b = w.id();
+      w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_a, layout_a, m0, c_bm, at, c_bk});
+      w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_ma, ma, ptr_a0, ma_zero, slice_a, 0, 0});
+      w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_b, layout_b, at, c_bk, n0, c_bn});
+      w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_mb, mb, ptr_b0, mb_zero, slice_b, 0, 0});
+    } else {
+      const std::uint32_t off_a = w.id(), ptr_a = w.id(), kn = w.id(), off_b = w.id(),
+                          ptr_b = w.id();
+      w.op(code, kOpIAdd, {t_u32, off_a, row_a, at});
+      w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
+      w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
+      w.op(code, kOpIMul, {t_u32, kn, at, n});
+      w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
+      w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
+      w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+    }
+    return std::pair{ma, mb};
+  };
+  using Loop = WorkgroupGemm::Loop;
+  std::pair<std::uint32_t, std::uint32_t> first{0, 0};
+  if (g.loop != Loop::plain) first = load_blocks(c0);
   w.op(code, kOpBranch, {l_header});
 
   const std::uint32_t k = w.id(), acc = w.id(), k_next = w.id(), acc_next = w.id(), more = w.id();
+  const std::uint32_t a_cur = w.id(), b_cur = w.id();
+  std::pair<std::uint32_t, std::uint32_t> next{0, 0};
+  const std::uint32_t a_next = w.id(), b_next = w.id();  // the prefetch's phi operands
   w.op(code, kOpLabel, {l_header});
   w.op(code, kOpPhi, {t_u32, k, c0, l_entry, k_next, l_continue});
   w.op(code, kOpPhi, {t_acc, acc, acc_zero, l_entry, acc_next, l_continue});
+  if (g.loop == Loop::prefetch) {
+    w.op(code, kOpPhi, {t_ma, a_cur, first.first, l_entry, a_next, l_continue});
+    w.op(code, kOpPhi, {t_mb, b_cur, first.second, l_entry, b_next, l_continue});
+  }
   w.op(code, kOpULessThan, {t_bool, more, k, k_end});
   w.op(code, kOpLoopMerge, {l_merge, l_continue, 0});
   w.op(code, kOpBranchConditional, {more, l_body, l_merge});
 
-  const std::uint32_t off_a = w.id(), ptr_a = w.id(), ma = w.id(), kn = w.id(), off_b = w.id(),
-                      ptr_b = w.id(), mb = w.id();
   w.op(code, kOpLabel, {l_body});
-  if (g.tensor_loads) {  // slices (offset, span) per dimension; no memory or tensor operands
-    const std::uint32_t slice_a = w.id(), slice_b = w.id();
-    w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_a, layout_a, m0, c_bm, k, c_bk});
-    w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_ma, ma, ptr_a0, ma_zero, slice_a, 0, 0});
-    w.op(code, kOpTensorLayoutSliceNV, {t_layout, slice_b, layout_b, k, c_bk, n0, c_bn});
-    w.op(code, kOpCooperativeMatrixLoadTensorNV, {t_mb, mb, ptr_b0, mb_zero, slice_b, 0, 0});
-  } else {
-    w.op(code, kOpIAdd, {t_u32, off_a, row_a, k});
-    w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
-    w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
-    w.op(code, kOpIMul, {t_u32, kn, k, n});
-    w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
-    w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
-    w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+  std::uint32_t ma = first.first, mb = first.second;
+  if (g.loop == Loop::plain) {
+    std::tie(ma, mb) = load_blocks(k);
+  } else if (g.loop == Loop::prefetch) {
+    // The next step's blocks (the last step loads its own again: never past the end).
+    const std::uint32_t after = w.id(), inside = w.id(), at = w.id();
+    w.op(code, kOpIAdd, {t_u32, after, k, c_bk});
+    w.op(code, kOpULessThan, {t_bool, inside, after, k_end});
+    w.op(code, kOpSelect, {t_u32, at, inside, after, k});
+    next = load_blocks(at);
+    ma = a_cur, mb = b_cur;
   }
   w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc});
   w.op(code, kOpBranch, {l_continue});
 
   w.op(code, kOpLabel, {l_continue});
   w.op(code, kOpIAdd, {t_u32, k_next, k, c_bk});
+  if (g.loop == Loop::prefetch) {  // copies under the ids the header's phis name
+    w.op(code, kOpCopyObject, {t_ma, a_next, next.first});
+    w.op(code, kOpCopyObject, {t_mb, b_next, next.second});
+  }
   w.op(code, kOpBranch, {l_header});
 
   const std::uint32_t m0n = w.id(), off_c = w.id(), ptr_c = w.id();

@@ -13,8 +13,14 @@
 namespace probe {
 
 struct WorkgroupGemm {
+  // plain: each step loads its blocks, then multiplies them; prefetch: each step loads the
+  // next step's blocks before it multiplies the ones loaded a step earlier; peak: the first
+  // step's blocks are loaded once and every step multiplies them (C = K / BK times their
+  // product: the multiply's rate without the loads).
+  enum class Loop { plain, prefetch, peak };
   std::uint32_t bm, bn, bk, invocations;
   bool tensor_loads = false;
+  Loop loop = Loop::plain;
 };
 
 std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g);
