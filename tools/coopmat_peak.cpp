@@ -9,9 +9,12 @@
 // f16 GEMM with workgroup-scope matrices (workgroup_gemm.h) for each block size that the
 // device's flexible dimensions allow, with strided or tensor loads, loading each step's
 // blocks or prefetching the next step's, and the multiply alone (peak: one step's blocks
-// multiplied K / BK times), and checks C against the host.
+// multiplied K / BK times), or copying the blocks through shared memory itself (staged), and
+// checks C against the host.
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
-//   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N] FILE.spv...
+//   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
+//                    [--only strided|tensor|strided-prefetch|tensor-prefetch|strided-peak|staged]]
+//                    FILE.spv...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -64,6 +67,7 @@ constexpr std::uint32_t kF16 = 0, kF32 = 1, kScopeWorkgroup = 2;
 
 struct Options {
   std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0;
+  std::string only;  // --only: one GEMM variant by name
   std::vector<std::string> files;
 };
 
@@ -286,7 +290,9 @@ double gemm_value(std::uint64_t i) {
   return (static_cast<double>((i * 7 + i / 3) % 5) - 2) / 4;
 }
 
-void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o) {
+// reserved_shared: the bytes the driver keeps for workgroup-scope matrices.
+void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o,
+                        std::uint32_t reserved_shared) {
   auto props_query = reinterpret_cast<FlexibleQuery>(vkGetInstanceProcAddr(
       d.instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
   if (props_query == nullptr) {
@@ -321,7 +327,8 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
   }
   runner.bind({&a, &b, &c});
   std::printf("gemm,loads,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
-  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32}};
+  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32},
+                                     {64, 128, 32},  {128, 64, 32},  {64, 64, 64}};
   using Loop = probe::WorkgroupGemm::Loop;
   struct Variant {
     bool tensor_loads;
@@ -332,7 +339,8 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
                               {true, Loop::plain, "tensor"},
                               {false, Loop::prefetch, "strided-prefetch"},
                               {true, Loop::prefetch, "tensor-prefetch"},
-                              {false, Loop::peak, "strided-peak"}};
+                              {false, Loop::peak, "strided-peak"},
+                              {false, Loop::staged, "staged"}};
   for (const Variant& v : variants) {
     for (const FlexibleProperties& f : usable) {
       for (const auto& blk : blocks) {
@@ -342,6 +350,13 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
         }
         const probe::WorkgroupGemm g{blk[0],         blk[1], blk[2], f.workgroup_invocations,
                                      v.tensor_loads, v.loop};
+        if (v.loop == Loop::staged &&
+            (probe::workgroup_gemm_shared_bytes(g) + reserved_shared >
+                 d.props.limits.maxComputeSharedMemorySize ||
+             (g.bm * g.bk / 8) % g.invocations || (g.bk * g.bn / 8) % g.invocations)) {
+          continue;
+        }
+        if (!o.only.empty() && o.only != v.name) continue;
         const auto created = std::chrono::steady_clock::now();
         VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
         if (p == VK_NULL_HANDLE) continue;
@@ -401,13 +416,16 @@ Options parse(int argc, char** argv) {
       count(o.repeats);
     else if (a == "--gemm")
       count(o.gemm);
+    else if (a == "--only" && i + 1 < argc)
+      o.only = argv[++i];
     else
       o.files.push_back(a);
   }
   if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
-                 "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] FILE.spv...\n");
+                 "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT] "
+                 "FILE.spv...\n");
     std::exit(2);
   }
   return o;
@@ -460,6 +478,6 @@ int main(int argc, char** argv) {
       props.workgroupScopeMaxWorkgroupSize, props.flexibleDimensionsMaxDimension,
       props.workgroupScopeReservedSharedMemory, nv2.reductions, nv2.conversions,
       nv2.perElementOperations, nv2.tensorAddressing, nv2.blockLoads);
-  run_workgroup_gemm(d, runner, o);
+  run_workgroup_gemm(d, runner, o, props.workgroupScopeReservedSharedMemory);
   return 0;
 }

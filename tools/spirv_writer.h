@@ -23,7 +23,7 @@ class SpirvWriter {
   // An instruction whose operands end in a literal string (OpExtension, OpEntryPoint's name).
   void op_str(std::vector<std::uint32_t>& section, std::uint32_t opcode,
               std::initializer_list<std::uint32_t> before, const std::string& text,
-              std::initializer_list<std::uint32_t> after = {}) {
+              const std::vector<std::uint32_t>& after = {}) {
     std::vector<std::uint32_t> words(before);
     const std::size_t at = words.size();
     words.resize(at + text.size() / 4 + 1, 0);

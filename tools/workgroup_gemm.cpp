@@ -29,6 +29,12 @@ enum : std::uint32_t {
   kOpConstant = 43,
   kOpConstantComposite = 44,
   kOpCopyObject = 83,
+  kOpTypeArray = 28,
+  kOpStore = 62,
+  kOpISub = 130,
+  kOpUDiv = 134,
+  kOpUMod = 137,
+  kOpControlBarrier = 224,
   kOpFunction = 54,
   kOpFunctionEnd = 56,
   kOpVariable = 59,
@@ -64,6 +70,7 @@ enum : std::uint32_t {
   kCapCooperativeMatrixTensorAddressingNV = 5433,
   kCapTensorAddressingNV = 5439,
   kStorageInput = 1,
+  kStorageWorkgroup = 4,
   kStoragePushConstant = 9,
   kStorageBuffer = 12,
   kDecoBlock = 2,
@@ -72,6 +79,7 @@ enum : std::uint32_t {
   kDecoBinding = 33,
   kDecoDescriptorSet = 34,
   kDecoOffset = 35,
+  kBuiltInLocalInvocationId = 27,
   kBuiltInWorkgroupId = 26,
   kScopeWorkgroup = 2,
   kUseA = 0,
@@ -88,7 +96,9 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(head, kOpCapability, {kCapShader});
   w.op(head, kOpCapability, {kCapFloat16});
   w.op(head, kOpCapability, {kCapStorageBuffer16BitAccess});
-  w.op(head, kOpCapability, {kCapVulkanMemoryModel});
+  const bool staged = g.loop == WorkgroupGemm::Loop::staged;
+  // The staged loop's shared-memory copies are ordered by plain barriers: GLSL450's model.
+  if (!staged) w.op(head, kOpCapability, {kCapVulkanMemoryModel});
   w.op(head, kOpCapability, {kCapCooperativeMatrixKHR});
   if (g.tensor_loads) {
     w.op(head, kOpCapability, {kCapCooperativeMatrixTensorAddressingNV});
@@ -99,7 +109,7 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op_str(head, kOpExtension, {}, "SPV_NV_cooperative_matrix2");
     w.op_str(head, kOpExtension, {}, "SPV_NV_tensor_addressing");
   }
-  w.op(head, kOpMemoryModel, {0 /* Logical */, 3 /* Vulkan */});
+  w.op(head, kOpMemoryModel, {0 /* Logical */, staged ? 1u /* GLSL450 */ : 3u /* Vulkan */});
 
   const std::uint32_t t_void = w.id(), t_fn = w.id(), t_bool = w.id(), t_u32 = w.id(),
                       t_f16 = w.id(), t_f32 = w.id(), t_v3u = w.id();
@@ -182,9 +192,40 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op(globals, kOpConstantComposite, {t_mb, mb_zero, h_zero});
   }
 
+  // Staged: A and B also as uvec4 arrays (the same bindings), the invocation's index, and
+  // two stages of A [BM][BK / 8 + 1] and B [BK][BN / 8 + 1] uvec4 rows in shared memory.
+  const std::uint32_t a_pitch = g.bk / 8 + 1, b_pitch = g.bn / 8 + 1;
+  const std::uint32_t a_size = g.bm * a_pitch, b_size = g.bk * b_pitch;
+  const std::uint32_t t_v4u = w.id(), t_arr_v4 = w.id(), t_buf_v4 = w.id(), p_buf_v4 = w.id(),
+                      p_v4 = w.id(), v_a4 = w.id(), v_b4 = w.id(), t_sh = w.id(), p_sh = w.id(),
+                      p_sh_v4 = w.id(), v_sh = w.id(), v_local = w.id();
+  std::vector<std::uint32_t> interface { v_a, v_b, v_c, v_push, v_group };
+  if (staged) {
+    w.op(globals, kOpTypeVector, {t_v4u, t_u32, 4});
+    w.op(globals, kOpTypeRuntimeArray, {t_arr_v4, t_v4u});
+    w.op(decorations, kOpDecorate, {t_arr_v4, kDecoArrayStride, 16});
+    w.op(globals, kOpTypeStruct, {t_buf_v4, t_arr_v4});
+    w.op(decorations, kOpDecorate, {t_buf_v4, kDecoBlock});
+    w.op(decorations, kOpMemberDecorate, {t_buf_v4, 0, kDecoOffset, 0});
+    w.op(globals, kOpTypePointer, {p_buf_v4, kStorageBuffer, t_buf_v4});
+    w.op(globals, kOpTypePointer, {p_v4, kStorageBuffer, t_v4u});
+    w.op(globals, kOpVariable, {p_buf_v4, v_a4, kStorageBuffer});
+    w.op(globals, kOpVariable, {p_buf_v4, v_b4, kStorageBuffer});
+    for (std::uint32_t b = 0; b < 2; ++b) {
+      w.op(decorations, kOpDecorate, {b == 0 ? v_a4 : v_b4, kDecoDescriptorSet, 0});
+      w.op(decorations, kOpDecorate, {b == 0 ? v_a4 : v_b4, kDecoBinding, b});
+    }
+    w.op(globals, kOpTypeArray, {t_sh, t_v4u, u32(2 * (a_size + b_size))});
+    w.op(globals, kOpTypePointer, {p_sh, kStorageWorkgroup, t_sh});
+    w.op(globals, kOpTypePointer, {p_sh_v4, kStorageWorkgroup, t_v4u});
+    w.op(globals, kOpVariable, {p_sh, v_sh, kStorageWorkgroup});
+    w.op(globals, kOpVariable, {p_in_v3u, v_local, kStorageInput});
+    w.op(decorations, kOpDecorate, {v_local, kDecoBuiltIn, kBuiltInLocalInvocationId});
+    interface.insert(interface.end(), {v_a4, v_b4, v_sh, v_local});
+  }
+
   const std::uint32_t f_main = w.id();
-  w.op_str(head, kOpEntryPoint, {5 /* GLCompute */, f_main}, "main",
-           {v_a, v_b, v_c, v_push, v_group});
+  w.op_str(head, kOpEntryPoint, {5 /* GLCompute */, f_main}, "main", interface);
   w.op(head, kOpExecutionMode, {f_main, 17 /* LocalSize */, g.invocations, 1, 1});
 
   const std::uint32_t l_entry = w.id(), l_header = w.id(), l_body = w.id(), l_continue = w.id(),
@@ -238,7 +279,83 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   };
   using Loop = WorkgroupGemm::Loop;
   std::pair<std::uint32_t, std::uint32_t> first{0, 0};
-  if (g.loop != Loop::plain) first = load_blocks(c0);
+  if (g.loop == Loop::prefetch || g.loop == Loop::peak) first = load_blocks(c0);
+
+  // Staged: invocation t copies uvec4 units t, t + invocations, ... of each block; unit u of
+  // A sits at row u / (BK / 8), column unit u % (BK / 8) (B: BN / 8 per row). Their global
+  // offsets without the step's k, and their shared offsets within a stage, are fixed.
+  const std::uint32_t a_units = g.bm * g.bk / 8, b_units = g.bk * g.bn / 8;
+  std::vector<std::uint32_t> a_global, a_shared, b_global, b_shared;
+  std::uint32_t k8 = 0, n8 = 0;
+  const std::uint32_t c_sem = u32(0x108);  // AcquireRelease | WorkgroupMemory
+  auto barrier = [&] { w.op(code, kOpControlBarrier, {c2, c2, c_sem}); };
+  // Loads the units of step `at` (returns their values); stores values into stage `stage`.
+  auto fetch = [&](std::uint32_t at) {
+    std::vector<std::uint32_t> values;
+    const std::uint32_t at8 = w.id(), at_n8 = w.id();
+    w.op(code, kOpUDiv, {t_u32, at8, at, u32(8)});
+    w.op(code, kOpIMul, {t_u32, at_n8, at, n8});
+    for (std::size_t r = 0; r < a_global.size() + b_global.size(); ++r) {
+      const bool is_a = r < a_global.size();
+      const std::uint32_t index = w.id(), ptr = w.id(), value = w.id();
+      w.op(code, kOpIAdd,
+           {t_u32, index, is_a ? a_global[r] : b_global[r - a_global.size()], is_a ? at8 : at_n8});
+      w.op(code, kOpAccessChain, {p_v4, ptr, is_a ? v_a4 : v_b4, c0, index});
+      w.op(code, kOpLoad, {t_v4u, value, ptr});
+      values.push_back(value);
+    }
+    return values;
+  };
+  auto store = [&](const std::vector<std::uint32_t>& values, std::uint32_t stage) {
+    const std::uint32_t a_base = w.id(), b_stage = w.id(), b_base = w.id();
+    w.op(code, kOpIMul, {t_u32, a_base, stage, u32(a_size)});
+    w.op(code, kOpIMul, {t_u32, b_stage, stage, u32(b_size)});
+    w.op(code, kOpIAdd, {t_u32, b_base, b_stage, u32(2 * a_size)});
+    for (std::size_t r = 0; r < values.size(); ++r) {
+      const bool is_a = r < a_shared.size();
+      const std::uint32_t index = w.id(), ptr = w.id();
+      w.op(code, kOpIAdd,
+           {t_u32, index, is_a ? a_base : b_base,
+            is_a ? a_shared[r] : b_shared[r - a_shared.size()]});
+      w.op(code, kOpAccessChain, {p_sh_v4, ptr, v_sh, index});
+      w.op(code, kOpStore, {ptr, values[r]});
+    }
+  };
+  if (staged) {
+    const std::uint32_t local = w.id(), tid = w.id(), n0_8 = w.id();
+    k8 = w.id(), n8 = w.id();
+    w.op(code, kOpLoad, {t_v3u, local, v_local});
+    w.op(code, kOpCompositeExtract, {t_u32, tid, local, 0});
+    w.op(code, kOpUDiv, {t_u32, k8, k_end, u32(8)});
+    w.op(code, kOpUDiv, {t_u32, n8, n, u32(8)});
+    w.op(code, kOpUDiv, {t_u32, n0_8, n0, u32(8)});
+    for (int operand = 0; operand < 2; ++operand) {
+      const bool is_a = operand == 0;
+      const std::uint32_t units = is_a ? a_units : b_units;
+      const std::uint32_t per_row = (is_a ? g.bk : g.bn) / 8, pitch = is_a ? a_pitch : b_pitch;
+      for (std::uint32_t first_unit = 0; first_unit < units; first_unit += g.invocations) {
+        const std::uint32_t u = w.id(), row = w.id(), col = w.id(), g_row = w.id(),
+                            g_row_units = w.id(), global = w.id(), sh_row = w.id(), shared = w.id();
+        w.op(code, kOpIAdd, {t_u32, u, tid, u32(first_unit)});
+        w.op(code, kOpUDiv, {t_u32, row, u, u32(per_row)});
+        w.op(code, kOpUMod, {t_u32, col, u, u32(per_row)});
+        if (is_a) {  // A's unit (m0 + row) * K / 8 + col, + k / 8 per step
+          w.op(code, kOpIAdd, {t_u32, g_row, m0, row});
+          w.op(code, kOpIMul, {t_u32, g_row_units, g_row, k8});
+        } else {  // B's unit row * N / 8 + n0 / 8 + col, + k * N / 8 per step
+          w.op(code, kOpIMul, {t_u32, g_row, row, n8});
+          w.op(code, kOpIAdd, {t_u32, g_row_units, g_row, n0_8});
+        }
+        w.op(code, kOpIAdd, {t_u32, global, g_row_units, col});
+        w.op(code, kOpIMul, {t_u32, sh_row, row, u32(pitch)});
+        w.op(code, kOpIAdd, {t_u32, shared, sh_row, col});
+        (is_a ? a_global : b_global).push_back(global);
+        (is_a ? a_shared : b_shared).push_back(shared);
+      }
+    }
+    store(fetch(c0), c0);
+    barrier();
+  }
   w.op(code, kOpBranch, {l_header});
 
   const std::uint32_t k = w.id(), acc = w.id(), k_next = w.id(), acc_next = w.id(), more = w.id();
@@ -252,12 +369,15 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op(code, kOpPhi, {t_ma, a_cur, first.first, l_entry, a_next, l_continue});
     w.op(code, kOpPhi, {t_mb, b_cur, first.second, l_entry, b_next, l_continue});
   }
+  const std::uint32_t stage = w.id(), other = w.id();  // staged: the stage read, the one filled
+  if (staged) w.op(code, kOpPhi, {t_u32, stage, c0, l_entry, other, l_continue});
   w.op(code, kOpULessThan, {t_bool, more, k, k_end});
   w.op(code, kOpLoopMerge, {l_merge, l_continue, 0});
   w.op(code, kOpBranchConditional, {more, l_body, l_merge});
 
   w.op(code, kOpLabel, {l_body});
   std::uint32_t ma = first.first, mb = first.second;
+  std::vector<std::uint32_t> staged_values;
   if (g.loop == Loop::plain) {
     std::tie(ma, mb) = load_blocks(k);
   } else if (g.loop == Loop::prefetch) {
@@ -268,8 +388,32 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op(code, kOpSelect, {t_u32, at, inside, after, k});
     next = load_blocks(at);
     ma = a_cur, mb = b_cur;
+  } else if (staged) {
+    // The next step's units into registers, this step's blocks from shared memory, the
+    // multiply, the registers into the other stage, one barrier (the last step loads its
+    // own units again: never past the end).
+    const std::uint32_t after = w.id(), inside = w.id(), at = w.id();
+    w.op(code, kOpIAdd, {t_u32, after, k, c_bk});
+    w.op(code, kOpULessThan, {t_bool, inside, after, k_end});
+    w.op(code, kOpSelect, {t_u32, at, inside, after, k});
+    staged_values = fetch(at);
+    const std::uint32_t a_at = w.id(), b_stage = w.id(), b_at = w.id(), ptr_a = w.id(),
+                        ptr_b = w.id();
+    ma = w.id(), mb = w.id();
+    w.op(code, kOpIMul, {t_u32, a_at, stage, u32(a_size)});
+    w.op(code, kOpIMul, {t_u32, b_stage, stage, u32(b_size)});
+    w.op(code, kOpIAdd, {t_u32, b_at, b_stage, u32(2 * a_size)});
+    w.op(code, kOpAccessChain, {p_sh_v4, ptr_a, v_sh, a_at});
+    w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, u32(a_pitch)});
+    w.op(code, kOpAccessChain, {p_sh_v4, ptr_b, v_sh, b_at});
+    w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, u32(b_pitch)});
+    w.op(code, kOpISub, {t_u32, other, c1, stage});
   }
   w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc});
+  if (staged) {
+    store(staged_values, other);
+    barrier();
+  }
   w.op(code, kOpBranch, {l_continue});
 
   w.op(code, kOpLabel, {l_continue});
@@ -289,6 +433,11 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(code, kOpReturn, {});
   w.op(code, kOpFunctionEnd, {});
   return w.module(0x00010500u, {&head, &decorations, &globals, &code});
+}
+
+std::uint32_t workgroup_gemm_shared_bytes(const WorkgroupGemm& g) {
+  if (g.loop != WorkgroupGemm::Loop::staged) return 0;
+  return 2 * (g.bm * (g.bk / 8 + 1) + g.bk * (g.bn / 8 + 1)) * 16;
 }
 
 }  // namespace probe

@@ -17,12 +17,19 @@ struct WorkgroupGemm {
   // next step's blocks before it multiplies the ones loaded a step earlier; peak: the first
   // step's blocks are loaded once and every step multiplies them (C = K / BK times their
   // product: the multiply's rate without the loads).
-  enum class Loop { plain, prefetch, peak };
+  // staged: the loop copies the blocks itself, global -> registers -> one of two shared
+  // stages (16-byte units, rows padded by one), and loads the matrices from shared memory.
+  enum class Loop { plain, prefetch, peak, staged };
   std::uint32_t bm, bn, bk, invocations;
   bool tensor_loads = false;
   Loop loop = Loop::plain;
 };
 
 std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g);
+
+// The shared memory the staged loop declares (two stages of padded A and B), in bytes; 0 for
+// the other loops. Every invocation copies the same number of units: the staged loop also
+// needs BM BK / 8 and BK BN / 8 to be multiples of the invocations.
+std::uint32_t workgroup_gemm_shared_bytes(const WorkgroupGemm& g);
 
 }  // namespace probe
