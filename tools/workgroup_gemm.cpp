@@ -289,7 +289,8 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   std::uint32_t k8 = 0, n8 = 0;
   const std::uint32_t c_sem = u32(0x108);  // AcquireRelease | WorkgroupMemory
   auto barrier = [&] { w.op(code, kOpControlBarrier, {c2, c2, c_sem}); };
-  // Loads the units of step `at` (returns their values); stores values into stage `stage`.
+  // fetch: the invocation's units of step `at`, loaded (their value ids); store: values into
+  // shared stage `stage`.
   auto fetch = [&](std::uint32_t at) {
     std::vector<std::uint32_t> values;
     const std::uint32_t at8 = w.id(), at_n8 = w.id();
