@@ -175,13 +175,12 @@ class Runner {
 
   // The pipeline of `words` with specialization constants 0.. set to `spec`; null where the
   // driver refuses it.
-  VkPipeline pipeline(const std::vector<std::uint32_t>& words,
-                      const std::vector<std::uint32_t>& spec) const {
-    VkPipeline p = VK_NULL_HANDLE;
+  probe::Pipeline pipeline(const std::vector<std::uint32_t>& words,
+                           const std::vector<std::uint32_t>& spec) const {
+    probe::Pipeline p;
     const VkResult r = probe::create_compute_pipeline(d_, words, storage_.pipeline, 0, spec, &p);
     if (r != VK_SUCCESS) {
       std::printf("# pipeline creation failed (VkResult %d)\n", static_cast<int>(r));
-      return VK_NULL_HANDLE;
     }
     return p;
   }
@@ -264,10 +263,9 @@ void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
   for (const std::string& file : o.files) {
     const std::vector<std::uint32_t> words = probe::read_spirv(file);
     for (std::uint32_t mode = 0; mode < 3; ++mode) {
-      VkPipeline p = runner.pipeline(words, {o.threads, mode});
-      if (p == VK_NULL_HANDLE) continue;
-      const double median = runner.time(p, {o.steps}, o.groups, 1, o.repeats);
-      vkDestroyPipeline(d.device, p, nullptr);
+      const probe::Pipeline p = runner.pipeline(words, {o.threads, mode});
+      if (!p) continue;
+      const double median = runner.time(p.get(), {o.steps}, o.groups, 1, o.repeats);
       const double flops = static_cast<double>(subgroups) * o.steps * 16 * 2.0 * 16 * 16 * 16;
       // acc[0]'s every element: steps products of rows of 16 values 2^-6 by columns of them.
       const float first = static_cast<const float*>(out.mapped)[0];
@@ -358,14 +356,13 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
         }
         if (!o.only.empty() && o.only != v.name) continue;
         const auto created = std::chrono::steady_clock::now();
-        VkPipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
-        if (p == VK_NULL_HANDLE) continue;
+        const probe::Pipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
+        if (!p) continue;
         const double create_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created)
                 .count();
         std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
-        const double median = runner.time(p, {n, n, n}, n / g.bn, n / g.bm, o.repeats);
-        vkDestroyPipeline(d.device, p, nullptr);
+        const double median = runner.time(p.get(), {n, n, n}, n / g.bn, n / g.bm, o.repeats);
         // Sampled entries of C against the host's exact sums (peak: K / BK times the first
         // step's product).
         const auto* cf = static_cast<const float*>(c.mapped);

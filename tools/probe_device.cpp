@@ -89,7 +89,7 @@ StorageLayout::~StorageLayout() {
 
 VkResult create_compute_pipeline(const Device& d, const std::vector<std::uint32_t>& words,
                                  VkPipelineLayout layout, VkPipelineCreateFlags flags,
-                                 const std::vector<std::uint32_t>& spec, VkPipeline* out) {
+                                 const std::vector<std::uint32_t>& spec, Pipeline* out) {
   VkShaderModuleCreateInfo mci{};
   mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   mci.codeSize = words.size() * 4;
@@ -109,9 +109,11 @@ VkResult create_compute_pipeline(const Device& d, const std::vector<std::uint32_
   pci.stage.pSpecializationInfo = spec.empty() ? nullptr : &si;
   pci.layout = layout;
   pci.flags = flags;
-  *out = VK_NULL_HANDLE;
-  const VkResult r = vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, out);
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult r =
+      vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
   vkDestroyShaderModule(d.device, module, nullptr);
+  *out = r == VK_SUCCESS ? Pipeline(d.device, pipeline) : Pipeline();
   return r;
 }
 

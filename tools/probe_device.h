@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace probe {
@@ -60,12 +61,42 @@ struct StorageLayout {
   StorageLayout& operator=(const StorageLayout&) = delete;
 };
 
+// A compute pipeline, destroyed with its owner (move-only).
+class Pipeline {
+ public:
+  Pipeline() = default;
+  Pipeline(VkDevice device, VkPipeline pipeline) : device_(device), pipeline_(pipeline) {}
+  ~Pipeline() { reset(); }
+  Pipeline(Pipeline&& o) noexcept
+      : device_(o.device_), pipeline_(std::exchange(o.pipeline_, VK_NULL_HANDLE)) {}
+  Pipeline& operator=(Pipeline&& o) noexcept {
+    if (this != &o) {
+      reset();
+      device_ = o.device_;
+      pipeline_ = std::exchange(o.pipeline_, VK_NULL_HANDLE);
+    }
+    return *this;
+  }
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+  VkPipeline get() const { return pipeline_; }
+  explicit operator bool() const { return pipeline_ != VK_NULL_HANDLE; }
+
+ private:
+  void reset() {
+    if (pipeline_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline_, nullptr);
+    pipeline_ = VK_NULL_HANDLE;
+  }
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
 // A compute pipeline of `words` (entry point "main"), specialization constants 0.. set to
-// `spec`; its shader module is destroyed again. VK_NULL_HANDLE in `*out` where the driver
-// refuses it, with its VkResult returned.
+// `spec`; its shader module is destroyed again. Empty `*out` where the driver refuses it,
+// with its VkResult returned.
 VkResult create_compute_pipeline(const Device& d, const std::vector<std::uint32_t>& words,
                                  VkPipelineLayout layout, VkPipelineCreateFlags flags,
-                                 const std::vector<std::uint32_t>& spec, VkPipeline* out);
+                                 const std::vector<std::uint32_t>& spec, Pipeline* out);
 
 // Reads a SPIR-V file, exiting with a message where it is not one.
 std::vector<std::uint32_t> read_spirv(const std::string& path);
