@@ -1,7 +1,5 @@
 #include "bench_data.h"
 
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "bench_env.h"

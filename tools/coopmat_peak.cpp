@@ -432,6 +432,20 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  // Which extensions the device has, asked of a plain device first: their feature
+  // structures go into the chain only where the extensions exist.
+  bool has_nv = false, has_nv2 = false;
+  {
+    probe::Device plain;
+    print_limits(plain);
+    has_nv = probe::has_extension(plain.physical, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    has_nv2 = probe::has_extension(plain.physical, "VK_KHR_cooperative_matrix") &&
+              probe::has_extension(plain.physical, "VK_NV_cooperative_matrix2");
+  }
+  if (!has_nv) {
+    std::printf("# no VK_NV_cooperative_matrix: nothing to measure\n");
+    return 0;
+  }
   Nv2Features nv2{};
   nv2.sType = kNv2FeaturesType;
   KhrFeatures khr{};
@@ -439,22 +453,11 @@ int main(int argc, char** argv) {
   khr.pNext = &nv2;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{};
   coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV;
-  coop.pNext = &khr;
-  // The extension structures are chained only where the device has the extensions.
-  const bool has_nv = [] {
-    probe::Device plain;
-    print_limits(plain);
-    return probe::has_extension(plain.physical, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
-  }();
-  if (!has_nv) {
-    std::printf("# no VK_NV_cooperative_matrix: nothing to measure\n");
-    return 0;
-  }
-  probe::Device d({VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME, "VK_KHR_cooperative_matrix",
-                   "VK_NV_cooperative_matrix2"},
-                  &coop);
-  const bool has_nv2 = d.enabled.size() == 3;
-  if (!has_nv2) coop.pNext = nullptr;
+  coop.pNext = has_nv2 ? &khr : nullptr;
+  std::vector<const char*> extensions{VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME};
+  if (has_nv2)
+    extensions.insert(extensions.end(), {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"});
+  probe::Device d(extensions, &coop);
   Runner runner(d);
   if (!o.files.empty()) run_peaks(d, runner, o);
   if (o.gemm == 0) return 0;
