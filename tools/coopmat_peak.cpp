@@ -13,7 +13,10 @@
 // checks C against the host.
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
-//                    [--only strided|tensor|strided-prefetch|tensor-prefetch|strided-peak|staged]]
+//                    [--only VARIANT,...] [--invocations N]]
+// Variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged (the
+// default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
+// strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed).
 //                    FILE.spv...
 #include <algorithm>
 #include <chrono>
@@ -67,7 +70,8 @@ constexpr std::uint32_t kF16 = 0, kF32 = 1, kScopeWorkgroup = 2;
 
 struct Options {
   std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0;
-  std::string only;  // --only: one GEMM variant by name
+  std::vector<std::string> only;  // --only: GEMM variants by name (comma-separated)
+  std::uint32_t invocations = 0;  // --invocations: only workgroups of this size
   std::vector<std::string> files;
 };
 
@@ -316,45 +320,65 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
   }
   const std::uint32_t n = o.gemm;
   Buffer a(d, std::uint64_t{n} * n * 2), b(d, std::uint64_t{n} * n * 2),
-      c(d, std::uint64_t{n} * n * 4);
+      bt(d, std::uint64_t{n} * n * 2), c(d, std::uint64_t{n} * n * 4);
   auto* ah = static_cast<std::uint16_t*>(a.mapped);
   auto* bh = static_cast<std::uint16_t*>(b.mapped);
+  auto* bth = static_cast<std::uint16_t*>(bt.mapped);
   for (std::uint64_t i = 0; i < std::uint64_t{n} * n; ++i) {
     ah[i] = gemm_value_bits(i);
     bh[i] = gemm_value_bits(i + 1);
+    bth[(i % n) * n + i / n] = bh[i];  // B^T: B's element (k, col) at col * K + k
   }
-  runner.bind({&a, &b, &c});
   std::printf("gemm,loads,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
-  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32},
+  const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32}, {128, 256, 64},
                                      {64, 128, 32},  {128, 64, 32},  {64, 64, 64}};
   using Loop = probe::WorkgroupGemm::Loop;
   struct Variant {
     bool tensor_loads;
     Loop loop;
     const char* name;
+    std::uint32_t unroll = 1;
+    bool b_transposed = false;
   };
   const Variant variants[] = {{false, Loop::plain, "strided"},
                               {true, Loop::plain, "tensor"},
                               {false, Loop::prefetch, "strided-prefetch"},
                               {true, Loop::prefetch, "tensor-prefetch"},
                               {false, Loop::peak, "strided-peak"},
-                              {false, Loop::staged, "staged"}};
-  for (const Variant& v : variants) {
+                              {false, Loop::staged, "staged"},
+                              {false, Loop::plain, "strided-u4", 4},
+                              {false, Loop::plain, "strided-u8", 8},
+                              {true, Loop::plain, "tensor-u8", 8},
+                              {false, Loop::plain, "strided-bt", 1, true},
+                              {false, Loop::plain, "strided-bt-u4", 4, true},
+                              {false, Loop::plain, "strided-bt-u8", 8, true},
+                              {false, Loop::peak, "strided-bt-peak", 1, true}};
+  // The extra variants (unrolled, B transposed) run only when named.
+  const std::size_t default_variants = 6;
+  for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
+    const Variant& v = variants[vi];
+    if (o.only.empty() ? vi >= default_variants
+                       : std::find(o.only.begin(), o.only.end(), v.name) == o.only.end()) {
+      continue;
+    }
+    runner.bind({&a, v.b_transposed ? &bt : &b, &c});
     for (const FlexibleProperties& f : usable) {
+      if (o.invocations != 0 && f.workgroup_invocations != o.invocations) continue;
       for (const auto& blk : blocks) {
         if (blk[0] % f.m_granularity || blk[1] % f.n_granularity || blk[2] % f.k_granularity ||
-            n % blk[0] || n % blk[1] || n % blk[2]) {
+            n % blk[0] || n % blk[1] || n % (blk[2] * v.unroll)) {
           continue;
         }
-        const probe::WorkgroupGemm g{blk[0],         blk[1], blk[2], f.workgroup_invocations,
-                                     v.tensor_loads, v.loop};
+        probe::WorkgroupGemm g{blk[0],         blk[1], blk[2], f.workgroup_invocations,
+                               v.tensor_loads, v.loop};
+        g.unroll = v.unroll;
+        g.b_transposed = v.b_transposed;
         if (v.loop == Loop::staged &&
             (probe::workgroup_gemm_shared_bytes(g) + reserved_shared >
                  d.props.limits.maxComputeSharedMemorySize ||
              (g.bm * g.bk / 8) % g.invocations || (g.bk * g.bn / 8) % g.invocations)) {
           continue;
         }
-        if (!o.only.empty() && o.only != v.name) continue;
         const auto created = std::chrono::steady_clock::now();
         const probe::Pipeline p = runner.pipeline(probe::workgroup_gemm_spirv(g), {});
         if (!p) continue;
@@ -413,15 +437,23 @@ Options parse(int argc, char** argv) {
       count(o.repeats);
     else if (a == "--gemm")
       count(o.gemm);
-    else if (a == "--only" && i + 1 < argc)
-      o.only = argv[++i];
-    else
+    else if (a == "--invocations")
+      count(o.invocations);
+    else if (a == "--only" && i + 1 < argc) {
+      const std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        o.only.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+    } else
       o.files.push_back(a);
   }
   if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
-                 "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT] "
+                 "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT,...] "
+                 "[--invocations N] "
                  "FILE.spv...\n");
     std::exit(2);
   }

@@ -86,6 +86,7 @@ enum : std::uint32_t {
   kUseB = 1,
   kUseAccumulator = 2,
   kRowMajor = 0,
+  kColumnMajor = 1,
 };
 
 }  // namespace
@@ -131,7 +132,7 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   const std::uint32_t c0 = u32(0), c1 = u32(1), c2 = u32(2), c_bm = u32(g.bm), c_bn = u32(g.bn),
                       c_bk = u32(g.bk), c_scope = u32(kScopeWorkgroup), c_use_a = u32(kUseA),
                       c_use_b = u32(kUseB), c_use_acc = u32(kUseAccumulator),
-                      c_row_major = u32(kRowMajor);
+                      c_row_major = u32(kRowMajor), c_column_major = u32(kColumnMajor);
   const std::uint32_t f_zero = w.id();
   w.op(globals, kOpConstant, {t_f32, f_zero, 0});
 
@@ -231,7 +232,8 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   const std::uint32_t l_entry = w.id(), l_header = w.id(), l_body = w.id(), l_continue = w.id(),
                       l_merge = w.id();
   const std::uint32_t group = w.id(), gx = w.id(), gy = w.id(), pn = w.id(), n = w.id(),
-                      pk = w.id(), k_end = w.id(), m0 = w.id(), n0 = w.id(), row_a = w.id();
+                      pk = w.id(), k_end = w.id(), m0 = w.id(), n0 = w.id(), row_a = w.id(),
+                      row_b = w.id();
   w.op(code, kOpFunction, {t_void, f_main, 0, t_fn});
   w.op(code, kOpLabel, {l_entry});
   w.op(code, kOpLoad, {t_v3u, group, v_group});
@@ -244,6 +246,7 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(code, kOpIMul, {t_u32, m0, gy, c_bm});
   w.op(code, kOpIMul, {t_u32, n0, gx, c_bn});
   w.op(code, kOpIMul, {t_u32, row_a, m0, k_end});
+  w.op(code, kOpIMul, {t_u32, row_b, n0, k_end});
   const std::uint32_t pm = w.id(), m = w.id(), layout0 = w.id(), layout_a = w.id(),
                       layout_b = w.id(), ptr_a0 = w.id(), ptr_b0 = w.id();
   if (g.tensor_loads) {  // A as an M x K tensor, B as K x N, both row-major (packed)
@@ -270,10 +273,16 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
       w.op(code, kOpIAdd, {t_u32, off_a, row_a, at});
       w.op(code, kOpAccessChain, {p_h, ptr_a, v_a, c0, off_a});
       w.op(code, kOpCooperativeMatrixLoadKHR, {t_ma, ma, ptr_a, c_row_major, k_end});
-      w.op(code, kOpIMul, {t_u32, kn, at, n});
-      w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
-      w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
-      w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+      if (g.b_transposed) {  // B^T's rows n0.., columns at..: column-major B, stride K
+        w.op(code, kOpIAdd, {t_u32, off_b, row_b, at});
+        w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
+        w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_column_major, k_end});
+      } else {
+        w.op(code, kOpIMul, {t_u32, kn, at, n});
+        w.op(code, kOpIAdd, {t_u32, off_b, kn, n0});
+        w.op(code, kOpAccessChain, {p_h, ptr_b, v_b, c0, off_b});
+        w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, n});
+      }
     }
     return std::pair{ma, mb};
   };
@@ -379,8 +388,25 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(code, kOpLabel, {l_body});
   std::uint32_t ma = first.first, mb = first.second;
   std::vector<std::uint32_t> staged_values;
+  std::uint32_t acc_in = acc;  // plain: the unrolled steps' chain of sums
   if (g.loop == Loop::plain) {
-    std::tie(ma, mb) = load_blocks(k);
+    for (std::uint32_t u = 0; u + 1 < g.unroll; ++u) {
+      std::uint32_t at = k;
+      if (u > 0) {
+        at = w.id();
+        w.op(code, kOpIAdd, {t_u32, at, k, u32(u * g.bk)});
+      }
+      const auto [a_u, b_u] = load_blocks(at);
+      const std::uint32_t sum = w.id();
+      w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, sum, a_u, b_u, acc_in});
+      acc_in = sum;
+    }
+    std::uint32_t at = k;
+    if (g.unroll > 1) {
+      at = w.id();
+      w.op(code, kOpIAdd, {t_u32, at, k, u32((g.unroll - 1) * g.bk)});
+    }
+    std::tie(ma, mb) = load_blocks(at);
   } else if (g.loop == Loop::prefetch) {
     // The next step's blocks (the last step loads its own again: never past the end).
     const std::uint32_t after = w.id(), inside = w.id(), at = w.id();
@@ -410,7 +436,7 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
     w.op(code, kOpCooperativeMatrixLoadKHR, {t_mb, mb, ptr_b, c_row_major, u32(b_pitch)});
     w.op(code, kOpISub, {t_u32, other, c1, stage});
   }
-  w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc});
+  w.op(code, kOpCooperativeMatrixMulAddKHR, {t_acc, acc_next, ma, mb, acc_in});
   if (staged) {
     store(staged_values, other);
     barrier();
@@ -418,7 +444,7 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
   w.op(code, kOpBranch, {l_continue});
 
   w.op(code, kOpLabel, {l_continue});
-  w.op(code, kOpIAdd, {t_u32, k_next, k, c_bk});
+  w.op(code, kOpIAdd, {t_u32, k_next, k, g.loop == Loop::plain ? u32(g.unroll * g.bk) : c_bk});
   if (g.loop == Loop::prefetch) {  // copies under the ids the header's phis name
     w.op(code, kOpCopyObject, {t_ma, a_next, next.first});
     w.op(code, kOpCopyObject, {t_mb, b_next, next.second});

@@ -23,6 +23,12 @@ struct WorkgroupGemm {
   std::uint32_t bm, bn, bk, invocations;
   bool tensor_loads = false;
   Loop loop = Loop::plain;
+  // plain: steps written out per loop iteration (K must be a multiple of unroll BK), so the
+  // driver sees later steps' loads beside this step's multiply.
+  std::uint32_t unroll = 1;
+  // B held transposed, [N][K] (K contiguous for both operands, as cuBLAS's TN case); strided
+  // loads only, column-major.
+  bool b_transposed = false;
 };
 
 std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g);

@@ -93,6 +93,20 @@ TEST(WorkgroupGemmSpirv, EveryLoopValidates) {
   }
 }
 
+// The plain loop with its steps written out, and B held transposed.
+TEST(WorkgroupGemmSpirv, UnrolledAndTransposedLoopsValidate) {
+  for (const std::uint32_t unroll : {1u, 4u, 8u}) {
+    for (const bool b_transposed : {false, true}) {
+      probe::WorkgroupGemm g{128, 256, 64, 256};
+      g.unroll = unroll;
+      g.b_transposed = b_transposed;
+      const std::vector<std::uint32_t> nv = as_nv_coopmat(probe::workgroup_gemm_spirv(g));
+      EXPECT_TRUE(only_nv_coopmat(nv));
+      EXPECT_TRUE(valid(nv)) << "unroll " << unroll << " transposed " << b_transposed;
+    }
+  }
+}
+
 // The check can fail: a loop header without its merge instruction is refused.
 TEST(WorkgroupGemmSpirv, AMissingLoopMergeIsRefused) {
   const std::vector<std::uint32_t> words =
