@@ -16,7 +16,8 @@
 //                    [--only VARIANT,...] [--invocations N]]
 // Variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged (the
 // default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
-// strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed).
+// strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed),
+// staged-packed (shared stages without padding).
 //                    FILE.spv...
 #include <algorithm>
 #include <chrono>
@@ -339,6 +340,7 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
     const char* name;
     std::uint32_t unroll = 1;
     bool b_transposed = false;
+    bool padded = true;
   };
   const Variant variants[] = {{false, Loop::plain, "strided"},
                               {true, Loop::plain, "tensor"},
@@ -352,7 +354,8 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
                               {false, Loop::plain, "strided-bt", 1, true},
                               {false, Loop::plain, "strided-bt-u4", 4, true},
                               {false, Loop::plain, "strided-bt-u8", 8, true},
-                              {false, Loop::peak, "strided-bt-peak", 1, true}};
+                              {false, Loop::peak, "strided-bt-peak", 1, true},
+                              {false, Loop::staged, "staged-packed", 1, false, false}};
   // The extra variants (unrolled, B transposed) run only when named.
   const std::size_t default_variants = 6;
   for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
@@ -373,6 +376,7 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
                                v.tensor_loads, v.loop};
         g.unroll = v.unroll;
         g.b_transposed = v.b_transposed;
+        g.padded = v.padded;
         if (v.loop == Loop::staged &&
             (probe::workgroup_gemm_shared_bytes(g) + reserved_shared >
                  d.props.limits.maxComputeSharedMemorySize ||

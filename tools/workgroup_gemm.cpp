@@ -195,7 +195,8 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
 
   // Staged: A and B also as uvec4 arrays (the same bindings), the invocation's index, and
   // two stages of A [BM][BK / 8 + 1] and B [BK][BN / 8 + 1] uvec4 rows in shared memory.
-  const std::uint32_t a_pitch = g.bk / 8 + 1, b_pitch = g.bn / 8 + 1;
+  const std::uint32_t pad = g.padded ? 1 : 0;
+  const std::uint32_t a_pitch = g.bk / 8 + pad, b_pitch = g.bn / 8 + pad;
   const std::uint32_t a_size = g.bm * a_pitch, b_size = g.bk * b_pitch;
   const std::uint32_t t_v4u = w.id(), t_arr_v4 = w.id(), t_buf_v4 = w.id(), p_buf_v4 = w.id(),
                       p_v4 = w.id(), v_a4 = w.id(), v_b4 = w.id(), t_sh = w.id(), p_sh = w.id(),
@@ -464,7 +465,8 @@ std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g) {
 
 std::uint32_t workgroup_gemm_shared_bytes(const WorkgroupGemm& g) {
   if (g.loop != WorkgroupGemm::Loop::staged) return 0;
-  return 2 * (g.bm * (g.bk / 8 + 1) + g.bk * (g.bn / 8 + 1)) * 16;
+  const std::uint32_t pad = g.padded ? 1 : 0;
+  return 2 * (g.bm * (g.bk / 8 + pad) + g.bk * (g.bn / 8 + pad)) * 16;
 }
 
 }  // namespace probe

@@ -29,6 +29,9 @@ struct WorkgroupGemm {
   // B held transposed, [N][K] (K contiguous for both operands, as cuBLAS's TN case); strided
   // loads only, column-major.
   bool b_transposed = false;
+  // staged: rows of the shared stages padded by one 16-byte unit (fewer bank conflicts in
+  // the copies), or packed (the layout a driver might read directly).
+  bool padded = true;
 };
 
 std::vector<std::uint32_t> workgroup_gemm_spirv(const WorkgroupGemm& g);

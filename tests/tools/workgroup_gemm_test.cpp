@@ -128,6 +128,11 @@ TEST(WorkgroupGemmSpirv, StagedSharedMemoryIsTwoPaddedStages) {
   EXPECT_EQ(probe::workgroup_gemm_shared_bytes({128, 128, 32, 256, false, Loop::staged}),
             2u * (128 * 5 + 32 * 17) * 16);
   EXPECT_EQ(probe::workgroup_gemm_shared_bytes({128, 128, 32, 256}), 0u);
+  probe::WorkgroupGemm packed{128, 128, 32, 256, false, Loop::staged};
+  packed.padded = false;
+  EXPECT_EQ(probe::workgroup_gemm_shared_bytes(packed), 2u * (128 * 4 + 32 * 16) * 16);
+  const std::vector<std::uint32_t> nv = as_nv_coopmat(probe::workgroup_gemm_spirv(packed));
+  EXPECT_TRUE(valid(nv));
 }
 
 TEST(SpirvWriter, StringsArePaddedWithAtLeastOneNul) {
