@@ -12,6 +12,7 @@
 #include "vulkan/check.h"
 #include "vulkan/coopmat.h"
 #include "vulkan/instance.h"
+#include "vulkan/validation.h"
 
 namespace vkt::vk {
 namespace {
@@ -220,8 +221,26 @@ Context::Context(int index) {
                        have.f11.storageBuffer16BitAccess && subgroup.subgroupSize == 32 &&
                        has_f16_16x16x16(coopmat_nv_shapes(physical_));
   }
+  // KHR cooperative matrices of bf16 for dot's bf16 kernel: the NV kernel's module rewritten
+  // (coopmat_khr_spirv.h), so everything the NV kernel needs as well; off under a validation
+  // layer too old to know the extensions (it would report them as errors).
+  KhrCoopmatFeatures khr_coop;
+  Bfloat16Features bf16;
+  if (caps_.coopmat_nv && has_extension(physical_, kKhrCoopmatExtension) &&
+      has_extension(physical_, kBfloat16Extension) &&
+      !validation_predates(kBfloat16HeaderVersion)) {
+    khr_coop.pNext = &bf16;
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &khr_coop;
+    vkGetPhysicalDeviceFeatures2(physical_, &f2);
+    caps_.coopmat_bf16 = khr_coop.cooperativeMatrix && bf16.shaderBFloat16Type &&
+                         bf16.shaderBFloat16CooperativeMatrix &&
+                         has_bf16_16x16x16(coopmat_khr_shapes(physical_));
+  }
   coop = VkPhysicalDeviceCooperativeMatrixFeaturesNV{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  khr_coop = KhrCoopmatFeatures{};
+  bf16 = Bfloat16Features{};
   std::vector<const char*> extensions;
   if (caps_.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (caps_.coopmat_nv) {
@@ -230,6 +249,14 @@ Context::Context(int index) {
     want.f12.vulkanMemoryModel = VK_TRUE;
     want.f12.vulkanMemoryModelDeviceScope = VK_TRUE;
     want.f12.pNext = &coop;
+  }
+  if (caps_.coopmat_bf16) {
+    extensions.insert(extensions.end(), {kKhrCoopmatExtension, kBfloat16Extension});
+    khr_coop.cooperativeMatrix = VK_TRUE;
+    bf16.shaderBFloat16Type = VK_TRUE;
+    bf16.shaderBFloat16CooperativeMatrix = VK_TRUE;
+    coop.pNext = &khr_coop;
+    khr_coop.pNext = &bf16;
   }
 
   VkDeviceQueueCreateInfo qinfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

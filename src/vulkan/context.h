@@ -22,6 +22,8 @@ struct DeviceCaps {
   FloatControls float_controls;   // subnormal handling the device offers (properties, not features)
   // VK_NV_cooperative_matrix enabled with what linalg_dot_coopmat.comp needs (context.cpp).
   bool coopmat_nv = false;
+  // VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 enabled for the bf16 kernel.
+  bool coopmat_bf16 = false;
   std::uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_ops = 0;
   bool subgroup_compute = false;  // subgroup operations are supported in compute shaders

@@ -10,7 +10,6 @@ namespace {
 
 // VK_KHR_cooperative_matrix postdates the Vulkan headers of Debian 12 (1.3.239): its
 // properties structure and query, as the Vulkan registry defines them.
-constexpr const char* kKhrExtension = "VK_KHR_cooperative_matrix";
 constexpr auto kKhrPropertiesType = static_cast<VkStructureType>(1000506001);
 struct KhrProperties {
   VkStructureType sType;
@@ -24,19 +23,32 @@ using KhrQuery = VkResult(VKAPI_PTR*)(VkPhysicalDevice, std::uint32_t*, KhrPrope
 
 const char* component_name(std::uint32_t t) {
   switch (t) {
-    case 0: return "f16";
-    case 1: return "f32";
-    case 2: return "f64";
-    case 3: return "s8";
-    case 4: return "s16";
-    case 5: return "s32";
-    case 6: return "s64";
-    case 7: return "u8";
-    case 8: return "u16";
-    case 9: return "u32";
-    case 10: return "u64";
-    case 1000141000: return "bf16";
-    default: return "other";
+    case 0:
+      return "f16";
+    case 1:
+      return "f32";
+    case 2:
+      return "f64";
+    case 3:
+      return "s8";
+    case 4:
+      return "s16";
+    case 5:
+      return "s32";
+    case 6:
+      return "s64";
+    case 7:
+      return "u8";
+    case 8:
+      return "u16";
+    case 9:
+      return "u32";
+    case 10:
+      return "u64";
+    case 1000141000:
+      return "bf16";
+    default:
+      return "other";
   }
 }
 
@@ -87,7 +99,7 @@ std::vector<CoopmatShape> coopmat_nv_shapes(VkPhysicalDevice pd) {
 }
 
 std::vector<CoopmatShape> coopmat_khr_shapes(VkPhysicalDevice pd) {
-  if (!has_device_extension(pd, kKhrExtension)) return {};
+  if (!has_device_extension(pd, kKhrCoopmatExtension)) return {};
   auto query = reinterpret_cast<KhrQuery>(vkGetInstanceProcAddr(
       shared_instance(), "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
   if (query == nullptr) return {};
@@ -106,22 +118,34 @@ std::vector<CoopmatShape> coopmat_khr_shapes(VkPhysicalDevice pd) {
   return out;
 }
 
-bool has_f16_16x16x16(const std::vector<CoopmatShape>& shapes) {
+namespace {
+constexpr std::uint32_t kF16 = 0, kF32 = 1, kBf16 = 1000141000, kSubgroup = 3;
+bool has_16x16x16(const std::vector<CoopmatShape>& shapes, std::uint32_t operands) {
   for (const CoopmatShape& c : shapes) {
-    if (c.m == 16 && c.n == 16 && c.k == 16 && c.a == 0 && c.b == 0 && c.c == 1 &&
-        c.result == 1 && c.scope == 3) {
+    if (c.m == 16 && c.n == 16 && c.k == 16 && c.a == operands && c.b == operands && c.c == kF32 &&
+        c.result == kF32 && c.scope == kSubgroup) {
       return true;
     }
   }
   return false;
 }
+}  // namespace
+
+bool has_f16_16x16x16(const std::vector<CoopmatShape>& shapes) {
+  return has_16x16x16(shapes, kF16);
+}
+bool has_bf16_16x16x16(const std::vector<CoopmatShape>& shapes) {
+  return has_16x16x16(shapes, kBf16);
+}
 
 std::string coopmat_report(VkPhysicalDevice pd) {
   const bool nv = has_device_extension(pd, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
-  const bool khr = has_device_extension(pd, kKhrExtension);
+  const bool khr = has_device_extension(pd, kKhrCoopmatExtension);
   std::ostringstream s;
   s << "  cooperative matrix NV: " << (nv ? describe(coopmat_nv_shapes(pd)) : "absent") << "\n";
   s << "  cooperative matrix KHR: " << (khr ? describe(coopmat_khr_shapes(pd)) : "absent") << "\n";
+  s << "  " << kBfloat16Extension << ": "
+    << (has_device_extension(pd, kBfloat16Extension) ? "present" : "absent") << "\n";
   return s.str();
 }
 

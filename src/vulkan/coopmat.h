@@ -1,9 +1,9 @@
 // Cooperative matrices (tensor cores through Vulkan): the shapes a device offers under
 // VK_NV_cooperative_matrix and VK_KHR_cooperative_matrix, for `vkt info` and for choosing
-// dot's f16 kernel. Only the NV extension is used by a shader: Debian 12's glslc (shaderc
-// 2023.2) compiles GL_NV_cooperative_matrix but not GL_KHR_cooperative_matrix; the KHR
-// properties are queried (the query needs no shader support) so a run shows what a newer
-// compiler could reach, bf16 included.
+// dot's f16 and bf16 kernels. Debian 12's glslc (shaderc 2023.2) compiles
+// GL_NV_cooperative_matrix but not GL_KHR_cooperative_matrix: the f16 kernel is NV; the bf16
+// one is the same module rewritten to KHR matrices of bf16 (coopmat_khr_spirv.h), where the
+// device has VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -28,6 +28,27 @@ std::vector<CoopmatShape> coopmat_khr_shapes(VkPhysicalDevice pd);
 // The shape linalg_dot_coopmat.comp uses: 16 x 16 x 16, f16 A and B, f32 C and result,
 // subgroup scope.
 bool has_f16_16x16x16(const std::vector<CoopmatShape>& shapes);
+// The bf16 kernel's: 16 x 16 x 16, bf16 A and B, f32 C and result, subgroup scope.
+bool has_bf16_16x16x16(const std::vector<CoopmatShape>& shapes);
+
+// VK_KHR_cooperative_matrix's and VK_KHR_shader_bfloat16's feature structures, which
+// postdate Debian 12's Vulkan headers (1.3.239), as the Vulkan registry defines them.
+struct KhrCoopmatFeatures {
+  VkStructureType sType = static_cast<VkStructureType>(1000506000);
+  void* pNext = nullptr;
+  VkBool32 cooperativeMatrix = VK_FALSE, cooperativeMatrixRobustBufferAccess = VK_FALSE;
+};
+struct Bfloat16Features {
+  VkStructureType sType = static_cast<VkStructureType>(1000141000);
+  void* pNext = nullptr;
+  VkBool32 shaderBFloat16Type = VK_FALSE, shaderBFloat16DotProduct = VK_FALSE,
+           shaderBFloat16CooperativeMatrix = VK_FALSE;
+};
+inline constexpr const char* kKhrCoopmatExtension = "VK_KHR_cooperative_matrix";
+inline constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
+// The first Vulkan headers that know VK_KHR_shader_bfloat16 (a validation layer older than
+// them reports its structures and SPIR-V as errors).
+inline constexpr std::uint32_t kBfloat16HeaderVersion = VK_MAKE_API_VERSION(0, 1, 4, 311);
 // Lines "  cooperative matrix NV: 16x16x16 f16*f16+f32->f32 subgroup; ..." (none: "absent").
 std::string coopmat_report(VkPhysicalDevice pd);
 

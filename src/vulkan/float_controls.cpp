@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "vkt/error.h"
+#include "vulkan/spirv_words.h"
 
 namespace vkt::vk {
 namespace {
@@ -21,13 +22,6 @@ constexpr std::uint32_t kCapabilityFloat64 = 10, kCapabilityDenormPreserve = 446
 constexpr std::uint32_t kExecutionModeDenormPreserve = 4459,
                         kExecutionModeSignedZeroInfNanPreserve = 4461;
 constexpr std::uint32_t kHeaderWords = 5;
-
-std::vector<std::uint32_t> string_words(const char* s) {
-  const std::size_t bytes = std::strlen(s) + 1;  // the terminating 0 is part of the literal
-  std::vector<std::uint32_t> w((bytes + 3) / 4, 0);
-  std::memcpy(w.data(), s, bytes);
-  return w;
-}
 
 }  // namespace
 
@@ -73,7 +67,7 @@ std::vector<std::uint32_t> with_execution_mode(std::span<const std::uint32_t> wo
   bool has_f64 = false, has_extension = false;
   std::size_t after_caps = 0, after_entry = 0;
   std::vector<std::uint32_t> entries;
-  const std::vector<std::uint32_t> name = string_words("SPV_KHR_float_controls");
+  const std::vector<std::uint32_t> name = spirv_string_words("SPV_KHR_float_controls");
   for (std::size_t i = kHeaderWords; i < words.size();) {
     const std::uint32_t op = words[i] & 0xffffu, count = words[i] >> 16;
     if (count == 0 || i + count > words.size()) throw Error("[vulkan] malformed SPIR-V module");

@@ -19,6 +19,7 @@ namespace {
 
 std::atomic<std::uint64_t> g_messages{0};
 bool g_validation = false;
+std::uint32_t g_validation_version = 0;
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                           VkDebugUtilsMessageTypeFlagsEXT,
@@ -34,15 +35,16 @@ bool env_flag(const char* name) {
   return common::env_switch(name, "1", "0", false, "vulkan");
 }
 
-bool layer_available(const char* name) {
+// The layer's Vulkan header version; 0 where it is not installed.
+std::uint32_t layer_version(const char* name) {
   std::uint32_t n = 0;
   vkEnumerateInstanceLayerProperties(&n, nullptr);
   std::vector<VkLayerProperties> layers(n);
   vkEnumerateInstanceLayerProperties(&n, layers.data());
   for (const auto& l : layers) {
-    if (std::strcmp(l.layerName, name) == 0) return true;
+    if (std::strcmp(l.layerName, name) == 0) return l.specVersion;
   }
-  return false;
+  return 0;
 }
 
 struct Instance {
@@ -75,8 +77,9 @@ Instance create_instance() {
   messenger.pfnUserCallback = on_message;
 
   if (env_flag("VKT_VALIDATION")) {
-    if (layer_available(layer)) {
+    if (const std::uint32_t version = layer_version(layer); version != 0) {
       g_validation = true;
+      g_validation_version = version;
       info.enabledLayerCount = 1;
       info.ppEnabledLayerNames = &layer;
       info.enabledExtensionCount = 1;
@@ -109,6 +112,9 @@ std::uint64_t validation_message_count() {
 }
 bool validation_enabled() {
   return g_validation;
+}
+bool validation_predates(std::uint32_t api_version) {
+  return g_validation && g_validation_version < api_version;
 }
 
 VkInstance shared_instance() {

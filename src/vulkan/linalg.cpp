@@ -16,9 +16,11 @@
 
 #include "common/env_choice.h"
 #include "vulkan/backend.h"
+#include "vulkan/coopmat_khr_spirv.h"
 #include "vulkan/linalg_dot_choice.h"
 #include "vulkan/linalg_gemm.h"
 #include "vulkan/movement_words.h"
+#include "vulkan/spirv.h"
 
 namespace vkt::vk {
 namespace {
@@ -156,7 +158,7 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   const DType acc = accumulator(d);
   const DotShape shape{v.batch, v.m, v.n, v.k, v.a[0], v.a[1], v.a[2], v.b[0], v.b[1], v.b[2]};
   const DotDevice device{b.context().properties().limits.maxComputeSharedMemorySize,
-                         b.context().caps().coopmat_nv};
+                         b.context().caps().coopmat_nv, b.context().caps().coopmat_bf16};
   GemmLaunch l;
   l.acc = acc;
   l.choice = choose_dot_kernel(shape, d, device);
@@ -191,6 +193,19 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   return l;
 }
 
+namespace {
+// linalg_dot_coopmat.comp's module with KHR matrices of bf16 (coopmat_khr_spirv.h), made once.
+const std::vector<std::uint32_t>& bf16_coopmat_module() {
+  static const std::vector<std::uint32_t> words = [] {
+    for (const SpirvModule& m : embedded_spirv()) {
+      if (m.name == "linalg_dot_coopmat") return coopmat_nv_to_khr(m.words, true);
+    }
+    throw Error("[dot] the embedded linalg_dot_coopmat module is missing");
+  }();
+  return words;
+}
+}  // namespace
+
 Pipeline gemm_pipeline(VulkanBackend& b, const GemmLaunch& launch, DType d, std::uint32_t mode) {
   const DotChoice& t = launch.choice;
   std::vector<std::uint32_t> constants = launch.constants;
@@ -207,8 +222,14 @@ Pipeline gemm_pipeline(VulkanBackend& b, const GemmLaunch& launch, DType d, std:
     const DotPush& p = launch.push;
     const bool aligned =
         mode == 1 ? p.n % 4 == 0 : (p.batch == 1 || p.scb % 8 == 0) && p.scm % 8 == 0;
-    constants.insert(constants.end(), {t.wm, t.wn, t.stages, t.threads(),
-                                       static_cast<std::uint32_t>(t.direct_c && aligned)});
+    // bf16's direct stores would round C to f16 (the module's converted fragments).
+    const bool direct = t.direct_c && aligned && (mode == 1 || d != DType::bf16);
+    constants.insert(constants.end(),
+                     {t.wm, t.wn, t.stages, t.threads(), static_cast<std::uint32_t>(direct)});
+    if (d == DType::bf16) {
+      return b.pipelines().get_recompiled("linalg_dot_coopmat_bf16", bf16_coopmat_module(), 3,
+                                          constants);
+    }
     return b.pipelines().get("linalg_dot_coopmat", 3, constants);
   }
   return b.pipelines().get(b.variant("linalg_dot_reg", {d}), 3, constants);

@@ -174,7 +174,9 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
 
   // VKT_VK_COOPMAT: 0 never, 1 always, unset by the rule.
   const int coop = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "dot");
-  if (d == DType::f16 && dev.coopmat_f16 && coop != 0 && (coop == 1 || (s.m >= 64 && s.n >= 64))) {
+  const bool coopmat_dtype =
+      (d == DType::f16 && dev.coopmat_f16) || (d == DType::bf16 && dev.coopmat_bf16);
+  if (coopmat_dtype && coop != 0 && (coop == 1 || (s.m >= 64 && s.n >= 64))) {
     if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
       m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
                                        : wide_ok(s.sam, s.sak, s.sab, s.m, 8));

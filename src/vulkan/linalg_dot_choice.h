@@ -4,7 +4,7 @@
 //   VKT_VK_DOT_TILE   = <BM>x<BN>x<BK> for reg: BM, BN in {64, 128}, BK in {8, 16, 32}
 //   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads, and
 //                       coopmat's direct fragment stores to C
-//   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16
+//   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16 and bf16
 //   VKT_VK_COOPMAT_TILE = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile
 //                       of C per workgroup, K steps of BK, each subgroup of 32 a WM x WN
 //                       block; BM, BN in {64, 128, 256}, BK in {16, 32, 64}, WM and WN
@@ -23,7 +23,7 @@ namespace vkt::vk {
 enum class DotKernel {
   tiled,    // linalg_dot.comp: every dtype, square or thin tiles, two barriers per K step
   reg,      // linalg_dot_reg.comp: float dtypes, double-buffered, vec4 shared reads
-  coopmat,  // linalg_dot_coopmat.comp: f16 on NV cooperative matrices
+  coopmat,  // linalg_dot_coopmat.comp: f16 on NV cooperative matrices, bf16 on KHR ones
 };
 
 // The GEMM sizes and operand strides (elements): a (batch, m, k), b (batch, k, n).
@@ -35,6 +35,7 @@ struct DotShape {
 struct DotDevice {
   std::uint64_t shared_bytes = 16384;  // maxComputeSharedMemorySize
   bool coopmat_f16 = false;            // DeviceCaps::coopmat_nv
+  bool coopmat_bf16 = false;           // DeviceCaps::coopmat_bf16
 };
 
 struct DotChoice {
@@ -49,7 +50,7 @@ struct DotChoice {
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };
 
-// The rule without overrides: f16 on cooperative matrices where the device has them and
+// The rule without overrides: f16 and bf16 on cooperative matrices where the device has them and
 // both M and N reach 64 (a 128 x 128 tile at least half used), 128 x 128 x 32 with 64 x 64
 // per subgroup (each A fragment used 4 times; 64 x 128 or 128 x 64 where M or N is at most
 // 64), two stages where shared memory allows (a guess until bench_results has the H200's

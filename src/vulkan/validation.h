@@ -9,5 +9,8 @@ namespace vkt::vk {
 std::uint64_t validation_message_count();
 // True when this process enabled the Khronos validation layer.
 bool validation_enabled();
+// True when that layer is older than `api_version` (VK_MAKE_API_VERSION): it would report
+// the extensions and SPIR-V added since as errors, so paths that need them stay off.
+bool validation_predates(std::uint32_t api_version);
 
 }  // namespace vkt::vk

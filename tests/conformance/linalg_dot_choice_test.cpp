@@ -1,7 +1,7 @@
-// dot's kernel rule for f16 on cooperative matrices (linalg_dot_choice.h), checked without a
-// device: the default tile, the smaller ones a small shared memory gets, the
-// VKT_VK_COOPMAT_TILE override and its bad values, and the shared memory each one needs
-// (which must match linalg_dot_coopmat.comp's smem).
+// dot's kernel rule for f16 and bf16 on cooperative matrices (linalg_dot_choice.h), checked without
+// a device: the default tile, the smaller ones a small shared memory gets, the VKT_VK_COOPMAT_TILE
+// override and its bad values, and the shared memory each one needs (which must match
+// linalg_dot_coopmat.comp's smem).
 #include "vulkan/linalg_dot_choice.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +52,19 @@ TEST(DotChoice, CoopmatDefaultIs128x128x32With64x64PerSubgroup) {
   EXPECT_TRUE(c.a_vec && c.b_vec && c.direct_c);
   // A [128][32 + 8] and B [32][128 + 8] halves, two stages.
   EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 40 + 32 * 136) * 2);
+}
+
+// bf16 takes the same cooperative-matrix tile where the device has bf16 matrices (the KHR
+// rewrite of the module), the reg kernel where it has only f16 ones; f16 needs its own.
+TEST(DotChoice, Bf16TakesCooperativeMatricesOnlyWhereTheDeviceHasThem) {
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+  const vk::DotChoice with = vk::choose_dot_kernel(kSquare, DType::bf16, {49152, true, true});
+  EXPECT_EQ(with.kernel, vk::DotKernel::coopmat);
+  EXPECT_EQ(16 * with.tm, f16_choice(49152).tm * 16);
+  EXPECT_EQ(vk::choose_dot_kernel(kSquare, DType::bf16, {49152, true, false}).kernel,
+            vk::DotKernel::reg);
+  EXPECT_NE(vk::choose_dot_kernel(kSquare, DType::f16, {49152, false, true}).kernel,
+            vk::DotKernel::coopmat);
 }
 
 // M or N of at most 64 (conv's 64 out channels) takes a 64-wide side of the tile.

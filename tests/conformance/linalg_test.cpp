@@ -399,7 +399,7 @@ TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
       const ScopedEnv f64_tile(d == DType::f64 ? EnvVars{{"VKT_VK_DOT_TILE", tile}} : EnvVars{});
       for (const DotCase& c : kernel_cases()) check(c, d, 0);
       const vk::DotKernel want = s.name == "tiled" ? vk::DotKernel::tiled : vk::DotKernel::reg;
-      if (d != DType::f16) {  // f16 may take cooperative matrices
+      if (d != DType::f16 && d != DType::bf16) {  // these may take cooperative matrices
         EXPECT_EQ(vk::testing::last_dot_kernel(), want) << dtype_name(d);
       }
     }
@@ -425,27 +425,37 @@ TEST_F(Linalg, KernelVariablesWithBadValuesAreErrors) {
   gpu().synchronize();
 }
 
-// f16 on NV cooperative matrices where the device has them (the H200; not lavapipe), and the
-// plain path on the same device with VKT_VK_COOPMAT=0.
-TEST_F(Linalg, CooperativeMatrixF16MatchesTheCpu) {
+// The dtypes that take cooperative matrices on this device: f16 on NV ones, bf16 on KHR
+// ones (the same kernel's module rewritten, coopmat_khr_spirv.h).
+std::vector<DType> coopmat_dtypes(const vk::VulkanBackend& vb) {
+  std::vector<DType> out;
+  if (vb.context().caps().coopmat_nv) out.push_back(DType::f16);
+  if (vb.context().caps().coopmat_bf16) out.push_back(DType::bf16);
+  return out;
+}
+
+// f16 and bf16 on cooperative matrices where the device has them (the H200; not lavapipe),
+// and the plain path on the same device with VKT_VK_COOPMAT=0.
+TEST_F(Linalg, CooperativeMatrixMatchesTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  if (!vb.context().caps().coopmat_nv) {
-    GTEST_SKIP() << gpu().name() << " has no NV cooperative matrices with 16x16x16 f16";
+  if (coopmat_dtypes(vb).empty()) {
+    GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
-  for (const char* mode : {"1", "0"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}});
-    SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode);
-    for (const DotCase& c : kernel_cases()) {
-      check(c, DType::f16, 0);
-      if (c.a[0] == 0 || c.b.back() == 0) continue;  // empty: no kernel ran
-      if (std::string(mode) == "1") {
-        EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
-      } else {
-        EXPECT_NE(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+  for (const DType d : coopmat_dtypes(vb)) {
+    for (const char* mode : {"1", "0"}) {
+      const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}});
+      SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode + " " + std::string(dtype_name(d)));
+      for (const DotCase& c : kernel_cases()) {
+        check(c, d, 0);
+        if (c.a[0] == 0 || c.b.back() == 0) continue;  // empty: no kernel ran
+        if (std::string(mode) == "1") {
+          EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+        } else {
+          EXPECT_NE(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+        }
       }
+      check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}}, d, 0);
     }
-    check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}},
-          DType::f16, 0);
   }
 }
 
@@ -474,8 +484,8 @@ const std::vector<DotCase>& coopmat_cases() {
 // tile past the device's shared memory is reported and skipped.
 TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  if (!vb.context().caps().coopmat_nv) {
-    GTEST_SKIP() << gpu().name() << " has no NV cooperative matrices with 16x16x16 f16";
+  if (coopmat_dtypes(vb).empty()) {
+    GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
   const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
   const std::vector<EnvVars> settings = {
@@ -505,9 +515,12 @@ TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
       std::printf("[linalg] %s skipped: %s\n", name.c_str(), e.what());
       continue;
     }
-    for (const DotCase& c : coopmat_cases()) {
-      check(c, DType::f16, 0);
-      EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
+    for (const DType d : coopmat_dtypes(vb)) {
+      for (const DotCase& c : coopmat_cases()) {
+        check(c, d, 0);
+        EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat)
+            << c.name << " " << dtype_name(d);
+      }
     }
   }
 }

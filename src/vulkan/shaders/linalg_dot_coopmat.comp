@@ -21,8 +21,11 @@
 //   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
 //   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand
 //   buffers, after the last step), whose elements inside C the invocations store.
-// bf16 has no path here: NV cooperative matrices offer no bf16 type (the KHR extension can,
-// and Debian 12's glslc cannot compile it), so bf16 takes the register-blocked kernel.
+// bf16: NV cooperative matrices have no bf16 type and Debian 12's glslc cannot compile the
+// KHR extension, so the host rewrites this module's SPIR-V (coopmat_khr_spirv.h): KHR
+// matrices, bf16 A and B. The module only moves A and B as bits (uvec4 units, 16-bit
+// loads, selects) until the multiply, so the rewrite needs no other change; its stores
+// round to bf16 below (DTYPE), and the host never takes the f16 direct store (C_DIRECT) then.
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -30,7 +33,7 @@
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_control_flow_attributes : enable
 
-const uint DT_F16 = 8;
+const uint DT_F16 = 8, DT_BF16 = 9;
 layout(constant_id = 1) const uint DTYPE = DT_F16;
 layout(constant_id = 2) const uint TM = 8;  // BM / 16
 layout(constant_id = 3) const uint TN = 8;  // BN / 16
@@ -71,9 +74,9 @@ const uint TILES_SIZE = STAGES * (A_SIZE + B_SIZE);
 const uint PATCHES_UNITS = (THREADS / 32) * PATCH_UNITS;
 const uint SMEM_SIZE = TILES_SIZE > PATCHES_UNITS ? TILES_SIZE : PATCHES_UNITS;
 
-layout(binding = 0) readonly buffer AH { float16_t v[]; } a_h;
+layout(binding = 0) readonly buffer AU16 { uint16_t v[]; } a_u16;
 layout(binding = 0) readonly buffer AV { uvec4 v[]; } a_v;
-layout(binding = 1) readonly buffer BH { float16_t v[]; } b_h;
+layout(binding = 1) readonly buffer BU16 { uint16_t v[]; } b_u16;
 layout(binding = 1) readonly buffer BV { uvec4 v[]; } b_v;
 layout(binding = 2) writeonly buffer CU16 { uint16_t v[]; } c_u16;
 layout(binding = 2) writeonly buffer CH { float16_t v[]; } c_h;
@@ -108,24 +111,28 @@ uint f32_to_f16_bits(float f) {
   return sign | h;
 }
 
-uint pack_halves(float16_t lo, float16_t hi) { return packFloat2x16(f16vec2(lo, hi)); }
+// Round-to-nearest-even f32 -> bfloat16 bits, a quiet NaN for NaN (dtype_value.glsl's).
+uint f32_to_bf16_bits(float f) {
+  const uint x = floatBitsToUint(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) | 0x40u) & 0xffffu;
+  return ((x + 0x7fffu + ((x >> 16) & 1u)) >> 16) & 0xffffu;
+}
 
 // One read unit: 8 elements from `at` on, `step` apart, the first `valid` of them inside
 // the matrix (8 or 0 where VEC: the host checked the unit never straddles an edge).
+// The elements are moved as 16-bit patterns (never as floats), so bf16 passes unchanged.
 uvec4 read_a(uint at, uint step, uint valid) {
   if (A_VEC) return valid > 0 ? a_v.v[at / 8] : uvec4(0);
-  float16_t h[8];
-  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? a_h.v[at + e * step] : float16_t(0);
-  return uvec4(pack_halves(h[0], h[1]), pack_halves(h[2], h[3]), pack_halves(h[4], h[5]),
-               pack_halves(h[6], h[7]));
+  uint h[8];
+  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? uint(a_u16.v[at + e * step]) : 0u;
+  return uvec4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
 }
 
 uvec4 read_b(uint at, uint step, uint valid) {
   if (B_VEC) return valid > 0 ? b_v.v[at / 8] : uvec4(0);
-  float16_t h[8];
-  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? b_h.v[at + e * step] : float16_t(0);
-  return uvec4(pack_halves(h[0], h[1]), pack_halves(h[2], h[3]), pack_halves(h[4], h[5]),
-               pack_halves(h[6], h[7]));
+  uint h[8];
+  [[unroll]] for (uint e = 0; e < 8; ++e) h[e] = e < valid ? uint(b_u16.v[at + e * step]) : 0u;
+  return uvec4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
 }
 
 // Elements of a unit inside [begin, end) along its axis: 0..8.
@@ -257,7 +264,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
           if (MODE == 1) {
             c_f32.v[to] = x;
           } else {
-            c_u16.v[to] = uint16_t(f32_to_f16_bits(x));
+            c_u16.v[to] = uint16_t(DTYPE == DT_BF16 ? f32_to_bf16_bits(x) : f32_to_f16_bits(x));
           }
         }
       }
