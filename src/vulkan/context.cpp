@@ -204,38 +204,41 @@ Context::Context(int index) {
   limits_.non_coherent_atom = l.nonCoherentAtomSize;
 
   const float priority = 1.0f;
-  // NV cooperative matrices for dot's f16 kernel: the extension, its feature, and what its
+  // Cooperative matrices for dot's f16 and bf16 kernel (linalg_dot_coopmat.comp): what its
   // SPIR-V needs (the Vulkan memory model, f16 arithmetic and 16-bit storage), on devices
-  // whose subgroups are 32 wide (the kernel's 8 subgroups of 32) and that offer the
-  // 16 x 16 x 16 f16 -> f32 shape. With the memory model enabled, device-scope barriers and
-  // atomics (the one-pass reductions' counter) need vulkanMemoryModelDeviceScope too
-  // (VUID-RuntimeSpirv-vulkanMemoryModel-06265, seen on the H200 in run 51).
+  // whose subgroups are 32 wide (the kernel's subgroups of 32), and the 16 x 16 x 16 f16 ->
+  // f32 shape under the NV extension (the module as built), the KHR one (the module
+  // rewritten, coopmat_khr_spirv.h), or both; bf16 needs the KHR extension and
+  // VK_KHR_shader_bfloat16. With the memory model enabled, device-scope barriers and atomics
+  // (the one-pass reductions' counter) need vulkanMemoryModelDeviceScope too
+  // (VUID-RuntimeSpirv-vulkanMemoryModel-06265, seen on the H200 in run 51). The KHR paths
+  // stay off under a validation layer too old to know their extensions (it would report
+  // them as errors).
+  const bool kernel_ok = have.f12.vulkanMemoryModel && have.f12.vulkanMemoryModelDeviceScope &&
+                         have.f12.shaderFloat16 && have.f11.storageBuffer16BitAccess &&
+                         subgroup.subgroupSize == 32;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
-  if (has_extension(physical_, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+  if (kernel_ok && has_extension(physical_, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &coop;
     vkGetPhysicalDeviceFeatures2(physical_, &f2);
-    caps_.coopmat_nv = coop.cooperativeMatrix && have.f12.vulkanMemoryModel &&
-                       have.f12.vulkanMemoryModelDeviceScope && have.f12.shaderFloat16 &&
-                       have.f11.storageBuffer16BitAccess && subgroup.subgroupSize == 32 &&
-                       has_f16_16x16x16(coopmat_nv_shapes(physical_));
+    caps_.coopmat_nv = coop.cooperativeMatrix && has_f16_16x16x16(coopmat_nv_shapes(physical_));
   }
-  // KHR cooperative matrices of bf16 for dot's bf16 kernel: the NV kernel's module rewritten
-  // (coopmat_khr_spirv.h), so everything the NV kernel needs as well; off under a validation
-  // layer too old to know the extensions (it would report them as errors).
   KhrCoopmatFeatures khr_coop;
   Bfloat16Features bf16;
-  if (caps_.coopmat_nv && has_extension(physical_, kKhrCoopmatExtension) &&
-      has_extension(physical_, kBfloat16Extension) &&
-      !validation_predates(kBfloat16HeaderVersion)) {
-    khr_coop.pNext = &bf16;
+  if (kernel_ok && has_extension(physical_, kKhrCoopmatExtension) &&
+      !validation_predates(kKhrCoopmatHeaderVersion)) {
+    const bool bf16_known = has_extension(physical_, kBfloat16Extension) &&
+                            !validation_predates(kBfloat16HeaderVersion);
+    if (bf16_known) khr_coop.pNext = &bf16;
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &khr_coop;
     vkGetPhysicalDeviceFeatures2(physical_, &f2);
-    caps_.coopmat_bf16 = khr_coop.cooperativeMatrix && bf16.shaderBFloat16Type &&
-                         bf16.shaderBFloat16CooperativeMatrix &&
-                         has_bf16_16x16x16(coopmat_khr_shapes(physical_));
+    const std::vector<CoopmatShape> shapes = coopmat_khr_shapes(physical_);
+    caps_.coopmat_khr = khr_coop.cooperativeMatrix && has_f16_16x16x16(shapes);
+    caps_.coopmat_bf16 = khr_coop.cooperativeMatrix && bf16_known && bf16.shaderBFloat16Type &&
+                         bf16.shaderBFloat16CooperativeMatrix && has_bf16_16x16x16(shapes);
   }
   coop = VkPhysicalDeviceCooperativeMatrixFeaturesNV{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
@@ -243,20 +246,28 @@ Context::Context(int index) {
   bf16 = Bfloat16Features{};
   std::vector<const char*> extensions;
   if (caps_.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (caps_.coopmat_nv || caps_.coopmat_khr || caps_.coopmat_bf16) {
+    want.f12.vulkanMemoryModel = VK_TRUE;
+    want.f12.vulkanMemoryModelDeviceScope = VK_TRUE;
+  }
+  void** tail = &want.f12.pNext;  // the chain's end, where each extension's features go
   if (caps_.coopmat_nv) {
     extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
     coop.cooperativeMatrix = VK_TRUE;
-    want.f12.vulkanMemoryModel = VK_TRUE;
-    want.f12.vulkanMemoryModelDeviceScope = VK_TRUE;
-    want.f12.pNext = &coop;
+    *tail = &coop;
+    tail = &coop.pNext;
+  }
+  if (caps_.coopmat_khr || caps_.coopmat_bf16) {
+    extensions.push_back(kKhrCoopmatExtension);
+    khr_coop.cooperativeMatrix = VK_TRUE;
+    *tail = &khr_coop;
+    tail = &khr_coop.pNext;
   }
   if (caps_.coopmat_bf16) {
-    extensions.insert(extensions.end(), {kKhrCoopmatExtension, kBfloat16Extension});
-    khr_coop.cooperativeMatrix = VK_TRUE;
+    extensions.push_back(kBfloat16Extension);
     bf16.shaderBFloat16Type = VK_TRUE;
     bf16.shaderBFloat16CooperativeMatrix = VK_TRUE;
-    coop.pNext = &khr_coop;
-    khr_coop.pNext = &bf16;
+    *tail = &bf16;
   }
 
   VkDeviceQueueCreateInfo qinfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

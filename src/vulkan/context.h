@@ -20,10 +20,10 @@ struct DeviceCaps {
   bool push_descriptor = false;
   bool host_query_reset = false;  // vkResetQueryPool from the host (Vulkan 1.2 feature)
   FloatControls float_controls;   // subnormal handling the device offers (properties, not features)
-  // VK_NV_cooperative_matrix enabled with what linalg_dot_coopmat.comp needs (context.cpp).
-  bool coopmat_nv = false;
-  // VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 enabled for the bf16 kernel.
-  bool coopmat_bf16 = false;
+  // Cooperative matrices enabled with what linalg_dot_coopmat.comp needs (context.cpp): NV
+  // ones with 16x16x16 f16; KHR ones with 16x16x16 f16 (the module rewritten); KHR bf16 ones
+  // (VK_KHR_shader_bfloat16).
+  bool coopmat_nv = false, coopmat_khr = false, coopmat_bf16 = false;
   std::uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_ops = 0;
   bool subgroup_compute = false;  // subgroup operations are supported in compute shaders

@@ -95,8 +95,9 @@ bool use_coopmat(const VulkanBackend& b, DType d) {
 bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
                      std::int64_t k, std::int64_t positions) {
   const int forced = common::env_choice("VKT_VK_CONV_GEMM", {"0", "1"}, -1, "conv");
-  const bool wanted =
-      forced < 0 ? call.out_dtype == DType::f16 && b.context().caps().coopmat_nv : forced == 1;
+  const bool wanted = forced < 0 ? call.out_dtype == DType::f16 && (b.context().caps().coopmat_nv ||
+                                                                    b.context().caps().coopmat_khr)
+                                 : forced == 1;
   if (!wanted || groups != 1) return false;
   const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
   return elements < (std::uint64_t{1} << 32) &&

@@ -46,8 +46,9 @@ struct Bfloat16Features {
 };
 inline constexpr const char* kKhrCoopmatExtension = "VK_KHR_cooperative_matrix";
 inline constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
-// The first Vulkan headers that know VK_KHR_shader_bfloat16 (a validation layer older than
-// them reports its structures and SPIR-V as errors).
+// The first Vulkan headers that know each extension (a validation layer older than them
+// reports its structures and SPIR-V as errors).
+inline constexpr std::uint32_t kKhrCoopmatHeaderVersion = VK_MAKE_API_VERSION(0, 1, 3, 255);
 inline constexpr std::uint32_t kBfloat16HeaderVersion = VK_MAKE_API_VERSION(0, 1, 4, 311);
 // Lines "  cooperative matrix NV: 16x16x16 f16*f16+f32->f32 subgroup; ..." (none: "absent").
 std::string coopmat_report(VkPhysicalDevice pd);

@@ -5,6 +5,8 @@
 //   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads, and
 //                       coopmat's direct fragment stores to C
 //   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16 and bf16
+//   VKT_VK_COOPMAT_API = auto (default: KHR where the device has it) | khr | nv: which
+//                       extension f16 takes (linalg.cpp); bf16 has only KHR
 //   VKT_VK_COOPMAT_TILE = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile
 //                       of C per workgroup, K steps of BK, each subgroup of 32 a WM x WN
 //                       block; BM, BN in {64, 128, 256}, BK in {16, 32, 64}, WM and WN
@@ -34,7 +36,7 @@ struct DotShape {
 
 struct DotDevice {
   std::uint64_t shared_bytes = 16384;  // maxComputeSharedMemorySize
-  bool coopmat_f16 = false;            // DeviceCaps::coopmat_nv
+  bool coopmat_f16 = false;            // DeviceCaps::coopmat_nv or coopmat_khr
   bool coopmat_bf16 = false;           // DeviceCaps::coopmat_bf16
 };
 

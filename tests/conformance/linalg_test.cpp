@@ -425,28 +425,34 @@ TEST_F(Linalg, KernelVariablesWithBadValuesAreErrors) {
   gpu().synchronize();
 }
 
-// The dtypes that take cooperative matrices on this device: f16 on NV ones, bf16 on KHR
-// ones (the same kernel's module rewritten, coopmat_khr_spirv.h).
-std::vector<DType> coopmat_dtypes(const vk::VulkanBackend& vb) {
-  std::vector<DType> out;
-  if (vb.context().caps().coopmat_nv) out.push_back(DType::f16);
-  if (vb.context().caps().coopmat_bf16) out.push_back(DType::bf16);
+// The cooperative-matrix paths this device has: f16 on NV matrices (the module as built),
+// f16 and bf16 on KHR ones (the module rewritten, coopmat_khr_spirv.h), each forced.
+struct CoopmatPath {
+  DType dtype;
+  const char* api;  // VKT_VK_COOPMAT_API
+};
+std::vector<CoopmatPath> coopmat_paths(const vk::VulkanBackend& vb) {
+  std::vector<CoopmatPath> out;
+  if (vb.context().caps().coopmat_nv) out.push_back({DType::f16, "nv"});
+  if (vb.context().caps().coopmat_khr) out.push_back({DType::f16, "khr"});
+  if (vb.context().caps().coopmat_bf16) out.push_back({DType::bf16, "auto"});
   return out;
 }
 
-// f16 and bf16 on cooperative matrices where the device has them (the H200; not lavapipe),
-// and the plain path on the same device with VKT_VK_COOPMAT=0.
+// Each path where the device has it (the H200; not lavapipe), and the plain path on the
+// same device with VKT_VK_COOPMAT=0.
 TEST_F(Linalg, CooperativeMatrixMatchesTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  if (coopmat_dtypes(vb).empty()) {
+  if (coopmat_paths(vb).empty()) {
     GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
-  for (const DType d : coopmat_dtypes(vb)) {
+  for (const CoopmatPath& p : coopmat_paths(vb)) {
     for (const char* mode : {"1", "0"}) {
-      const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}});
-      SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode + " " + std::string(dtype_name(d)));
+      const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}, {"VKT_VK_COOPMAT_API", p.api}});
+      SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode + " " + std::string(dtype_name(p.dtype)) +
+                   " on " + p.api);
       for (const DotCase& c : kernel_cases()) {
-        check(c, d, 0);
+        check(c, p.dtype, 0);
         if (c.a[0] == 0 || c.b.back() == 0) continue;  // empty: no kernel ran
         if (std::string(mode) == "1") {
           EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
@@ -454,9 +460,27 @@ TEST_F(Linalg, CooperativeMatrixMatchesTheCpu) {
           EXPECT_NE(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
         }
       }
-      check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}}, d, 0);
+      check({"coopmat 128-tiles, 4 batches", {4, 200, 72}, {4, 72, 264}, {2}, {0}, {1}, {0}},
+            p.dtype, 0);
     }
   }
+}
+
+// Asking for an extension the device lacks is an error naming it, not another path.
+TEST_F(Linalg, CooperativeMatrixApiTheDeviceLacksIsAnError) {
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  const Tensor a = transfer(make({64, 64}, DType::f16, 1), gpu());
+  for (const auto& [api, has] : {std::pair{"nv", vb.context().caps().coopmat_nv},
+                                 std::pair{"khr", vb.context().caps().coopmat_khr}}) {
+    if (has || !(vb.context().caps().coopmat_nv || vb.context().caps().coopmat_khr)) continue;
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", "1"}, {"VKT_VK_COOPMAT_API", api}});
+    EXPECT_THROW((void)dot(a, a), Error) << api;
+  }
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_API", "fastest"}, {"VKT_VK_COOPMAT", "1"}});
+  if (vb.context().caps().coopmat_nv || vb.context().caps().coopmat_khr) {
+    EXPECT_THROW((void)dot(a, a), Error);
+  }
+  gpu().synchronize();
 }
 
 // Edges of the cooperative-matrix kernel: M, N and K of 1, 15, 17, 129 and 257 (fragment and
@@ -484,7 +508,7 @@ const std::vector<DotCase>& coopmat_cases() {
 // tile past the device's shared memory is reported and skipped.
 TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  if (coopmat_dtypes(vb).empty()) {
+  if (coopmat_paths(vb).empty()) {
     GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
   const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
@@ -515,11 +539,12 @@ TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
       std::printf("[linalg] %s skipped: %s\n", name.c_str(), e.what());
       continue;
     }
-    for (const DType d : coopmat_dtypes(vb)) {
+    for (const CoopmatPath& p : coopmat_paths(vb)) {
+      const ScopedEnv api(EnvVars{{"VKT_VK_COOPMAT_API", p.api}});
       for (const DotCase& c : coopmat_cases()) {
-        check(c, d, 0);
+        check(c, p.dtype, 0);
         EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat)
-            << c.name << " " << dtype_name(d);
+            << c.name << " " << dtype_name(p.dtype) << " on " << p.api;
       }
     }
   }
