@@ -40,9 +40,19 @@ enum : std::uint32_t {
   kOpCompositeInsert = 82,
   kOpCopyObject = 83,
   kOpFConvert = 115,
+  kOpSNegate = 126,
+  kOpFNegate = 127,
+  kOpIAdd = 128,
+  kOpFAdd = 129,
+  kOpISub = 130,
+  kOpFSub = 131,
+  kOpUDiv = 134,
+  kOpSDiv = 135,
+  kOpFDiv = 136,
+  kOpMatrixTimesScalar = 143,
   kOpSelect = 169,
   kOpPhi = 245,
-  kOpCapabilityCoopmatNV = 5357,
+  kCapCoopmatNV = 5357,
   kOpTypeCoopmatNV = 5358,
   kOpCoopmatLoadNV = 5359,
   kOpCoopmatStoreNV = 5360,
@@ -177,8 +187,12 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
   if (u32_type == 0) refuse("the module declares no 32-bit unsigned integer type");
   auto is_matrix_type = [&](std::uint32_t t) { return matrix_of.count(t) != 0; };
 
-  // Each value's use: joined through everything that passes a matrix on, marked by the
-  // multiplies. Any other instruction that names a matrix value is refused.
+  // Each value's use: joined through everything that passes a matrix on (memory, phis,
+  // selects, copies, conversions, element-wise arithmetic), marked by the multiplies.
+  // Composites, function parameters and calls, and the length query that name a matrix are
+  // refused; a module with any other matrix instruction keeps an NV type the result no
+  // longer declares, which the driver refuses when the pipeline is made (an error, never a
+  // wrong result). glslang's modules of the two coopmat shaders use none (the tests).
   Uses uses;
   auto typed = [&](const Inst& in) {
     if (!is_matrix_type(in.w[0])) return false;
@@ -204,6 +218,22 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
       case kOpPhi:
         if (typed(in)) {
           for (std::size_t i = 2; i < in.w.size(); i += 2) uses.join(in.w[1], in.w[i]);
+        }
+        break;
+      case kOpSNegate:
+      case kOpFNegate:
+      case kOpIAdd:
+      case kOpFAdd:
+      case kOpISub:
+      case kOpFSub:
+      case kOpUDiv:
+      case kOpSDiv:
+      case kOpFDiv:
+      case kOpMatrixTimesScalar:
+        if (typed(in)) {
+          for (std::size_t i = 2; i < in.w.size(); ++i) {
+            if (value_type.count(in.w[i])) uses.join(in.w[1], in.w[i]);
+          }
         }
         break;
       case kOpSelect:
@@ -289,7 +319,7 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
     std::vector<std::uint32_t> w = in.w;
     switch (in.op) {
       case kOpCapability:
-        if (w[0] == kOpCapabilityCoopmatNV) {
+        if (w[0] == kCapCoopmatNV) {
           emit(kOpCapability, {kCapCoopmatKHR});
           if (bf16_operands) {
             emit(kOpCapability, {kCapBFloat16Type});
@@ -355,6 +385,16 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
       case kOpUndef:
       case kOpConstantComposite:
       case kOpConstantNull:
+      case kOpSNegate:
+      case kOpFNegate:
+      case kOpIAdd:
+      case kOpFAdd:
+      case kOpISub:
+      case kOpFSub:
+      case kOpUDiv:
+      case kOpSDiv:
+      case kOpFDiv:
+      case kOpMatrixTimesScalar:
         w[0] = retyped(w[0], w[1]);
         break;
       default:

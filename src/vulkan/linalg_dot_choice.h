@@ -25,7 +25,7 @@ namespace vkt::vk {
 enum class DotKernel {
   tiled,    // linalg_dot.comp: every dtype, square or thin tiles, two barriers per K step
   reg,      // linalg_dot_reg.comp: float dtypes, double-buffered, vec4 shared reads
-  coopmat,  // linalg_dot_coopmat.comp: f16 on NV cooperative matrices, bf16 on KHR ones
+  coopmat,  // linalg_dot_coopmat.comp: f16 and bf16 on cooperative matrices (linalg.cpp)
 };
 
 // The GEMM sizes and operand strides (elements): a (batch, m, k), b (batch, k, n).
