@@ -95,6 +95,25 @@ std::vector<Inst> parse(std::span<const std::uint32_t> words) {
   return out;
 }
 
+// Element-wise arithmetic, which cooperative matrices allow: its result has its operands' use.
+bool is_elementwise(std::uint32_t op) {
+  switch (op) {
+    case kOpSNegate:
+    case kOpFNegate:
+    case kOpIAdd:
+    case kOpFAdd:
+    case kOpISub:
+    case kOpFSub:
+    case kOpUDiv:
+    case kOpSDiv:
+    case kOpFDiv:
+    case kOpMatrixTimesScalar:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is_string(const Inst& in, const char* s) {
   return in.w == spirv_string_words(s);
 }
@@ -220,22 +239,6 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
           for (std::size_t i = 2; i < in.w.size(); i += 2) uses.join(in.w[1], in.w[i]);
         }
         break;
-      case kOpSNegate:
-      case kOpFNegate:
-      case kOpIAdd:
-      case kOpFAdd:
-      case kOpISub:
-      case kOpFSub:
-      case kOpUDiv:
-      case kOpSDiv:
-      case kOpFDiv:
-      case kOpMatrixTimesScalar:
-        if (typed(in)) {
-          for (std::size_t i = 2; i < in.w.size(); ++i) {
-            if (value_type.count(in.w[i])) uses.join(in.w[1], in.w[i]);
-          }
-        }
-        break;
       case kOpSelect:
         if (typed(in)) {
           uses.join(in.w[1], in.w[3]);
@@ -266,6 +269,11 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
         }
         break;
       default:
+        if (is_elementwise(in.op) && typed(in)) {
+          for (std::size_t i = 2; i < in.w.size(); ++i) {
+            if (value_type.count(in.w[i])) uses.join(in.w[1], in.w[i]);
+          }
+        }
         break;
     }
   }
@@ -385,19 +393,10 @@ std::vector<std::uint32_t> coopmat_nv_to_khr(std::span<const std::uint32_t> nv,
       case kOpUndef:
       case kOpConstantComposite:
       case kOpConstantNull:
-      case kOpSNegate:
-      case kOpFNegate:
-      case kOpIAdd:
-      case kOpFAdd:
-      case kOpISub:
-      case kOpFSub:
-      case kOpUDiv:
-      case kOpSDiv:
-      case kOpFDiv:
-      case kOpMatrixTimesScalar:
         w[0] = retyped(w[0], w[1]);
         break;
       default:
+        if (is_elementwise(in.op)) w[0] = retyped(w[0], w[1]);
         break;
     }
     emit(in.op, w);
