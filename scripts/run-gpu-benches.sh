@@ -22,9 +22,10 @@
 #           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
 #           and f32 through im2col + the GEMM (VKT_VK_CONV_GEMM=1), the implicit GEMM's f16
 #           for comparison, and cuDNN's conv
-# coopmatpeak the tensor cores' rate through VK_NV_cooperative_matrix (vkt-coopmat-peak:
-#           registers only, and fragments loaded from shared memory each step, f32 and f16
-#           accumulators, 128 and 256 invocations), a GEMM on workgroup-scope matrices
+# coopmatpeak the tensor cores' rate through cooperative matrices (vkt-coopmat-peak: NV ones,
+#           and KHR ones of f16 and bf16 by the library's rewrite; registers only, and
+#           fragments loaded from shared memory each step, f32 and f16 accumulators, 128 and
+#           256 invocations), a GEMM on workgroup-scope matrices
 #           (VK_NV_cooperative_matrix2, at 4096 and 8192) beside the f16 and bf16 matmul's
 #           default at 4096 and 8192, f16 on NV matrices (VKT_VK_COOPMAT_API=nv) and PyTorch's
 # convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
@@ -172,8 +173,11 @@ for b in $benches; do
       fi ;;
     coopmatpeak)
       for t in 128 256; do
-        "$build/vkt-coopmat-peak" --threads $t "$build"/coopmat_peak_f32.spv \
-          "$build"/coopmat_peak_f16.spv
+        for api in nv khr; do
+          "$build/vkt-coopmat-peak" --threads $t --api $api "$build"/coopmat_peak_f32.spv \
+            "$build"/coopmat_peak_f16.spv
+        done
+        "$build/vkt-coopmat-peak" --threads $t --api khr-bf16 "$build"/coopmat_peak_f32.spv
       done > "$out/${host}_coopmat-peak_${day}.csv"
       for n in 4096 8192; do
         timeout 120 "$build/vkt-coopmat-peak" --gemm $n

@@ -5,6 +5,9 @@
 // Prints the device's shared-memory limit and cooperative-matrix extensions, then one CSV
 // line per SPIR-V file (coopmat_peak.comp built with one accumulator type) and MODE (0:
 // registers only; 1: fragments from uvec4 shared memory each step; 2: from float16_t).
+// --api khr runs each file rewritten to KHR matrices first (the library's rewrite,
+// src/vulkan/coopmat_khr_spirv.h, which dot's f16 and bf16 take); khr-bf16 with bf16
+// operands (the f32-accumulator file only: the device has no bf16 x bf16 + f16 shape).
 // With --gemm N, where the device has VK_NV_cooperative_matrix2, it then times an N x N x N
 // f16 GEMM with workgroup-scope matrices (workgroup_gemm.h) for each block size that the
 // device's flexible dimensions allow, with strided or tensor loads, loading each step's
@@ -13,12 +16,12 @@
 // checks C against the host.
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
-//                    [--only VARIANT,...] [--invocations N]]
-// Variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged (the
-// default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
+//                    [--only VARIANT,...] [--invocations N]] [--api nv|khr|khr-bf16]
+//                    FILE.spv...
+// GEMM variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged
+// (the default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
 // strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed),
 // staged-packed (shared stages without padding).
-//                    FILE.spv...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,22 +33,30 @@
 #include <vector>
 
 #include "probe_device.h"
+#include "vulkan/coopmat_khr_spirv.h"
 #include "workgroup_gemm.h"
 
 namespace {
 
 using probe::check;
 
-// VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 postdate Debian 12's Vulkan
+// VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2 and VK_KHR_shader_bfloat16 postdate
+// Debian 12's Vulkan
 // headers (1.3.239): their structures as the Vulkan registry defines them.
 constexpr auto kKhrFeaturesType = static_cast<VkStructureType>(1000506000);
 constexpr auto kNv2FeaturesType = static_cast<VkStructureType>(1000593000);
+constexpr auto kBf16FeaturesType = static_cast<VkStructureType>(1000141000);
 constexpr auto kFlexiblePropertiesType = static_cast<VkStructureType>(1000593001);
 constexpr auto kNv2PropertiesType = static_cast<VkStructureType>(1000593002);
 struct KhrFeatures {
   VkStructureType sType;
   void* pNext;
   VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
+};
+struct Bf16Features {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 shaderBFloat16Type, shaderBFloat16DotProduct, shaderBFloat16CooperativeMatrix;
 };
 struct Nv2Features {
   VkStructureType sType;
@@ -73,6 +84,7 @@ struct Options {
   std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0;
   std::vector<std::string> only;  // --only: GEMM variants by name (comma-separated)
   std::uint32_t invocations = 0;  // --invocations: only workgroups of this size
+  std::string api = "nv";         // --api: nv, khr or khr-bf16 (the peak kernels' matrices)
   std::vector<std::string> files;
 };
 
@@ -262,11 +274,14 @@ void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
   const std::uint64_t subgroups = std::uint64_t{o.groups} * (o.threads / 32);
   Buffer out(d, subgroups * 256 * 4);
   auto* halves = static_cast<std::uint16_t*>(in.mapped);
-  for (int i = 0; i < 4096; ++i) halves[i] = 0x2400;  // 2^-6: the sums stay exact in f16
+  // 2^-6 (the sums stay exact in f16), in bf16 where the operands are bf16.
+  const bool bf16 = o.api == "khr-bf16";
+  for (int i = 0; i < 4096; ++i) halves[i] = bf16 ? 0x3c80 : 0x2400;
   runner.bind({&in, &out, &out});
-  std::printf("file,mode,threads,groups,steps,device_us,TFLOPs,check\n");
+  std::printf("file,api,mode,threads,groups,steps,device_us,TFLOPs,check\n");
   for (const std::string& file : o.files) {
-    const std::vector<std::uint32_t> words = probe::read_spirv(file);
+    std::vector<std::uint32_t> words = probe::read_spirv(file);
+    if (o.api != "nv") words = vkt::vk::coopmat_nv_to_khr(words, bf16);
     for (std::uint32_t mode = 0; mode < 3; ++mode) {
       const probe::Pipeline p = runner.pipeline(words, {o.threads, mode});
       if (!p) continue;
@@ -275,8 +290,8 @@ void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
       // acc[0]'s every element: steps products of rows of 16 values 2^-6 by columns of them.
       const float first = static_cast<const float*>(out.mapped)[0];
       const double want = static_cast<double>(o.steps) * 16 / 4096.0;
-      std::printf("%s,%u,%u,%u,%u,%.1f,%.1f,%s\n", file.c_str(), mode, o.threads, o.groups, o.steps,
-                  median, flops / median / 1e6,
+      std::printf("%s,%s,%u,%u,%u,%u,%.1f,%.1f,%s\n", file.c_str(), o.api.c_str(), mode, o.threads,
+                  o.groups, o.steps, median, flops / median / 1e6,
                   std::fabs(first - want) <= want * 1e-3 ? "ok" : "WRONG");
       std::fflush(stdout);
     }
@@ -443,6 +458,8 @@ Options parse(int argc, char** argv) {
       count(o.gemm);
     else if (a == "--invocations")
       count(o.invocations);
+    else if (a == "--api" && i + 1 < argc)
+      o.api = argv[++i];
     else if (a == "--only" && i + 1 < argc) {
       const std::string list = argv[++i];
       for (std::size_t at = 0; at <= list.size();) {
@@ -453,11 +470,12 @@ Options parse(int argc, char** argv) {
     } else
       o.files.push_back(a);
   }
-  if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0) {
+  if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0 ||
+      (o.api != "nv" && o.api != "khr" && o.api != "khr-bf16")) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
                  "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT,...] "
-                 "[--invocations N] "
+                 "[--invocations N] [--api nv|khr|khr-bf16] "
                  "FILE.spv...\n");
     std::exit(2);
   }
@@ -470,29 +488,37 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   // Which extensions the device has, asked of a plain device first: their feature
   // structures go into the chain only where the extensions exist.
-  bool has_nv = false, has_nv2 = false;
+  bool has_nv = false, has_khr = false, has_nv2 = false, has_bf16 = false;
   {
     probe::Device plain;
     print_limits(plain);
     has_nv = probe::has_extension(plain.physical, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
-    has_nv2 = probe::has_extension(plain.physical, "VK_KHR_cooperative_matrix") &&
-              probe::has_extension(plain.physical, "VK_NV_cooperative_matrix2");
+    has_khr = probe::has_extension(plain.physical, "VK_KHR_cooperative_matrix");
+    has_nv2 = has_khr && probe::has_extension(plain.physical, "VK_NV_cooperative_matrix2");
+    has_bf16 = has_khr && probe::has_extension(plain.physical, "VK_KHR_shader_bfloat16");
   }
-  if (!has_nv) {
-    std::printf("# no VK_NV_cooperative_matrix: nothing to measure\n");
+  // The peak kernels are NV modules, run as built or rewritten to KHR matrices.
+  if (!has_nv || (o.api != "nv" && !has_khr) || (o.api == "khr-bf16" && !has_bf16)) {
+    std::printf("# no VK_NV_cooperative_matrix, or not the --api asked for: nothing to measure\n");
     return 0;
   }
+  // The feature chain: NV matrices, then KHR ones, NV2 and bf16 where the device has them
+  // (every feature a structure reports is enabled).
+  Bf16Features bf16{};
+  bf16.sType = kBf16FeaturesType;
   Nv2Features nv2{};
   nv2.sType = kNv2FeaturesType;
+  nv2.pNext = has_bf16 ? &bf16 : nullptr;
   KhrFeatures khr{};
   khr.sType = kKhrFeaturesType;
-  khr.pNext = &nv2;
+  khr.pNext = has_nv2 ? static_cast<void*>(&nv2) : has_bf16 ? static_cast<void*>(&bf16) : nullptr;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{};
   coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV;
-  coop.pNext = has_nv2 ? &khr : nullptr;
+  coop.pNext = has_khr ? &khr : nullptr;
   std::vector<const char*> extensions{VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME};
-  if (has_nv2)
-    extensions.insert(extensions.end(), {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"});
+  if (has_khr) extensions.push_back("VK_KHR_cooperative_matrix");
+  if (has_nv2) extensions.push_back("VK_NV_cooperative_matrix2");
+  if (has_bf16) extensions.push_back("VK_KHR_shader_bfloat16");
   probe::Device d(extensions, &coop);
   Runner runner(d);
   if (!o.files.empty()) run_peaks(d, runner, o);
