@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "probe_device.h"
+#include "vulkan/coopmat.h"
 #include "vulkan/coopmat_khr_spirv.h"
 #include "workgroup_gemm.h"
 
@@ -40,24 +41,11 @@ namespace {
 
 using probe::check;
 
-// VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2 and VK_KHR_shader_bfloat16 postdate
-// Debian 12's Vulkan
-// headers (1.3.239): their structures as the Vulkan registry defines them.
-constexpr auto kKhrFeaturesType = static_cast<VkStructureType>(1000506000);
+// VK_NV_cooperative_matrix2 postdates Debian 12's Vulkan headers (1.3.239): its structures
+// as the Vulkan registry defines them (the KHR matrix and bf16 features: vulkan/coopmat.h).
 constexpr auto kNv2FeaturesType = static_cast<VkStructureType>(1000593000);
-constexpr auto kBf16FeaturesType = static_cast<VkStructureType>(1000141000);
 constexpr auto kFlexiblePropertiesType = static_cast<VkStructureType>(1000593001);
 constexpr auto kNv2PropertiesType = static_cast<VkStructureType>(1000593002);
-struct KhrFeatures {
-  VkStructureType sType;
-  void* pNext;
-  VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
-};
-struct Bf16Features {
-  VkStructureType sType;
-  void* pNext;
-  VkBool32 shaderBFloat16Type, shaderBFloat16DotProduct, shaderBFloat16CooperativeMatrix;
-};
 struct Nv2Features {
   VkStructureType sType;
   void* pNext;
@@ -504,13 +492,11 @@ int main(int argc, char** argv) {
   }
   // The feature chain: NV matrices, then KHR ones, NV2 and bf16 where the device has them
   // (every feature a structure reports is enabled).
-  Bf16Features bf16{};
-  bf16.sType = kBf16FeaturesType;
+  vkt::vk::Bfloat16Features bf16;
   Nv2Features nv2{};
   nv2.sType = kNv2FeaturesType;
   nv2.pNext = has_bf16 ? &bf16 : nullptr;
-  KhrFeatures khr{};
-  khr.sType = kKhrFeaturesType;
+  vkt::vk::KhrCoopmatFeatures khr;
   khr.pNext = has_nv2 ? static_cast<void*>(&nv2) : has_bf16 ? static_cast<void*>(&bf16) : nullptr;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{};
   coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV;

@@ -1,9 +1,10 @@
 // Cooperative matrices (tensor cores through Vulkan): the shapes a device offers under
 // VK_NV_cooperative_matrix and VK_KHR_cooperative_matrix, for `vkt info` and for choosing
 // dot's f16 and bf16 kernels. Debian 12's glslc (shaderc 2023.2) compiles
-// GL_NV_cooperative_matrix but not GL_KHR_cooperative_matrix: the f16 kernel is NV; the bf16
-// one is the same module rewritten to KHR matrices of bf16 (coopmat_khr_spirv.h), where the
-// device has VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16.
+// GL_NV_cooperative_matrix but not GL_KHR_cooperative_matrix: the kernel is built NV and
+// rewritten at run time to KHR matrices (coopmat_khr_spirv.h), of f16 where the device has
+// VK_KHR_cooperative_matrix (f16's default there, linalg.cpp) and of bf16 where it also has
+// VK_KHR_shader_bfloat16.
 #pragma once
 
 #include <vulkan/vulkan.h>

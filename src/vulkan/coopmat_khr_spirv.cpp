@@ -36,7 +36,6 @@ enum : std::uint32_t {
   kOpInBoundsAccessChain = 66,
   kOpDecorate = 71,
   kOpMemberDecorate = 72,
-  kOpCompositeExtract = 81,
   kOpCompositeInsert = 82,
   kOpCopyObject = 83,
   kOpFConvert = 115,

@@ -21,11 +21,12 @@
 //   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
 //   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand
 //   buffers, after the last step), whose elements inside C the invocations store.
-// bf16: NV cooperative matrices have no bf16 type and Debian 12's glslc cannot compile the
-// KHR extension, so the host rewrites this module's SPIR-V (coopmat_khr_spirv.h): KHR
-// matrices, bf16 A and B. The module only moves A and B as bits (uvec4 units, 16-bit
-// loads, selects) until the multiply, so the rewrite needs no other change; its stores
-// round to bf16 below (DTYPE), and the host never takes the f16 direct store (C_DIRECT) then.
+// KHR matrices and bf16: Debian 12's glslc cannot compile the KHR extension, and NV matrices
+// have no bf16 type, so the host rewrites this module's SPIR-V (coopmat_khr_spirv.h) to KHR
+// matrices, of f16 (f16's default where the device has them) or of bf16 A and B. The module
+// only moves A and B as bits (uvec4 units, 16-bit loads, selects) until the multiply, so the
+// rewrite needs no other change; bf16 stores round to bf16 below (DTYPE), and the host never
+// takes the f16 direct store (C_DIRECT) then.
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
