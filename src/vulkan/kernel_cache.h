@@ -32,4 +32,10 @@ void warm_up_shader_compiler();
 // GLSL with every #include "x.glsl" replaced by the embedded file (glsl_sources.h).
 std::string expand_includes(const std::string& source);
 
+namespace testing {
+// A generated kernel's SPIR-V, compiled with or without pruning (glsl_prune.h) whatever
+// VKT_COMPILE_PRUNE says.
+std::vector<std::uint32_t> compile_generated(const std::string& source, bool prune);
+}  // namespace testing
+
 }  // namespace vkt::vk
