@@ -183,6 +183,8 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
       m->b_vec = vec && (m->b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
                                        : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
       m->direct_c = vec;
+      const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
+      if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
       return *m;
     }
   }

@@ -13,6 +13,7 @@
 //                       multiples of 16 dividing BM and BN, at most 16 fragments of 16 x 16
 //                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
 //                       (unset: 2 where they fit in shared memory, else 1)
+//   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -48,6 +49,7 @@ struct DotChoice {
   // coopmat only: each subgroup's block of C, shared-memory buffers, and whether fragments
   // may be stored to C directly (linalg.cpp adds the output's alignment).
   std::uint32_t wm = 64, wn = 64, stages = 2;
+  std::uint32_t prefetch = 1;  // K steps fetched ahead into registers (1 or 2)
   bool direct_c = false;
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };

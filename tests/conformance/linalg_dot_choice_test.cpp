@@ -146,5 +146,21 @@ TEST(DotChoice, CoopmatTileBadValuesAreErrors) {
   }
 }
 
+TEST(DotChoice, CoopmatPrefetchDepth) {
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+    EXPECT_EQ(f16_choice(49152).prefetch, 1u);
+  }
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", "2"}, {"VKT_VK_COOPMAT_TILE", ""}});
+    EXPECT_EQ(f16_choice(49152).prefetch, 2u);
+    EXPECT_EQ(f16_choice(49152, square(4096)).prefetch, 2u);
+  }
+  for (const char* bad : {"0", "3", "two"}) {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", bad}});
+    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace vkt::testing

@@ -8,7 +8,9 @@
 //   FM x FN fragments of 16 x 16; an A fragment is reused FN times, a B fragment FM times.
 // - K advances BK at a time through shared memory. With STAGES = 2 the next step's global
 //   values are fetched into registers while the current step multiplies and stored into the
-//   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two.
+//   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two. With
+//   PREFETCH = 2 the registers fetch two steps ahead (a second set), so a load has two
+//   steps' multiplies to arrive.
 // - Shared memory is uvec4 (8 halves): each global read unit is 8 elements along the
 //   operand's unit-stride axis, stored with one 16-byte store. Shared rows keep that axis
 //   (A as [m][k] or [k][m], B as [k][n] or [n][k]) padded by one uvec4, so the 16-byte row
@@ -50,6 +52,7 @@ layout(constant_id = 12) const uint WN = 64;
 layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
+layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
 
 layout(local_size_x_id = 14) in;
 
@@ -148,12 +151,12 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   [[unroll]] for (uint i = 0; i < FM * FN; ++i) {
     acc[i] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
   }
-  uvec4 va[LOADS_A];
-  uvec4 vb[LOADS_B];
+  uvec4 va[LOADS_A], va_next[LOADS_A];  // the next step's units; with PREFETCH 2 the one after
+  uvec4 vb[LOADS_B], vb_next[LOADS_B];
 
   // Unit u of a tile sits at shared row u / RU, column unit u % RU; the row is the non-unit
   // axis (m for a K-contiguous A, else k; n for a K-contiguous B, else k).
-  #define FETCH(k0)                                                                        \
+  #define FETCH(k0, VA, VB)                                                                \
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       const uint row = u / A_RU, col = (u % A_RU) * 8;                                     \
@@ -161,7 +164,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       const uint valid = u >= A_UNITS ? 0u                                                 \
                          : A_K_CONTIG ? (gm < p.m ? valid_count(gk, k_end) : 0u)           \
                                       : (gk < k_end ? valid_count(gm, p.m) : 0u);          \
-      va[r] = read_a(a_base + gm * p.sam + gk * p.sak, A_K_CONTIG ? p.sak : p.sam, valid); \
+      VA[r] = read_a(a_base + gm * p.sam + gk * p.sak, A_K_CONTIG ? p.sak : p.sam, valid); \
     }                                                                                      \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
@@ -170,7 +173,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       const uint valid = u >= B_UNITS ? 0u                                                 \
                          : B_K_CONTIG ? (gn < p.n ? valid_count(gk, k_end) : 0u)           \
                                       : (gk < k_end ? valid_count(gn, p.n) : 0u);          \
-      vb[r] = read_b(b_base + gk * p.sbk + gn * p.sbn, B_K_CONTIG ? p.sbk : p.sbn, valid); \
+      VB[r] = read_b(b_base + gk * p.sbk + gn * p.sbn, B_K_CONTIG ? p.sbk : p.sbn, valid); \
     }
 
   #define STORE(buf)                                                                       \
@@ -186,14 +189,21 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
     }
 
   barrier();  // the previous tile's patches are read
-  FETCH(k_begin)
+  FETCH(k_begin, va, vb)
   STORE(0)
   barrier();
+  if (PREFETCH == 2 && k_begin + BK < k_end) {
+    FETCH(k_begin + BK, va, vb)
+  }
   uint buf = 0;
   for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     const bool more = k0 + BK < k_end;  // uniform: the barriers below stay uniform
-    if (more) {
-      FETCH(k0 + BK)
+    if (PREFETCH == 2) {
+      if (k0 + 2 * BK < k_end) {
+        FETCH(k0 + 2 * BK, va_next, vb_next)
+      }
+    } else if (more) {
+      FETCH(k0 + BK, va, vb)
     }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
     [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
@@ -231,6 +241,10 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
         STORE(0)
         barrier();
       }
+    }
+    if (PREFETCH == 2) {  // the step after next becomes the next (stale past the end: unused)
+      [[unroll]] for (uint r = 0; r < LOADS_A; ++r) va[r] = va_next[r];
+      [[unroll]] for (uint r = 0; r < LOADS_B; ++r) vb[r] = vb_next[r];
     }
   }
   #undef FETCH
