@@ -94,19 +94,10 @@ bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
 // fits in shared memory, with two stages, else one (a large tile with one stage before a
 // small one with two). Empty when none fits.
 std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s,
-                                        std::uint64_t shared_limit, bool vec) {
+                                        std::uint64_t shared_limit) {
   DotChoice m = base;
   m.kernel = DotKernel::coopmat;
-  m.a_vec = vec && (m.a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
-                                 : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
-  m.b_vec = vec && (m.b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
-                                 : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
-  const bool a_global_asked =
-      common::env_choice("VKT_VK_COOPMAT_A", {"shared", "global"}, 0, "dot") == 1;
-  m.pad = common::env_choice("VKT_VK_COOPMAT_PAD", {"0", "1"}, 1, "dot") == 1 ? 1u : 0u;
   auto fit_stages = [&](DotChoice& c) {
-    // Every tile whole: the fragments' global loads need no edge tests.
-    c.a_global = a_global_asked && c.a_vec && s.m % (16 * c.tm) == 0 && s.k % c.bk == 0;
     for (std::uint32_t st : {2u, 1u}) {
       c.stages = st;
       if (dot_shared_bytes(c, 2) <= shared_limit) return true;
@@ -120,12 +111,7 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
                   "BK 16, 32 or 64, WM and WN multiples of 16 dividing BM and BN, at most 16 "
                   "fragments per subgroup and 1024 invocations, stages 1 or 2");
     }
-    const std::uint32_t stages = m.stages;
-    bool fits = fit_stages(m);
-    if (stages != 0) {
-      m.stages = stages;
-      fits = dot_shared_bytes(m, 2) <= shared_limit;
-    }
+    const bool fits = m.stages == 0 ? fit_stages(m) : dot_shared_bytes(m, 2) <= shared_limit;
     if (!fits) {
       throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile + "' needs " +
                   std::to_string(dot_shared_bytes(m, 2)) +
@@ -164,11 +150,9 @@ std::uint64_t dot_shared_bytes(const DotChoice& c, std::uint64_t word) {
       return 2 * std::uint64_t{c.bk} * ((4 * c.tm + 1) + (4 * c.tn + 1)) * 4 * word;
     case DotKernel::coopmat: {  // linalg_dot_coopmat.comp's smem, in uvec4 (8 halves)
       const std::uint64_t bm = 16 * c.tm, bn = 16 * c.tn;
-      // Rows along the non-unit axis, each the unit axis's extent / 8 plus the padding.
-      const std::uint64_t a = c.a_global     ? 0
-                              : c.a_k_contig ? bm * (c.bk / 8 + c.pad)
-                                             : c.bk * (bm / 8 + c.pad);
-      const std::uint64_t b = c.b_k_contig ? bn * (c.bk / 8 + c.pad) : c.bk * (bn / 8 + c.pad);
+      // Rows along the non-unit axis, each the unit axis's extent / 8 plus one of padding.
+      const std::uint64_t a = c.a_k_contig ? bm * (c.bk / 8 + 1) : c.bk * (bm / 8 + 1);
+      const std::uint64_t b = c.b_k_contig ? bn * (c.bk / 8 + 1) : c.bk * (bn / 8 + 1);
       const std::uint64_t patches = c.threads() / 32 * 64;  // a 16 x 16 f32 patch each
       return std::max<std::uint64_t>(c.stages * (a + b), patches) * 16;
     }
@@ -193,7 +177,11 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   const bool coopmat_dtype =
       (d == DType::f16 && dev.coopmat_f16) || (d == DType::bf16 && dev.coopmat_bf16);
   if (coopmat_dtype && coop != 0 && (coop == 1 || (s.m >= 64 && s.n >= 64))) {
-    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes, vec)) {
+    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
+      m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
+                                       : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
+      m->b_vec = vec && (m->b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
+                                       : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
       m->direct_c = vec;
       const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
       if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;

@@ -14,11 +14,6 @@
 //                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
 //                       (unset: 2 where they fit in shared memory, else 1)
 //   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
-//   VKT_VK_COOPMAT_A = shared (default) | global: A's fragments staged in shared memory, or
-//                       loaded from A a step ahead where every tile is whole (M and K
-//                       multiples of BM and BK) and A takes 8-wide reads; else shared
-//   VKT_VK_COOPMAT_PAD = 1 (default) | 0: a uvec4 of padding per shared row (0: two stages of
-//                       128 x 256 x 32 fit in 48 KiB, and fragment loads meet bank conflicts)
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -55,8 +50,6 @@ struct DotChoice {
   // may be stored to C directly (linalg.cpp adds the output's alignment).
   std::uint32_t wm = 64, wn = 64, stages = 2;
   std::uint32_t prefetch = 1;  // K steps fetched ahead into registers (1 or 2)
-  bool a_global = false;       // A's fragments loaded from global memory, not staged
-  std::uint32_t pad = 1;       // uvec4 of padding per shared row (1 or 0)
   bool direct_c = false;
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };

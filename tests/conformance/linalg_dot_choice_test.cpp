@@ -162,53 +162,5 @@ TEST(DotChoice, CoopmatPrefetchDepth) {
   }
 }
 
-// A's fragments from global memory only where every tile is whole and A takes 8-wide reads;
-// then A needs no shared memory, and 128 x 256 x 32 gets its second stage.
-TEST(DotChoice, CoopmatGlobalA) {
-  const EnvVars unset{{"VKT_VK_COOPMAT_TILE", ""}, {"VKT_VK_COOPMAT_PAD", ""}};
-  {
-    const ScopedEnv env(unset);
-    const ScopedEnv a(EnvVars{{"VKT_VK_COOPMAT_A", ""}});
-    const vk::DotChoice c = f16_choice(49152, square(4096));
-    EXPECT_FALSE(c.a_global);
-    EXPECT_EQ(c.stages, 1u);
-  }
-  const ScopedEnv env(unset);
-  const ScopedEnv a(EnvVars{{"VKT_VK_COOPMAT_A", "global"}});
-  const vk::DotChoice c = f16_choice(49152, square(4096));
-  EXPECT_TRUE(c.a_global);
-  EXPECT_EQ(16 * c.tm, 128u);
-  EXPECT_EQ(16 * c.tn, 256u);
-  EXPECT_EQ(c.stages, 2u);
-  EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * 32 * 33 * 16);  // B's two stages alone
-  // M not a multiple of 128, K not of 32, A's rows not 8-aligned: staged as before.
-  EXPECT_FALSE(
-      f16_choice(49152, vk::DotShape{1, 4000, 4096, 4096, 0, 4096, 1, 0, 4096, 1}).a_global);
-  EXPECT_FALSE(
-      f16_choice(49152, vk::DotShape{1, 4096, 4096, 4088, 0, 4088, 1, 0, 4096, 1}).a_global);
-  EXPECT_FALSE(
-      f16_choice(49152, vk::DotShape{1, 4096, 4096, 4096, 0, 4100, 1, 0, 4096, 1}).a_global);
-  for (const char* bad : {"1", "registers", "Global"}) {
-    const ScopedEnv b(EnvVars{{"VKT_VK_COOPMAT_A", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
-  }
-}
-
-// Unpadded shared rows: two stages of 128 x 256 x 32 fill 48 KiB exactly.
-TEST(DotChoice, CoopmatUnpaddedRows) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", ""}, {"VKT_VK_COOPMAT_A", ""}});
-  {
-    const ScopedEnv pad(EnvVars{{"VKT_VK_COOPMAT_PAD", "0"}});
-    const vk::DotChoice c = f16_choice(49152, square(4096));
-    EXPECT_EQ(c.pad, 0u);
-    EXPECT_EQ(c.stages, 2u);
-    EXPECT_EQ(vk::dot_shared_bytes(c, 2), 49152u);
-  }
-  for (const char* bad : {"2", "none"}) {
-    const ScopedEnv pad(EnvVars{{"VKT_VK_COOPMAT_PAD", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
-  }
-}
-
 }  // namespace
 }  // namespace vkt::testing

@@ -53,10 +53,6 @@ layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
 layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
-// A's fragments loaded from global memory, a step ahead, not staged in shared memory: only
-// where the host found every tile whole (M and the K chunks multiples of BM and BK) and A_VEC.
-layout(constant_id = 17) const bool A_GLOBAL = false;
-layout(constant_id = 18) const uint PAD = 1;  // uvec4 of padding per shared row: 1 or 0
 
 layout(local_size_x_id = 14) in;
 
@@ -67,17 +63,15 @@ const uint SG_N = BN / WN;  // subgroups along n
 // Shared tiles in uvec4 units: rows along the non-unit axis, R_* uvec4 per padded row.
 const uint A_ROWS = A_K_CONTIG ? BM : BK;
 const uint A_RU = (A_K_CONTIG ? BK : BM) / 8;  // units per row
-const uint A_PITCH = A_RU + PAD;
+const uint A_PITCH = A_RU + 1;
 const uint B_ROWS = B_K_CONTIG ? BN : BK;
 const uint B_RU = (B_K_CONTIG ? BK : BN) / 8;
-const uint B_PITCH = B_RU + PAD;
-const uint A_SIZE = A_GLOBAL ? 0 : A_ROWS * A_PITCH;
+const uint B_PITCH = B_RU + 1;
+const uint A_SIZE = A_ROWS * A_PITCH;
 const uint B_SIZE = B_ROWS * B_PITCH;
 const uint A_UNITS = A_ROWS * A_RU;
 const uint B_UNITS = B_ROWS * B_RU;
 const uint LOADS_A = (A_UNITS + THREADS - 1) / THREADS;
-const uint A_FETCHES = A_GLOBAL ? 0 : LOADS_A;  // A's units each invocation stages
-const uint A_HELD = A_GLOBAL ? FM * (BK / F) : 1;  // A_GLOBAL: one step's A fragments
 const uint LOADS_B = (B_UNITS + THREADS - 1) / THREADS;
 const uint PATCH_UNITS = F * F / 4;  // one f32 fragment in uvec4
 const uint TILES_SIZE = STAGES * (A_SIZE + B_SIZE);
@@ -163,7 +157,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   // Unit u of a tile sits at shared row u / RU, column unit u % RU; the row is the non-unit
   // axis (m for a K-contiguous A, else k; n for a K-contiguous B, else k).
   #define FETCH(k0, VA, VB)                                                                \
-    [[unroll]] for (uint r = 0; r < A_FETCHES; ++r) {                                      \
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       const uint row = u / A_RU, col = (u % A_RU) * 8;                                     \
       const uint gm = m0 + (A_K_CONTIG ? row : col), gk = (k0) + (A_K_CONTIG ? col : row); \
@@ -183,7 +177,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
     }
 
   #define STORE(buf)                                                                       \
-    [[unroll]] for (uint r = 0; r < A_FETCHES; ++r) {                                      \
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       if (u < A_UNITS) smem[(buf) * A_SIZE + (u / A_RU) * A_PITCH + u % A_RU] = va[r];     \
     }                                                                                      \
@@ -194,26 +188,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       }                                                                                    \
     }
 
-  // A_GLOBAL: a step's A fragments, (kf / F) * FM + i, loaded straight from A.
-  fcoopmatNV<16, gl_ScopeSubgroup, F, F> ga[A_HELD], ga_next[A_HELD];
-  #define LOAD_A_GLOBAL(k0, GA)                                                            \
-    [[unroll]] for (uint s = 0; s < BK / F; ++s) {                                         \
-      [[unroll]] for (uint i = 0; i < FM; ++i) {                                           \
-        const uint gm = m0 + wm + i * F, gk = (k0) + s * F;                                \
-        if (A_K_CONTIG) {                                                                  \
-          coopMatLoadNV(GA[s * FM + i], a_v.v, (a_base + gm * p.sam + gk) / 8, p.sam / 8,  \
-                        false);                                                            \
-        } else {                                                                           \
-          coopMatLoadNV(GA[s * FM + i], a_v.v, (a_base + gk * p.sak + gm) / 8, p.sak / 8,  \
-                        true);                                                             \
-        }                                                                                  \
-      }                                                                                    \
-    }
-
   barrier();  // the previous tile's patches are read
-  if (A_GLOBAL) {
-    LOAD_A_GLOBAL(k_begin, ga)
-  }
   FETCH(k_begin, va, vb)
   STORE(0)
   barrier();
@@ -230,17 +205,12 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
     } else if (more) {
       FETCH(k0 + BK, va, vb)
     }
-    if (A_GLOBAL && more) {
-      LOAD_A_GLOBAL(k0 + BK, ga_next)
-    }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
     [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
       fcoopmatNV<16, gl_ScopeSubgroup, F, F> fa[FM];
       [[unroll]] for (uint i = 0; i < FM; ++i) {
         const uint row = wm + i * F;
-        if (A_GLOBAL) {
-          fa[i] = ga[(kf / F) * FM + i];
-        } else if (A_K_CONTIG) {
+        if (A_K_CONTIG) {
           coopMatLoadNV(fa[i], smem, a_at + row * A_PITCH + kf / 8, A_PITCH, false);
         } else {
           coopMatLoadNV(fa[i], smem, a_at + kf * A_PITCH + row / 8, A_PITCH, true);
@@ -272,9 +242,6 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
         barrier();
       }
     }
-    if (A_GLOBAL) {
-      [[unroll]] for (uint i = 0; i < A_HELD; ++i) ga[i] = ga_next[i];
-    }
     if (PREFETCH == 2) {  // the step after next becomes the next (stale past the end: unused)
       [[unroll]] for (uint r = 0; r < LOADS_A; ++r) va[r] = va_next[r];
       [[unroll]] for (uint r = 0; r < LOADS_B; ++r) vb[r] = vb_next[r];
@@ -282,7 +249,6 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   }
   #undef FETCH
   #undef STORE
-  #undef LOAD_A_GLOBAL
 
   // After the loop's last barrier the tiles are free: each subgroup's patch reuses them.
   const uint patch_at = w * PATCH_UNITS;
