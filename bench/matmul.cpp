@@ -129,9 +129,10 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
   DeviceRun r;
   std::vector<double> wall, gpu;
   try {
-    // Warm-ups as measure()'s (two, and at least min_warmup_us), the first with the device
-    // time kept; i < 0 while warming up.
-    const double warm_start = now_us();
+    // Warm-ups as measure()'s (two, and at least min_warmup_us counted from the end of the
+    // first, which creates the pipelines), the first with the device time kept; i < 0 while
+    // warming up.
+    double warm_start = -1;
     const double warmup_us = min_warmup_us(dev, TimingPlan{});
     for (int i = -2; i < reps; ++i) {
       if (i == -1 && now_us() - warm_start < warmup_us) i = -2;  // keep warming up
@@ -146,6 +147,7 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
       if (i == -2 && r.path.empty()) {
         r.gpu_first_us = g;
         r.path = ledger.delta().fallbacks > 0 ? "fallback" : "native";
+        warm_start = now_us();
       }
       if (i < 0) continue;
       wall.push_back(t1 - t0);

@@ -185,8 +185,9 @@ def time_it(run, min_reps=30, warmups=2, min_total_us=20000.0, max_reps=2000, af
     vkt-bench's TimingPlan): reps until >= min_reps AND >= min_total_us in total, at most
     max_reps; each rep timed on its own. `after`, when given, runs after each timed rep,
     outside its time (vkt-bench's time_it does the same)."""
+    run()  # the first run alone (kernel selection, compiles); the warm-up counts from its end
     warm_start = time.perf_counter_ns()
-    done = 0
+    done = 1
     while done < warmups or (time.perf_counter_ns() - warm_start) / 1000.0 < min_warmup_us:
         run()
         done += 1
