@@ -21,6 +21,8 @@ Stats summarize(std::vector<double> samples_us);
 // 20 ms, memory-bound kernels late in a process ran 1.5 to 3x slower on the device (runs 30
 // to 32, 34: nvidia-smi's clocks beside; 500 ms removed it, 100 ms did not). measure.h's
 // min_warmup_us(Backend) applies it to GPUs only: a cpu device (lavapipe) keeps 20 ms.
+// It counts from the end of the first run, whose pipeline creation left the device idle at
+// 345 MHz (run 69: matmul rows at a sixth of their rate when it counted from the start).
 double device_min_warmup_us();
 
 struct TimingPlan {
