@@ -25,7 +25,11 @@
 #include <vector>
 
 #include "common/env_choice.h"
+#include "vkt/backend.h"
 #include "vkt/compile.h"
+#include "vkt/error.h"
+#include "vkt/ops.h"
+#include "vkt/tensor.h"
 #include "vulkan/compiled_glsl.h"
 #include "vulkan/compiled_rows_math.h"
 #include "vulkan/compiled_rows_variant.h"
@@ -213,6 +217,10 @@ class RowSource {
       s << "layout(binding = " << g_.leaf_dtypes.size() + k << ") writeonly buffer Out" << k
         << " { " << buffer_type(value(g_.outputs[k]).dtype) << " v[]; } out" << k << ";\n";
     }
+    if (variant_.rare_flag) {
+      s << "layout(binding = " << g_.leaf_dtypes.size() + g_.outputs.size()
+        << ") writeonly buffer RareFlag { uint v[]; } rare_flag_;  // 1: a rare path was met\n";
+    }
     for (const RowReduction& r : reductions_) {
       if (geo_.lanes > 1)
         s << "shared " << r.acc << " red" << r.value << "[" << geo_.workgroup << "];\n";
@@ -234,6 +242,7 @@ class RowSource {
       << u(geo_.invocations) << ";\n  const bool valid_ = "
       << (static_rows_ ? "true;  // every row of the grid exists" : "row_ < " + u(geo_.rows) + ";")
       << "\n";
+    if (variant_.rare_flag) s << "  bool rare_ = false;  // first_rare=flag: results not eager's\n";
     if (split()) {
       s << "  const uint part_ = lane_ / " << u(geo_.lanes) << ", elane_ = lane_ % "
         << u(geo_.lanes) << ";  // eager's lane and this invocation's part of it\n";
@@ -252,6 +261,7 @@ class RowSource {
       }
       s << per_row_section(phase) << element_loop(phase);
     }
+    if (variant_.rare_flag) s << "  if (rare_) rare_flag_.v[0] = 1u;\n";
     s << "}\n";
     return s.str();
   }
@@ -335,9 +345,11 @@ class RowSource {
       if (divides_by_row(g_, k, variant_)) before << row_divisor_statement(g_, k, name);
       std::string pre, e, flag;
       if (deferred_divide(k, phase)) {
-        deferred.push_back(k);
         flag = "s" + std::to_string(k) + "_";
-        before << "  uint " << slow_mask(k) << " = 0u;\n";
+        if (!variant_.rare_flag) {
+          deferred.push_back(k);
+          before << "  uint " << slow_mask(k) << " = 0u;\n";
+        }
         s << "      bool " << flag << ";\n";
         e = row_divide_fast_expression(g_, k, name, flag);
       } else {
@@ -346,7 +358,11 @@ class RowSource {
       }
       s << pre << "      " << (is_float(v.dtype) ? "precise " : "") << glsl_type(v.dtype) << " t"
         << k << " = " << e << ";\n";
-      if (!flag.empty()) s << "      if (" << flag << ") " << slow_mask(k) << " |= 1u << j;\n";
+      if (!flag.empty()) {
+        s << "      if (" << flag << ") "
+          << (variant_.rare_flag ? std::string("rare_ = true") : slow_mask(k) + " |= 1u << j")
+          << ";\n";
+      }
       if (kept_[k]) s << "      " << held_at(static_cast<int>(k), "j") << " = t" << k << ";\n";
     }
     s << element_stores(phase, name, "      ");
@@ -562,6 +578,11 @@ class RowSource {
       const std::string id = k + "_" + std::to_string(t);
       const std::string extreme =
           highest ? "bits_max(hi" + id + ", lo" + id + ")" : "bits_min(lo" + id + ", hu" + id + ")";
+      if (variant_.rare_once && unrolled_ && variant_.rare_flag) {
+        s << "  a" << id << " = " << extreme << ";\n  if (bits_hold_nan(hi" << id << ", hu" << id
+          << ")) rare_ = true;\n";
+        continue;
+      }
       if (variant_.rare_once && unrolled_) {
         s << "  a" << id << " = " << extreme << ";\n  [[dont_flatten]] if (bits_hold_nan(hi" << id
           << ", hu" << id << ")) {\n"
@@ -698,11 +719,15 @@ class RowSource {
 // Compile tiers (compile_rows): the test hook's setting and the kernels promoted so far.
 TestOverride<bool> g_tiers_override;
 std::atomic<std::uint64_t> g_promotions{0};
+std::atomic<std::uint64_t> g_rare_reruns{0};  // flagged first-tier runs redone by the full kernel
 
 class VulkanRowKernel final : public detail::FusedKernel {
  public:
-  VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p, Geometry geo)
-      : b_(b), pipeline_(p), geo_(geo), out_shapes_(g.output_shapes) {
+  // flagged: `p` is a first tier with first_rare=flag (one more binding, its rare flag); a
+  // later tier (take_later) must follow.
+  VulkanRowKernel(VulkanBackend& b, const detail::FusedGroup& g, Pipeline p, Geometry geo,
+                  bool flagged)
+      : b_(b), pipeline_(p), geo_(geo), out_shapes_(g.output_shapes), flagged_(flagged) {
     for (int o : g.outputs) out_dtypes_.push_back(g.values[static_cast<std::size_t>(o)].dtype);
   }
 
@@ -717,46 +742,82 @@ class VulkanRowKernel final : public detail::FusedKernel {
   // The faster kernel: `make` creates its pipeline on another thread, started at the first
   // run; it waits for the second run (the first's result taken) or a second: a pipeline
   // created while the first call's batch was submitted held that call up by up to 50 ms
-  // (runs 48, 49).
+  // (runs 48, 49). A flagged first tier that met a rare operand asks for it at once.
   void take_later(std::function<std::pair<Pipeline, Geometry>()> make) {
     make_later_ = std::move(make);
   }
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
+    // The flag starts at 0 (a host tensor of 4 bytes: a memcpy where the device allows).
+    const bool may_flag = flagged_.load();
+    const Tensor flag = may_flag ? transfer(full({1}, 0, DType::u32, &cpu()), b_) : Tensor();
+    bool flag_bound = false;
     b_.locked([&] {
       if (later_.valid() && later_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        try {
-          std::tie(pipeline_, geo_) = later_.get();
-          g_promotions.fetch_add(1);
-        } catch (const Error&) {
-          // The quick kernel is eager's bits too: it stays (the failure is a compile's, which
-          // the first call has already met without it).
-        }
+        promote();
       }
       for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
         outs.push_back(b_.make_output(
             OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
       }
-      std::vector<std::pair<const Tensor*, bool>> buffers;
-      for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
-      for (const Tensor& t : outs) buffers.emplace_back(&t, true);
-      const std::uint32_t push = 0;
-      const auto groups =
-          static_cast<std::uint64_t>((geo_.rows + geo_.per_group - 1) / geo_.per_group);
-      b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * geo_.workgroup);
+      flag_bound = flagged_.load() && may_flag;
+      record(leaves, outs, flag_bound ? &flag : nullptr);
       signal_.runs.fetch_add(1);
       if (make_later_) start_later();
     });
+    // The flagged tier's results stand only where no rare path was met: read the flag (this
+    // call waits for its run), else run the full kernel over the same outputs.
+    if (flag_bound && flag.to_vector<std::uint32_t>().at(0) != 0) {
+      b_.locked([&] {
+        if (flagged_.load()) {
+          if (!later_.valid()) {
+            throw Error("[compile] the full row kernel is missing: it failed to compile");
+          }
+          signal_.runs.store(kRunNow);
+          promote();  // waits for it; a compile error propagates
+        }
+        record(leaves, outs, nullptr);
+      });
+      g_rare_reruns.fetch_add(1);
+    }
     return outs;
   }
 
  private:
+  // A run count that starts the later tier's creation at once.
+  static constexpr std::uint64_t kRunNow = 1u << 30;
+
+  // Takes the later tier (with the lock held; waits for it where not ready). A compile error
+  // leaves the first tier: eager's bits unless it is flagged, and a flagged one throws then.
+  void promote() {
+    try {
+      std::tie(pipeline_, geo_) = later_.get();
+      flagged_.store(false);
+      g_promotions.fetch_add(1);
+    } catch (const Error&) {
+      if (flagged_.load()) throw;
+    }
+  }
+
+  void record(const std::vector<Tensor>& leaves, const std::vector<Tensor>& outs,
+              const Tensor* flag) {
+    std::vector<std::pair<const Tensor*, bool>> buffers;
+    for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
+    for (const Tensor& t : outs) buffers.emplace_back(&t, true);
+    if (flag != nullptr) buffers.emplace_back(flag, true);
+    const std::uint32_t push = 0;
+    const auto groups =
+        static_cast<std::uint64_t>((geo_.rows + geo_.per_group - 1) / geo_.per_group);
+    b_.dispatch(pipeline_, buffers, &push, sizeof push, groups * geo_.workgroup);
+  }
+
   VulkanBackend& b_;
   Pipeline pipeline_;
   Geometry geo_;
   std::vector<Shape> out_shapes_;
   std::vector<DType> out_dtypes_;
+  std::atomic<bool> flagged_;
   std::function<std::pair<Pipeline, Geometry>()> make_later_;
   std::future<std::pair<Pipeline, Geometry>> later_;
 
@@ -793,6 +854,7 @@ RowVariant device_variant(const Context& ctx) {
 struct RowBuild {
   Geometry geo;
   std::string source;
+  bool rare_flag = false;  // one more binding: the flag its rare paths set
 };
 std::optional<RowBuild> build_rows(const VulkanBackend& b, const detail::FusedGroup& g,
                                    const std::vector<RowReduction>& reductions,
@@ -811,7 +873,15 @@ std::optional<RowBuild> build_rows(const VulkanBackend& b, const detail::FusedGr
   const bool shared_hold = variant.hold_shared && source_of(true).shared_bytes() <= max_shared;
   const RowSource row_source = source_of(shared_hold);
   if (row_source.shared_bytes() > max_shared) return std::nullopt;
-  return RowBuild{geo, row_source.text()};
+  RowBuild built{geo, row_source.text(), variant.rare_flag};
+  // A flag that nothing sets (no rare path in this graph) would only cost the host's check.
+  if (built.rare_flag && built.source.find("rare_ = true") == std::string::npos &&
+      built.source.find("_flagged(") == std::string::npos) {
+    RowVariant exact = variant;
+    exact.rare_flag = false;
+    return build_rows(b, g, reductions, exact);
+  }
+  return built;
 }
 
 }  // namespace
@@ -850,6 +920,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   RowVariant quick = variant;
   quick.split = variant.first_split;
   quick.unrolled = variant.unrolled && variant.first_unrolled;
+  quick.rare_flag = variant.first_rare_flag && variant.rare_once;
   const std::optional<RowBuild> first =
       compile_tiers(b) && variant.split == 1 ? built(quick) : std::nullopt;
   const bool tiered = first && first->source != wanted->source;
@@ -857,11 +928,14 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << now.source;
   const auto pipeline_of = [&b, bindings](const RowBuild& r) {
     const KernelBinary bin = kernel_binary(b.context(), r.source);
-    return b.pipelines().get_generated(bin.key, bin.words, static_cast<std::uint32_t>(bindings), {},
-                                       r.geo.workgroup);
+    return b.pipelines().get_generated(bin.key, bin.words,
+                                       static_cast<std::uint32_t>(bindings + (r.rare_flag ? 1 : 0)),
+                                       {}, r.geo.workgroup);
   };
-  // Outside the backend's lock: Pipelines creates a pipeline outside its own.
-  auto kernel = std::make_unique<VulkanRowKernel>(b, g, pipeline_of(now), now.geo);
+  // Outside the backend's lock: Pipelines creates a pipeline outside its own. A flagged
+  // kernel is only run with its full kernel on the way (exact where the flag is set).
+  const bool flagged = tiered && now.rare_flag;
+  auto kernel = std::make_unique<VulkanRowKernel>(b, g, pipeline_of(now), now.geo, flagged);
   if (tiered) {
     if (compile_dump())
       std::cerr << "vkt::compile: the full kernel, on another thread\n" << wanted->source;
@@ -884,6 +958,10 @@ void testing::set_compile_tiers(const std::optional<bool>& on) {
 
 std::uint64_t testing::row_kernel_promotions() {
   return g_promotions.load();
+}
+
+std::uint64_t testing::row_kernel_rare_reruns() {
+  return g_rare_reruns.load();
 }
 
 }  // namespace vkt::vk

@@ -66,6 +66,10 @@ std::string row_math_expression(const detail::FusedGroup& g, std::size_t k,
   if (is_op(v, Op::exp) && !v.per_row && float_held(value(g, v.args[0]).dtype) &&
       variant.exp != RowVariant::Exp::plain) {
     const bool proven = variant.exp == RowVariant::Exp::proven && exp_of_shifted_row(g, k);
+    if (proven && variant.rare_once && variant.rare_flag) {  // main's rare_ (compiled_rows.cpp)
+      return fused_glsl::narrowed(v.dtype,
+                                  "exp_f32_nonpositive_flagged(" + arg(v.args[0]) + ", rare_)");
+    }
     const char* f = !proven             ? "exp_f32_bits("
                     : variant.rare_once ? "exp_f32_nonpositive_flat("
                                         : "exp_f32_nonpositive(";

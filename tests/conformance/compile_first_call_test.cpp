@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "conformance/fixture.h"
@@ -159,6 +160,44 @@ TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBit
     }
     EXPECT_EQ(vk::testing::row_kernel_promotions(), before + 1) << first;
     EXPECT_EQ(f(x).to_bytes(), want) << first;
+  }
+  vk::testing::set_row_variant(std::nullopt);
+}
+
+// first_rare=flag (the default): the first tier's rare paths only set a flag, and a call that
+// met one runs the full kernel over its outputs. A row whose exp underflows (x - max below
+// -87) and a row holding a NaN are met in the first call, which then gives eager's bits. With
+// first_rare=once the first tier is exact by itself (the underflow row) and nothing is run
+// again; its NaN rows are not checked here: they come out as NaNs of the other sign.
+TEST_F(VulkanCompileFirstCall, FlaggedFirstTierRunsTheFullKernelWhereARarePathIsMet) {
+  vk::testing::set_compile_tiers(true);
+  std::vector<float> v = sawtooth(8 * 4096);
+  const Tensor plain = from_vector(v, {8, 4096}, &gpu());
+  v[3 * 4096 + 7] = 200.0f;
+  const Tensor underflow = from_vector(v, {8, 4096}, &gpu());
+  v[5 * 4096 + 11] = std::numeric_limits<float>::quiet_NaN();
+  const Tensor with_nan = from_vector(v, {8, 4096}, &gpu());
+  const std::vector<std::byte> want_plain = softmax_rows(plain).to_bytes();
+  const std::vector<std::byte> want_underflow = softmax_rows(underflow).to_bytes();
+  const std::vector<std::byte> want_nan = softmax_rows(with_nan).to_bytes();
+  for (const bool flag : {true, false}) {
+    vk::testing::set_row_variant(
+        vk::parse_row_variant(flag ? "first_rare=flag" : "first_rare=once"));
+    SCOPED_TRACE(flag ? "first_rare=flag" : "first_rare=once");
+    const auto rare_first = [&](const Tensor& x, const std::vector<std::byte>& want) {
+      auto f = compile(softmax_rows);  // a new kernel: the first call is on its first tier
+      const std::uint64_t before = vk::testing::row_kernel_rare_reruns();
+      EXPECT_EQ(f(x).to_bytes(), want);
+      EXPECT_EQ(vk::testing::row_kernel_rare_reruns(), before + (flag ? 1 : 0));
+      EXPECT_EQ(f(plain).to_bytes(), want_plain);
+      EXPECT_EQ(f(x).to_bytes(), want);
+    };
+    rare_first(underflow, want_underflow);
+    if (flag) rare_first(with_nan, want_nan);
+    auto f = compile(softmax_rows);  // plain rows first: the flag stays 0
+    const std::uint64_t before = vk::testing::row_kernel_rare_reruns();
+    EXPECT_EQ(f(plain).to_bytes(), want_plain);
+    EXPECT_EQ(vk::testing::row_kernel_rare_reruns(), before);
   }
   vk::testing::set_row_variant(std::nullopt);
 }

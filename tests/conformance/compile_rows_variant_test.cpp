@@ -16,9 +16,10 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
   for (const char* text : {static_cast<const char*>(nullptr), "", ",", ",,"}) {
     EXPECT_EQ(parse_row_variant(text), default_row_variant()) << (text ? text : "null");
   }
-  EXPECT_EQ(default_row_variant().text(),
-            "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
-            "exp=proven,bounds=static,rare=once,split=1,first=2,first_loop=unrolled");
+  EXPECT_EQ(
+      default_row_variant().text(),
+      "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
+      "exp=proven,bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
@@ -30,7 +31,7 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_TRUE(v.hold_shared);
   EXPECT_EQ(v.text(),
             "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
-            "bounds=static,rare=once,split=1,first=2,first_loop=unrolled");
+            "bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   const RowVariant before =
       parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
@@ -52,15 +53,19 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_EQ(parse_row_variant("first=4,first=2").first_split, 2u);
   EXPECT_FALSE(parse_row_variant("first_loop=rolled").first_unrolled);
   EXPECT_TRUE(parse_row_variant("first_loop=rolled,first_loop=unrolled").first_unrolled);
+  EXPECT_FALSE(parse_row_variant("first_rare=once").first_rare_flag);
+  EXPECT_TRUE(parse_row_variant("first_rare=once,first_rare=flag").first_rare_flag);
+  EXPECT_FALSE(parse_row_variant("first_rare=flag").rare_flag);  // never a key
 }
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
   for (const char* item :
-       {"wg=32",    "wg=2048", "wg=",         "lanes=16",   "lanes=512",  "lanes=abc",
-        "loop=yes", "loop",    "shuffle=2",   "shuffle=on", "hold=local", "unroll=1",
-        "=256",     "wg=256 ", "Wg=256",      "max=",       "max=int",    "divide=1",
-        "exp=fast", "exp",     "bounds=none", "rare=never", "rare",       "split=3",
-        "split=0",  "split=8", "first=1",     "first=3"}) {
+       {"wg=32",       "wg=2048",    "wg=",      "lanes=16",         "lanes=512",
+        "lanes=abc",   "loop=yes",   "loop",     "shuffle=2",        "shuffle=on",
+        "hold=local",  "unroll=1",   "=256",     "wg=256 ",          "Wg=256",
+        "max=",        "max=int",    "divide=1", "exp=fast",         "exp",
+        "bounds=none", "rare=never", "rare",     "split=3",          "split=0",
+        "split=8",     "first=1",    "first=3",  "first_rare=inline"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {
       (void)parse_row_variant(text.c_str());

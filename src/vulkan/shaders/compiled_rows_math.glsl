@@ -104,6 +104,16 @@ float exp_f32_nonpositive_flat(float x) {
   return result;
 }
 
+// first_rare=flag's exp_f32_nonpositive: the common path alone. Where it is not the function's
+// (n below -125, x NaN) it sets `rare` and its value is not eager's: the host then runs the
+// full kernel again (compiled_rows.cpp).
+float exp_f32_nonpositive_flagged(float x, inout bool rare) {
+  int n;
+  const float er = exp_reduced(x, n);
+  rare = rare || n < -125 || isnan(x);
+  return exp_scaled_on_bits(er, n);
+}
+
 // reduce_max/min's combine (NaN first, -0 below +0) over a lane's elements from the
 // extremes of their bits: the signed highest and lowest and the unsigned highest. Without a
 // NaN the lane's max is its highest non-negative float (the signed highest, when >= 0), else
