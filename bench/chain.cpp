@@ -88,28 +88,25 @@ FirstCall first_call(const Workload& w, Backend& b) {
   f(in).backend().synchronize();
   r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   r.counts = counted.delta();
-  std::vector<double> host;
-  for (int i = 0; i < 32; ++i) {
-    t0 = std::chrono::steady_clock::now();
-    Tensor out = f(in);
-    host.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-    out.backend().synchronize();
-  }
-  r.hit_host_us = summarize(host).median_us;
+  // The median host time of 32 calls, each returned before its work runs.
+  const auto hit_host_us = [&] {
+    std::vector<double> host;
+    for (int i = 0; i < 32; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      Tensor out = f(in);
+      host.push_back(
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+              .count());
+      out.backend().synchronize();
+    }
+    return summarize(host).median_us;
+  };
+  r.hit_host_us = hit_host_us();
   // The same once later tiers have had a second to arrive: a first tier with
   // first_rare=flag waits for each run to read its flag until the full kernel replaces it.
   const auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (std::chrono::steady_clock::now() < settle) f(in).backend().synchronize();
-  host.clear();
-  for (int i = 0; i < 32; ++i) {
-    t0 = std::chrono::steady_clock::now();
-    Tensor out = f(in);
-    host.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-    out.backend().synchronize();
-  }
-  r.settled_hit_host_us = summarize(host).median_us;
+  r.settled_hit_host_us = hit_host_us();
   return r;
 }
 
