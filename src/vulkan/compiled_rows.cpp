@@ -920,7 +920,8 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   RowVariant quick = variant;
   quick.split = variant.first_split;
   quick.unrolled = variant.unrolled && variant.first_unrolled;
-  quick.rare_flag = variant.first_rare_flag && variant.rare_once;
+  // The flag takes one more binding, within the 8 a row group may have.
+  quick.rare_flag = variant.first_rare_flag && variant.rare_once && bindings < 8;
   const std::optional<RowBuild> first =
       compile_tiers(b) && variant.split == 1 ? built(quick) : std::nullopt;
   const bool tiered = first && first->source != wanted->source;
