@@ -22,6 +22,7 @@
 #include "common/reduce_groups.h"
 #include "vulkan/backend.h"
 #include "vulkan/device_switch.h"
+#include "vulkan/reduce_locate.h"
 #include "vulkan/storage.h"
 
 namespace vkt::vk {
@@ -216,6 +217,14 @@ struct Reducer {
     }
     const DType acc = acc_dtype(call.op, src_dtype);
     const auto n = static_cast<std::int64_t>(pass.outer * splits * pass.inner);
+    // Split f32 rows of an arg op: extremes by value, then their place (reduce_locate.h).
+    if (is_arg(call.op) && mode == kRows && fused == nullptr && src_index == nullptr &&
+        src_dtype == DType::f32 && vec4_pass(b, mode, src_dtype, pass, true) &&
+        arg_locate_allowed(b)) {
+      record_arg_locate(b, call.op == Op::argmax, tie_high, {pass.outer, pass.len, chunk, splits},
+                        src, temporary(DType::u32, n), dst, prepare_only);
+      return;
+    }
     // One pass: split rows of a first pass (not fused: a generated variant has its leaves at
     // binding 4 on) whose second pass would be a single unsplit dispatch.
     if (mode == kRows && fused == nullptr && src_index == nullptr &&

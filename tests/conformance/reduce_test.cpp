@@ -341,13 +341,16 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
           with_nans(DType::f32, c.shape, {0, std::min<std::int64_t>(4, n - 1)});
       for (const Tensor& h :
            {make_input(DType::f32, c.shape, Values::small_ints), nans, lane_nans}) {
-        for (bool is_max : {true, false}) {
-          for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
-            const std::optional<std::int64_t> axis =
-                c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
-            check_arg(is_max, h, axis, false, tie,
-                      describe(is_max ? "argmax" : "argmin", DType::f32, c, false) + " last " +
-                          std::to_string(last) + " groups " + groups);
+        for (const char* locate : {"1", "0"}) {  // split rows: by value then place, or scanned
+          const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", locate);
+          for (bool is_max : {true, false}) {
+            for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+              const std::optional<std::int64_t> axis =
+                  c.axes.empty() ? std::nullopt : std::optional<std::int64_t>(c.axes[0]);
+              check_arg(is_max, h, axis, false, tie,
+                        describe(is_max ? "argmax" : "argmin", DType::f32, c, false) + " last " +
+                            std::to_string(last) + " groups " + groups + " locate " + locate);
+            }
           }
         }
       }
@@ -389,6 +392,8 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
   const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
   for (const char* groups : {"", "1"}) {             // "1": the flat scan in one workgroup
     const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    // Split rows by value then place (reduce_locate.comp) on GPUs; lavapipe's default scans.
+    const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", "1");
     for (const std::vector<float>& v : inputs) {
       const Tensor flat = from_vector(v);
       const Tensor rows = reshape(flat, {2, n / 2});
@@ -403,6 +408,51 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
       }
     }
   }
+}
+
+// Split f32 rows by value, then place (VKT_VK_ARG_LOCATE=1, shaders/reduce_locate.comp):
+// three splits of a flat line (and of one ending mid-quad), two of each of two rows, locate
+// spans shorter than a split; the extreme
+// repeated across splits (the first or last split's copy wins), -0 in one split against +0
+// in a later one, subnormals against zeros in different splits (bits, not a flushed compare),
+// NaNs in two splits, every element equal, the extreme in the last split's partial quad.
+TEST_F(NativeReduce, F32ArgByValueThenPlaceAcrossSplits) {
+  const std::int64_t n = 3 * 20000 + 8;  // rows of n / 2, a multiple of 4 (vec4 rows)
+  const float tiny = std::numeric_limits<float>::denorm_min() * 5;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto line = [&](float fill, std::vector<std::pair<std::int64_t, float>> at) {
+    std::vector<float> v(static_cast<std::size_t>(n), fill);
+    for (const auto& [i, x] : at) v[static_cast<std::size_t>(i)] = x;
+    return v;
+  };
+  const std::vector<std::vector<float>> inputs = {
+      line(1.0f, {{45001, 9.0f}, {19999, 9.0f}, {30000, -9.0f}, {3, -9.0f}}),
+      line(-2.0f, {{40002, 0.0f}, {17, -0.0f}, {59000, -0.0f}}),
+      line(0.0f, {{25000, tiny}, {50000, -tiny}, {41000, tiny}}),
+      line(3.0f, {{44444, nan}, {21000, -nan}, {5, 8.0f}}),
+      line(7.0f, {}),
+      line(-1.0f, {{n - 1, 4.0f}, {n - 2, -4.0f}, {n - 5, 4.0f}}),
+  };
+  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");
+  const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", "3");
+  const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", "1");
+  const std::uint64_t runs_before = vk::testing::arg_locate_runs();
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const Tensor flat = from_vector(inputs[k]);
+    const Tensor rows = reshape(flat, {2, n / 2});
+    // A line ending mid-quad: the last split's tail read element by element.
+    const Tensor odd = from_vector(std::vector<float>(inputs[k].begin(), inputs[k].end() - 3));
+    for (bool is_max : {true, false}) {
+      for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
+        const std::string what = std::string(is_max ? "argmax" : "argmin") + " input " +
+                                 std::to_string(k) + (tie == TieBreak::high ? " high" : " low");
+        check_arg(is_max, flat, std::nullopt, false, tie, what + " flat");
+        check_arg(is_max, odd, std::nullopt, false, tie, what + " odd");
+        check_arg(is_max, rows, 1, false, tie, what + " rows");
+      }
+    }
+  }
+  EXPECT_EQ(vk::testing::arg_locate_runs() - runs_before, inputs.size() * 12);  // none scanned
 }
 
 // Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
