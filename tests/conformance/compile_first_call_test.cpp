@@ -168,7 +168,8 @@ TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBit
 // met one runs the full kernel over its outputs. A row whose exp underflows (x - max below
 // -87) and a row holding a NaN are met in the first call, which then gives eager's bits. With
 // first_rare=once the first tier is exact by itself (the underflow row) and nothing is run
-// again; its NaN rows are not checked here: they come out as NaNs of the other sign.
+// again; its NaN rows are not checked here: lavapipe's compiler returns them as NaNs of the
+// other sign (a NaN's sign is left to the compiler: docs/compile.md, the flagged tier).
 TEST_F(VulkanCompileFirstCall, FlaggedFirstTierRunsTheFullKernelWhereARarePathIsMet) {
   vk::testing::set_compile_tiers(true);
   std::vector<float> v = sawtooth(8 * 4096);
