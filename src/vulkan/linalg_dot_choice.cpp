@@ -185,8 +185,6 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
       m->direct_c = vec;
       const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
       if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
-      const int frags = common::env_choice("VKT_VK_COOPMAT_FRAGS", {"0", "1", "2"}, -1, "dot");
-      if (frags >= 0) m->frags = static_cast<std::uint32_t>(frags);
       return *m;
     }
   }

@@ -14,9 +14,6 @@
 //                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
 //                       (unset: 2 where they fit in shared memory, else 1)
 //   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
-//   VKT_VK_COOPMAT_FRAGS = 0 | 1 | 2: when coopmat loads its fragments from shared memory
-//                       (0: each B fragment before its multiplies; 1: a 16-deep step's
-//                       all first; 2: a whole K step's first)
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -53,7 +50,6 @@ struct DotChoice {
   // may be stored to C directly (linalg.cpp adds the output's alignment).
   std::uint32_t wm = 64, wn = 64, stages = 2;
   std::uint32_t prefetch = 1;  // K steps fetched ahead into registers (1 or 2)
-  std::uint32_t frags = 0;     // fragment load order (linalg_dot_coopmat.comp's FRAGS)
   bool direct_c = false;
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };

@@ -53,10 +53,6 @@ layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
 layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
-// Fragment loads from shared memory: 0 each B fragment just before its FM multiplies; 1 all
-// of a 16-deep step's A and B fragments before its multiplies (the peak probe's order);
-// 2 all of a K step's fragments (BK / 16 steps) before any multiply.
-layout(constant_id = 17) const uint FRAGS = 0;
 
 layout(local_size_x_id = 14) in;
 
@@ -146,23 +142,6 @@ uvec4 read_b(uint at, uint step, uint valid) {
 // Elements of a unit inside [begin, end) along its axis: 0..8.
 uint valid_count(uint begin, uint end) { return begin >= end ? 0u : min(8u, end - begin); }
 
-// The A fragment of rows [row, row + 16) and the B fragment of columns [col, col + 16), K
-// [kf, kf + 16) of the step, from the stage at a_at / b_at (column-major where transposed).
-// Macros, not functions: the KHR rewrite (coopmat_khr_spirv.h) finds each fragment's use
-// from the multiplies its value reaches, which it does not follow through calls.
-#define LOAD_A_FRAGMENT(f, a_at, row, kf)                                          \
-  if (A_K_CONTIG) {                                                                \
-    coopMatLoadNV(f, smem, (a_at) + (row) * A_PITCH + (kf) / 8, A_PITCH, false);   \
-  } else {                                                                         \
-    coopMatLoadNV(f, smem, (a_at) + (kf) * A_PITCH + (row) / 8, A_PITCH, true);    \
-  }
-#define LOAD_B_FRAGMENT(f, b_at, col, kf)                                          \
-  if (B_K_CONTIG) {                                                                \
-    coopMatLoadNV(f, smem, (b_at) + (col) * B_PITCH + (kf) / 8, B_PITCH, true);    \
-  } else {                                                                         \
-    coopMatLoadNV(f, smem, (b_at) + (kf) * B_PITCH + (col) / 8, B_PITCH, false);   \
-  }
-
 void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row, uint m0,
                   uint n0, uint tid) {
   const uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
@@ -227,39 +206,26 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       FETCH(k0 + BK, va, vb)
     }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
-    if (FRAGS == 0) {
-      [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
-        fcoopmatNV<16, gl_ScopeSubgroup, F, F> fa[FM];
-        [[unroll]] for (uint i = 0; i < FM; ++i) {
-          LOAD_A_FRAGMENT(fa[i], a_at, wm + i * F, kf)
-        }
-        [[unroll]] for (uint j = 0; j < FN; ++j) {
-          fcoopmatNV<16, gl_ScopeSubgroup, F, F> fb;
-          LOAD_B_FRAGMENT(fb, b_at, wn + j * F, kf)
-          [[unroll]] for (uint i = 0; i < FM; ++i) {
-            acc[i * FN + j] = coopMatMulAddNV(fa[i], fb, acc[i * FN + j]);
-          }
+    [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
+      fcoopmatNV<16, gl_ScopeSubgroup, F, F> fa[FM];
+      [[unroll]] for (uint i = 0; i < FM; ++i) {
+        const uint row = wm + i * F;
+        if (A_K_CONTIG) {
+          coopMatLoadNV(fa[i], smem, a_at + row * A_PITCH + kf / 8, A_PITCH, false);
+        } else {
+          coopMatLoadNV(fa[i], smem, a_at + kf * A_PITCH + row / 8, A_PITCH, true);
         }
       }
-    } else {
-      // Steps of 16 whose fragments are loaded together: 1, or the whole K step.
-      const uint GROUP = FRAGS == 2 ? BK / F : 1u;
-      [[unroll]] for (uint k0f = 0; k0f < BK; k0f += GROUP * F) {
-        fcoopmatNV<16, gl_ScopeSubgroup, F, F> fa[GROUP * FM], fb[GROUP * FN];
-        [[unroll]] for (uint g = 0; g < GROUP; ++g) {
-          [[unroll]] for (uint i = 0; i < FM; ++i) {
-            LOAD_A_FRAGMENT(fa[g * FM + i], a_at, wm + i * F, k0f + g * F)
-          }
-          [[unroll]] for (uint j = 0; j < FN; ++j) {
-            LOAD_B_FRAGMENT(fb[g * FN + j], b_at, wn + j * F, k0f + g * F)
-          }
+      [[unroll]] for (uint j = 0; j < FN; ++j) {
+        const uint col = wn + j * F;
+        fcoopmatNV<16, gl_ScopeSubgroup, F, F> fb;
+        if (B_K_CONTIG) {
+          coopMatLoadNV(fb, smem, b_at + col * B_PITCH + kf / 8, B_PITCH, true);
+        } else {
+          coopMatLoadNV(fb, smem, b_at + kf * B_PITCH + col / 8, B_PITCH, false);
         }
-        [[unroll]] for (uint g = 0; g < GROUP; ++g) {
-          [[unroll]] for (uint i = 0; i < FM; ++i) {
-            [[unroll]] for (uint j = 0; j < FN; ++j) {
-              acc[i * FN + j] = coopMatMulAddNV(fa[g * FM + i], fb[g * FN + j], acc[i * FN + j]);
-            }
-          }
+        [[unroll]] for (uint i = 0; i < FM; ++i) {
+          acc[i * FN + j] = coopMatMulAddNV(fa[i], fb, acc[i * FN + j]);
         }
       }
     }
