@@ -80,10 +80,10 @@ bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
     return false;
   }
   if (got == 11 && (colon2 != ':' || (stages != 1 && stages != 2))) return false;
-  auto tile_side = [](unsigned b) { return b == 64 || b == 128 || b == 256; };
+  auto tile_side = [](unsigned b) { return b == 64 || b == 128 || b == 192 || b == 256; };
   auto block_side = [](unsigned w, unsigned b) { return w >= 16 && w % 16 == 0 && b % w == 0; };
   if (!tile_side(bm) || !tile_side(bn) || (bk != 16 && bk != 32 && bk != 64) ||
-      !block_side(wm, bm) || !block_side(wn, bn) || (wm / 16) * (wn / 16) > 16) {
+      !block_side(wm, bm) || !block_side(wn, bn) || (wm / 16) * (wn / 16) > 24) {
     return false;
   }
   c.tm = bm / 16, c.tn = bn / 16, c.bk = bk, c.wm = wm, c.wn = wn, c.stages = stages;
@@ -107,8 +107,8 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
   if (const std::string tile(common::env_text("VKT_VK_COOPMAT_TILE")); !tile.empty()) {
     if (!parse_coopmat_tile(tile, m)) {
       throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile +
-                  "': expected <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>], BM and BN 64, 128 or 256, "
-                  "BK 16, 32 or 64, WM and WN multiples of 16 dividing BM and BN, at most 16 "
+                  "': expected <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>], BM and BN 64, 128, 192 or "
+                  "256, BK 16, 32 or 64, WM and WN multiples of 16 dividing BM and BN, at most 24 "
                   "fragments per subgroup and 1024 invocations, stages 1 or 2");
     }
     const bool fits = m.stages == 0 ? fit_stages(m) : dot_shared_bytes(m, 2) <= shared_limit;

@@ -9,8 +9,8 @@
 //                       extension f16 takes (linalg.cpp); bf16 has only KHR
 //   VKT_VK_COOPMAT_TILE = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile
 //                       of C per workgroup, K steps of BK, each subgroup of 32 a WM x WN
-//                       block; BM, BN in {64, 128, 256}, BK in {16, 32, 64}, WM and WN
-//                       multiples of 16 dividing BM and BN, at most 16 fragments of 16 x 16
+//                       block; BM, BN in {64, 128, 192, 256}, BK in {16, 32, 64}, WM and
+//                       WN multiples of 16 dividing BM and BN, at most 24 fragments of 16 x 16
 //                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
 //                       (unset: 2 where they fit in shared memory, else 1)
 //   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers

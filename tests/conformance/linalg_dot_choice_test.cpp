@@ -129,6 +129,15 @@ TEST(DotChoice, CoopmatTileOverride) {
     EXPECT_EQ(f16_choice(65536).stages, 2u);
   }
   {
+    // Two stages of a 192-wide tile fit in 48 KiB: A [128][32 + 8] and B [32][192 + 8].
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "128x192x32:64x96"}});
+    const vk::DotChoice c = f16_choice(49152);
+    EXPECT_EQ(16 * c.tn, 192u);
+    EXPECT_EQ(c.stages, 2u);
+    EXPECT_EQ(c.threads(), 128u);
+    EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 5 + 32 * 25) * 16);
+  }
+  {
     const ScopedEnv env(
         EnvVars{{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}, {"VKT_VK_DOT_VEC", "0"}});
     const vk::DotChoice c = f16_choice(49152);
@@ -139,8 +148,8 @@ TEST(DotChoice, CoopmatTileOverride) {
 
 TEST(DotChoice, CoopmatTileBadValuesAreErrors) {
   for (const char* bad : {"128x128x32", "96x128x32:32x32", "128x128x48:64x64", "128x128x32:48x64",
-                          "128x128x32:128x128", "256x256x32:16x16", "128x128x32:64x64:3",
-                          "128x128x32:64x64x", "big"}) {
+                          "128x128x32:128x128", "192x192x32:96x96", "256x256x32:16x16",
+                          "128x128x32:64x64:3", "128x128x32:64x64x", "big"}) {
     const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", bad}});
     EXPECT_THROW((void)f16_choice(49152), Error) << bad;
   }

@@ -4,6 +4,7 @@
 // tolerance that grows with K and with sum |a||b| (summation orders differ); poisoned
 // outputs (VKT_POISON=1) read as NaN where an element was not written.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -503,16 +504,13 @@ const std::vector<DotCase>& coopmat_cases() {
   return cases;
 }
 
-// Every tile the H200 sweep compares (VKT_VK_COOPMAT_TILE), the one-stage loop, and scalar
-// reads with staged stores (VKT_VK_DOT_VEC=0), on the coopmat_cases with coopmat forced. A
-// tile past the device's shared memory is reported and skipped.
-TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
-  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
-  if (coopmat_paths(vb).empty()) {
-    GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
-  }
-  const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
-  const std::vector<EnvVars> settings = {
+// Every tile the H200 sweeps compare (VKT_VK_COOPMAT_TILE), the one-stage loop, and scalar
+// reads with staged stores (VKT_VK_DOT_VEC=0), on the coopmat_cases with coopmat forced. One
+// test per setting, so that a device run can pick tiles by --gtest_filter (each setting
+// creates its own pipelines: all of them took 284 s on the H200, run 67). A tile past the
+// device's shared memory is reported and skipped.
+const std::vector<EnvVars>& coopmat_tile_settings() {
+  static const std::vector<EnvVars> settings = {
       {},
       {{"VKT_VK_DOT_VEC", "0"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
@@ -523,32 +521,57 @@ TEST_F(Linalg, CooperativeMatrixTilesMatchTheCpu) {
       {{"VKT_VK_COOPMAT_TILE", "64x64x16:32x32"}},
       {{"VKT_VK_COOPMAT_TILE", "64x128x32:32x64"}},
       {{"VKT_VK_COOPMAT_TILE", "128x64x32:64x32:1"}},
+      {{"VKT_VK_COOPMAT_TILE", "128x192x32:64x48"}},
+      {{"VKT_VK_COOPMAT_TILE", "192x128x32:96x64"}},
+      {{"VKT_VK_COOPMAT_TILE", "64x256x32:64x64"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:32x64"}, {"VKT_VK_DOT_VEC", "0"}},
   };
-  for (const EnvVars& setting : settings) {
-    EnvVars env = setting;
-    env.push_back({"VKT_VK_COOPMAT", "1"});
-    const ScopedEnv scope(env);
-    std::string name = setting.empty() ? "default tile" : "";
-    for (const auto& [k, v] : setting) name += (name.empty() ? "" : ", ") + k + "=" + v;
-    SCOPED_TRACE(name);
-    try {
-      (void)vk::choose_dot_kernel(vk::DotShape{1, 64, 64, 64, 0, 64, 1, 0, 64, 1}, DType::f16,
-                                  vk::DotDevice{shared, true});
-    } catch (const Error& e) {
-      std::printf("[linalg] %s skipped: %s\n", name.c_str(), e.what());
-      continue;
-    }
-    for (const CoopmatPath& p : coopmat_paths(vb)) {
-      const ScopedEnv api(EnvVars{{"VKT_VK_COOPMAT_API", p.api}});
-      for (const DotCase& c : coopmat_cases()) {
-        check(c, p.dtype, 0);
-        EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat)
-            << c.name << " " << dtype_name(p.dtype) << " on " << p.api;
-      }
+  return settings;
+}
+
+// "default", or the setting's values with every other character as '_':
+// "128x192x32_64x48", "0", "128x128x32_32x64_0".
+std::string tile_setting_name(const ::testing::TestParamInfo<EnvVars>& info) {
+  std::string name;
+  for (const auto& [key, value] : info.param) {
+    name += (name.empty() ? "" : "_") + value;
+  }
+  if (name.empty()) return "default";
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+class CoopmatTiles : public Linalg, public ::testing::WithParamInterface<EnvVars> {};
+
+TEST_P(CoopmatTiles, MatchTheCpu) {
+  auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
+  if (coopmat_paths(vb).empty()) {
+    GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
+  }
+  const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
+  EnvVars env = GetParam();
+  env.push_back({"VKT_VK_COOPMAT", "1"});
+  const ScopedEnv scope(env);
+  try {
+    (void)vk::choose_dot_kernel(vk::DotShape{1, 64, 64, 64, 0, 64, 1, 0, 64, 1}, DType::f16,
+                                vk::DotDevice{shared, true});
+  } catch (const Error& e) {
+    GTEST_SKIP() << "the tile does not fit this device: " << e.what();
+  }
+  for (const CoopmatPath& p : coopmat_paths(vb)) {
+    const ScopedEnv api(EnvVars{{"VKT_VK_COOPMAT_API", p.api}});
+    for (const DotCase& c : coopmat_cases()) {
+      check(c, p.dtype, 0);
+      EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat)
+          << c.name << " " << dtype_name(p.dtype) << " on " << p.api;
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Linalg, CoopmatTiles, ::testing::ValuesIn(coopmat_tile_settings()),
+                         tile_setting_name);
 
 // VKT_VK_BLOCK_MB moves operands between shared blocks and their own allocations; results
 // do not depend on it.
