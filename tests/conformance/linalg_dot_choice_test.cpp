@@ -171,5 +171,20 @@ TEST(DotChoice, CoopmatPrefetchDepth) {
   }
 }
 
+TEST(DotChoice, CoopmatHoistedReads) {
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
+    EXPECT_TRUE(f16_choice(49152).hoist);
+  }
+  {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", "0"}, {"VKT_VK_COOPMAT_TILE", ""}});
+    EXPECT_FALSE(f16_choice(49152).hoist);
+  }
+  for (const char* bad : {"2", "yes"}) {
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", bad}});
+    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace vkt::testing

@@ -499,6 +499,9 @@ const std::vector<DotCase>& coopmat_cases() {
       {"aligned 264x136x256", {264, 256}, {256, 136}, {1}, {}, {0}, {}},
       {"aligned, 2 batches, both transposed", {2, 72, 136}, {2, 264, 72}, {1}, {0}, {2}, {0}},
       {"aligned, split K", {32, 4096}, {4096, 40}, {1}, {}, {0}, {}},
+      // Tiles up to 256 x 256 wholly inside C (HOIST reads), a last K step cut short.
+      {"aligned 272x264x104", {272, 104}, {104, 264}, {1}, {}, {0}, {}},
+      {"aligned 264x272x96, both transposed", {96, 264}, {272, 96}, {0}, {}, {1}, {}},
       {"split K, odd", {17, 3001}, {3001, 15}, {1}, {}, {0}, {}},
   };
   return cases;
@@ -513,6 +516,7 @@ const std::vector<EnvVars>& coopmat_tile_settings() {
   static const std::vector<EnvVars> settings = {
       {},
       {{"VKT_VK_DOT_VEC", "0"}},
+      {{"VKT_VK_COOPMAT_HOIST", "0"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x64:64x64"}},
@@ -529,12 +533,15 @@ const std::vector<EnvVars>& coopmat_tile_settings() {
   return settings;
 }
 
-// "default", or the setting's values with every other character as '_':
-// "128x192x32_64x48", "0", "128x128x32_32x64_0".
+// "default", else each value (a tile as it is, another setting after its name without
+// VKT_VK_), every character but letters and digits as '_': "128x192x32_64x48", "DOT_VEC_0".
 std::string tile_setting_name(const ::testing::TestParamInfo<EnvVars>& info) {
   std::string name;
   for (const auto& [key, value] : info.param) {
-    name += (name.empty() ? "" : "_") + value;
+    const std::string part = key == "VKT_VK_COOPMAT_TILE"
+                                 ? value
+                                 : key.substr(std::string("VKT_VK_").size()) + "_" + value;
+    name += (name.empty() ? "" : "_") + part;
   }
   if (name.empty()) return "default";
   for (char& ch : name) {

@@ -18,7 +18,9 @@
 //   (column-major where the operand is transposed).
 // - Global reads are one uvec4 where the host found the unit-stride axis, the other strides
 //   and that axis's extent multiples of 8 (A_VEC / B_VEC), else 8 scalar reads; outside the
-//   matrices zeros enter shared memory, so any M, N, K works.
+//   matrices zeros enter shared memory, so any M, N, K works. With HOIST, a tile wholly
+//   inside C with both reads wide reads its full K steps from per-unit bases made once per
+//   tile plus the step's offset, with no bounds tests (the others take the checked reads).
 // - A fragment wholly inside C is converted to f16 (MODE 0) and stored straight to C when
 //   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
 //   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand
@@ -53,6 +55,7 @@ layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
 layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
+layout(constant_id = 17) const bool HOIST = true;
 
 layout(local_size_x_id = 14) in;
 
@@ -176,6 +179,38 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       VB[r] = read_b(b_base + gk * p.sbk + gn * p.sbn, B_K_CONTIG ? p.sbk : p.sbn, valid); \
     }
 
+  // HOIST: each unit's uvec4 index at k = 0 (a unit past the tile reads the last one's,
+  // which STORE drops); a step adds k0 times the K stride, a multiple of 8 where reads are wide.
+  const bool hoisted = HOIST && A_VEC && B_VEC && m0 + BM <= p.m && n0 + BN <= p.n;
+  uint a_unit[LOADS_A], b_unit[LOADS_B];
+  if (hoisted) {
+    [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {
+      const uint u = min(tid + r * THREADS, A_UNITS - 1);
+      const uint row = u / A_RU, col = (u % A_RU) * 8;
+      const uint gm = m0 + (A_K_CONTIG ? row : col), gk = A_K_CONTIG ? col : row;
+      a_unit[r] = (a_base + gm * p.sam + gk * p.sak) / 8;
+    }
+    [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {
+      const uint u = min(tid + r * THREADS, B_UNITS - 1);
+      const uint row = u / B_RU, col = (u % B_RU) * 8;
+      const uint gn = n0 + (B_K_CONTIG ? row : col), gk = B_K_CONTIG ? col : row;
+      b_unit[r] = (b_base + gk * p.sbk + gn * p.sbn) / 8;
+    }
+  }
+  #define FETCH_HOISTED(k0, VA, VB)                                                        \
+    {                                                                                      \
+      const uint ka = ((k0) * p.sak) / 8, kb = ((k0) * p.sbk) / 8;                         \
+      [[unroll]] for (uint r = 0; r < LOADS_A; ++r) VA[r] = a_v.v[a_unit[r] + ka];         \
+      [[unroll]] for (uint r = 0; r < LOADS_B; ++r) VB[r] = b_v.v[b_unit[r] + kb];         \
+    }
+  // The step at k0: unchecked where the tile is hoisted and the step is whole (uniform).
+  #define FETCH_STEP(k0, VA, VB)                                                           \
+    if (hoisted && (k0) + BK <= k_end) {                                                   \
+      FETCH_HOISTED(k0, VA, VB)                                                            \
+    } else {                                                                               \
+      FETCH(k0, VA, VB)                                                                    \
+    }
+
   #define STORE(buf)                                                                       \
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
@@ -189,21 +224,21 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
     }
 
   barrier();  // the previous tile's patches are read
-  FETCH(k_begin, va, vb)
+  FETCH_STEP(k_begin, va, vb)
   STORE(0)
   barrier();
   if (PREFETCH == 2 && k_begin + BK < k_end) {
-    FETCH(k_begin + BK, va, vb)
+    FETCH_STEP(k_begin + BK, va, vb)
   }
   uint buf = 0;
   for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     const bool more = k0 + BK < k_end;  // uniform: the barriers below stay uniform
     if (PREFETCH == 2) {
       if (k0 + 2 * BK < k_end) {
-        FETCH(k0 + 2 * BK, va_next, vb_next)
+        FETCH_STEP(k0 + 2 * BK, va_next, vb_next)
       }
     } else if (more) {
-      FETCH(k0 + BK, va, vb)
+      FETCH_STEP(k0 + BK, va, vb)
     }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
     [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
@@ -248,6 +283,8 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
     }
   }
   #undef FETCH
+  #undef FETCH_HOISTED
+  #undef FETCH_STEP
   #undef STORE
 
   // After the loop's last barrier the tiles are free: each subgroup's patch reuses them.
