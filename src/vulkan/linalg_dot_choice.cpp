@@ -120,17 +120,16 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
     return m;
   }
   // BM, BN, BK, WM, WN: a 64-wide side where M or N is at most 64 (conv's 64 out channels),
-  // so that no half of each tile's products falls outside C. Else by the tiles there are,
-  // as the H200 measured (run26, vm_matmul-coopmat-tiles, f16 TFLOP/s): 128 x 256 where
-  // there are at least 256 of them (4096: 175.4 against 167.8 for 128 x 128; 8192: 184.9
-  // against 177.3), 64 x 64 where 128 x 128 would give at most 256 (2048: 123.8 against
-  // 111.7; 128 x 256 there: 93.0).
+  // so that no half of each tile's products falls outside C. Else 128 x 128 with two stages,
+  // 64 x 64 where 128 x 128 would give at most 256 tiles (run 26, vm_matmul-coopmat-tiles,
+  // f16 TFLOP/s at 2048: 123.8 against 111.7). Since its reads are hoisted, 128 x 128 with two
+  // stages passes 128 x 256 with one (run 79, hoist.csv: f16 273.7 against 260.1 at 4096, 298.8
+  // against 285.8 at 8192; bf16 278.5 / 295.5 against 257.7 / 282.7).
   using Tile = std::array<std::uint32_t, 5>;
-  const Tile square{128, 128, 32, 64, 64}, wide{128, 256, 32, 64, 64}, small{64, 64, 32, 32, 32};
+  const Tile square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
   const std::uint64_t batch = static_cast<std::uint64_t>(s.batch);
   const Tile first = s.m <= 64 && s.n > 64                              ? Tile{64, 128, 32, 32, 64}
                      : s.n <= 64 && s.m > 64                            ? Tile{128, 64, 32, 64, 32}
-                     : batch * tiles(s.m, 128) * tiles(s.n, 256) >= 256 ? wide
                      : batch * tiles(s.m, 128) * tiles(s.n, 128) <= 256 ? small
                                                                         : square;
   for (const Tile& t : {first, small}) {

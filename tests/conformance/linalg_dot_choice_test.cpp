@@ -12,8 +12,7 @@
 namespace vkt::testing {
 namespace {
 
-// Square, row-major A and B: 8-wide reads possible. 2560 has 400 tiles of 128 x 128 and 200
-// of 128 x 256 (the 128 x 128 rule's range).
+// Square, row-major A and B: 8-wide reads possible. 2560 has 400 tiles of 128 x 128.
 vk::DotShape square(std::int64_t n) {
   return vk::DotShape{1, n, n, n, 0, n, 1, 0, n, 1};
 }
@@ -23,15 +22,17 @@ vk::DotChoice f16_choice(std::uint64_t shared, const vk::DotShape& s = kSquare) 
   return vk::choose_dot_kernel(s, DType::f16, vk::DotDevice{shared, true});
 }
 
-// By the number of tiles (run 26's sweep): 128 x 256 from 256 of them, 64 x 64 where 128 x
-// 128 would give at most 256.
+// By the number of tiles: 128 x 128 with two stages from 257 of them (run 79), 64 x 64
+// where 128 x 128 would give at most 256 (run 26).
 TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
   const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-  const vk::DotChoice big = f16_choice(49152, square(4096));
-  EXPECT_EQ(16 * big.tm, 128u);
-  EXPECT_EQ(16 * big.tn, 256u);
-  EXPECT_EQ(big.stages, 1u);  // two stages need 53 KiB
-  EXPECT_EQ(f16_choice(65536, square(4096)).stages, 2u);
+  for (std::int64_t n : {2176, 4096, 8192}) {
+    const vk::DotChoice big = f16_choice(49152, square(n));
+    EXPECT_EQ(16 * big.tm, 128u) << n;
+    EXPECT_EQ(16 * big.tn, 128u) << n;
+    EXPECT_EQ(big.stages, 2u) << n;
+    EXPECT_TRUE(big.hoist) << n;
+  }
   const vk::DotChoice small = f16_choice(49152, square(2048));
   EXPECT_EQ(16 * small.tm, 64u);
   EXPECT_EQ(16 * small.tn, 64u);
