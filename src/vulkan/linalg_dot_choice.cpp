@@ -185,7 +185,6 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
       const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
       if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
       m->hoist = common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1"}, 1, "dot") == 1;
-      m->split = common::env_choice("VKT_VK_COOPMAT_SPLIT", {"0", "1"}, 0, "dot") == 1;
       return *m;
     }
   }

@@ -16,8 +16,6 @@
 //   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
 //   VKT_VK_COOPMAT_HOIST = 1 (default) | 0: coopmat's wide reads of an interior tile's full
 //                       K steps from addresses made once per tile, with no bounds tests
-//   VKT_VK_COOPMAT_SPLIT = 0 (default) | 1: with two stages and one step fetched ahead, the
-//                       next step's B units are fetched halfway through a step, after A's
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -55,8 +53,7 @@ struct DotChoice {
   std::uint32_t wm = 64, wn = 64, stages = 2;
   std::uint32_t prefetch = 1;  // K steps fetched ahead into registers (1 or 2)
   bool direct_c = false;
-  bool hoist = true;   // an interior tile's full K steps read from per-tile bases, unchecked
-  bool split = false;  // two stages, one step ahead: the next step's B fetched after A's store
+  bool hoist = true;  // an interior tile's full K steps read from per-tile bases, unchecked
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };
 

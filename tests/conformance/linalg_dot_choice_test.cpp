@@ -187,20 +187,5 @@ TEST(DotChoice, CoopmatHoistedReads) {
   }
 }
 
-TEST(DotChoice, CoopmatSplitFetch) {
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_SPLIT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_FALSE(f16_choice(49152).split);
-  }
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_SPLIT", "1"}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_TRUE(f16_choice(49152).split);
-  }
-  for (const char* bad : {"2", "on"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_SPLIT", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
-  }
-}
-
 }  // namespace
 }  // namespace vkt::testing

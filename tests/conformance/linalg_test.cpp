@@ -517,7 +517,6 @@ const std::vector<EnvVars>& coopmat_tile_settings() {
       {},
       {{"VKT_VK_DOT_VEC", "0"}},
       {{"VKT_VK_COOPMAT_HOIST", "0"}},
-      {{"VKT_VK_COOPMAT_SPLIT", "1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x64:64x64"}},

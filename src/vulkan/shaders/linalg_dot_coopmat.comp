@@ -10,8 +10,7 @@
 //   values are fetched into registers while the current step multiplies and stored into the
 //   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two. With
 //   PREFETCH = 2 the registers fetch two steps ahead (a second set), so a load has two
-//   steps' multiplies to arrive. With SPLIT (two stages, one step ahead) the next step's B
-//   units are fetched halfway through the step, once its A units are stored.
+//   steps' multiplies to arrive.
 // - Shared memory is uvec4 (8 halves): each global read unit is 8 elements along the
 //   operand's unit-stride axis, stored with one 16-byte store. Shared rows keep that axis
 //   (A as [m][k] or [k][m], B as [k][n] or [n][k]) padded by one uvec4, so the 16-byte row
@@ -57,7 +56,6 @@ layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN
 layout(constant_id = 15) const bool C_DIRECT = false;
 layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
 layout(constant_id = 17) const bool HOIST = true;
-layout(constant_id = 18) const bool SPLIT = false;
 
 layout(local_size_x_id = 14) in;
 
@@ -161,7 +159,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
 
   // Unit u of a tile sits at shared row u / RU, column unit u % RU; the row is the non-unit
   // axis (m for a K-contiguous A, else k; n for a K-contiguous B, else k).
-  #define FETCH_A(k0, VA)                                                                  \
+  #define FETCH(k0, VA, VB)                                                                \
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       const uint row = u / A_RU, col = (u % A_RU) * 8;                                     \
@@ -170,8 +168,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
                          : A_K_CONTIG ? (gm < p.m ? valid_count(gk, k_end) : 0u)           \
                                       : (gk < k_end ? valid_count(gm, p.m) : 0u);          \
       VA[r] = read_a(a_base + gm * p.sam + gk * p.sak, A_K_CONTIG ? p.sak : p.sam, valid); \
-    }
-  #define FETCH_B(k0, VB)                                                                  \
+    }                                                                                      \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       const uint row = u / B_RU, col = (u % B_RU) * 8;                                     \
@@ -200,45 +197,31 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       b_unit[r] = (b_base + gk * p.sbk + gn * p.sbn) / 8;
     }
   }
-  // The step at k0, A's units or B's: unchecked where the tile is hoisted and the step is
-  // whole (uniform).
-  #define FETCH_STEP_A(k0, VA)                                                             \
-    if (hoisted && (k0) + BK <= k_end) {                                                   \
-      const uint ka = ((k0) * p.sak) / 8;                                                  \
+  #define FETCH_HOISTED(k0, VA, VB)                                                        \
+    {                                                                                      \
+      const uint ka = ((k0) * p.sak) / 8, kb = ((k0) * p.sbk) / 8;                         \
       [[unroll]] for (uint r = 0; r < LOADS_A; ++r) VA[r] = a_v.v[a_unit[r] + ka];         \
-    } else {                                                                               \
-      FETCH_A(k0, VA)                                                                      \
-    }
-  #define FETCH_STEP_B(k0, VB)                                                             \
-    if (hoisted && (k0) + BK <= k_end) {                                                   \
-      const uint kb = ((k0) * p.sbk) / 8;                                                  \
       [[unroll]] for (uint r = 0; r < LOADS_B; ++r) VB[r] = b_v.v[b_unit[r] + kb];         \
-    } else {                                                                               \
-      FETCH_B(k0, VB)                                                                      \
     }
-  #define FETCH_STEP(k0, VA, VB) \
-    FETCH_STEP_A(k0, VA)         \
-    FETCH_STEP_B(k0, VB)
+  // The step at k0: unchecked where the tile is hoisted and the step is whole (uniform).
+  #define FETCH_STEP(k0, VA, VB)                                                           \
+    if (hoisted && (k0) + BK <= k_end) {                                                   \
+      FETCH_HOISTED(k0, VA, VB)                                                            \
+    } else {                                                                               \
+      FETCH(k0, VA, VB)                                                                    \
+    }
 
-  #define STORE_A(buf)                                                                     \
+  #define STORE(buf)                                                                       \
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       if (u < A_UNITS) smem[(buf) * A_SIZE + (u / A_RU) * A_PITCH + u % A_RU] = va[r];     \
-    }
-  #define STORE_B(buf)                                                                     \
+    }                                                                                      \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                        \
       const uint u = tid + r * THREADS;                                                    \
       if (u < B_UNITS) {                                                                   \
         smem[STAGES * A_SIZE + (buf) * B_SIZE + (u / B_RU) * B_PITCH + u % B_RU] = vb[r];  \
       }                                                                                    \
     }
-  #define STORE(buf) \
-    STORE_A(buf)     \
-    STORE_B(buf)
-
-  // SPLIT (two stages, one step ahead): B's units of the next step are fetched only once A's
-  // are stored, halfway through the step, so the two never hold registers at once.
-  const bool split = SPLIT && STAGES == 2 && PREFETCH == 1 && BK >= 2 * F;
 
   barrier();  // the previous tile's patches are read
   FETCH_STEP(k_begin, va, vb)
@@ -255,11 +238,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
         FETCH_STEP(k0 + 2 * BK, va_next, vb_next)
       }
     } else if (more) {
-      if (split) {
-        FETCH_STEP_A(k0 + BK, va)
-      } else {
-        FETCH_STEP(k0 + BK, va, vb)
-      }
+      FETCH_STEP(k0 + BK, va, vb)
     }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
     [[unroll]] for (uint kf = 0; kf < BK; kf += F) {
@@ -284,18 +263,10 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
           acc[i * FN + j] = coopMatMulAddNV(fa[i], fb, acc[i * FN + j]);
         }
       }
-      if (split && more && kf + F == BK / 2) {
-        STORE_A(buf ^ 1u)
-        FETCH_STEP_B(k0 + BK, vb)
-      }
     }
     if (STAGES == 2) {
       if (more) {
-        if (split) {
-          STORE_B(buf ^ 1u)
-        } else {
-          STORE(buf ^ 1u)
-        }
+        STORE(buf ^ 1u)
       }
       barrier();
       buf ^= 1u;
@@ -311,13 +282,9 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       [[unroll]] for (uint r = 0; r < LOADS_B; ++r) vb[r] = vb_next[r];
     }
   }
-  #undef FETCH_A
-  #undef FETCH_B
-  #undef FETCH_STEP_A
-  #undef FETCH_STEP_B
+  #undef FETCH
+  #undef FETCH_HOISTED
   #undef FETCH_STEP
-  #undef STORE_A
-  #undef STORE_B
   #undef STORE
 
   // After the loop's last barrier the tiles are free: each subgroup's patch reuses them.
