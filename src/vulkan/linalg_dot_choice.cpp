@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/env_choice.h"
 #include "vkt/error.h"
@@ -120,19 +121,23 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
     return m;
   }
   // BM, BN, BK, WM, WN: a 64-wide side where M or N is at most 64 (conv's 64 out channels),
-  // so that no half of each tile's products falls outside C. Else 128 x 128 with two stages,
-  // 64 x 64 where 128 x 128 would give at most 256 tiles (run 26, vm_matmul-coopmat-tiles,
-  // f16 TFLOP/s at 2048: 123.8 against 111.7). Since its reads are hoisted, 128 x 128 with two
-  // stages passes 128 x 256 with one (run 79, hoist.csv: f16 273.7 against 260.1 at 4096, 298.8
-  // against 285.8 at 8192; bf16 278.5 / 295.5 against 257.7 / 282.7).
+  // so that no half of each tile's products falls outside C; 64 x 64 where 128 x 128 would
+  // give at most 256 tiles (run 26, vm_matmul-coopmat-tiles, f16 TFLOP/s at 2048: 123.8
+  // against 111.7). Else 128 x 128 with 64-deep K steps (one stage in 48 KiB), which since its
+  // reads are hoisted passes the 32-deep tile with two stages at every size from 3072 to 8192
+  // (run 81, k64.csv: f16 292.9 against 272.1 at 4096, 323.8 against 295.1 at 8192; bf16
+  // 302.0 / 321.8 against 276.0 / 293.3), which passed 128 x 256 x 32 with one (run 79).
+  // Where shared memory is smaller: the 32-deep tile, then 64 x 64.
   using Tile = std::array<std::uint32_t, 5>;
-  const Tile square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
+  const Tile deep{128, 128, 64, 64, 64}, square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
   const std::uint64_t batch = static_cast<std::uint64_t>(s.batch);
   const Tile first = s.m <= 64 && s.n > 64                              ? Tile{64, 128, 32, 32, 64}
                      : s.n <= 64 && s.m > 64                            ? Tile{128, 64, 32, 64, 32}
                      : batch * tiles(s.m, 128) * tiles(s.n, 128) <= 256 ? small
-                                                                        : square;
-  for (const Tile& t : {first, small}) {
+                                                                        : deep;
+  const std::vector<Tile> tries =
+      first == deep ? std::vector<Tile>{deep, square, small} : std::vector<Tile>{first, small};
+  for (const Tile& t : tries) {
     m.tm = t[0] / 16, m.tn = t[1] / 16, m.bk = t[2], m.wm = t[3], m.wn = t[4];
     if (fit_stages(m)) return m;
   }

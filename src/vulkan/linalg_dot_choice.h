@@ -58,13 +58,13 @@ struct DotChoice {
 };
 
 // The rule without overrides: f16 and bf16 on cooperative matrices where the device has them and
-// both M and N reach 64: 128 x 128 x 32 with 64 x 64 per subgroup and two stages where shared
-// memory allows (64 x 64 where 128 x 128 would give at most 256 tiles or shared memory is
-// small; 64 x 128 or 128 x 64 where M or N is at most 64); other floats on the reg kernel
-// wherever the tiled kernel would take a square tile (128 x 128 with 8 x 8 per invocation when
-// there are at least 256 such tiles, else 64 x 64), the same size; thin (matrix-vector) shapes
-// and integers on the tiled kernel. The H200 measurements behind each choice are cited
-// beside it in linalg_dot_choice.cpp.
+// both M and N reach 64: 128 x 128 with 64 x 64 per subgroup, K steps of 64 (32 where shared
+// memory is smaller), two stages where they fit (64 x 64 where 128 x 128 would give at most
+// 256 tiles or shared memory is small; 64 x 128 or 128 x 64 where M or N is at most 64);
+// other floats on the reg kernel wherever the tiled kernel would take a square tile (128 x
+// 128 with 8 x 8 per invocation when there are at least 256 such tiles, else 64 x 64), the
+// same size; thin (matrix-vector) shapes and integers on the tiled kernel. The H200
+// measurements behind each choice are cited beside it in linalg_dot_choice.cpp.
 // Throws vkt::Error for an unknown VKT_VK_DOT_KERNEL / VKT_VK_DOT_TILE value.
 DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev);
 

@@ -22,37 +22,39 @@ vk::DotChoice f16_choice(std::uint64_t shared, const vk::DotShape& s = kSquare) 
   return vk::choose_dot_kernel(s, DType::f16, vk::DotDevice{shared, true});
 }
 
-// By the number of tiles: 128 x 128 with two stages from 257 of them (run 79), 64 x 64
-// where 128 x 128 would give at most 256 (run 26).
+// By the number of tiles: 128 x 128 x 64 from 257 of them (run 81), 64 x 64 where 128 x 128
+// would give at most 256 (run 26).
 TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
   const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   for (std::int64_t n : {2176, 4096, 8192}) {
     const vk::DotChoice big = f16_choice(49152, square(n));
     EXPECT_EQ(16 * big.tm, 128u) << n;
     EXPECT_EQ(16 * big.tn, 128u) << n;
-    EXPECT_EQ(big.stages, 2u) << n;
+    EXPECT_EQ(big.bk, 64u) << n;
+    EXPECT_EQ(big.stages, 1u) << n;  // two need 70 KiB
     EXPECT_TRUE(big.hoist) << n;
   }
+  EXPECT_EQ(f16_choice(81920, square(4096)).stages, 2u);
   const vk::DotChoice small = f16_choice(49152, square(2048));
   EXPECT_EQ(16 * small.tm, 64u);
   EXPECT_EQ(16 * small.tn, 64u);
   EXPECT_EQ(small.wm, 32u);
 }
 
-TEST(DotChoice, CoopmatDefaultIs128x128x32With64x64PerSubgroup) {
+TEST(DotChoice, CoopmatDefaultIs128x128x64With64x64PerSubgroup) {
   const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   const vk::DotChoice c = f16_choice(49152);
   EXPECT_EQ(c.kernel, vk::DotKernel::coopmat);
   EXPECT_EQ(16 * c.tm, 128u);
   EXPECT_EQ(16 * c.tn, 128u);
-  EXPECT_EQ(c.bk, 32u);
+  EXPECT_EQ(c.bk, 64u);
   EXPECT_EQ(c.wm, 64u);
   EXPECT_EQ(c.wn, 64u);
-  EXPECT_EQ(c.stages, 2u);
+  EXPECT_EQ(c.stages, 1u);
   EXPECT_EQ(c.threads(), 128u);
   EXPECT_TRUE(c.a_vec && c.b_vec && c.direct_c);
-  // A [128][32 + 8] and B [32][128 + 8] halves, two stages.
-  EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 40 + 32 * 136) * 2);
+  // A [128][64 + 8] and B [64][128 + 8] halves, one stage.
+  EXPECT_EQ(vk::dot_shared_bytes(c, 2), (128u * 72 + 64 * 136) * 2);
 }
 
 // bf16 takes the same cooperative-matrix tile where the device has bf16 matrices (the KHR
@@ -93,10 +95,12 @@ TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
 
 TEST(DotChoice, CoopmatShrinksToTheDeviceSharedMemory) {
   const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-  // The default tile with one stage (18.5 KiB), then 64 x 64 x 32 with 32 x 32 per subgroup.
+  // The 32-deep tile with one stage (18.5 KiB) where the 64-deep one (35 KiB) does not fit,
+  // then 64 x 64 x 32 with 32 x 32 per subgroup.
   const vk::DotChoice one_stage = f16_choice(24576);
   EXPECT_EQ(one_stage.kernel, vk::DotKernel::coopmat);
   EXPECT_EQ(16 * one_stage.tm, 128u);
+  EXPECT_EQ(one_stage.bk, 32u);
   EXPECT_EQ(one_stage.stages, 1u);
   const vk::DotChoice small = f16_choice(16384);
   EXPECT_EQ(small.kernel, vk::DotKernel::coopmat);
