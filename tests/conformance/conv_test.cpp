@@ -161,14 +161,20 @@ class Conv : public VulkanTest {
       // The conv, plus one conversion per input not already in the out dtype.
       const std::uint64_t conversions =
           (x.dtype() != want.dtype() ? 1u : 0u) + (w.dtype() != want.dtype() ? 1u : 0u);
-      if (got.size() > 0 && !gemm_) {
-        EXPECT_EQ(scope.delta().dispatches, 1u + conversions) << what;
-      }
-      // The im2col path: one group only; im2col, the GEMM (and a split K's second pass).
+      // The direct kernel: one dispatch. The im2col path (VKT_VK_CONV_GEMM=1, and f16's
+      // default where the device has cooperative matrices; one group only): im2col, the GEMM
+      // and a split K's second pass.
       const bool one_group = c.feature_groups == 1 && c.batch_groups == 1;
+      const bool took_gemm = vk::testing::last_conv_took_gemm();
       if (got.size() > 0 && gemm_) {
-        EXPECT_EQ(vk::testing::last_conv_took_gemm(), one_group) << what;
-        EXPECT_LE(scope.delta().dispatches, (one_group ? 3u : 1u) + conversions) << what;
+        EXPECT_EQ(took_gemm, one_group) << what;
+      }
+      if (got.size() > 0) {
+        if (took_gemm) {
+          EXPECT_LE(scope.delta().dispatches, 3u + conversions) << what;
+        } else {
+          EXPECT_EQ(scope.delta().dispatches, 1u + conversions) << what;
+        }
       }
     }
     const std::int64_t k = numel(c.kernel) / std::max<std::int64_t>(c.kernel[0], 1);
@@ -186,12 +192,16 @@ TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
   }
 }
 
-// The cooperative-matrix f16 kernel runs only when asked (slower than the plain one on the
-// H200); where the device has none the plain kernel answers and the check is the same.
+// The direct cooperative-matrix f16 kernel runs only when asked (slower than the plain one on
+// the H200), and only off the im2col path that f16 takes by default where the device has
+// cooperative matrices; where the device has none the plain kernel answers and the check is
+// the same.
 TEST_F(Conv, F16OnCooperativeMatricesWhenAsked) {
-  ::setenv("VKT_VK_COOPMAT", "1", 1);
-  for (const ConvCase& c : conv_cases()) check(c, DType::f16, 0);
-  ::unsetenv("VKT_VK_COOPMAT");
+  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", "1"}, {"VKT_VK_CONV_GEMM", "0"}});
+  for (const ConvCase& c : conv_cases()) {
+    check(c, DType::f16, 0);
+    EXPECT_FALSE(vk::testing::last_conv_took_gemm()) << c.name;
+  }
 }
 
 // im2col + dot's GEMM (VKT_VK_CONV_GEMM=1) for every geometry with one group (the others
