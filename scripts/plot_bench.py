@@ -8,6 +8,7 @@ Each CSV is recognised by its columns:
   shapes   (family, op, size, speedup)   -> shapes_<csv name>.png: speed-up vs size, a panel
                                             per family, a line per op (crossover in its label)
   matmul   (dtype, n, cpu_GFLOPs, ...)   -> matmul_<csv name>.png: GFLOP/s vs n, cpu and vulkan
+           (several from one folder, vktensor's and a peer's: one plot, matmul_<folder name>.png)
 A plot whose CSVs are absent is skipped; empty cells are skipped, never fatal.
 """
 
@@ -168,20 +169,33 @@ def plot_shapes(path, rows, outdir):
 
 
 def plot_matmul(path, rows, outdir):
-    """GFLOP/s vs n for cpu and vulkan, a line per (backend, dtype)."""
+    """GFLOP/s vs n, a line per (library and backend, dtype): vktensor's cpu, vktensor's vulkan
+    and any peer's rows (a `library` column, as torch_matmul.py writes) in the same file. The
+    device's time (vulkan_gpu_GFLOPs) where the file has it, else the wall clock's."""
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     drawn = False
     dtypes = []
     for r in rows:
         if r.get("dtype") not in dtypes:
             dtypes.append(r.get("dtype"))
-    # Colour says the backend, line style the dtype.
-    for backend, column, color in (("cpu", "cpu_GFLOPs", "C0"), ("vulkan", "vulkan_GFLOPs", "C1")):
+    device_time = any(r.get("vulkan_gpu_GFLOPs") for r in rows)
+    gpu_column = "vulkan_gpu_GFLOPs" if device_time else "vulkan_GFLOPs"
+    libraries = []
+    for r in rows:
+        if (r.get("library") or "vktensor") not in libraries:
+            libraries.append(r.get("library") or "vktensor")
+    # Colour says the library and backend, line style the dtype.
+    lines = [("vktensor cpu", "vktensor", "cpu_GFLOPs")]
+    lines += [(f"{lib} {'vulkan' if lib == 'vktensor' else 'gpu'}", lib, gpu_column) for lib in libraries]
+    for k, (label, lib, column) in enumerate(lines):
+        # vktensor's default rows only (a --variants file has one row per variant).
+        of_lib = [r for r in rows if (r.get("library") or "vktensor") == lib
+                  and (lib != "vktensor" or r.get("variant") in (None, "", "default"))]
         for i, dtype in enumerate(dtypes):
-            pts = series([r for r in rows if r.get("dtype") == dtype], "n", column)
+            pts = series([r for r in of_lib if r.get("dtype") == dtype], "n", column)
             if pts:
                 xs, ys = zip(*pts)
-                ax.plot(xs, ys, ["-", "--", ":", "-."][i % 4], color=color, marker="o", label=f"{backend} {dtype}")
+                ax.plot(xs, ys, ["-", "--", ":", "-."][i % 4], color=f"C{k}", marker="o", label=f"{label} {dtype}")
                 drawn = True
     if not drawn:
         plt.close(fig)
@@ -190,7 +204,7 @@ def plot_matmul(path, rows, outdir):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("n (square n x n matmul)")
-    ax.set_ylabel("GFLOP/s")
+    ax.set_ylabel("GFLOP/s" + (" (device time)" if device_time else ""))
     ax.set_title(f"Matmul: {stem(path)}")
     ax.legend(fontsize="small")
     save(fig, os.path.join(outdir, f"matmul_{stem(path)}.png"))
@@ -223,8 +237,14 @@ def main(argv=None):
             plot_consumer(by_kind["consumer"], args.outdir, column, ylabel, title)
     for path, rows in by_kind["shapes"]:
         plot_shapes(path, rows, args.outdir)
+    # Matmul CSVs from one folder (vktensor's and a peer's of the same run) share one plot,
+    # named after the folder where there are several, else after the file.
+    folders = defaultdict(list)
     for path, rows in by_kind["matmul"]:
-        plot_matmul(path, rows, args.outdir)
+        folders[os.path.dirname(os.path.abspath(path))].append((path, rows))
+    for folder, files in folders.items():
+        name = files[0][0] if len(files) == 1 else folder + ".csv"
+        plot_matmul(name, [r for _, rows in files for r in rows], args.outdir)
     return 0
 
 
