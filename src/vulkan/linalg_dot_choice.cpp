@@ -7,7 +7,6 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "common/env_choice.h"
 #include "vkt/error.h"
@@ -135,8 +134,8 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
                      : s.n <= 64 && s.m > 64                            ? Tile{128, 64, 32, 64, 32}
                      : batch * tiles(s.m, 128) * tiles(s.n, 128) <= 256 ? small
                                                                         : deep;
-  const std::vector<Tile> tries =
-      first == deep ? std::vector<Tile>{deep, square, small} : std::vector<Tile>{first, small};
+  // The 64-deep tile falls back to the 32-deep one; every rule tile then to 64 x 64.
+  const std::array<Tile, 3> tries{first, first == deep ? square : small, small};
   for (const Tile& t : tries) {
     m.tm = t[0] / 16, m.tn = t[1] / 16, m.bk = t[2], m.wm = t[3], m.wn = t[4];
     if (fit_stages(m)) return m;

@@ -412,10 +412,10 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
 
 // Split f32 rows by value, then place (VKT_VK_ARG_LOCATE=1, shaders/reduce_locate.comp):
 // three splits of a flat line (and of one ending mid-quad), two of each of two rows, locate
-// spans shorter than a split; the extreme
-// repeated across splits (the first or last split's copy wins), -0 in one split against +0
-// in a later one, subnormals against zeros in different splits (bits, not a flushed compare),
-// NaNs in two splits, every element equal, the extreme in the last split's partial quad.
+// spans shorter than a split; the extreme repeated across splits (the first or last split's
+// copy wins), -0 in one split against +0 in a later one, subnormals against zeros in
+// different splits (bits, not a flushed compare), NaNs in two splits, every element equal,
+// the extreme in the last split's partial quad.
 TEST_F(NativeReduce, F32ArgByValueThenPlaceAcrossSplits) {
   const std::int64_t n = 3 * 20000 + 8;  // rows of n / 2, a multiple of 4 (vec4 rows)
   const float tiny = std::numeric_limits<float>::denorm_min() * 5;
