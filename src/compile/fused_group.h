@@ -70,6 +70,9 @@ struct FusedGroup {
 class FusedKernel {
  public:
   virtual ~FusedKernel() = default;
+  // False where run() would now wait for the device before it returns (a first tier whose
+  // results the host must check): the plan runs the group's ops unfused this time.
+  virtual bool runs_without_waiting() { return true; }
   virtual std::vector<Tensor> run(const std::vector<Tensor>& leaves) = 0;
 };
 

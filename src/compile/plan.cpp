@@ -431,6 +431,7 @@ void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   if (leaves.empty() && device != nullptr) b = device;
   // The legacy path measures what eager dispatches cost: no fused kernels there.
   FusedKernel* kernel = (b->is_cpu() || legacy_policy().native) ? kernel_for(g, *b) : nullptr;
+  if (kernel != nullptr && !kernel->runs_without_waiting()) kernel = nullptr;
   if (kernel == nullptr && g.dot >= 0) {
     run_unfused_dot(g, values, device);
     return;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "vulkan/check.h"
 #include "vulkan/coopmat.h"
 #include "vulkan/instance.h"
+#include "vulkan/pipeline_stats.h"
 #include "vulkan/validation.h"
 
 namespace vkt::vk {
@@ -240,6 +242,20 @@ Context::Context(int index) {
     caps_.coopmat_bf16 = khr_coop.cooperativeMatrix && bf16_known && bf16.shaderBFloat16Type &&
                          bf16.shaderBFloat16CooperativeMatrix && has_bf16_16x16x16(shapes);
   }
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exe{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (pipeline_stats_wanted() &&
+      has_extension(physical_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &exe;
+    vkGetPhysicalDeviceFeatures2(physical_, &f2);
+    caps_.pipeline_stats = exe.pipelineExecutableInfo;
+    exe.pNext = nullptr;
+  }
+  if (pipeline_stats_wanted() && !caps_.pipeline_stats) {
+    std::cerr << "vkt: VKT_VK_PIPELINE_STATS=1, but " << props_.deviceName
+              << " has no VK_KHR_pipeline_executable_properties: no statistics\n";
+  }
   coop = VkPhysicalDeviceCooperativeMatrixFeaturesNV{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
   khr_coop = KhrCoopmatFeatures{};
@@ -268,6 +284,12 @@ Context::Context(int index) {
     bf16.shaderBFloat16Type = VK_TRUE;
     bf16.shaderBFloat16CooperativeMatrix = VK_TRUE;
     *tail = &bf16;
+    tail = &bf16.pNext;
+  }
+  if (caps_.pipeline_stats) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    exe.pipelineExecutableInfo = VK_TRUE;
+    *tail = &exe;
   }
 
   VkDeviceQueueCreateInfo qinfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

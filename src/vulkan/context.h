@@ -19,6 +19,7 @@ struct DeviceCaps {
   bool storage8 = false, storage16 = false, float16 = false, int8 = false;
   bool push_descriptor = false;
   bool host_query_reset = false;  // vkResetQueryPool from the host (Vulkan 1.2 feature)
+  bool pipeline_stats = false;    // VKT_VK_PIPELINE_STATS=1 and the device can (pipeline_stats.h)
   FloatControls float_controls;   // subnormal handling the device offers (properties, not features)
   // Cooperative matrices enabled with what linalg_dot_coopmat.comp needs (context.cpp): NV
   // ones with 16x16x16 f16; KHR ones with 16x16x16 f16 (the module rewritten); KHR bf16 ones

@@ -9,6 +9,7 @@
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/check.h"
+#include "vulkan/pipeline_stats.h"
 #include "vulkan/spirv.h"
 
 namespace vkt::vk {
@@ -187,6 +188,7 @@ Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &sinfo;
   info.layout = l.pipeline.get();
+  if (ctx_.caps().pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
   const auto start = std::chrono::steady_clock::now();
   VKT_VK(vkCreateComputePipelines, ctx_.device(), store_.handle(), 1, &info, nullptr, &p);
@@ -194,6 +196,13 @@ Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count();
   ledger::record_pipeline_created(static_cast<std::uint64_t>(ns));
+  if (ctx_.caps().pipeline_stats) {
+    std::ostringstream label;
+    label << key.first << " {";
+    for (std::size_t i = 0; i < spec.size(); ++i) label << (i > 0 ? "," : "") << spec[i];
+    label << "}";
+    std::cerr << pipeline_stats_line(ctx_.device(), p, label.str());
+  }
   if (compile_dump()) {  // which pipelines a first call waits for, and how long each took
     std::ostringstream line;
     line << "vkt::compile: pipeline " << key.first << " created in " << ns / 1000 << " us\n";

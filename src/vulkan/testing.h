@@ -78,5 +78,9 @@ std::uint64_t row_kernel_promotions();
 // Calls whose flagged first tier (first_rare=flag) met a rare operand and were run again by
 // the full kernel.
 std::uint64_t row_kernel_rare_reruns();
+// Calls run unfused because their kernel's flagged first tier would wait for the device
+// (the full kernel not ready yet), and a hold that keeps full kernels from being made.
+std::uint64_t row_kernel_unfused_runs();
+void hold_later_tiers(bool held);
 
 }  // namespace vkt::vk::testing

@@ -203,5 +203,46 @@ TEST_F(VulkanCompileFirstCall, FlaggedFirstTierRunsTheFullKernelWhereARarePathIs
   vk::testing::set_row_variant(std::nullopt);
 }
 
+// A flagged first tier reads its flag back, so a call on it waits for its run: only the
+// first call takes it. Until the full kernel arrives (held here) later calls run the ops
+// unfused, with no wait and no transfer; then the full kernel, one dispatch. Eager's bits
+// throughout.
+TEST_F(VulkanCompileFirstCall, CallsBeforeTheFullKernelRunUnfusedWithoutWaiting) {
+  vk::testing::set_compile_tiers(true);
+  vk::testing::set_row_variant(vk::parse_row_variant("first_rare=flag"));
+  vk::testing::hold_later_tiers(true);
+  const Tensor x = from_vector(sawtooth(11 * 4096), {11, 4096}, &gpu());
+  const std::vector<std::byte> want = softmax_rows(x).to_bytes();
+  auto f = compile(softmax_rows);
+  EXPECT_EQ(f(x).to_bytes(), want);
+  const std::uint64_t promoted = vk::testing::row_kernel_promotions();
+  for (int call = 0; call < 3; ++call) {
+    const std::uint64_t unfused = vk::testing::row_kernel_unfused_runs();
+    LedgerScope scope;
+    const Tensor out = f(x);
+    const LedgerCounts d = scope.delta();
+    EXPECT_EQ(d.waits, 0u) << call;
+    EXPECT_EQ(d.uploads + d.downloads, 0u) << call;
+    EXPECT_GT(d.dispatches, 1u) << call;  // eager's softmax: reductions and elementwise ops
+    EXPECT_EQ(vk::testing::row_kernel_unfused_runs(), unfused + 1) << call;
+    EXPECT_EQ(out.to_bytes(), want) << call;
+  }
+  EXPECT_EQ(vk::testing::row_kernel_promotions(), promoted);
+  vk::testing::hold_later_tiers(false);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (vk::testing::row_kernel_promotions() == promoted &&
+         std::chrono::steady_clock::now() < deadline) {
+    EXPECT_EQ(f(x).to_bytes(), want);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(vk::testing::row_kernel_promotions(), promoted + 1);
+  LedgerScope scope;
+  const Tensor out = f(x);
+  EXPECT_EQ(scope.delta().dispatches, 1u);
+  EXPECT_EQ(scope.delta().waits, 0u);
+  EXPECT_EQ(out.to_bytes(), want);
+  vk::testing::set_row_variant(std::nullopt);
+}
+
 }  // namespace
 }  // namespace vkt::testing
