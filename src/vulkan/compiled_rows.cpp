@@ -953,21 +953,23 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
   const bool tiered = first && first->source != wanted->source;
   const RowBuild& now = tiered ? *first : *wanted;
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL\n" << now.source;
-  const auto pipeline_of = [&b, bindings](const RowBuild& r) {
+  const auto pipeline_of = [&b, bindings](const RowBuild& r, bool unoptimized) {
     const KernelBinary bin = kernel_binary(b.context(), r.source);
     return b.pipelines().get_generated(bin.key, bin.words,
                                        static_cast<std::uint32_t>(bindings + (r.rare_flag ? 1 : 0)),
-                                       {}, r.geo.workgroup);
+                                       {}, r.geo.workgroup, unoptimized);
   };
   // Outside the backend's lock: Pipelines creates a pipeline outside its own. A flagged
   // kernel is only run with its full kernel on the way (exact where the flag is set).
   const bool flagged = tiered && now.rare_flag;
-  auto kernel = std::make_unique<VulkanRowKernel>(b, g, pipeline_of(now), now.geo, flagged);
+  auto kernel = std::make_unique<VulkanRowKernel>(
+      b, g, pipeline_of(now, tiered && !variant.first_optimized), now.geo, flagged);
   if (tiered) {
     if (compile_dump())
       std::cerr << "vkt::compile: the full kernel, on another thread\n" << wanted->source;
-    kernel->take_later(
-        [pipeline_of, later = *wanted] { return std::make_pair(pipeline_of(later), later.geo); });
+    kernel->take_later([pipeline_of, later = *wanted] {
+      return std::make_pair(pipeline_of(later, false), later.geo);
+    });
   }
   return kernel;
 }

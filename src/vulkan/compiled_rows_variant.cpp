@@ -16,7 +16,7 @@ constexpr const char* kChoices =
     "wg=64|128|256|512|1024, lanes=32|64|128|256, loop=unrolled|rolled, shuffle=1|0, "
     "hold=registers|shared, max=bits|combine, divide=row|plain, exp=proven|bits|plain, "
     "bounds=static|always, rare=once|inline, split=1|2|4, first=2|4, "
-    "first_loop=unrolled|rolled, first_rare=flag|once";
+    "first_loop=unrolled|rolled, first_rare=flag|once, first_opt=driver|none";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
   throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
@@ -80,6 +80,10 @@ void set(RowVariant& v, std::string_view item) {
   } else if (key == "first_rare") {
     if (value != "flag" && value != "once") bad(item, "is not first_rare=flag or first_rare=once");
     v.first_rare_flag = value == "flag";
+  } else if (key == "first_opt") {
+    if (value != "driver" && value != "none")
+      bad(item, "is not first_opt=driver or first_opt=none");
+    v.first_optimized = value == "driver";
   } else if (key == "rare") {
     if (value != "once" && value != "inline") bad(item, "is not rare=once or rare=inline");
     v.rare_once = value == "once";
@@ -103,7 +107,8 @@ std::string RowVariant::text() const {
          ",rare=" + (rare_once ? "once" : "inline") + ",split=" + std::to_string(split) +
          ",first=" + std::to_string(first_split) +
          ",first_loop=" + (first_unrolled ? "unrolled" : "rolled") +
-         ",first_rare=" + (first_rare_flag ? "flag" : "once");
+         ",first_rare=" + (first_rare_flag ? "flag" : "once") +
+         ",first_opt=" + (first_optimized ? "driver" : "none");
 }
 
 // Eager's geometry, today's kernel (run 23: softmax {4096, 4096} 99.2 us, layer norm 66.5):

@@ -36,6 +36,9 @@
 //                           a flag that the host reads after the run, which then runs the
 //                           full kernel again where one was met (the driver compiles 35-37 ms
 //                           of kernel instead of 59-86, H200 run 71); or written once
+//   first_opt=driver|none   that kernel's pipeline optimized by the driver, or created with
+//                           VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (less driver time
+//                           for a kernel run a few times; the same SPIR-V, so eager's bits)
 //   rare=once|inline        the rare paths written once per lane, not once per held element:
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
@@ -67,12 +70,13 @@ struct RowVariant {
   std::uint32_t first_split = 2;
   bool first_unrolled = true;
   bool first_rare_flag = true;
+  bool first_optimized = true;
   // Set on the first tier's variant only (not a key): rare paths set `rare_` instead, and the
   // kernel writes it to one more buffer (compiled_rows.cpp). Its results are then not eager's.
   bool rare_flag = false;
   bool operator==(const RowVariant&) const = default;
   // "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,exp=proven,
-  // bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag"
+  // bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag,first_opt=driver"
   std::string text() const;
 };
 

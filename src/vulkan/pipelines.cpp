@@ -122,7 +122,8 @@ Pipeline Pipelines::find_or_create(std::string_view shader, std::uint32_t bindin
 
 template <class Patch>
 Pipeline Pipelines::get_from_words(Key full_key, const std::vector<std::uint32_t>& words,
-                                   std::uint32_t bindings, const Patch& patched) {
+                                   std::uint32_t bindings, const Patch& patched,
+                                   VkPipelineCreateFlags flags) {
   std::unique_lock lock(mutex_);
   if (std::optional<Pipeline> found = find_or_claim(lock, full_key)) return *found;
   VkShaderModule mod = VK_NULL_HANDLE;
@@ -134,19 +135,22 @@ Pipeline Pipelines::get_from_words(Key full_key, const std::vector<std::uint32_t
     created_.notify_all();
     throw;
   }
-  return create_pipeline(lock, std::move(full_key), bindings, mod);
+  return create_pipeline(lock, std::move(full_key), bindings, mod, flags);
 }
 
 Pipeline Pipelines::get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                                   std::uint32_t bindings,
                                   const std::vector<std::uint32_t>& constants,
-                                  std::uint32_t workgroup_size) {
+                                  std::uint32_t workgroup_size, bool unoptimized) {
   std::vector<std::uint32_t> spec{workgroup_size};
   spec.insert(spec.end(), constants.begin(), constants.end());
   const FloatControls fc = ctx_.caps().float_controls;
   return get_from_words(
-      std::make_pair("generated:" + key, std::move(spec)), words, bindings,
-      [&fc](const std::vector<std::uint32_t>& w) { return with_special_values_kept(w, fc); });
+      std::make_pair((unoptimized ? "generated-unoptimized:" : "generated:") + key,
+                     std::move(spec)),
+      words, bindings,
+      [&fc](const std::vector<std::uint32_t>& w) { return with_special_values_kept(w, fc); },
+      unoptimized ? VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT : 0);
 }
 
 Pipeline Pipelines::get_recompiled(const std::string& key, const std::vector<std::uint32_t>& words,
@@ -160,7 +164,8 @@ Pipeline Pipelines::get_recompiled(const std::string& key, const std::vector<std
 }
 
 Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
-                                    std::uint32_t bindings, VkShaderModule module) {
+                                    std::uint32_t bindings, VkShaderModule module,
+                                    VkPipelineCreateFlags flags) {
   // Whatever happens, the claim ends and waiters look again (a failure is retried by them).
   struct Release {
     Pipelines& self;
@@ -188,6 +193,7 @@ Pipeline Pipelines::create_pipeline(std::unique_lock<std::mutex>& lock, Key key,
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &sinfo;
   info.layout = l.pipeline.get();
+  info.flags = flags;
   if (ctx_.caps().pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
   const auto start = std::chrono::steady_clock::now();

@@ -53,9 +53,11 @@ class Pipelines {
   }
   // A pipeline for a module generated at run time (vkt::compile), cached under `key`, of
   // `workgroup_size` invocations (specialization constant 0; the row kernels' variants).
+  // `unoptimized`: created with VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (a first tier that
+  // runs a few times while the optimized kernel is made), cached apart.
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {},
-                         std::uint32_t workgroup_size = kWorkgroupSize);
+                         std::uint32_t workgroup_size = kWorkgroupSize, bool unoptimized = false);
   // A pipeline for a module made at run time from an embedded shader (its source recompiled
   // with fewer ops, VKT_VK_OP_SPIRV, elementwise_op_spirv.h; its SPIR-V rewritten to KHR
   // cooperative matrices, coopmat_khr_spirv.h), cached under `key`: its module gets get()'s
@@ -104,14 +106,14 @@ class Pipelines {
   template <class Patch>
   Pipeline get_from_words(std::pair<std::string, std::vector<std::uint32_t>> full_key,
                           const std::vector<std::uint32_t>& words, std::uint32_t bindings,
-                          const Patch& patched);
+                          const Patch& patched, VkPipelineCreateFlags flags = 0);
   // The cached pipeline for key; or, when none exists and no other thread is creating it,
   // nothing: the key is then claimed and this thread must create it (create_pipeline).
   std::optional<Pipeline> find_or_claim(std::unique_lock<std::mutex>& lock, const Key& key);
   // Creates the claimed key's pipeline with mutex_ released (driver compiles run in
   // parallel; the VkPipelineCache is internally synchronised), then caches it.
   Pipeline create_pipeline(std::unique_lock<std::mutex>& lock, Key key, std::uint32_t bindings,
-                           VkShaderModule module);
+                           VkShaderModule module, VkPipelineCreateFlags flags = 0);
 
   const Context& ctx_;
   PipelineCacheStore store_;

@@ -142,12 +142,13 @@ TEST_F(VulkanCompileFirstCall, ConcurrentRequestsCreateOnePipeline) {
 
 // Tiers on: the first call runs the split kernel, a later call the full one once another
 // thread has made it; every call gives eager's bits.
-// The first tier split in two and in four parts (first=2|4), and with rolled loops.
+// The first tier split in two and in four parts (first=2|4), with rolled loops, and created
+// without the driver's optimizations (first_opt=none).
 TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBits) {
   vk::testing::set_compile_tiers(true);
   const Tensor x = from_vector(sawtooth(29 * 4096), {29, 4096}, &gpu());
   const std::vector<std::byte> want = softmax_rows(x).to_bytes();
-  for (const char* first : {"first=2", "first=4", "first_loop=rolled"}) {
+  for (const char* first : {"first=2", "first=4", "first_loop=rolled", "first_opt=none"}) {
     vk::testing::set_row_variant(vk::parse_row_variant(first));
     auto f = compile(softmax_rows);
     const std::uint64_t before = vk::testing::row_kernel_promotions();
@@ -165,8 +166,9 @@ TEST_F(VulkanCompileFirstCall, TieredKernelTakesTheFullKernelLaterWithTheSameBit
 }
 
 // first_rare=flag (the default): the first tier's rare paths only set a flag, and a call that
-// met one runs the full kernel over its outputs. A row whose exp underflows (x - max below
-// -87) and a row holding a NaN are met in the first call, which then gives eager's bits. With
+// met one runs the full kernel over its outputs (also with the first tier unoptimized by the
+// driver, first_opt=none). A row whose exp underflows (x - max below -87) and a row holding a
+// NaN are met in the first call, which then gives eager's bits. With
 // first_rare=once the first tier is exact by itself (the underflow row) and nothing is run
 // again; its NaN rows are not checked here: lavapipe's compiler returns them as NaNs of the
 // other sign (a NaN's sign is left to the compiler: docs/compile.md, the flagged tier).
@@ -181,10 +183,11 @@ TEST_F(VulkanCompileFirstCall, FlaggedFirstTierRunsTheFullKernelWhereARarePathIs
   const std::vector<std::byte> want_plain = softmax_rows(plain).to_bytes();
   const std::vector<std::byte> want_underflow = softmax_rows(underflow).to_bytes();
   const std::vector<std::byte> want_nan = softmax_rows(with_nan).to_bytes();
-  for (const bool flag : {true, false}) {
-    vk::testing::set_row_variant(
-        vk::parse_row_variant(flag ? "first_rare=flag" : "first_rare=once"));
-    SCOPED_TRACE(flag ? "first_rare=flag" : "first_rare=once");
+  for (const char* setting :
+       {"first_rare=flag", "first_rare=flag,first_opt=none", "first_rare=once"}) {
+    const bool flag = vk::parse_row_variant(setting).first_rare_flag;
+    vk::testing::set_row_variant(vk::parse_row_variant(setting));
+    SCOPED_TRACE(setting);
     const auto rare_first = [&](const Tensor& x, const std::vector<std::byte>& want) {
       auto f = compile(softmax_rows);  // a new kernel: the first call is on its first tier
       const std::uint64_t before = vk::testing::row_kernel_rare_reruns();

@@ -19,7 +19,8 @@ TEST(CompileRowsVariant, EmptyOrUnsetIsTheDefault) {
   EXPECT_EQ(
       default_row_variant().text(),
       "wg=256,lanes=256,loop=unrolled,shuffle=1,hold=registers,max=bits,divide=row,"
-      "exp=proven,bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag");
+      "exp=proven,bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag,"
+      "first_opt=driver");
 }
 
 TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
@@ -31,7 +32,8 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_TRUE(v.hold_shared);
   EXPECT_EQ(v.text(),
             "wg=1024,lanes=64,loop=rolled,shuffle=0,hold=shared,max=bits,divide=row,exp=proven,"
-            "bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag");
+            "bounds=static,rare=once,split=1,first=2,first_loop=unrolled,first_rare=flag,"
+            "first_opt=driver");
   EXPECT_EQ(parse_row_variant(v.text().c_str()), v);
   const RowVariant before =
       parse_row_variant("max=combine,divide=plain,exp=plain,bounds=always,exp=bits");
@@ -56,16 +58,20 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
   EXPECT_FALSE(parse_row_variant("first_rare=once").first_rare_flag);
   EXPECT_TRUE(parse_row_variant("first_rare=once,first_rare=flag").first_rare_flag);
   EXPECT_FALSE(parse_row_variant("first_rare=flag").rare_flag);  // never a key
+  EXPECT_FALSE(parse_row_variant("first_opt=none").first_optimized);
+  EXPECT_TRUE(parse_row_variant("first_opt=none,first_opt=driver").first_optimized);
+  EXPECT_EQ(parse_row_variant(parse_row_variant("first_opt=none").text().c_str()),
+            parse_row_variant("first_opt=none"));
 }
 
 TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
   for (const char* item :
-       {"wg=32",       "wg=2048",    "wg=",      "lanes=16",         "lanes=512",
-        "lanes=abc",   "loop=yes",   "loop",     "shuffle=2",        "shuffle=on",
-        "hold=local",  "unroll=1",   "=256",     "wg=256 ",          "Wg=256",
-        "max=",        "max=int",    "divide=1", "exp=fast",         "exp",
-        "bounds=none", "rare=never", "rare",     "split=3",          "split=0",
-        "split=8",     "first=1",    "first=3",  "first_rare=inline"}) {
+       {"wg=32",       "wg=2048",    "wg=",      "lanes=16",          "lanes=512",
+        "lanes=abc",   "loop=yes",   "loop",     "shuffle=2",         "shuffle=on",
+        "hold=local",  "unroll=1",   "=256",     "wg=256 ",           "Wg=256",
+        "max=",        "max=int",    "divide=1", "exp=fast",          "exp",
+        "bounds=none", "rare=never", "rare",     "split=3",           "split=0",
+        "split=8",     "first=1",    "first=3",  "first_rare=inline", "first_opt=off"}) {
     const std::string text = std::string("lanes=64,") + item;
     try {
       (void)parse_row_variant(text.c_str());
