@@ -56,6 +56,30 @@ TEST_F(VulkanCompile, ChainIsOneDispatchAndEqualsEager) {
   EXPECT_EQ(again.to_bytes(), expected.to_bytes());
 }
 
+// Four elements per 16-byte load and store (compiled.cpp, four_wide): 32-bit leaves of the
+// group's size or of one element, three 32-bit outputs, sizes with tails of 0 to 3 elements.
+TEST_F(VulkanCompile, FourWideKernelsEqualEagerWithTails) {
+  auto prog = [](const Tensor& x, const Tensor& k, const Tensor& one) {
+    const Tensor m = add(multiply(x, one), as_type(k, DType::f32));
+    const Tensor mk = bitwise_xor(as_type(m, DType::s32), k);
+    return std::make_tuple(m, mk, as_type(abs(mk), DType::u32));
+  };
+  for (std::size_t n : {4u, 5u, 6u, 7u, 64u, 1027u, 100003u}) {
+    const Tensor x = from_vector(ramp(n), &gpu());
+    const Tensor k = as_type(multiply(from_vector(ramp(n), &gpu()), 1000.0f), DType::s32);
+    const Tensor one = from_vector(std::vector<float>{-0.375f}, {1}, &gpu());
+    auto f = compile(prog);
+    f(x, k, one);
+    LedgerScope scope;
+    auto [m, xk, u] = f(x, k, one);
+    EXPECT_EQ(scope.delta().dispatches, 1u) << n;
+    auto [em, exk, eu] = prog(x, k, one);
+    EXPECT_EQ(m.to_bytes(), em.to_bytes()) << n;
+    EXPECT_EQ(xk.to_bytes(), exk.to_bytes()) << n;
+    EXPECT_EQ(u.to_bytes(), eu.to_bytes()) << n;
+  }
+}
+
 TEST_F(VulkanCompile, SameSourceIsAMemoryCacheHit) {
   const Tensor x = from_vector(ramp(1000), &gpu());
   auto make = [] {
