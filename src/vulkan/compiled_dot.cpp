@@ -6,6 +6,8 @@
 // and the epilogue joins the pass that adds the partials (two dispatches, not three). Where
 // it takes cooperative matrices the group is not compiled here (nullptr): the plan then
 // runs the dot and the epilogue apart.
+// Compile tiers (later_tier.h): a small dot's first calls run linalg_dot_simple_main.glsl
+// with the epilogue (same C values, one dispatch) while those pipelines are made.
 #include <future>
 #include <iostream>
 #include <optional>
@@ -16,7 +18,9 @@
 #include "vulkan/backend.h"
 #include "vulkan/compiled_glsl.h"
 #include "vulkan/kernel_cache.h"
+#include "vulkan/later_tier.h"
 #include "vulkan/linalg_gemm.h"
+#include "vulkan/testing.h"
 
 namespace vkt::vk {
 namespace {
@@ -86,14 +90,19 @@ std::string generate_dot(const detail::FusedGroup& e, DType d, const std::string
   return s.str();
 }
 
+// The pass that stores C (the one kernel, or where K is split the adding pass, which follows
+// eager's partial-sums pipeline).
+struct DotPipelines {
+  Pipeline main;
+  std::optional<Pipeline> partials;
+};
+
+std::atomic<std::uint64_t> g_promotions{0};  // testing::dot_kernel_promotions
+
 class VulkanDotKernel final : public detail::FusedKernel {
  public:
-  // partials: eager's partial-sums pipeline where K is split (p then adds them), else null.
-  VulkanDotKernel(VulkanBackend& b, Pipeline p, std::optional<Pipeline> partials,
-                  const GemmLaunch& launch, const detail::FusedGroup& g)
+  VulkanDotKernel(VulkanBackend& b, const GemmLaunch& launch, const detail::FusedGroup& g)
       : b_(b),
-        pipeline_(p),
-        partials_(partials),
         push_{launch.push, 0},
         groups_(launch.groups),
         splits_(launch.splits),
@@ -105,10 +114,21 @@ class VulkanDotKernel final : public detail::FusedKernel {
     }
   }
 
+  VulkanDotKernel(const VulkanDotKernel&) = delete;
+  VulkanDotKernel& operator=(const VulkanDotKernel&) = delete;
+
+  void use(DotPipelines p) { pipelines_ = p; }
+  // Runs `quick` (the first tier) until `make`, on another thread, has made the pipelines.
+  void use_quick(Pipeline quick, std::function<DotPipelines()> make) {
+    quick_ = quick;
+    later_.set(std::move(make));
+  }
+
   // leaves: a, b, then the epilogue's other leaves; outputs in the group's order.
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
     b_.locked([&] {
+      if (quick_ && later_.ready()) promote();
       for (DType d : out_dtypes_)
         outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
       // Binding 2 is C; where C is not returned the kernel never stores there, and an
@@ -123,33 +143,50 @@ class VulkanDotKernel final : public detail::FusedKernel {
       for (std::size_t k = 0; k < outs.size(); ++k) {
         if (!is_c_[k]) buffers.emplace_back(&outs[k], true);
       }
-      if (!partials_) {
-        b_.dispatch_groups(pipeline_, buffers, &push_, sizeof push_, groups_);
+      const std::int64_t elements = numel(shape_);
+      if (quick_) {
+        b_.dispatch(*quick_, buffers, &push_, sizeof push_, static_cast<std::uint64_t>(elements));
+        later_.ran();
+        return;
+      }
+      if (!pipelines_.partials) {
+        b_.dispatch_groups(pipelines_.main, buffers, &push_, sizeof push_, groups_);
         return;
       }
       // As eager: partial sums per K chunk into scratch, then the pass adding them in chunk
       // order (reading the scratch at bindings 0 and 1), here with the epilogue.
-      const std::int64_t elements = numel(shape_);
       const Tensor scratch = b_.make_output(OpCall{
           Op::dot, {}, NoParams{}, acc_, Shape{static_cast<std::int64_t>(splits_) * elements}});
-      b_.dispatch_groups(*partials_,
+      b_.dispatch_groups(*pipelines_.partials,
                          {{&leaves.at(0), false}, {&leaves.at(1), false}, {&scratch, true}},
                          &push_.dot, sizeof push_.dot, groups_);
       buffers[0] = {&scratch, false};
       buffers[1] = {&scratch, false};
-      b_.dispatch(pipeline_, buffers, &push_, sizeof push_, static_cast<std::uint64_t>(elements));
+      b_.dispatch(pipelines_.main, buffers, &push_, sizeof push_,
+                  static_cast<std::uint64_t>(elements));
     });
     return outs;
   }
 
  private:
+  // With the backend's lock held. A compile error keeps the first tier (the same values).
+  void promote() {
+    try {
+      pipelines_ = later_.take();
+      quick_.reset();
+      g_promotions.fetch_add(1);
+    } catch (const Error& e) {
+      if (compile_dump()) std::cerr << "vkt::compile: the dot group's kernel failed: " << e.what();
+    }
+  }
+
   struct Push {
     DotPush dot;
     std::uint32_t zero;  // 0: see literal()
   };
   VulkanBackend& b_;
-  Pipeline pipeline_;
-  std::optional<Pipeline> partials_;
+  DotPipelines pipelines_;
+  std::optional<Pipeline> quick_;
   Push push_;
   std::array<std::uint32_t, 3> groups_;
   std::uint64_t splits_;
@@ -157,7 +194,18 @@ class VulkanDotKernel final : public detail::FusedKernel {
   Shape shape_;
   std::vector<DType> out_dtypes_;
   std::vector<bool> is_c_;
+  LaterTier<DotPipelines> later_;  // last: destroyed first, while the rest still stands
 };
+
+// A quick first tier where its one invocation per element of C, summing K in turn, costs
+// little beside the pipelines it spares (79-170 ms of a cold mlp first call, H200 run 88):
+// at most 2^32 multiply-adds (mlp {4096, 1024} x {1024, 1024}).
+bool quick_tier(const VulkanBackend& b, const GemmView& v) {
+  constexpr double kMaxMultiplyAdds = 4294967296.0;
+  return compile_tiers(b) && static_cast<double>(v.batch) * static_cast<double>(v.m) *
+                                     static_cast<double>(v.n) * static_cast<double>(v.k) <=
+                                 kMaxMultiplyAdds;
+}
 
 }  // namespace
 
@@ -191,13 +239,6 @@ std::unique_ptr<detail::FusedKernel> compile_dot(VulkanBackend& b, const detail:
   if (launch.choice.kernel == DotKernel::coopmat) return nullptr;
   if (!natively_supported(b, e)) return nullptr;
   const bool split = launch.splits > 1;
-  // Eager's partial-sums pipeline is made on another thread meanwhile: made one after the
-  // other, the two pipelines took 79-170 ms of a cold mlp first call's 93-182 (H200 run 88).
-  std::future<Pipeline> partials_made;
-  if (split) {
-    partials_made =
-        std::async(std::launch::async, [&b, launch, d] { return gemm_pipeline(b, launch, d, 1); });
-  }
   // The pass that stores C: the one kernel, or (split K) the tiled module's adding pass.
   const std::string main_file = split || launch.choice.kernel == DotKernel::tiled
                                     ? "linalg_dot_main.glsl"
@@ -208,15 +249,45 @@ std::unique_ptr<detail::FusedKernel> compile_dot(VulkanBackend& b, const detail:
     source = generate_dot(e, d, main_file);
   }
   if (compile_dump()) std::cerr << "vkt::compile: generated GLSL (dot group)\n" << source;
-  const KernelBinary bin = kernel_binary(b.context(), source);
   // The tiled kernel has constants 1..8, the register-blocked one 1..10 (linalg.cpp).
   std::vector<std::uint32_t> constants = split ? add_pass_constants(launch) : launch.constants;
   if (!split && launch.choice.kernel == DotKernel::tiled) constants.resize(8);
-  const Pipeline p = b.pipelines().get_generated(bin.key, bin.words,
-                                                 static_cast<std::uint32_t>(bindings), constants);
-  std::optional<Pipeline> partials;
-  if (split) partials = partials_made.get();
-  return std::make_unique<VulkanDotKernel>(b, p, partials, launch, g);
+  const auto binding_count = static_cast<std::uint32_t>(bindings);
+  auto make = [&b, launch, d, split, source, binding_count, constants] {
+    // Eager's partial-sums pipeline is made on another thread meanwhile: made one after the
+    // other, the two took 79-170 ms of a cold mlp first call's 93-182 (H200 run 88).
+    std::future<Pipeline> partials_made;
+    if (split) {
+      partials_made = std::async(std::launch::async,
+                                 [&b, launch, d] { return gemm_pipeline(b, launch, d, 1); });
+    }
+    const KernelBinary bin = kernel_binary(b.context(), source);
+    DotPipelines made{b.pipelines().get_generated(bin.key, bin.words, binding_count, constants),
+                      std::nullopt};
+    if (split) made.partials = partials_made.get();
+    return made;
+  };
+  auto kernel = std::make_unique<VulkanDotKernel>(b, launch, g);
+  if (!quick_tier(b, *view)) {
+    kernel->use(make());
+    return kernel;
+  }
+  std::string quick;
+  {
+    const PhaseTimer timed(ledger::Phase::codegen);
+    quick = generate_dot(e, d, "linalg_dot_simple_main.glsl");
+  }
+  if (compile_dump()) std::cerr << "vkt::compile: its first tier\n" << quick;
+  const KernelBinary bin = kernel_binary(b.context(), quick);
+  // Constant 1, the dtype, is the first of every dot kernel's.
+  kernel->use_quick(
+      b.pipelines().get_generated(bin.key, bin.words, binding_count, {launch.constants.at(0)}),
+      std::move(make));
+  return kernel;
+}
+
+std::uint64_t testing::dot_kernel_promotions() {
+  return g_promotions.load();
 }
 
 }  // namespace vkt::vk

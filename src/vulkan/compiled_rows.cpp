@@ -35,6 +35,7 @@
 #include "vulkan/compiled_rows_variant.h"
 #include "vulkan/device_switch.h"
 #include "vulkan/kernel_cache.h"
+#include "vulkan/later_tier.h"
 #include "vulkan/test_override.h"
 #include "vulkan/testing.h"
 
@@ -735,18 +736,11 @@ class VulkanRowKernel final : public detail::FusedKernel {
 
   VulkanRowKernel(const VulkanRowKernel&) = delete;
   VulkanRowKernel& operator=(const VulkanRowKernel&) = delete;
-  // The creating thread holds the backend and this kernel's source: waited for.
-  ~VulkanRowKernel() override {
-    signal_.abandon = true;
-    if (later_.valid()) later_.wait();
-  }
 
-  // The faster kernel: `make` creates its pipeline on another thread, started at the first
-  // run; it waits for the second run (the first's result taken) or a second: a pipeline
-  // created while the first call's batch was submitted held that call up by up to 50 ms
-  // (runs 48, 49). A flagged first tier that met a rare operand asks for it at once.
+  // The faster kernel, made on another thread (LaterTier says when). A flagged first tier
+  // that met a rare operand asks for it at once.
   void take_later(std::function<std::pair<Pipeline, Geometry>()> make) {
-    make_later_ = std::move(make);
+    later_.set(std::move(make));
   }
 
   // A flagged first tier's calls wait for their run to read the flag: only the first call
@@ -757,15 +751,15 @@ class VulkanRowKernel final : public detail::FusedKernel {
     if (!flagged_.load()) return true;
     bool now = true;
     b_.locked([&] {
-      if (later_.valid() && later_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      if (later_.ready()) {
         try {
           promote();
         } catch (const Error&) {
           later_failed_ = true;  // the flagged tier alone is not exact: unfused from now on
         }
       }
-      now = !flagged_.load() || (signal_.runs.load() == 0 && !later_failed_);
-      if (!now) signal_.runs.fetch_add(1);  // the first result was taken: make the full kernel
+      now = !flagged_.load() || (later_.runs() == 0 && !later_failed_);
+      if (!now) later_.ran();  // the first result was taken: make the full kernel
     });
     if (!now) g_unfused_runs.fetch_add(1);
     return now;
@@ -778,27 +772,24 @@ class VulkanRowKernel final : public detail::FusedKernel {
     const Tensor flag = may_flag ? transfer(full({1}, 0, DType::u32, &cpu()), b_) : Tensor();
     bool flag_bound = false;
     b_.locked([&] {
-      if (later_.valid() && later_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        promote();
-      }
+      if (later_.ready()) promote();
       for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
         outs.push_back(b_.make_output(
             OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
       }
       flag_bound = flagged_.load() && may_flag;
       record(leaves, outs, flag_bound ? &flag : nullptr);
-      signal_.runs.fetch_add(1);
-      if (make_later_) start_later();
+      later_.ran();
     });
     // The flagged tier's results stand only where no rare path was met: read the flag (this
     // call waits for its run), else run the full kernel over the same outputs.
     if (flag_bound && flag.to_vector<std::uint32_t>().at(0) != 0) {
       b_.locked([&] {
         if (flagged_.load()) {
-          if (!later_.valid()) {
+          if (!later_.started()) {
             throw Error("[compile] the full row kernel is missing: it failed to compile");
           }
-          signal_.runs.store(kRunNow);
+          later_.now();
           promote();  // waits for it; a compile error propagates
         }
         record(leaves, outs, nullptr);
@@ -809,14 +800,11 @@ class VulkanRowKernel final : public detail::FusedKernel {
   }
 
  private:
-  // A run count that starts the later tier's creation at once.
-  static constexpr std::uint64_t kRunNow = 1u << 30;
-
   // Takes the later tier (with the lock held; waits for it where not ready). A compile error
   // leaves the first tier: eager's bits unless it is flagged, and a flagged one throws then.
   void promote() {
     try {
-      std::tie(pipeline_, geo_) = later_.get();
+      std::tie(pipeline_, geo_) = later_.take();
       flagged_.store(false);
       g_promotions.fetch_add(1);
     } catch (const Error&) {
@@ -843,27 +831,7 @@ class VulkanRowKernel final : public detail::FusedKernel {
   std::vector<DType> out_dtypes_;
   std::atomic<bool> flagged_;
   bool later_failed_ = false;  // the full kernel failed to compile (with the lock held)
-  std::function<std::pair<Pipeline, Geometry>()> make_later_;
-  std::future<std::pair<Pipeline, Geometry>> later_;
-
-  struct LaterSignal {
-    std::atomic<std::uint64_t> runs{0};
-    std::atomic<bool> abandon{false};
-  };
-  LaterSignal signal_;
-
-  void start_later() {
-    later_ = std::async(std::launch::async, [signal = &signal_, make = std::move(make_later_)] {
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-      while ((signal->runs.load() < 2 && std::chrono::steady_clock::now() < deadline) ||
-             g_later_held.load()) {
-        if (signal->abandon.load()) return std::pair<Pipeline, Geometry>{};
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-      }
-      return make();
-    });
-    make_later_ = nullptr;
-  }
+  LaterTier<std::pair<Pipeline, Geometry>> later_;
 };
 
 // The variant within the device's workgroup limits (a larger workgroup falls back to eager's).
@@ -999,6 +967,10 @@ std::uint64_t testing::row_kernel_unfused_runs() {
 
 void testing::hold_later_tiers(bool held) {
   g_later_held.store(held);
+}
+
+bool later_tiers_held() {
+  return g_later_held.load();
 }
 
 }  // namespace vkt::vk

@@ -75,6 +75,8 @@ void set_row_variant(const std::optional<RowVariant>& variant);
 // VKT_COMPILE_TIERS), and how many kernels have taken their later tier so far.
 void set_compile_tiers(const std::optional<bool>& on);
 std::uint64_t row_kernel_promotions();
+// How many dot groups' kernels have replaced their quick first tier so far.
+std::uint64_t dot_kernel_promotions();
 // Calls whose flagged first tier (first_rare=flag) met a rare operand and were run again by
 // the full kernel.
 std::uint64_t row_kernel_rare_reruns();

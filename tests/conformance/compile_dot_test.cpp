@@ -3,11 +3,15 @@
 // eager's, so results equal eager Vulkan bit for bit.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "conformance/fixture.h"
 #include "support/dot_corpus.h"
 #include "support/dot_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
@@ -205,12 +209,13 @@ TEST_F(VulkanCompileDot, DotReadOutsideTheEpilogueIsNotFused) {
   EXPECT_EQ(f.describe().find("fused dot group"), std::string::npos) << f.describe();
 }
 
-TEST_F(VulkanCompileDot, RandomDotProgramsEqualEager) {
+// Thirty random dot programs (tests/support/dot_programs.h), compiled, against eager.
+void expect_random_dot_programs_equal_eager(Backend& gpu) {
   std::uint32_t fused = 0;
   for (std::uint32_t seed = 1; seed <= 30; ++seed) {
     std::vector<Tensor> in;
-    for (const Tensor& t : make_dot_corpus_inputs(seed)) in.push_back(transfer(t, gpu()));
-    if (!static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(in[0].dtype())) continue;
+    for (const Tensor& t : make_dot_corpus_inputs(seed)) in.push_back(transfer(t, gpu));
+    if (!static_cast<vk::VulkanBackend&>(gpu).dtype_supported(in[0].dtype())) continue;
     const std::vector<Tensor> eager = dot_corpus_program(seed, in[0], in[1], in[2], in[3]);
     auto f = compile([seed](const Tensor& x, const Tensor& w, const Tensor& r, const Tensor& c) {
       return dot_corpus_program(seed, x, w, r, c);
@@ -225,6 +230,64 @@ TEST_F(VulkanCompileDot, RandomDotProgramsEqualEager) {
   }
   // Most programs take the dot group (the others read C outside the epilogue).
   EXPECT_GE(fused, 15u);
+}
+
+TEST_F(VulkanCompileDot, RandomDotProgramsEqualEager) {
+  expect_random_dot_programs_equal_eager(gpu());
+}
+
+// Compile tiers on (a GPU's default): a small dot group's first calls run the quick kernel
+// (linalg_dot_simple_main.glsl, one dispatch) while the tiled pipelines are made on another
+// thread, held back here. Its C values are theirs: eager's bits before and after.
+class VulkanCompileDotTiers : public VulkanCompileDot {
+ protected:
+  void SetUp() override {
+    VulkanCompileDot::SetUp();
+    vk::testing::set_compile_tiers(true);
+    vk::testing::hold_later_tiers(true);
+  }
+  void TearDown() override {
+    vk::testing::hold_later_tiers(false);
+    vk::testing::set_compile_tiers(std::nullopt);
+    VulkanCompileDot::TearDown();
+  }
+};
+
+TEST_F(VulkanCompileDotTiers, QuickFirstTierThenTheFullKernelWithTheSameBits) {
+  struct Case {
+    Shape x, w;
+    std::uint64_t full_dispatches;  // 2 where eager splits K
+  };
+  for (const Case& c : {Case{{16, 2048}, {2048, 16}, 2}, Case{{64, 96}, {96, 128}, 1},
+                        Case{{3, 17}, {17, 129}, 1}}) {
+    SCOPED_TRACE(shape_str(c.x) + " x " + shape_str(c.w));
+    vk::testing::hold_later_tiers(true);
+    const Tensor x = on_gpu(c.x), w = on_gpu(c.w, 0.2f), bias = on_gpu({c.w[1]}, 0.8f);
+    auto f = compile(mlp_gelu);
+    const Tensor expected = mlp_gelu(x, w, bias);
+    const std::uint64_t promoted = vk::testing::dot_kernel_promotions();
+    for (int call = 0; call < 3; ++call) {
+      LedgerScope scope;
+      expect_same(f(x, w, bias), expected);
+      EXPECT_EQ(scope.delta().dispatches, 1u) << call;
+    }
+    EXPECT_EQ(vk::testing::dot_kernel_promotions(), promoted);
+    vk::testing::hold_later_tiers(false);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (vk::testing::dot_kernel_promotions() == promoted &&
+           std::chrono::steady_clock::now() < deadline) {
+      expect_same(f(x, w, bias), expected);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(vk::testing::dot_kernel_promotions(), promoted + 1);
+    EXPECT_EQ(cache_hit_dispatches(f, expected, x, w, bias), c.full_dispatches);
+  }
+}
+
+// Every random program's fused group on its first tier: batches, transposed and strided
+// operands, f16, bf16 and f64, empty and size-1 axes.
+TEST_F(VulkanCompileDotTiers, RandomDotProgramsOnTheFirstTierEqualEager) {
+  expect_random_dot_programs_equal_eager(gpu());
 }
 
 }  // namespace
