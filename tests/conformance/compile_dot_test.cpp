@@ -16,7 +16,19 @@
 namespace vkt::testing {
 namespace {
 
-class VulkanCompileDot : public VulkanTest {};
+// Tiers off (a GPU's default is on): each call runs the kernels counted here, not the quick
+// first tier; VulkanCompileDotTiers below turns them on.
+class VulkanCompileDot : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    vk::testing::set_compile_tiers(false);
+  }
+  void TearDown() override {
+    vk::testing::set_compile_tiers(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
 
 Tensor on_gpu(const Shape& shape, float phase = 0.0f, DType d = DType::f32) {
   const Tensor t =
@@ -248,7 +260,6 @@ class VulkanCompileDotTiers : public VulkanCompileDot {
   }
   void TearDown() override {
     vk::testing::hold_later_tiers(false);
-    vk::testing::set_compile_tiers(std::nullopt);
     VulkanCompileDot::TearDown();
   }
 };
