@@ -17,7 +17,19 @@
 namespace vkt::testing {
 namespace {
 
-class VulkanCompileRows : public VulkanTest {};
+// Tiers off (a GPU's default is on): the dispatches counted here are the full row kernel's,
+// not a first tier's or the unfused calls before it is replaced.
+class VulkanCompileRows : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    vk::testing::set_compile_tiers(false);
+  }
+  void TearDown() override {
+    vk::testing::set_compile_tiers(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
 
 // The reductions' axis dropped: the row values are reshaped back to {rows, 1}.
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
