@@ -16,19 +16,9 @@
 namespace vkt::testing {
 namespace {
 
-// Tiers off (a GPU's default is on): each call runs the kernels counted here, not the quick
-// first tier; VulkanCompileDotTiers below turns them on.
-class VulkanCompileDot : public VulkanTest {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    vk::testing::set_compile_tiers(false);
-  }
-  void TearDown() override {
-    vk::testing::set_compile_tiers(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+// Tiers off: each call runs the kernels counted here, not the quick first tier;
+// VulkanCompileDotTiers below turns them on.
+class VulkanCompileDot : public VulkanUntieredTest {};
 
 Tensor on_gpu(const Shape& shape, float phase = 0.0f, DType d = DType::f32) {
   const Tensor t =

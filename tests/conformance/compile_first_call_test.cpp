@@ -20,17 +20,7 @@ namespace vkt::testing {
 namespace {
 
 // Tiers off: the ledger's counts here are one thread's (a later tier compiles on another).
-class VulkanCompileFirstCall : public VulkanTest {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    vk::testing::set_compile_tiers(false);
-  }
-  void TearDown() override {
-    vk::testing::set_compile_tiers(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+class VulkanCompileFirstCall : public VulkanUntieredTest {};
 
 std::vector<float> sawtooth(std::size_t n) {
   std::vector<float> v(n);

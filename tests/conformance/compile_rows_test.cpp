@@ -12,24 +12,13 @@
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
-#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
 
-// Tiers off (a GPU's default is on): the dispatches counted here are the full row kernel's,
-// not a first tier's or the unfused calls before it is replaced.
-class VulkanCompileRows : public VulkanTest {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    vk::testing::set_compile_tiers(false);
-  }
-  void TearDown() override {
-    vk::testing::set_compile_tiers(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+// Tiers off: the dispatches counted here are the full row kernel's, not a first tier's or
+// the unfused calls before it is replaced.
+class VulkanCompileRows : public VulkanUntieredTest {};
 
 // The reductions' axis dropped: the row values are reshaped back to {rows, 1}.
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta) {

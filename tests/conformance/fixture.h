@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "vkt/vkt.h"
+#include "vulkan/testing.h"
 #include "vulkan/validation.h"
 
 namespace vkt::testing {
@@ -21,6 +22,21 @@ class VulkanTest : public ::testing::Test {
 
  private:
   std::uint64_t messages_before_ = 0;
+};
+
+// vkt::compile tests that count a compiled call's dispatches, compiles or ledger entries:
+// compile tiers off (a GPU's default is on), so each call runs the full kernels and nothing
+// compiles on another thread.
+class VulkanUntieredTest : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    vk::testing::set_compile_tiers(false);
+  }
+  void TearDown() override {
+    vk::testing::set_compile_tiers(std::nullopt);
+    VulkanTest::TearDown();
+  }
 };
 
 }  // namespace vkt::testing
