@@ -13,14 +13,11 @@
 // once per row, exp of x - max without its overflow test; each gives eager's bits.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <functional>
-#include <future>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 

@@ -12,6 +12,7 @@
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/backend.h"
+#include "vulkan/testing.h"
 
 namespace vkt::testing {
 namespace {
