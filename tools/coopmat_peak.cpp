@@ -14,10 +14,12 @@
 // blocks or prefetching the next step's, and the multiply alone (peak: one step's blocks
 // multiplied K / BK times), or copying the blocks through shared memory itself (staged), and
 // checks C against the host.
+// With --ladder N and the file gemm_ladder.spv, it times the dot's default f16 schedule at
+// N x N x N with its parts switched on one at a time (gemm_ladder.comp says which).
 // Time is the device's (timestamps), the median of the repeats after one warm-up.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
 //                    [--only VARIANT,...] [--invocations N]] [--api nv|khr|khr-bf16]
-//                    FILE.spv...
+//                    [--ladder N gemm_ladder.spv] FILE.spv...
 // GEMM variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged
 // (the default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
 // strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed),
@@ -69,7 +71,7 @@ using FlexibleQuery = VkResult(VKAPI_PTR*)(VkPhysicalDevice, std::uint32_t*, Fle
 constexpr std::uint32_t kF16 = 0, kF32 = 1, kScopeWorkgroup = 2;
 
 struct Options {
-  std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0;
+  std::uint32_t groups = 4096, threads = 128, steps = 2048, repeats = 5, gemm = 0, ladder = 0;
   std::vector<std::string> only;  // --only: GEMM variants by name (comma-separated)
   std::uint32_t invocations = 0;  // --invocations: only workgroups of this size
   std::string api = "nv";         // --api: nv, khr or khr-bf16 (the peak kernels' matrices)
@@ -286,6 +288,35 @@ void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
   }
 }
 
+// gemm_ladder.comp's rungs at N x N x N: SYNC 0, 1, 2 without global reads, then 1 and 2
+// with them; every element of A and B 2^-6, so every element of C is N / 4096.
+void run_ladder(const probe::Device& d, Runner& runner, const Options& o) {
+  const std::uint64_t n = o.ladder, tiles = (n / 128) * (n / 128);
+  Buffer a(d, n * n * 2), b(d, n * n * 2), out(d, tiles * 4 * 256 * 4);
+  for (Buffer* m : {&a, &b}) {
+    auto* halves = static_cast<std::uint16_t*>(m->mapped);
+    std::fill(halves, halves + n * n, std::uint16_t{0x2400});
+  }
+  runner.bind({&a, &b, &out});
+  std::vector<std::uint32_t> words = probe::read_spirv(o.files[0]);
+  if (o.api != "nv") words = vkt::vk::coopmat_nv_to_khr(words, false);
+  std::printf("ladder,api,n,sync,fetch,device_us,TFLOPs,check\n");
+  const std::uint32_t rungs[5][2] = {{0, 0}, {1, 0}, {2, 0}, {1, 1}, {2, 1}};
+  for (const auto& rung : rungs) {
+    const probe::Pipeline p = runner.pipeline(words, {rung[0], rung[1]});
+    if (!p) continue;
+    std::fill_n(static_cast<float*>(out.mapped), 256, 0.0f);
+    const double median =
+        runner.time(p.get(), {o.ladder}, static_cast<std::uint32_t>(tiles), 1, o.repeats);
+    const double flops = 2.0 * static_cast<double>(n * n * n);
+    const float first = static_cast<const float*>(out.mapped)[0];
+    const double want = static_cast<double>(n) / 4096.0;
+    std::printf("ladder,%s,%u,%u,%u,%.1f,%.1f,%s\n", o.api.c_str(), o.ladder, rung[0], rung[1],
+                median, flops / median / 1e6, first == want ? "ok" : "WRONG");
+    std::fflush(stdout);
+  }
+}
+
 // f16 bits of the small values the GEMM multiplies: (i % 5 - 2) / 4, exact in f16, so
 // every sum of products is exact in f32 for K up to 2^14.
 std::uint16_t gemm_value_bits(std::uint64_t i) {
@@ -446,6 +477,8 @@ Options parse(int argc, char** argv) {
       count(o.gemm);
     else if (a == "--invocations")
       count(o.invocations);
+    else if (a == "--ladder")
+      count(o.ladder);
     else if (a == "--api" && i + 1 < argc)
       o.api = argv[++i];
     else if (a == "--only" && i + 1 < argc) {
@@ -459,12 +492,13 @@ Options parse(int argc, char** argv) {
       o.files.push_back(a);
   }
   if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0 ||
+      o.ladder % 1024 != 0 || (o.ladder != 0 && o.files.size() != 1) ||
       (o.api != "nv" && o.api != "khr" && o.api != "khr-bf16")) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
                  "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT,...] "
                  "[--invocations N] [--api nv|khr|khr-bf16] "
-                 "FILE.spv...\n");
+                 "[--ladder N (a multiple of 1024) gemm_ladder.spv] FILE.spv...\n");
     std::exit(2);
   }
   return o;
@@ -507,6 +541,10 @@ int main(int argc, char** argv) {
   if (has_bf16) extensions.push_back("VK_KHR_shader_bfloat16");
   probe::Device d(extensions, &coop);
   Runner runner(d);
+  if (o.ladder != 0) {
+    run_ladder(d, runner, o);
+    return 0;
+  }
   if (!o.files.empty()) run_peaks(d, runner, o);
   if (o.gemm == 0) return 0;
   if (!has_nv2 || nv2.workgroupScope != VK_TRUE || nv2.flexibleDimensions != VK_TRUE) {

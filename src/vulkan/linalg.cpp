@@ -240,9 +240,8 @@ Pipeline gemm_pipeline(VulkanBackend& b, const GemmLaunch& launch, DType d, std:
         mode == 1 ? p.n % 4 == 0 : (p.batch == 1 || p.scb % 8 == 0) && p.scm % 8 == 0;
     // bf16's direct stores would round C to f16 (the module's converted fragments).
     const bool direct = t.direct_c && aligned && (mode == 1 || d != DType::bf16);
-    constants.insert(constants.end(),
-                     {t.wm, t.wn, t.stages, t.threads(), static_cast<std::uint32_t>(direct),
-                      t.prefetch, static_cast<std::uint32_t>(t.hoist)});
+    constants.insert(constants.end(), {t.wm, t.wn, t.stages, t.threads(),
+                                       static_cast<std::uint32_t>(direct), t.prefetch, t.hoist});
     if (d == DType::bf16 || f16_on_khr(b)) {
       const bool bf16 = d == DType::bf16;
       return b.pipelines().get_recompiled(

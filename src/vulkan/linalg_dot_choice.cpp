@@ -188,7 +188,8 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
       m->direct_c = vec;
       const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
       if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
-      m->hoist = common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1"}, 1, "dot") == 1;
+      m->hoist = static_cast<std::uint32_t>(
+          common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1", "2"}, 1, "dot"));
       return *m;
     }
   }

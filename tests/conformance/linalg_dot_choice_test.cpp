@@ -179,13 +179,14 @@ TEST(DotChoice, CoopmatPrefetchDepth) {
 TEST(DotChoice, CoopmatHoistedReads) {
   {
     const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_TRUE(f16_choice(49152).hoist);
+    EXPECT_EQ(f16_choice(49152).hoist, 1u);
   }
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", "0"}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_FALSE(f16_choice(49152).hoist);
+  for (const std::uint32_t mode : {0u, 2u}) {
+    const std::string value = std::to_string(mode);
+    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", value}, {"VKT_VK_COOPMAT_TILE", ""}});
+    EXPECT_EQ(f16_choice(49152).hoist, mode);
   }
-  for (const char* bad : {"2", "yes"}) {
+  for (const char* bad : {"3", "yes"}) {
     const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", bad}});
     EXPECT_THROW((void)f16_choice(49152), Error) << bad;
   }

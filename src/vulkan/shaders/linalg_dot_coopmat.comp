@@ -57,7 +57,7 @@ layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
 layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
-layout(constant_id = 17) const bool HOIST = true;
+layout(constant_id = 17) const uint HOIST = 1;  // 0 off, 1 a base per unit, 2 strided (below)
 
 layout(local_size_x_id = 14) in;
 
@@ -78,6 +78,13 @@ const uint A_UNITS = A_ROWS * A_RU;
 const uint B_UNITS = B_ROWS * B_RU;
 const uint LOADS_A = (A_UNITS + THREADS - 1) / THREADS;
 const uint LOADS_B = (B_UNITS + THREADS - 1) / THREADS;
+// HOIST 2: where each operand's units fill whole rounds of THREADS and a row holds a divisor
+// of THREADS units, unit r sits THREADS / RU rows past unit 0: one base per operand and a
+// uniform stride stay live instead of a base per unit (fewer registers).
+// (A sum, not &&: glslang's short-circuit code for specialization constants fails spirv-opt.)
+const uint STRIDED_MISSES = (HOIST == 2 ? 0 : 1) + THREADS % A_RU + THREADS % B_RU +
+                            A_UNITS % THREADS + B_UNITS % THREADS;
+const bool STRIDED = STRIDED_MISSES == 0;
 const uint PATCH_UNITS = F * F / 4;  // one f32 fragment in uvec4
 const uint TILES_SIZE = STAGES * (A_SIZE + B_SIZE);
 const uint PATCHES_UNITS = (THREADS / 32) * PATCH_UNITS;
@@ -183,7 +190,10 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
 
   // HOIST: each unit's uvec4 index at k = 0 (a unit past the tile reads the last one's,
   // which STORE drops); a step adds k0 times the K stride, a multiple of 8 where reads are wide.
-  const bool hoisted = HOIST && A_VEC && B_VEC && m0 + BM <= p.m && n0 + BN <= p.n;
+  const bool hoisted = HOIST != 0 && A_VEC && B_VEC && m0 + BM <= p.m && n0 + BN <= p.n;
+  const uint a_rows_per_round = THREADS / A_RU, b_rows_per_round = THREADS / B_RU;
+  const uint a_round = a_rows_per_round * (A_K_CONTIG ? p.sam : p.sak) / 8;
+  const uint b_round = b_rows_per_round * (B_K_CONTIG ? p.sbn : p.sbk) / 8;
   uint a_unit[LOADS_A], b_unit[LOADS_B];
   if (hoisted) {
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {
@@ -202,8 +212,13 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   #define FETCH_HOISTED(k0, VA, VB)                                                        \
     {                                                                                      \
       const uint ka = ((k0) * p.sak) / 8, kb = ((k0) * p.sbk) / 8;                         \
-      [[unroll]] for (uint r = 0; r < LOADS_A; ++r) VA[r] = a_v.v[a_unit[r] + ka];         \
-      [[unroll]] for (uint r = 0; r < LOADS_B; ++r) VB[r] = b_v.v[b_unit[r] + kb];         \
+      if (STRIDED) {                                                                       \
+        [[unroll]] for (uint r = 0; r < LOADS_A; ++r) VA[r] = a_v.v[a_unit[0] + r * a_round + ka]; \
+        [[unroll]] for (uint r = 0; r < LOADS_B; ++r) VB[r] = b_v.v[b_unit[0] + r * b_round + kb]; \
+      } else {                                                                             \
+        [[unroll]] for (uint r = 0; r < LOADS_A; ++r) VA[r] = a_v.v[a_unit[r] + ka];       \
+        [[unroll]] for (uint r = 0; r < LOADS_B; ++r) VB[r] = b_v.v[b_unit[r] + kb];       \
+      }                                                                                    \
     }
   // The step at k0: unchecked where the tile is hoisted and the step is whole (uniform).
   #define FETCH_STEP(k0, VA, VB)                                                           \
