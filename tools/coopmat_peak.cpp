@@ -31,6 +31,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,16 +77,27 @@ struct Options {
   std::vector<std::string> only;  // --only: GEMM variants by name (comma-separated)
   std::uint32_t invocations = 0;  // --invocations: only workgroups of this size
   std::string api = "nv";         // --api: nv, khr or khr-bf16 (the peak kernels' matrices)
+  std::string memory = "device";  // --memory: where --gemm's operands and C live
   std::vector<std::string> files;
 };
 
-std::uint32_t find_memory(const probe::Device& d, std::uint32_t type_bits) {
+// Where a probe buffer lives. Run 92 read the ladder's operands from both: device-local
+// memory that the host maps (resizable BAR) gave the GEMM ladder ... (see below), so the
+// GEMMs read theirs from device-only memory by default (--memory).
+enum class Place { mapped, device };
+
+std::uint32_t find_memory(const probe::Device& d, std::uint32_t type_bits, Place place) {
   VkPhysicalDeviceMemoryProperties mp;
   vkGetPhysicalDeviceMemoryProperties(d.physical, &mp);
-  const VkMemoryPropertyFlags mapped =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  // Device-local where the device maps it (the GEMM's operands are read at HBM rates).
-  for (VkMemoryPropertyFlags want : {mapped | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, mapped}) {
+  const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                              visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+                              mapped = visible | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (std::uint32_t i = 0; i < mp.memoryTypeCount && place == Place::device; ++i) {
+    const VkMemoryPropertyFlags f = mp.memoryTypes[i].propertyFlags;
+    if ((type_bits & (1u << i)) && (f & local) && !(f & visible)) return i;
+  }
+  // Device-local where the device maps it, else any mapped memory.
+  for (VkMemoryPropertyFlags want : {mapped | local, mapped}) {
     for (std::uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
       if ((type_bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
     }
@@ -92,27 +105,32 @@ std::uint32_t find_memory(const probe::Device& d, std::uint32_t type_bits) {
   probe::fail("no host-visible memory", VK_ERROR_OUT_OF_DEVICE_MEMORY);
 }
 
-// A host-visible storage buffer, mapped.
+// A storage buffer (also a copy's source or destination), mapped where placed so.
 struct Buffer {
   const probe::Device& d;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;
-  Buffer(const probe::Device& dev, VkDeviceSize bytes) : d(dev) {
+  VkDeviceSize bytes;
+  Buffer(const probe::Device& dev, VkDeviceSize size, Place place = Place::mapped)
+      : d(dev), bytes(size) {
     VkBufferCreateInfo bci{};
     bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bci.size = bytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     check(vkCreateBuffer(d.device, &bci, nullptr, &buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(d.device, buffer, &req);
     VkMemoryAllocateInfo mai{};
     mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     mai.allocationSize = req.size;
-    mai.memoryTypeIndex = find_memory(d, req.memoryTypeBits);
+    mai.memoryTypeIndex = find_memory(d, req.memoryTypeBits, place);
     check(vkAllocateMemory(d.device, &mai, nullptr, &memory), "vkAllocateMemory");
     check(vkBindBufferMemory(d.device, buffer, memory, 0), "vkBindBufferMemory");
-    check(vkMapMemory(d.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
+    if (place == Place::mapped) {
+      check(vkMapMemory(d.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory");
+    }
   }
   ~Buffer() {
     vkDestroyBuffer(d.device, buffer, nullptr);
@@ -190,6 +208,22 @@ class Runner {
       std::printf("# pipeline creation failed (VkResult %d)\n", static_cast<int>(r));
     }
     return p;
+  }
+
+  // Copies all of `from` into `to` (the same size) and waits.
+  void copy(const Buffer& from, const Buffer& to) {
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    check(vkBeginCommandBuffer(cmd_, &begin), "begin");
+    const VkBufferCopy region{0, 0, from.bytes};
+    vkCmdCopyBuffer(cmd_, from.buffer, to.buffer, 1, &region);
+    check(vkEndCommandBuffer(cmd_), "end");
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd_;
+    check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
+    check(vkQueueWaitIdle(d_.queue), "wait");
   }
 
   // Median device time of `repeats` dispatches after one warm-up, in microseconds.
@@ -288,32 +322,57 @@ void run_peaks(const probe::Device& d, Runner& runner, const Options& o) {
   }
 }
 
-// gemm_ladder.comp's rungs at N x N x N: SYNC 0, 1, 2 without global reads, then 1 and 2
-// with them; every element of A and B 2^-6, so every element of C is N / 4096.
+// A buffer of `bytes` placed as asked, holding what `fill` writes into a mapped copy.
+std::unique_ptr<Buffer> filled_buffer(const probe::Device& d, Runner& runner, VkDeviceSize bytes,
+                                      Place place, const std::function<void(void*)>& fill) {
+  auto buffer = std::make_unique<Buffer>(d, bytes, place);
+  if (place == Place::mapped) {
+    fill(buffer->mapped);
+  } else {
+    const Buffer staging(d, bytes);
+    fill(staging.mapped);
+    runner.copy(staging, *buffer);
+  }
+  return buffer;
+}
+
+// gemm_ladder.comp's rungs at N x N x N, with A and B in mapped memory and in device-only
+// memory: SYNC 0, 1, 2 without global reads, then 1 and 2 with them; every element of A and B
+// 2^-6, so every element of C is N / 4096. Half a second of the first rung warms the clocks.
 void run_ladder(const probe::Device& d, Runner& runner, const Options& o) {
   const std::uint64_t n = o.ladder, tiles = (n / 128) * (n / 128);
-  Buffer a(d, n * n * 2), b(d, n * n * 2), out(d, tiles * 4 * 256 * 4);
-  for (Buffer* m : {&a, &b}) {
-    auto* halves = static_cast<std::uint16_t*>(m->mapped);
-    std::fill(halves, halves + n * n, std::uint16_t{0x2400});
-  }
-  runner.bind({&a, &b, &out});
+  Buffer out(d, tiles * 4 * 256 * 4);
   std::vector<std::uint32_t> words = probe::read_spirv(o.files[0]);
   if (o.api != "nv") words = vkt::vk::coopmat_nv_to_khr(words, false);
-  std::printf("ladder,api,n,sync,fetch,device_us,TFLOPs,check\n");
+  std::printf("ladder,api,memory,n,sync,fetch,device_us,TFLOPs,check\n");
   const std::uint32_t rungs[5][2] = {{0, 0}, {1, 0}, {2, 0}, {1, 1}, {2, 1}};
-  for (const auto& rung : rungs) {
-    const probe::Pipeline p = runner.pipeline(words, {rung[0], rung[1]});
-    if (!p) continue;
-    std::fill_n(static_cast<float*>(out.mapped), 256, 0.0f);
-    const double median =
-        runner.time(p.get(), {o.ladder}, static_cast<std::uint32_t>(tiles), 1, o.repeats);
-    const double flops = 2.0 * static_cast<double>(n * n * n);
-    const float first = static_cast<const float*>(out.mapped)[0];
-    const double want = static_cast<double>(n) / 4096.0;
-    std::printf("ladder,%s,%u,%u,%u,%.1f,%.1f,%s\n", o.api.c_str(), o.ladder, rung[0], rung[1],
-                median, flops / median / 1e6, first == want ? "ok" : "WRONG");
-    std::fflush(stdout);
+  bool warm = false;
+  for (const Place place : {Place::mapped, Place::device}) {
+    auto halves = [&](void* to) {
+      std::fill_n(static_cast<std::uint16_t*>(to), n * n, std::uint16_t{0x2400});
+    };
+    const auto a = filled_buffer(d, runner, n * n * 2, place, halves);
+    const auto b = filled_buffer(d, runner, n * n * 2, place, halves);
+    runner.bind({a.get(), b.get(), &out});
+    for (const auto& rung : rungs) {
+      const probe::Pipeline p = runner.pipeline(words, {rung[0], rung[1]});
+      if (!p) continue;
+      const auto groups = static_cast<std::uint32_t>(tiles);
+      for (auto began = std::chrono::steady_clock::now();
+           !warm && std::chrono::steady_clock::now() - began < std::chrono::milliseconds(500);) {
+        (void)runner.time(p.get(), {o.ladder}, groups, 1, 20);
+      }
+      warm = true;
+      std::fill_n(static_cast<float*>(out.mapped), 256, 0.0f);
+      const double median = runner.time(p.get(), {o.ladder}, groups, 1, o.repeats);
+      const double flops = 2.0 * static_cast<double>(n * n * n);
+      const float first = static_cast<const float*>(out.mapped)[0];
+      const double want = static_cast<double>(n) / 4096.0;
+      std::printf("ladder,%s,%s,%u,%u,%u,%.1f,%.1f,%s\n", o.api.c_str(),
+                  place == Place::mapped ? "mapped" : "device", o.ladder, rung[0], rung[1], median,
+                  flops / median / 1e6, first == want ? "ok" : "WRONG");
+      std::fflush(stdout);
+    }
   }
 }
 
@@ -354,16 +413,26 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
     }
   }
   const std::uint32_t n = o.gemm;
-  Buffer a(d, std::uint64_t{n} * n * 2), b(d, std::uint64_t{n} * n * 2),
-      bt(d, std::uint64_t{n} * n * 2), c(d, std::uint64_t{n} * n * 4);
-  auto* ah = static_cast<std::uint16_t*>(a.mapped);
-  auto* bh = static_cast<std::uint16_t*>(b.mapped);
-  auto* bth = static_cast<std::uint16_t*>(bt.mapped);
-  for (std::uint64_t i = 0; i < std::uint64_t{n} * n; ++i) {
-    ah[i] = gemm_value_bits(i);
-    bh[i] = gemm_value_bits(i + 1);
-    bth[(i % n) * n + i / n] = bh[i];  // B^T: B's element (k, col) at col * K + k
-  }
+  const std::uint64_t elements = std::uint64_t{n} * n;
+  const Place place = o.memory == "mapped" ? Place::mapped : Place::device;
+  const auto a = filled_buffer(d, runner, elements * 2, place, [&](void* to) {
+    auto* h = static_cast<std::uint16_t*>(to);
+    for (std::uint64_t i = 0; i < elements; ++i) h[i] = gemm_value_bits(i);
+  });
+  const auto b = filled_buffer(d, runner, elements * 2, place, [&](void* to) {
+    auto* h = static_cast<std::uint16_t*>(to);
+    for (std::uint64_t i = 0; i < elements; ++i) h[i] = gemm_value_bits(i + 1);
+  });
+  const auto bt = filled_buffer(d, runner, elements * 2, place, [&](void* to) {
+    auto* h = static_cast<std::uint16_t*>(to);  // B^T: B's element (k, col) at col * K + k
+    for (std::uint64_t i = 0; i < elements; ++i) h[(i % n) * n + i / n] = gemm_value_bits(i + 1);
+  });
+  // C where the operands are; read back through `c_read` where that is the device.
+  Buffer c(d, elements * 4, place);
+  std::unique_ptr<Buffer> c_read;
+  if (place == Place::device) c_read = std::make_unique<Buffer>(d, elements * 4);
+  const Buffer& c_host = c_read ? *c_read : c;
+  std::printf("# operands and C in %s memory\n", place == Place::mapped ? "mapped" : "device-only");
   std::printf("gemm,loads,bm,bn,bk,invocations,create_ms,device_us,TFLOPs,check\n");
   const std::uint32_t blocks[][3] = {{128, 128, 32}, {128, 128, 64}, {128, 256, 32}, {128, 256, 64},
                                      {64, 128, 32},  {128, 64, 32},  {64, 64, 64}};
@@ -398,7 +467,7 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
                        : std::find(o.only.begin(), o.only.end(), v.name) == o.only.end()) {
       continue;
     }
-    runner.bind({&a, v.b_transposed ? &bt : &b, &c});
+    runner.bind({a.get(), v.b_transposed ? bt.get() : b.get(), &c});
     for (const FlexibleProperties& f : usable) {
       if (o.invocations != 0 && f.workgroup_invocations != o.invocations) continue;
       for (const auto& blk : blocks) {
@@ -423,11 +492,13 @@ void run_workgroup_gemm(const probe::Device& d, Runner& runner, const Options& o
         const double create_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created)
                 .count();
-        std::memset(c.mapped, 0xff, std::uint64_t{n} * n * 4);  // NaN: unwritten C shows
+        std::memset(c_host.mapped, 0xff, elements * 4);  // NaN: unwritten C shows
+        if (c_read) runner.copy(c_host, c);
         const double median = runner.time(p.get(), {n, n, n}, n / g.bn, n / g.bm, o.repeats);
+        if (c_read) runner.copy(c, c_host);
         // Sampled entries of C against the host's exact sums (peak: K / BK times the first
         // step's product).
-        const auto* cf = static_cast<const float*>(c.mapped);
+        const auto* cf = static_cast<const float*>(c_host.mapped);
         const bool peak = v.loop == Loop::peak;
         bool ok = true;
         for (std::uint64_t s = 0; s < 64 && ok; ++s) {
@@ -481,6 +552,8 @@ Options parse(int argc, char** argv) {
       count(o.ladder);
     else if (a == "--api" && i + 1 < argc)
       o.api = argv[++i];
+    else if (a == "--memory" && i + 1 < argc)
+      o.memory = argv[++i];
     else if (a == "--only" && i + 1 < argc) {
       const std::string list = argv[++i];
       for (std::size_t at = 0; at <= list.size();) {
@@ -493,11 +566,12 @@ Options parse(int argc, char** argv) {
   }
   if ((o.files.empty() && o.gemm == 0) || o.threads % 64 != 0 || o.gemm % 256 != 0 ||
       o.ladder % 1024 != 0 || (o.ladder != 0 && o.files.size() != 1) ||
-      (o.api != "nv" && o.api != "khr" && o.api != "khr-bf16")) {
+      (o.api != "nv" && o.api != "khr" && o.api != "khr-bf16") ||
+      (o.memory != "device" && o.memory != "mapped")) {
     std::fprintf(stderr,
                  "usage: vkt-coopmat-peak [--groups N] [--threads T (a multiple of 64)] "
                  "[--steps S] [--repeats R] [--gemm N (a multiple of 256)] [--only VARIANT,...] "
-                 "[--invocations N] [--api nv|khr|khr-bf16] "
+                 "[--invocations N] [--api nv|khr|khr-bf16] [--memory device|mapped] "
                  "[--ladder N (a multiple of 1024) gemm_ladder.spv] FILE.spv...\n");
     std::exit(2);
   }
