@@ -16,7 +16,7 @@
 // checks C against the host.
 // With --ladder N and the file gemm_ladder.spv, it times the dot's default f16 schedule at
 // N x N x N with its parts switched on one at a time (gemm_ladder.comp says which).
-// Time is the device's (timestamps), the median of the repeats after one warm-up.
+// Time is the device's (timestamps), the median of the repeats after half a second of them.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
 //                    [--only VARIANT,...] [--invocations N]] [--api nv|khr|khr-bf16]
 //                    [--ladder N gemm_ladder.spv] FILE.spv...
@@ -81,9 +81,9 @@ struct Options {
   std::vector<std::string> files;
 };
 
-// Where a probe buffer lives. Run 92 read the ladder's operands from both: device-local
-// memory that the host maps (resizable BAR) gave the GEMM ladder ... (see below), so the
-// GEMMs read theirs from device-only memory by default (--memory).
+// Where a probe buffer lives: mapped (device-local memory the host maps, where the device has
+// it, as runs 54-60's GEMMs read) or device-only, the placement of the library's tensors
+// (--memory; the ladder runs both).
 enum class Place { mapped, device };
 
 std::uint32_t find_memory(const probe::Device& d, std::uint32_t type_bits, Place place) {
@@ -226,44 +226,51 @@ class Runner {
     check(vkQueueWaitIdle(d_.queue), "wait");
   }
 
-  // Median device time of `repeats` dispatches after one warm-up, in microseconds.
+  // Median device time of `repeats` dispatches, in microseconds, after half a second of
+  // them: the SM clock drops while a pipeline is created and takes that long to come back
+  // (run 93: rungs timed right after their pipeline's creation ran at a fifth of their rate).
   double time(VkPipeline p, const std::vector<std::uint32_t>& push, std::uint32_t gx,
               std::uint32_t gy, std::uint32_t repeats) {
+    const auto began = std::chrono::steady_clock::now();
+    do {
+      (void)run_once(p, push, gx, gy);
+    } while (std::chrono::steady_clock::now() - began < std::chrono::milliseconds(500));
     std::vector<double> us;
-    for (std::uint32_t r = 0; r <= repeats; ++r) {
-      VkCommandBufferBeginInfo begin{};
-      begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-      check(vkBeginCommandBuffer(cmd_, &begin), "begin");
-      vkCmdResetQueryPool(cmd_, queries_, 0, 2);
-      vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p);
-      vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, storage_.pipeline, 0, 1, &set_,
-                              0, nullptr);
-      vkCmdPushConstants(cmd_, storage_.pipeline, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                         static_cast<std::uint32_t>(push.size() * 4), push.data());
-      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
-      vkCmdDispatch(cmd_, gx, gy, 1);
-      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
-      check(vkEndCommandBuffer(cmd_), "end");
-      VkSubmitInfo si{};
-      si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-      si.commandBufferCount = 1;
-      si.pCommandBuffers = &cmd_;
-      check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
-      check(vkQueueWaitIdle(d_.queue), "wait");
-      std::uint64_t stamps[2];
-      check(vkGetQueryPoolResults(d_.device, queries_, 0, 2, sizeof stamps, stamps, 8,
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-            "timestamps");
-      if (r > 0) {
-        us.push_back(static_cast<double>(stamps[1] - stamps[0]) * d_.props.limits.timestampPeriod /
-                     1000.0);
-      }
-    }
+    for (std::uint32_t r = 0; r < repeats; ++r) us.push_back(run_once(p, push, gx, gy));
     std::sort(us.begin(), us.end());
     return us[us.size() / 2];
   }
 
  private:
+  // One dispatch, submitted and waited for; its device time in microseconds.
+  double run_once(VkPipeline p, const std::vector<std::uint32_t>& push, std::uint32_t gx,
+                  std::uint32_t gy) {
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    check(vkBeginCommandBuffer(cmd_, &begin), "begin");
+    vkCmdResetQueryPool(cmd_, queries_, 0, 2);
+    vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+    vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, storage_.pipeline, 0, 1, &set_, 0,
+                            nullptr);
+    vkCmdPushConstants(cmd_, storage_.pipeline, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       static_cast<std::uint32_t>(push.size() * 4), push.data());
+    vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+    vkCmdDispatch(cmd_, gx, gy, 1);
+    vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+    check(vkEndCommandBuffer(cmd_), "end");
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd_;
+    check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
+    check(vkQueueWaitIdle(d_.queue), "wait");
+    std::uint64_t stamps[2];
+    check(vkGetQueryPoolResults(d_.device, queries_, 0, 2, sizeof stamps, stamps, 8,
+                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+          "timestamps");
+    return static_cast<double>(stamps[1] - stamps[0]) * d_.props.limits.timestampPeriod / 1000.0;
+  }
+
   const probe::Device& d_;
   probe::StorageLayout storage_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
@@ -338,7 +345,7 @@ std::unique_ptr<Buffer> filled_buffer(const probe::Device& d, Runner& runner, Vk
 
 // gemm_ladder.comp's rungs at N x N x N, with A and B in mapped memory and in device-only
 // memory: SYNC 0, 1, 2 without global reads, then 1 and 2 with them; every element of A and B
-// 2^-6, so every element of C is N / 4096. Half a second of the first rung warms the clocks.
+// 2^-6, so every element of C is N / 4096.
 void run_ladder(const probe::Device& d, Runner& runner, const Options& o) {
   const std::uint64_t n = o.ladder, tiles = (n / 128) * (n / 128);
   Buffer out(d, tiles * 4 * 256 * 4);
@@ -346,7 +353,6 @@ void run_ladder(const probe::Device& d, Runner& runner, const Options& o) {
   if (o.api != "nv") words = vkt::vk::coopmat_nv_to_khr(words, false);
   std::printf("ladder,api,memory,n,sync,fetch,device_us,TFLOPs,check\n");
   const std::uint32_t rungs[5][2] = {{0, 0}, {1, 0}, {2, 0}, {1, 1}, {2, 1}};
-  bool warm = false;
   for (const Place place : {Place::mapped, Place::device}) {
     auto halves = [&](void* to) {
       std::fill_n(static_cast<std::uint16_t*>(to), n * n, std::uint16_t{0x2400});
@@ -358,11 +364,6 @@ void run_ladder(const probe::Device& d, Runner& runner, const Options& o) {
       const probe::Pipeline p = runner.pipeline(words, {rung[0], rung[1]});
       if (!p) continue;
       const auto groups = static_cast<std::uint32_t>(tiles);
-      for (auto began = std::chrono::steady_clock::now();
-           !warm && std::chrono::steady_clock::now() - began < std::chrono::milliseconds(500);) {
-        (void)runner.time(p.get(), {o.ladder}, groups, 1, 20);
-      }
-      warm = true;
       std::fill_n(static_cast<float*>(out.mapped), 256, 0.0f);
       const double median = runner.time(p.get(), {o.ladder}, groups, 1, o.repeats);
       const double flops = 2.0 * static_cast<double>(n * n * n);
