@@ -188,8 +188,11 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
       m->direct_c = vec;
       const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
       if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
+      // Strided bases by default: f16 at 4096 / 8192 315.2 / 342.1 TFLOP/s against 302.4 /
+      // 334.6 with a base per unit (bench_results/h200/run94-b445d3a, matmul.csv; 250 registers
+      // against 255, run92-d9264b2/pipeline-stats.log).
       m->hoist = static_cast<std::uint32_t>(
-          common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1", "2"}, 1, "dot"));
+          common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1", "2"}, 2, "dot"));
       return *m;
     }
   }

@@ -14,9 +14,9 @@
 //                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
 //                       (unset: 2 where they fit in shared memory, else 1)
 //   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
-//   VKT_VK_COOPMAT_HOIST = 1 (default) | 0 | 2: coopmat's wide reads of an interior tile's
-//                       full K steps from addresses made once per tile, with no bounds tests
-//                       (2: one base per operand and a uniform stride, fewer registers)
+//   VKT_VK_COOPMAT_HOIST = 2 (default) | 1 | 0: coopmat's wide reads of an interior tile's
+//                       full K steps from addresses made once per tile, with no bounds tests:
+//                       2 one base per operand and a uniform stride, 1 a base per unit
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -56,7 +56,7 @@ struct DotChoice {
   bool direct_c = false;
   // An interior tile's full K steps read unchecked from per-tile bases: 0 off, 1 a base per
   // read unit, 2 one base per operand plus a uniform stride per unit.
-  std::uint32_t hoist = 1;
+  std::uint32_t hoist = 2;
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };
 

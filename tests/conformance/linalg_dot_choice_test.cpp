@@ -179,9 +179,9 @@ TEST(DotChoice, CoopmatPrefetchDepth) {
 TEST(DotChoice, CoopmatHoistedReads) {
   {
     const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_EQ(f16_choice(49152).hoist, 1u);
+    EXPECT_EQ(f16_choice(49152).hoist, 2u);
   }
-  for (const std::uint32_t mode : {0u, 2u}) {
+  for (const std::uint32_t mode : {0u, 1u}) {
     const std::string value = std::to_string(mode);
     const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", value}, {"VKT_VK_COOPMAT_TILE", ""}});
     EXPECT_EQ(f16_choice(49152).hoist, mode);

@@ -517,7 +517,7 @@ const std::vector<EnvVars>& coopmat_tile_settings() {
       {},
       {{"VKT_VK_DOT_VEC", "0"}},
       {{"VKT_VK_COOPMAT_HOIST", "0"}},
-      {{"VKT_VK_COOPMAT_HOIST", "2"}},
+      {{"VKT_VK_COOPMAT_HOIST", "1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x64:64x64"}},
@@ -530,7 +530,7 @@ const std::vector<EnvVars>& coopmat_tile_settings() {
       {{"VKT_VK_COOPMAT_TILE", "192x128x32:96x64"}},
       {{"VKT_VK_COOPMAT_TILE", "64x256x32:64x64"}},
       {{"VKT_VK_COOPMAT_TILE", "128x128x32:32x64"}, {"VKT_VK_DOT_VEC", "0"}},
-      {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}, {"VKT_VK_COOPMAT_HOIST", "2"}},
+      {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}, {"VKT_VK_COOPMAT_HOIST", "1"}},
   };
   return settings;
 }
