@@ -26,7 +26,8 @@
 #           and KHR ones of f16 and bf16 by the library's rewrite; registers only, and
 #           fragments loaded from shared memory each step, f32 and f16 accumulators, 128 and
 #           256 invocations), a GEMM on workgroup-scope matrices
-#           (VK_NV_cooperative_matrix2, at 4096 and 8192) beside the f16 and bf16 matmul's
+#           (VK_NV_cooperative_matrix2, at 4096 and 8192), the dot's f16 schedule taken apart
+#           (--ladder, KHR matrices, at 4096 and 8192) beside the f16 and bf16 matmul's
 #           default at 4096 and 8192, f16 on NV matrices (VKT_VK_COOPMAT_API=nv) and PyTorch's
 # convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
 #           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
@@ -182,6 +183,9 @@ for b in $benches; do
       for n in 4096 8192; do
         timeout 120 "$build/vkt-coopmat-peak" --gemm $n
       done > "$out/${host}_coopmat2-gemm_${day}.csv" 2>&1
+      for n in 4096 8192; do
+        "$build/vkt-coopmat-peak" --api khr --repeats 10 --ladder $n "$build"/gemm_ladder.spv
+      done > "$out/${host}_gemm-ladder_${day}.csv" 2>&1
       "$bench" matmul --sizes 4096,8192 --dtypes f16,bf16 --cpu-max 0 --reps 10 \
         --out "$out/${host}_matmul-f16_${day}.csv"
       VKT_VK_COOPMAT_API=nv "$bench" matmul --sizes 4096,8192 --dtypes f16 --cpu-max 0 --reps 10 \
