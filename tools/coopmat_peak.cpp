@@ -212,18 +212,10 @@ class Runner {
 
   // Copies all of `from` into `to` (the same size) and waits.
   void copy(const Buffer& from, const Buffer& to) {
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    check(vkBeginCommandBuffer(cmd_, &begin), "begin");
+    begin();
     const VkBufferCopy region{0, 0, from.bytes};
     vkCmdCopyBuffer(cmd_, from.buffer, to.buffer, 1, &region);
-    check(vkEndCommandBuffer(cmd_), "end");
-    VkSubmitInfo si{};
-    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd_;
-    check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
-    check(vkQueueWaitIdle(d_.queue), "wait");
+    submit_and_wait();
   }
 
   // Median device time of `repeats` dispatches, in microseconds, after half a second of
@@ -242,12 +234,28 @@ class Runner {
   }
 
  private:
+  // Starts recording cmd_ afresh (the pool lets each begin reset it).
+  void begin() {
+    VkCommandBufferBeginInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    check(vkBeginCommandBuffer(cmd_, &info), "begin");
+  }
+
+  // Ends cmd_, submits it and waits for the queue to drain.
+  void submit_and_wait() {
+    check(vkEndCommandBuffer(cmd_), "end");
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd_;
+    check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
+    check(vkQueueWaitIdle(d_.queue), "wait");
+  }
+
   // One dispatch, submitted and waited for; its device time in microseconds.
   double run_once(VkPipeline p, const std::vector<std::uint32_t>& push, std::uint32_t gx,
                   std::uint32_t gy) {
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    check(vkBeginCommandBuffer(cmd_, &begin), "begin");
+    begin();
     vkCmdResetQueryPool(cmd_, queries_, 0, 2);
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p);
     vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, storage_.pipeline, 0, 1, &set_, 0,
@@ -257,13 +265,7 @@ class Runner {
     vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
     vkCmdDispatch(cmd_, gx, gy, 1);
     vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
-    check(vkEndCommandBuffer(cmd_), "end");
-    VkSubmitInfo si{};
-    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd_;
-    check(vkQueueSubmit(d_.queue, 1, &si, VK_NULL_HANDLE), "submit");
-    check(vkQueueWaitIdle(d_.queue), "wait");
+    submit_and_wait();
     std::uint64_t stamps[2];
     check(vkGetQueryPoolResults(d_.device, queries_, 0, 2, sizeof stamps, stamps, 8,
                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
