@@ -13,13 +13,14 @@
 // device's flexible dimensions allow, with strided or tensor loads, loading each step's
 // blocks or prefetching the next step's, and the multiply alone (peak: one step's blocks
 // multiplied K / BK times), or copying the blocks through shared memory itself (staged), and
-// checks C against the host.
+// checks C against the host; A, B and C in device-only memory (--memory mapped: memory the
+// host maps, as runs 54-60 had them).
 // With --ladder N and the file gemm_ladder.spv, it times the dot's default f16 schedule at
 // N x N x N with its parts switched on one at a time (gemm_ladder.comp says which).
 // Time is the device's (timestamps), the median of the repeats after half a second of them.
 //   vkt-coopmat-peak [--groups N] [--threads T] [--steps S] [--repeats R] [--gemm N
-//                    [--only VARIANT,...] [--invocations N]] [--api nv|khr|khr-bf16]
-//                    [--ladder N gemm_ladder.spv] FILE.spv...
+//                    [--only VARIANT,...] [--invocations N] [--memory device|mapped]]
+//                    [--api nv|khr|khr-bf16] [--ladder N gemm_ladder.spv] FILE.spv...
 // GEMM variants: strided, tensor, strided-prefetch, tensor-prefetch, strided-peak, staged
 // (the default set), and by name only: strided-u4, strided-u8, tensor-u8 (steps unrolled),
 // strided-bt, strided-bt-u4, strided-bt-u8, strided-bt-peak (B held transposed),
