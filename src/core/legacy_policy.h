@@ -1,6 +1,7 @@
-// For measurement only: reproduce the pre-Tier-1 path (native ops off, fallback results
-// uploaded back to the device). Default: native on, fallback result stays on the cpu.
-// Process-wide and atomic; the dispatch core (src/core/dispatch.cpp) reads it per op.
+// The bench's E column and the contract tests: the founding study's path (native ops off,
+// fallback results uploaded back to the device), kept to show what it costs. Not public:
+// vkt-bench and the tests reach it through the core layer's include root. Default: native
+// on, fallback result stays on the cpu. Process-wide and atomic; dispatch.cpp reads it per op.
 #pragma once
 
 namespace vkt {
