@@ -278,7 +278,7 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
         fmt_num(first.us - static_cast<double>(fc.trace_us + fc.plan_us + fc.precompile_us)));
     row.emplace_back("cache_hit_host_us", fmt_num(first.hit_host_us));
     row.emplace_back("cache_hit_settled_host_us", fmt_num(first.settled_hit_host_us));
-    // The row kernel's variant under sweep (src/vulkan/compiled_rows_variant.h); "" is the default.
+    // The row kernel's variant under sweep (src/vulkan/compile/compiled_rows_variant.h); "" is the default.
     const char* rows_variant = std::getenv("VKT_COMPILE_ROWS");
     row.emplace_back("compile_rows", rows_variant != nullptr ? rows_variant : "");
     table.add({w.label, std::to_string(n), field(row, "B_us"), field(row, "B_compiled_us"),

@@ -1,5 +1,5 @@
-# Sourced on the GPU machine (see ../shared/GPU.md) before anything of ours runs there:
-# unpacks the runtime libraries that scripts/.. gpu-debs.sh put in .gl/ into /opt/gl
+# Sourced on the GPU machine (docs/gpu-machine.md) before anything of ours runs there:
+# unpacks the runtime libraries that scripts/gpu-debs.sh put in .gl/ into /opt/gl
 # (aside, so the image's own libraries still win), points the loader at NVIDIA's ICD and
 # the validation layer, and picks the OpenBLAS variant (VKT_GPU_BLAS=pthread|openmp,
 # default openmp: one OpenMP thread team shared with the cpu backend's loops).

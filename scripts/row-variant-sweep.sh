@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The row kernel's variants (VKT_COMPILE_ROWS, src/vulkan/compiled_rows_variant.h) on the GPU
+# The row kernel's variants (VKT_COMPILE_ROWS, src/vulkan/compile/compiled_rows_variant.h) on the GPU
 # machine: for each variant, compiled softmax and layer norm over {4096, 4096} f32 with
 # `vkt-bench chain`, first with no cache at all (VKT_CACHE_DIR=off and the NVIDIA driver's
 # own shader cache off, so every run pays its pipeline: the first_call_* columns), then with

@@ -6,7 +6,7 @@
 // line per SPIR-V file (coopmat_peak.comp built with one accumulator type) and MODE (0:
 // registers only; 1: fragments from uvec4 shared memory each step; 2: from float16_t).
 // --api khr runs each file rewritten to KHR matrices first (the library's rewrite,
-// src/vulkan/coopmat_khr_spirv.h, which dot's f16 and bf16 take); khr-bf16 with bf16
+// src/vulkan/spirv/coopmat_khr_spirv.h, which dot's f16 and bf16 take); khr-bf16 with bf16
 // operands (the f32-accumulator file only: the device has no bf16 x bf16 + f16 shape).
 // With --gemm N, where the device has VK_NV_cooperative_matrix2, it then times an N x N x N
 // f16 GEMM with workgroup-scope matrices (workgroup_gemm.h) for each block size that the
@@ -38,8 +38,8 @@
 #include <vector>
 
 #include "probe_device.h"
-#include "vulkan/coopmat.h"
-#include "vulkan/coopmat_khr_spirv.h"
+#include "vulkan/runtime/coopmat.h"
+#include "vulkan/spirv/coopmat_khr_spirv.h"
 #include "workgroup_gemm.h"
 
 namespace {
@@ -47,7 +47,7 @@ namespace {
 using probe::check;
 
 // VK_NV_cooperative_matrix2 postdates Debian 12's Vulkan headers (1.3.239): its structures
-// as the Vulkan registry defines them (the KHR matrix and bf16 features: vulkan/coopmat.h).
+// as the Vulkan registry defines them (the KHR matrix and bf16 features: vulkan/runtime/coopmat.h).
 constexpr auto kNv2FeaturesType = static_cast<VkStructureType>(1000593000);
 constexpr auto kFlexiblePropertiesType = static_cast<VkStructureType>(1000593001);
 constexpr auto kNv2PropertiesType = static_cast<VkStructureType>(1000593002);

@@ -16,8 +16,7 @@
 //   are serialised on the device and recorded into its one pending batch; a read or
 //   synchronize() from any thread submits and waits for every thread's pending work.
 //   Device timers (begin/end_device_timer) time all threads' work in between.
-// - The fallback and legacy policies (legacy: vkt/backend/legacy_policy.h), the host pool
-// (host_pool.h) and the ledger are
+// - The fallback policy, the host pool (host_pool.h) and the ledger are
 //   process-wide and internally locked or atomic: safe to change or read at any time, and
 //   a change applies to every thread's next op.
 // What is per thread, or not shared:
@@ -66,6 +65,9 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   virtual bool is_cpu() const { return false; }
+  // True where the core hands this backend every call as it comes, with no fallback policy:
+  // the cpu (the reference runs everything) and vkt::compile's tracer (records every call).
+  virtual bool takes_every_call() const { return is_cpu(); }
 
   // Storage holding a copy of `nbytes` host bytes (an upload on a device backend).
   virtual std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) = 0;

@@ -1,5 +1,5 @@
 // The whole public API. Backend implementers add vkt/backend/*.h (OpCall, parameter
-// structs, the op table's rows, LegacyPolicy).
+// structs, the op table's rows).
 #pragma once
 
 #include "vkt/backend.h"

@@ -52,9 +52,8 @@ bool env_switch(const char* name, std::string_view on, std::string_view off, boo
   return env_choice(name, {on, off}, fallback ? 0 : 1, area) == 0;
 }
 
-std::optional<std::uint64_t> env_count(const char* name, std::uint64_t min, std::uint64_t max,
-                                       std::string_view area) {
-  const std::string_view v = env_text(name);
+std::optional<std::uint64_t> word_count(std::string_view v, const char* name, std::uint64_t min,
+                                        std::uint64_t max, std::string_view area) {
   if (v.empty()) return std::nullopt;
   std::uint64_t n = 0;
   bool ok = true;
@@ -71,6 +70,11 @@ std::optional<std::uint64_t> env_count(const char* name, std::uint64_t min, std:
                 std::to_string(max));
   }
   return n;
+}
+
+std::optional<std::uint64_t> env_count(const char* name, std::uint64_t min, std::uint64_t max,
+                                       std::string_view area) {
+  return word_count(env_text(name), name, min, max, area);
 }
 
 }  // namespace vkt::common

@@ -30,6 +30,10 @@ bool env_switch(const char* name, std::string_view on, std::string_view off, boo
 std::optional<std::uint64_t> env_count(const char* name, std::uint64_t min, std::uint64_t max,
                                        std::string_view area);
 
+// The same for `text`, a value of `name` already in hand.
+std::optional<std::uint64_t> word_count(std::string_view text, const char* name, std::uint64_t min,
+                                        std::uint64_t max, std::string_view area);
+
 // The variable's text; empty where unset (for the few that mix words and counts).
 std::string_view env_text(const char* name);
 

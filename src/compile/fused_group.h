@@ -79,7 +79,7 @@ class FusedKernel {
 // Compiles `group` for backend `b`, or returns nullptr when it cannot (an op or dtype it
 // does not run natively, a size past its limits).
 using FusedCompiler = std::unique_ptr<FusedKernel> (*)(Backend& b, const FusedGroup& group);
-// Device backends register themselves when made; the cpu's compiler is built in.
+// Backends register themselves when made (the cpu's too: this layer knows no backend).
 struct FusionCaps {
   bool reductions = false;  // takes groups that end in a reduction (FusedGroup::reduce)
   // Recomputes an elementwise value in each group that reads it rather than writing it

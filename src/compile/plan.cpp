@@ -12,7 +12,7 @@
 #include "core/checks.h"
 #include "core/dispatch.h"
 #include "vkt/backend.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/ledger.h"
 #include "vkt/ops.h"
 

@@ -1,10 +1,8 @@
-// Which backend compiles fused groups how.
+// Which backend compiles fused groups how: each backend registers its compiler when made.
 #include <map>
 #include <mutex>
 
 #include "compile/fused_group.h"
-#include "cpu/compiled.h"
-#include "cpu/compiled_rows.h"
 #include "vkt/backend.h"
 
 namespace vkt {
@@ -31,14 +29,12 @@ void register_fused_compiler(Backend& b, FusedCompiler compiler, FusionCaps caps
 }
 
 FusionCaps fusion_caps(Backend& b) {
-  if (b.is_cpu()) return {true, false, cpu_kernels::kMaxFusedRow, true};
   std::lock_guard lock(registry().mutex);
   auto it = registry().caps.find(&b);
   return it != registry().caps.end() ? it->second : FusionCaps{};
 }
 
 std::unique_ptr<FusedKernel> compile_fused(Backend& b, const FusedGroup& group) {
-  if (b.is_cpu()) return cpu_kernels::compile_fused(group);
   FusedCompiler compiler = nullptr;
   {
     std::lock_guard lock(registry().mutex);

@@ -7,10 +7,9 @@
 #include <string>
 
 #include "common/env_choice.h"
-#include "compile/trace.h"
 #include "core/checks.h"
 #include "vkt/backend.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/backend/op_info.h"
 #include "vkt/ledger.h"
 
@@ -183,9 +182,7 @@ Tensor dispatch(OpCall call) {
     }
   }
   Backend& b = pick_backend(call);
-  if (b.is_cpu()) return execute_on(b, call);
-  // While tracing (vkt::compile) every call is recorded, whatever the policies say.
-  if (is_tracer(b)) {
+  if (b.takes_every_call()) {  // the cpu, or vkt::compile's tracer recording the call
     move_inputs(call, b);
     return execute_on(b, call);
   }

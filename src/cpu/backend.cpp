@@ -7,14 +7,26 @@
 
 #include "cpu/blas.h"
 #include "cpu/block_arena.h"
+#include "cpu/compile/compiled.h"
+#include "cpu/compile/compiled_rows.h"
 #include "cpu/kernels.h"
 #include "cpu/wide_loops.h"
 
 namespace vkt {
 namespace {
 
+std::unique_ptr<detail::FusedKernel> compile_cpu_fused(Backend&, const detail::FusedGroup& group) {
+  return cpu_kernels::compile_fused(group);
+}
+
 class CpuBackend final : public Backend {
  public:
+  // Fused groups on the cpu: reductions and rows, no recomputation (arithmetic, not memory,
+  // bounds its loops), dot epilogues.
+  CpuBackend() {
+    detail::register_fused_compiler(*this, &compile_cpu_fused,
+                                    {true, false, cpu_kernels::kMaxFusedRow, true});
+  }
   std::string name() const override { return "cpu"; }
   bool is_cpu() const override { return true; }
 

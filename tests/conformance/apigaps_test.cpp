@@ -9,7 +9,7 @@
 
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -3,7 +3,7 @@
 // the forbidden-fallback cases turn one native kernel off at a time.
 #include "conformance/fixture.h"
 #include "support/bad_case_table.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "vulkan/recorder.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/recorder.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 

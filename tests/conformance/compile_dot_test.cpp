@@ -10,8 +10,8 @@
 #include "support/dot_corpus.h"
 #include "support/dot_programs.h"
 #include "vkt/compile.h"
-#include "vulkan/backend.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -18,9 +18,9 @@
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
-#include "vulkan/backend.h"
-#include "vulkan/spirv_passes.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/spirv/spirv_passes.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -1,4 +1,4 @@
-// VKT_COMPILE_ROWS's parser (src/vulkan/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold,
+// VKT_COMPILE_ROWS's parser (src/vulkan/compile/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold,
 // max, divide, exp, bounds, rare, split by name with their choices; anything else is a vkt::Error
 // naming the variable and the item.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "vkt/error.h"
-#include "vulkan/compiled_rows_variant.h"
-#include "vulkan/spirv_passes.h"
+#include "vulkan/compile/compiled_rows_variant.h"
+#include "vulkan/spirv/spirv_passes.h"
 
 namespace vkt::vk {
 namespace {
@@ -85,7 +85,7 @@ TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
   }
 }
 
-// VKT_COMPILE_SPIRV's parser (src/vulkan/spirv_passes.h).
+// VKT_COMPILE_SPIRV's parser (src/vulkan/spirv/spirv_passes.h).
 TEST(CompileSpirvPasses, ParsesEachListAndRejectsOthers) {
   EXPECT_EQ(parse_generated_passes(nullptr), GeneratedPasses::none);
   EXPECT_EQ(parse_generated_passes(""), GeneratedPasses::none);

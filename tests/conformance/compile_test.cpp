@@ -17,8 +17,8 @@
 
 #include "conformance/fixture.h"
 #include "support/compile_corpus.h"
-#include "vulkan/backend.h"
-#include "vulkan/kernel_cache.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/compile/kernel_cache.h"
 
 namespace vkt::testing {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
-#include "vulkan/movement_words.h"
-#include "vulkan/testing.h"
+#include "vulkan/ops/movement_words.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -13,8 +13,8 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/scoped_env.h"
-#include "vulkan/backend.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -1,10 +1,10 @@
-// The NV -> KHR cooperative-matrix rewrite (src/vulkan/coopmat_khr_spirv.cpp) on the embedded
+// The NV -> KHR cooperative-matrix rewrite (src/vulkan/spirv/coopmat_khr_spirv.cpp) on the embedded
 // cooperative-matrix modules. Debian 12's SPIRV-Tools predates SPV_KHR_cooperative_matrix and
 // SPV_KHR_bfloat16, so the result is checked here: no NV instruction is left, every multiply
 // takes A, B and accumulator matrices of the right use and component, and every load, store,
 // access chain, phi, select and conversion of a matrix agrees on its type. Only a device with
 // VK_KHR_shader_bfloat16 runs the bf16 module (the H200; the dot conformance tests there).
-#include "vulkan/coopmat_khr_spirv.h"
+#include "vulkan/spirv/coopmat_khr_spirv.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "vkt/error.h"
-#include "vulkan/spirv.h"
+#include "vulkan/runtime/spirv.h"
 
 namespace vkt::vk {
 namespace {

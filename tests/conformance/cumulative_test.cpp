@@ -16,7 +16,7 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "vkt/backend/op_call.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "conformance/fixture.h"
-#include "vulkan/check.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/check.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -10,7 +10,7 @@
 #include "vkt/backend/op_info.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -13,10 +13,10 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/op_tolerance.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -2,7 +2,7 @@
 // device has f64), every length of the golden set, the innermost, a middle and the outermost
 // axis, batches, padded, cropped and real inputs, rfft, fft2; the native path runs with no
 // fallback; irfft falls back.
-#include "vulkan/fft.h"
+#include "vulkan/ops/fft.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 
 #include "conformance/fixture.h"
 #include "support/fft_check.h"
-#include "vulkan/backend.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

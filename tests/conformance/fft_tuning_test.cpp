@@ -1,7 +1,7 @@
-// VKT_VK_FFT's parser (src/vulkan/fft_tuning.h): VkFFT fields by name with their ranges,
+// VKT_VK_FFT's parser (src/vulkan/ops/fft_tuning.h): VkFFT fields by name with their ranges,
 // rows=wide|vendor|narrow, input=direct|copy and report=0|1; anything else is a vkt::Error
 // naming the item.
-#include "vulkan/fft_tuning.h"
+#include "vulkan/ops/fft_tuning.h"
 
 #include <gtest/gtest.h>
 

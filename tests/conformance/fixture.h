@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "vkt/vkt.h"
-#include "vulkan/testing.h"
-#include "vulkan/validation.h"
+#include "vulkan/runtime/testing.h"
+#include "vulkan/runtime/validation.h"
 
 namespace vkt::testing {
 

@@ -1,4 +1,4 @@
-// The DenormPreserve patch (src/vulkan/float_controls.cpp) on every embedded module: the
+// The DenormPreserve patch (src/vulkan/runtime/float_controls.cpp) on every embedded module: the
 // result still parses as SPIR-V, gains the capability, the extension and one execution mode
 // per entry point and width, and keeps every original instruction. lavapipe reports no
 // shaderDenormPreserveFloat32, so the patched modules only run on devices that do (H200).
@@ -10,8 +10,8 @@
 
 #include "vkt/error.h"
 
-#include "vulkan/float_controls.h"
-#include "vulkan/spirv.h"
+#include "vulkan/runtime/float_controls.h"
+#include "vulkan/runtime/spirv.h"
 
 namespace vkt::vk {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "vkt/vkt.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 

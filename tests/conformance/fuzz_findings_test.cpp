@@ -19,7 +19,7 @@
 #include "support/compare.h"
 #include "support/linalg_check.h"
 #include "support/op_tolerance.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -1,8 +1,8 @@
-// Pruning generated GLSL of the functions main never reaches (src/vulkan/glsl_prune.cpp),
+// Pruning generated GLSL of the functions main never reaches (src/vulkan/compile/glsl_prune.cpp),
 // before shaderc compiles it: the text transform on small cases, then whole kernels with the
 // shared headers, whose SPIR-V must be the words the unpruned text gives. The Vulkan suite's
 // staging pass also runs every kernel it generates both ways (VKT_COMPILE_PRUNE=check).
-#include "vulkan/glsl_prune.h"
+#include "vulkan/compile/glsl_prune.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "vulkan/kernel_cache.h"
+#include "vulkan/compile/kernel_cache.h"
 
 namespace vkt::vk {
 namespace {

@@ -1,4 +1,4 @@
-// Native indexing ops (src/vulkan/index.cpp) against the cpu, bit for bit, on the native path
+// Native indexing ops (src/vulkan/ops/index.cpp) against the cpu, bit for bit, on the native path
 // and the fallback path (movement_check.h): clamped and out-of-range indices, duplicates,
 // non-trailing axes, broadcasting, every dtype where arithmetic or comparison is involved.
 #include <cmath>

@@ -7,9 +7,9 @@
 #include "core/dispatch.h"
 #include "support/compare.h"
 #include "support/scoped_env.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/backend/op_call.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

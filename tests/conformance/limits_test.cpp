@@ -2,7 +2,7 @@
 // back and stays correct); one past maxMemoryAllocationSize is refused with a clear error.
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

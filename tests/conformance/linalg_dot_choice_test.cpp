@@ -2,7 +2,7 @@
 // a device: the default tile, the smaller ones a small shared memory gets, the VKT_VK_COOPMAT_TILE
 // override and its bad values, and the shared memory each one needs (which must match
 // linalg_dot_coopmat.comp's smem).
-#include "vulkan/linalg_dot_choice.h"
+#include "vulkan/ops/linalg_dot_choice.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/linalg_check.h"
-#include "vulkan/backend.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::testing {
 namespace {

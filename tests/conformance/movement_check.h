@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "conformance/fixture.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/ledger.h"
 
 namespace vkt::testing {

@@ -1,11 +1,11 @@
-// concatenate and put_slice in one gather pass (src/vulkan/movement_one_pass.cpp) and by the
+// concatenate and put_slice in one gather pass (src/vulkan/ops/movement_one_pass.cpp) and by the
 // old per-input copies, both forced (VKT_VK_CONCAT, VKT_VK_PUT_SLICE), against the cpu bit
 // for bit: every element width (1, 2, 4, 8, 16 bytes), odd sizes, runs that are not whole
 // 16-byte words (tails), more inputs than one pass reads, empty inputs, and inputs made by
 // device slices at odd offsets. Plus the commands each path records, and the default rule.
 #include "conformance/movement_check.h"
 #include "support/scoped_env.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -1,9 +1,9 @@
-// Native movement ops (src/vulkan/movement.cpp) against the cpu, bit for bit, for one dtype
+// Native movement ops (src/vulkan/ops/movement.cpp) against the cpu, bit for bit, for one dtype
 // of every width and kind, on the native path and the fallback path (movement_check.h).
 #include "conformance/movement_check.h"
 #include "support/scoped_env.h"
-#include "vulkan/movement_words.h"
-#include "vulkan/testing.h"
+#include "vulkan/ops/movement_words.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -1,6 +1,6 @@
-// The on-disk pipeline cache (src/vulkan/pipeline_cache.h): a backend writes it, the next
+// The on-disk pipeline cache (src/vulkan/runtime/pipeline_cache.h): a backend writes it, the next
 // one loads it, and a damaged or foreign file is rejected and rewritten, never trusted.
-#include "vulkan/pipeline_cache.h"
+#include "vulkan/runtime/pipeline_cache.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "conformance/fixture.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -14,7 +14,7 @@
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/scoped_env.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

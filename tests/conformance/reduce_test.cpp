@@ -21,7 +21,7 @@
 #include "support/compare.h"
 #include "support/scoped_env.h"
 #include "vkt/backend/op_call.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

@@ -10,7 +10,7 @@
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/scoped_env.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

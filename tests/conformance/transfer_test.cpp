@@ -7,9 +7,9 @@
 
 #include "conformance/fixture.h"
 #include "support/scoped_env.h"
-#include "vulkan/context.h"
-#include "vulkan/pinned_reads.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/context.h"
+#include "vulkan/runtime/pinned_reads.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

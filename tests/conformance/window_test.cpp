@@ -12,7 +12,7 @@
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "vulkan/testing.h"
+#include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {

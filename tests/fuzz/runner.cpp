@@ -4,7 +4,7 @@
 #include <typeinfo>
 
 #include "fuzz/check.h"
-#include "vulkan/validation.h"
+#include "vulkan/runtime/validation.h"
 
 namespace vkt::fuzz {
 namespace {

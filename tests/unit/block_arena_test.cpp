@@ -128,7 +128,7 @@ TEST(CompileBlockArena, HostPoolIsAskedPerThreadNotPerBlock) {
   EXPECT_EQ(y.to_bytes(), chain8(x).to_bytes());
 }
 
-// Row groups too (cpu/compiled_rows.cpp): before the arena 16 threads ran compiled softmax
+// Row groups too (cpu/compile/compiled_rows.cpp): before the arena 16 threads ran compiled softmax
 // slower than eager (run 23).
 TEST(CompileBlockArena, RowGroupAsksTheHostPoolPerThreadNotPerBlock) {
   const std::int64_t rows = 512, len = 4096;  // 64 blocks of 8 rows, 5 values each

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "cpu/compiled_rows.h"
+#include "cpu/compile/compiled_rows.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "core/host_parallel.h"
-#include "cpu/compiled_rows.h"
-#include "cpu/compiled_rows_wide.h"
+#include "cpu/compile/compiled_rows.h"
+#include "cpu/compile/compiled_rows_wide.h"
 #include "cpu/wide_loops.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"

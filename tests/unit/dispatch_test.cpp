@@ -8,7 +8,7 @@
 
 #include "support/compare.h"
 #include "unit/fake_backend.h"
-#include "vkt/backend/legacy_policy.h"
+#include "core/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt {

@@ -1,4 +1,4 @@
-// Per-element math of vkt::compile's row kernels (src/vulkan/compiled_rows.cpp) that uses
+// Per-element math of vkt::compile's row kernels (src/vulkan/compile/compiled_rows.cpp) that uses
 // what the row already knows. Each gives exactly the bits of the function it stands for
 // (elementwise_math.glsl's div_f32 and exp_f32), with less work per element; the row tests
 // compare them with eager bit for bit. Needs float_bits.glsl and elementwise_math.glsl, and

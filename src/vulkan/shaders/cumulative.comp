@@ -1,6 +1,6 @@
 #version 450
 // cumulative_sum / product / max / min of a [outer, len, inner] view along len, forward or
-// reverse (src/vulkan/cumulative.cpp). The axis is cut into `splits` chunks of `chunk`
+// reverse (src/vulkan/ops/cumulative.cpp). The axis is cut into `splits` chunks of `chunk`
 // (original index order); with splits > 1 three phases run:
 //   PHASE_TOTALS: each chunk's total -> partials[(o * splits + s) * inner + col] (binding 3)
 //   PHASE_CARRIES: per (o, col), the combination of the chunks before each chunk in scan

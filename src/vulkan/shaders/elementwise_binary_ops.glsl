@@ -1,5 +1,5 @@
 // The elementwise binary ops' arithmetic, shared by elementwise_binary.comp and the
-// kernels vkt::compile generates (src/vulkan/compiled.cpp), so both compute alike. Needs
+// kernels vkt::compile generates (src/vulkan/compile/compiled.cpp), so both compute alike. Needs
 // op_codes.glsl (OP_<NAME>, generated from the op table), common.glsl, float_bits.glsl,
 // elementwise_math.glsl (and elementwise_math_f64.glsl with VKT_F64) first.
 // A generated kernel defines VKT_ONLY_OPS and VKT_KEEP_OP_<NAME> per op it calls: the other

@@ -1,5 +1,5 @@
 #version 450
-// The lines of an fft moved into or out of VkFFT's buffer (src/vulkan/fft.cpp), word by word,
+// The lines of an fft moved into or out of VkFFT's buffer (src/vulkan/ops/fft.cpp), word by word,
 // over count = outer x n_out x inner elements, src lines having n_in points:
 //   k < stored:  dst[o][k][i] = k < take ? src[o][k][i] : 0
 //   k >= stored: dst[o][k][i] = conj(dst[o][n_out - k][i])  (irfft's Hermitian half)

@@ -1,5 +1,5 @@
 #version 450
-// triangular_solve on the device (src/vulkan/linalg_triangular.cpp): for each matrix z of
+// triangular_solve on the device (src/vulkan/ops/linalg_triangular.cpp): for each matrix z of
 // the batch, T y = r for every right-hand side r, one invocation per right-hand side, a
 // workgroup sharing its batch entry's matrix. The host folds side, triangle and transform
 // into two flags: T(i, j) = a(i, j), or a(j, i) when TRANSPOSED; BACKWARD (T upper) walks

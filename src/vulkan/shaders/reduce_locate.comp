@@ -1,5 +1,5 @@
 #version 450
-// argmax/argmin of long f32 rows by value, then place (src/vulkan/reduce_locate.cpp):
+// argmax/argmin of long f32 rows by value, then place (src/vulkan/ops/reduce_locate.cpp):
 //   MODE_EXTREME: workgroup (row, split) finds its range's extreme with two integer min/max
 //     per element on the bits (no index carried), or that the range holds a NaN; it writes
 //     the extreme's bits (a NaN for a NaN) as the split's partial.

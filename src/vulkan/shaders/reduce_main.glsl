@@ -1,5 +1,5 @@
 // Reductions and arg-reductions of a [outer, R, inner] view of a contiguous input
-// (src/vulkan/reduce.cpp plans the views and passes). Two modes:
+// (src/vulkan/ops/reduce.cpp plans the views and passes). Two modes:
 //   MODE_ROWS (inner == 1): workgroup (row, split) reduces R-range [split*chunk, +chunk) of
 //     one row: threads stride the range (coalesced), then a shared-memory tree.
 //   MODE_COLS: invocation (o, split, col) loops over its R-range of one column; adjacent
@@ -12,7 +12,7 @@
 // argmax/argmin NaN is the extreme with ties (and NaNs) resolved to the lowest index, or
 // the highest with TIE_HIGH — the pairwise choice below is a total order, so the tree
 // picks what the cpu's sequential scan picks.
-// Included by reduce.comp and by vkt::compile's fused reductions (src/vulkan/compiled.cpp),
+// Included by reduce.comp and by vkt::compile's fused reductions (src/vulkan/compile/compiled.cpp),
 // which define VKT_FUSED_PROLOGUE and their own load_value(i) (reduce_acc.glsl).
 #include "common.glsl"
 #include "dtype_value.glsl"

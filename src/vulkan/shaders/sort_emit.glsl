@@ -1,4 +1,4 @@
-// The results of a sorted line (src/vulkan/sort.cpp), at binding DST_BINDING: the input's
+// The results of a sorted line (src/vulkan/ops/sort.cpp), at binding DST_BINDING: the input's
 // element bits in sorted order (sort), s64 indices (argsort, along the axis), or the first
 // k s64 indices of each line (top_k, the last axis). Needs sort_key.glsl's source views.
 // Specialization constant 3: OUT_MODE.

@@ -1,4 +1,4 @@
-// Sort keys (src/vulkan/sort.cpp): the input's raw bits at binding SRC_BINDING mapped to
+// Sort keys (src/vulkan/ops/sort.cpp): the input's raw bits at binding SRC_BINDING mapped to
 // unsigned keys whose order is src/cpu/sort_keys.h's (NaN above +inf and all equal, -0 equal
 // to +0; halves keep 16-bit keys: f16/bf16 -> f32 is monotone, so the order is the same),
 // inverted for descending. Keys are uvec2 (low word, high word; high is 0 up to 32 bits):

@@ -1,5 +1,5 @@
 #version 450
-// Lines of at most CAP elements sorted inside one workgroup (src/vulkan/sort.cpp): each
+// Lines of at most CAP elements sorted inside one workgroup (src/vulkan/ops/sort.cpp): each
 // line is padded to P (a power of two >= len) with keys that sort last, CAP / P lines per
 // workgroup, and a bitonic network over (key, index) sorts each P-block in shared memory.
 // (key, index) is a total order, so the result is the stable one the cpu gives.

@@ -1,5 +1,5 @@
 #version 450
-// One pass of the segmented LSD radix sort (src/vulkan/sort.cpp) on 4-bit digits. Lines are
+// One pass of the segmented LSD radix sort (src/vulkan/ops/sort.cpp) on 4-bit digits. Lines are
 // cut into tiles of TILE items, no tile spanning two lines; a workgroup ranks its tile.
 //   PHASE_COUNT: the tile's digit counts to hist[(line * 16 + digit) * tiles_per_line + tile]
 //     (an exclusive scan of that whole array then gives every (tile, digit) its first

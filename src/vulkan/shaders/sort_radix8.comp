@@ -1,5 +1,5 @@
 #version 450
-// One pass of the segmented LSD radix sort (src/vulkan/sort.cpp) on 8-bit digits. Lines are
+// One pass of the segmented LSD radix sort (src/vulkan/ops/sort.cpp) on 8-bit digits. Lines are
 // cut into tiles of TILE items, no tile spanning two lines; a workgroup handles one tile.
 //   PHASE_COUNT: the tile's 256 digit counts (shared atomics: order does not matter) to
 //     hist[(line * 256 + digit) * tiles_per_line + tile]; the exclusive scan of that array

@@ -1,5 +1,5 @@
 #version 450
-// The radix sort's last step (src/vulkan/sort.cpp): item j of sorted line `row` names the
+// The radix sort's last step (src/vulkan/ops/sort.cpp): item j of sorted line `row` names the
 // input element that goes to position j (sort_emit.glsl writes the op's result).
 #include "common.glsl"
 #define SRC_BINDING 0

@@ -1,5 +1,5 @@
 #version 450
-// The radix sort's first step (src/vulkan/sort.cpp): element j of line `row` becomes the
+// The radix sort's first step (src/vulkan/ops/sort.cpp): element j of line `row` becomes the
 // item (key, j) at row * len + j, lines laid out one after another whatever the axis.
 #include "common.glsl"
 #define SRC_BINDING 0

@@ -1,5 +1,5 @@
 #version 450
-// The exclusive prefix sum (in place) of the radix sort's digit counts (src/vulkan/sort.cpp),
+// The exclusive prefix sum (in place) of the radix sort's digit counts (src/vulkan/ops/sort.cpp),
 // in blocks of BLOCK = 16 * workgroup size entries:
 //   PHASE_REDUCE: block sums; PHASE_BLOCKS: one workgroup scans the block sums in place;
 //   PHASE_APPLY: each block scanned from its block's offset.

@@ -1,5 +1,5 @@
 #version 450
-// window_sum / product / max / min (src/vulkan/window.cpp): one invocation per output
+// window_sum / product / max / min (src/vulkan/ops/window.cpp): one invocation per output
 // element walks its window in the cpu's order (src/cpu/window.cpp: row-major over the
 // window positions inside the input; padding holds the identity, so it is skipped).
 // Sums and products accumulate like src/cpu/reduce_ops.h: floats in f32 (f64 for f64),

@@ -1,5 +1,5 @@
 #version 450
-// window_scatter_max / min, second pass (src/vulkan/window_scatter.cpp): one invocation per
+// window_scatter_max / min, second pass (src/vulkan/ops/window_scatter.cpp): one invocation per
 // output element starts from init_value and adds the source value of every window that
 // chose it, in window order: the cpu's sums in the cpu's order, without atomics. Floats
 // add in f32, integers wrap. 32-bit dtypes (f32, s32, u32).

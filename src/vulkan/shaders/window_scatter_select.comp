@@ -1,5 +1,5 @@
 #version 450
-// window_scatter_max / min, first pass (src/vulkan/window_scatter.cpp): one invocation per
+// window_scatter_max / min, first pass (src/vulkan/ops/window_scatter.cpp): one invocation per
 // window chooses an input position as src/cpu/window_scatter.cpp does: the window's
 // positions inside the input in row-major order, x taking the place of the choice when
 // x >= best (x <= best), so ties go to the later position; a NaN never takes it and a NaN

@@ -1,0 +1,284 @@
+// conv on the device: one implicit-GEMM dispatch (shaders/conv.comp) over every group, for
+// 1 to 3 spatial axes and every float dtype the device stores (f64 needs shaderFloat64).
+// More spatial axes are not native: the core falls back to the cpu. One-group f16 convs on a
+// device with cooperative matrices (or any conv with VKT_VK_CONV_GEMM=1) run as im2col
+// (shaders/conv_im2col.comp; conv_im2col_vec.comp in 16-byte stores where its rows allow)
+// then dot's GEMM on cooperative matrices; the two passes are marked for the device timer
+// (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). shaders/conv_coopmat.comp, the
+// implicit GEMM on cooperative matrices, is slower and runs only with VKT_VK_COOPMAT=1 and
+// VKT_VK_CONV_GEMM=0.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "common/env_choice.h"
+#include "vulkan/runtime/backend.h"
+
+namespace vkt::vk {
+namespace {
+
+constexpr std::size_t kMaxSpatial = 3;
+
+struct ConvPush {
+  std::uint32_t cols, m, k, groups;
+  std::uint32_t out_channels, positions, taps;
+  std::uint32_t image_stride, group_stride, in_plane;
+  std::uint32_t in_d[3];
+  std::uint32_t out_d1, out_d2;
+  std::uint32_t k_d1, k_d2;
+  std::uint32_t stride[3];
+  std::int32_t pad[3];
+  std::uint32_t in_dil[3];
+  std::uint32_t k_dil[3];
+};
+static_assert(sizeof(ConvPush) <= Pipelines::kPushBytes);
+
+// The tile: 16*tm x 16*tn outputs per workgroup, bk K elements per step.
+struct ConvTile {
+  std::uint32_t tm = 4, tn = 8, bk = 16;
+};
+
+std::uint64_t shared_bytes(const ConvTile& t, std::uint64_t word) {
+  // Two K steps of A [bk][16*tm/4 + 1] and B [bk][16*tn/4 + 1] vec4 rows.
+  return 2 * t.bk * ((4 * t.tm + 1) + (4 * t.tn + 1)) * 4 * word;
+}
+
+// VKT_VK_CONV_TILE=<BM>x<BN>x<BK> (BM 64 or 128, BN 64, 128 or 256, BK 8 or 16), read at
+// every call: a tuning run on the GPU compares tiles in one process. Empty: the rule.
+bool tile_override(ConvTile& t) {
+  const std::string env(common::env_text("VKT_VK_CONV_TILE"));
+  if (env.empty()) return false;
+  unsigned bm = 0, bn = 0, bk = 0;
+  char tail = 0;
+  const bool ok = std::sscanf(env.c_str(), "%ux%ux%u%c", &bm, &bn, &bk, &tail) == 3 &&
+                  (bm == 64 || bm == 128) && (bn == 64 || bn == 128 || bn == 256) &&
+                  (bk == 8 || bk == 16);
+  if (!ok) {
+    throw Error(std::string("[conv] VKT_VK_CONV_TILE='") + env +
+                "': expected <BM>x<BN>x<BK>, BM 64 or 128, BN 64, 128 or 256, BK 8 or 16");
+  }
+  t = {bm / 16, bn / 16, bk};
+  return true;
+}
+
+// Out channels per group decide the rows: 64 rows when a group has at most 64 (a ResNet
+// layer's 64), else 128; 128 columns; K steps of 16, halved until the shared tiles fit.
+// Speed of each: to be measured on the H200 (vkt-bench conv with VKT_VK_CONV_TILE).
+ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t shared_limit) {
+  ConvTile t;
+  t.tm = group_out <= 64 ? 4 : 8;
+  while (shared_bytes(t, word) > shared_limit && t.bk > 4) t.bk /= 2;
+  while (shared_bytes(t, word) > shared_limit && t.tn > 4) t.tn /= 2;
+  while (shared_bytes(t, word) > shared_limit && t.tm > 4) t.tm /= 2;
+  return t;
+}
+
+// f16 on NV cooperative matrices (shaders/conv_coopmat.comp: 64 x 128 tiles, K steps of 32)
+// only when VKT_VK_COOPMAT=1 (read at every call): on the H200 the ResNet layer took 1606 us
+// of device time there against 370 us in the plain f16 kernel (bench_results/h200/run14).
+constexpr std::uint64_t kCoopmatShared = 2 * 64 * 40 * 2 + 2 * 32 * 136 * 2 + 8 * 256 * 4;
+bool use_coopmat(const VulkanBackend& b, DType d) {
+  const bool on = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "conv") == 1;
+  return d == DType::f16 && b.context().caps().coopmat_nv && on &&
+         kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
+}
+
+// conv as im2col + dot's GEMM: by default for f16 where the device has cooperative
+// matrices, which the GEMM then takes (H200, run28-0da5d5e, the ResNet 3x3 layer: C 251.5 us
+// against 393.3 for the implicit GEMM in run 26); f32 keeps the implicit GEMM (645.9 against
+// 324). VKT_VK_CONV_GEMM=1 or 0 forces it either way (read at every call). One group only,
+// the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
+bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
+                     std::int64_t k, std::int64_t positions) {
+  const int forced = common::env_choice("VKT_VK_CONV_GEMM", {"0", "1"}, -1, "conv");
+  const bool wanted = forced < 0 ? call.out_dtype == DType::f16 && (b.context().caps().coopmat_nv ||
+                                                                    b.context().caps().coopmat_khr)
+                                 : forced == 1;
+  if (!wanted || groups != 1) return false;
+  const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
+  return elements < (std::uint64_t{1} << 32) &&
+         elements * itemsize(call.out_dtype) <= b.context().limits().max_storage_range &&
+         b.context().caps().storage8 && b.context().caps().storage16;
+}
+
+// Positions per 16-byte store of the im2col matrix (conv_im2col_vec.comp) for 2- and 4-byte
+// dtypes whose rows hold whole stores, else 1 (conv_im2col.comp, one element per store).
+// VKT_VK_CONV_IM2COL_VEC=0 (read at every call) takes the element shader everywhere.
+std::int64_t im2col_vector(DType d, std::int64_t positions) {
+  if (!common::env_switch("VKT_VK_CONV_IM2COL_VEC", "1", "0", true, "conv")) return 1;
+  const auto width = static_cast<std::int64_t>(itemsize(d));
+  if (width != 2 && width != 4) return 1;
+  return positions % (16 / width) == 0 ? 16 / width : 1;
+}
+
+std::atomic<bool> g_last_conv_gemm{false};
+
+// The shader computes each tap's position in the padded, dilated input in int32:
+// out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
+// Every term below 2^29 keeps any sum of them in range; larger geometry falls back.
+bool positions_fit_int32(const OpCall& call) {
+  const ConvParams& p = call.get<ConvParams>();
+  const Shape& in = call.inputs[0].shape();
+  const Shape& k = call.inputs[1].shape();
+  constexpr std::int64_t kLimit = std::int64_t{1} << 29;
+  for (std::size_t a = 0; a + 2 < in.size(); ++a) {
+    const std::int64_t lo = p.padding[a].first;
+    if (lo <= -kLimit || lo >= kLimit) return false;
+    const std::int64_t terms[] = {(call.out_shape[a + 2] - 1) * p.strides[a],
+                                  std::max<std::int64_t>(k[a + 2] - 1, 0) * p.kernel_dilation[a],
+                                  std::max<std::int64_t>(in[a + 2] - 1, 0) * p.input_dilation[a]};
+    for (std::int64_t x : terms) {
+      if (x >= kLimit) return false;
+    }
+  }
+  return true;
+}
+
+std::uint32_t u32(std::int64_t x) {
+  return static_cast<std::uint32_t>(x);
+}
+
+}  // namespace
+
+namespace testing {
+bool last_conv_took_gemm() {
+  return g_last_conv_gemm.load();
+}
+}  // namespace testing
+
+bool conv_supported(const VulkanBackend& b, const OpCall& call) {
+  if (call.op != Op::conv || !is_float(call.out_dtype) || !b.dtype_supported(call.out_dtype)) {
+    return false;
+  }
+  const std::size_t spatial = call.out_shape.size() - 2;
+  if (spatial < 1 || spatial > kMaxSpatial) return false;
+  if (!positions_fit_int32(call)) return false;
+  const std::uint64_t word = call.out_dtype == DType::f64 ? 8 : 4;
+  const ConvTile t = choose_tile(call.out_shape[1], word,
+                                 b.context().properties().limits.maxComputeSharedMemorySize);
+  return shared_bytes(t, word) <= b.context().properties().limits.maxComputeSharedMemorySize;
+}
+
+Tensor run_conv(VulkanBackend& b, const OpCall& call) {
+  if (!conv_supported(b, call)) {
+    throw Unsupported("[conv] " + std::string(dtype_name(call.out_dtype)) + " with " +
+                      std::to_string(call.out_shape.size() - 2) + " spatial axes has no native " +
+                      b.name() + " kernel");
+  }
+  Tensor out = b.make_output(call);
+  if (out.size() == 0) return out;
+  const ConvParams& p = call.get<ConvParams>();
+  const Tensor& input = call.inputs[0];
+  const Tensor& kernel = call.inputs[1];
+  const Shape& in = input.shape();
+  const std::size_t spatial = in.size() - 2;
+  const std::size_t pad_axes = kMaxSpatial - spatial;  // leading size-1 axes
+
+  // Per axis, missing leading axes as size 1 with unit stride and dilation.
+  std::array<std::int64_t, 3> in_d{1, 1, 1}, out_d{1, 1, 1}, k_d{1, 1, 1}, stride{1, 1, 1},
+      pad{0, 0, 0}, in_dil{1, 1, 1}, k_dil{1, 1, 1};
+  bool input_dilated = false;
+  for (std::size_t a = 0; a < spatial; ++a) {
+    const std::size_t i = a + pad_axes;
+    in_d[i] = in[a + 2];
+    out_d[i] = call.out_shape[a + 2];
+    k_d[i] = kernel.shape()[a + 2];
+    stride[i] = p.strides[a];
+    pad[i] = p.padding[a].first;
+    in_dil[i] = p.input_dilation[a];
+    k_dil[i] = p.kernel_dilation[a];
+    input_dilated = input_dilated || in_dil[i] > 1;
+  }
+  const std::int64_t groups = p.feature_groups * p.batch_groups;
+  const std::int64_t out_channels = call.out_shape[1];
+  const std::int64_t group_out = out_channels / groups;
+  const std::int64_t positions = out_d[0] * out_d[1] * out_d[2];
+  const std::int64_t taps = k_d[0] * k_d[1] * k_d[2];
+  const std::int64_t in_plane = in_d[0] * in_d[1] * in_d[2];
+  const std::int64_t cols = call.out_shape[0] * positions;
+  const std::int64_t group_stride =
+      p.batch_groups > 1 ? call.out_shape[0] * in[1] * in_plane : kernel.shape()[1] * in_plane;
+  const ConvPush push{u32(cols),
+                      u32(group_out),
+                      u32(kernel.shape()[1] * taps),
+                      u32(groups),
+                      u32(out_channels),
+                      u32(positions),
+                      u32(taps),
+                      u32(in[1] * in_plane),
+                      u32(group_stride),
+                      u32(in_plane),
+                      {u32(in_d[0]), u32(in_d[1]), u32(in_d[2])},
+                      u32(out_d[1]),
+                      u32(out_d[2]),
+                      u32(k_d[1]),
+                      u32(k_d[2]),
+                      {u32(stride[0]), u32(stride[1]), u32(stride[2])},
+                      {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1]),
+                       static_cast<std::int32_t>(pad[2])},
+                      {u32(in_dil[0]), u32(in_dil[1]), u32(in_dil[2])},
+                      {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])}};
+
+  const DType d = call.out_dtype;
+  g_last_conv_gemm.store(false);
+  if (use_im2col_gemm(b, call, groups, push.k, positions)) {
+    // out[n] = kernel [O, K] . cols[n] [K, positions]: the output's [n, o, pos] layout.
+    const std::int64_t batch = call.out_shape[0], k = push.k;
+    const Tensor cols =
+        b.make_output(OpCall{Op::conv, {}, NoParams{}, d, Shape{batch, k, positions}});
+    const std::string width = std::to_string(itemsize(d));
+    const std::int64_t vec = im2col_vector(d, positions);
+    // One invocation per column (or group of vec columns) and run of 32 (16) rows: the
+    // shaders' RUN.
+    const Pipeline p_im2col =
+        b.pipelines().get(vec > 1 ? "conv_im2col_vec_w" + width : "conv_im2col_w" + width, 2, {});
+    const std::int64_t run = vec > 1 ? 16 : 32;
+    const auto units = static_cast<std::uint64_t>(batch * positions / vec * ((k + run - 1) / run));
+    b.dispatch(p_im2col, {{&input, false}, {&cols, true}}, &push, sizeof(push), units);
+    b.mark_device_timer();  // vkt-bench conv's per-pass device times: im2col, then the GEMM
+    GemmView v;
+    v.batch = batch, v.m = out_channels, v.n = positions, v.k = k;
+    v.a = {0, k, 1};
+    v.b = {k * positions, positions, 1};
+    v.c = {out_channels * positions, positions};
+    record_gemm(b, v, d, kernel, cols, out);
+    g_last_conv_gemm.store(true);
+    return out;
+  }
+  const std::uint64_t word = d == DType::f64 ? 8 : 4;
+  const std::uint64_t shared_limit = b.context().properties().limits.maxComputeSharedMemorySize;
+  const bool coopmat = use_coopmat(b, d);
+  ConvTile t = choose_tile(group_out, word, shared_limit);
+  if (coopmat) t = {4, 8, 32};  // the coopmat module's fixed 64 x 128 tile
+  if (!coopmat && tile_override(t) && shared_bytes(t, word) > shared_limit) {
+    throw Error("[conv] VKT_VK_CONV_TILE='" + std::string(common::env_text("VKT_VK_CONV_TILE")) +
+                "' needs " + std::to_string(shared_bytes(t, word)) +
+                " bytes of shared memory, the device has " + std::to_string(shared_limit));
+  }
+  // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
+  // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
+  const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
+  const Pipeline pipeline = b.pipelines().get(
+      coopmat ? std::string("conv_coopmat") : b.variant("conv", {d}), 3,
+      {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
+       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u});
+  // Tiles and groups past the device's grid limits are looped over inside the kernel.
+  const auto& limit = b.context().limits().max_group_count;
+  auto tiles = [](std::int64_t extent, std::uint32_t tile) {
+    return static_cast<std::uint64_t>((extent + tile - 1) / tile);
+  };
+  const std::array<std::uint32_t, 3> grid{
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(cols, 16 * t.tn), limit[0])),
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(group_out, 16 * t.tm), limit[1])),
+      static_cast<std::uint32_t>(
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(groups), limit[2]))};
+  b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&out, true}}, &push,
+                    sizeof(push), grid);
+  return out;
+}
+
+}  // namespace vkt::vk
