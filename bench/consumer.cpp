@@ -8,6 +8,7 @@
 #include "stats.h"
 #include "suite.h"
 #include "table.h"
+#include "verdict.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {
@@ -93,6 +94,7 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
     }
   }
   finish(run.out, rows, table);
+  print_verdicts(stdout, rows, run.host);
   return rows;
 }
 

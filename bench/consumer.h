@@ -14,7 +14,7 @@ struct ConsumerOptions {
   std::vector<std::int64_t> sizes;
   int min_reps = 30;
   int device = -1;
-  std::string out;  // CSV path; empty: bench_results/<host>_consumer_<date>.csv
+  std::string out;  // CSV path; empty: bench_results/<machine>/consumer.csv
 };
 
 // Runs the bench, prints the table, writes the CSV; returns the rows.

@@ -17,7 +17,7 @@ struct ConvBenchOptions {
   int device = -1;
   bool device_only = false;  // columns C and D only (tuning runs)
   bool gemm_alone = false;   // a row per dtype timing the im2col path's GEMM alone (a dot)
-  std::string out;           // empty: bench_results/<host>_conv_<date>.csv
+  std::string out;           // empty: bench_results/<machine>/conv.csv
 };
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o);

@@ -17,7 +17,7 @@ struct FftBenchOptions {
   int min_reps = 30;
   int device = -1;
   bool device_only = false;  // columns C and D only
-  std::string out;           // empty: bench_results/<host>_fft_<date>.csv
+  std::string out;           // empty: bench_results/<machine>/fft.csv
 };
 
 std::vector<Row> run_fft_bench(const FftBenchOptions& o);

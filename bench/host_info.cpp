@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -78,13 +79,26 @@ Row host_fields(const HostInfo& h) {
           {"date", h.date}};
 }
 
-std::string default_csv_name(const HostInfo& h, const std::string& bench) {
-  return h.host + "_" + bench + "_" + h.date.substr(0, 10) + ".csv";
+std::string machine_kind(const HostInfo& h) {
+  if (h.device == "none") return "host";
+  if (h.device.find("H100") != std::string::npos) return "h100";
+  if (h.device.find("H200") != std::string::npos) return "h200";
+  if (h.device.find("llvmpipe") != std::string::npos) return "lavapipe";
+  std::string kind;
+  for (char c : h.device) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      kind += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!kind.empty() && kind.back() != '-') {
+      kind += '-';
+    }
+  }
+  return kind;
 }
 
 std::string default_csv_path(const HostInfo& h, const std::string& bench) {
-  std::filesystem::create_directories("bench_results");
-  return "bench_results/" + default_csv_name(h, bench);
+  const std::string dir = "bench_results/" + machine_kind(h);
+  std::filesystem::create_directories(dir);
+  return dir + "/" + bench + ".csv";
 }
 
 }  // namespace vkt::bench

@@ -17,9 +17,11 @@ struct HostInfo {
 HostInfo collect_host_info(const Backend* device);
 // The metadata as the leading fields of a row.
 Row host_fields(const HostInfo& h);
-// "<host>_<bench>_<date>.csv" with the date as YYYY-MM-DD.
-std::string default_csv_name(const HostInfo& h, const std::string& bench);
-// bench_results/<default_csv_name>, creating bench_results/ when missing.
+// The folder of bench_results/ a machine's CSVs go to: h100, h200, lavapipe, host (no
+// device), else the device's name in lower case.
+std::string machine_kind(const HostInfo& h);
+// bench_results/<machine_kind>/<bench>.csv, creating the folder when missing: a new run
+// replaces the machine's last CSV of that bench (git keeps the history).
 std::string default_csv_path(const HostInfo& h, const std::string& bench);
 
 }  // namespace vkt::bench

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include "cases.h"
 #include "commands.h"
+#include "common/settings.h"
 #include "consumer.h"
 #include "conv_bench.h"
 #include "device.h"
@@ -84,6 +86,10 @@ std::vector<std::string> split_list(const std::string& list) {
 int main(int argc, char** argv) {
   CLI::App app{"vkt-bench: what a vktensor op costs the program that consumes its result"};
   app.require_subcommand(1);
+  std::string override_spec;
+  app.add_option("--override", override_spec,
+                 "force the other side of a rule for this run: name=value,... (the fields of "
+                 "vkt::Overrides, src/common/settings.h: dot_kernel=reg, reduce_vec4=1, ...)");
 
   std::string ops_list, sizes_list = "1024,16384,262144,1048576", out;
   int reps = 30, device = -1;
@@ -96,7 +102,7 @@ int main(int argc, char** argv) {
   consumer->add_option("--reps", reps, "minimum timed repetitions per column (after 2 warm-ups)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  consumer->add_option("--out", out, "CSV path (default bench_results/<host>_consumer_<date>.csv)");
+  consumer->add_option("--out", out, "CSV path (default bench_results/<machine>/consumer.csv)");
   consumer->add_option("--device", device,
                        "Vulkan device index (default: VKT_DEVICE or the best device)");
   consumer->add_flag_callback(
@@ -126,7 +132,7 @@ int main(int argc, char** argv) {
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
     s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");
     s->add_option("--reps", reps, "minimum timed repetitions")->check(CLI::Range(1, 100000));
-    s->add_option("--out", out, "CSV path (default bench_results/<host>_<bench>_<date>.csv)");
+    s->add_option("--out", out, "CSV path (default bench_results/<machine>/<bench>.csv)");
     s->add_option("--device", device, "Vulkan device index");
     s->add_flag_callback(
         "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "time the cpu backend only");
@@ -171,8 +177,7 @@ int main(int argc, char** argv) {
   conv->add_option("--reps", conv_opts.min_reps, "minimum timed repetitions per column")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  conv->add_option("--out", conv_opts.out,
-                   "CSV path (default bench_results/<host>_conv_<date>.csv)");
+  conv->add_option("--out", conv_opts.out, "CSV path (default bench_results/<machine>/conv.csv)");
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
@@ -197,7 +202,7 @@ int main(int argc, char** argv) {
   fft->add_option("--reps", fft_opts.min_reps, "minimum timed repetitions per column")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  fft->add_option("--out", fft_opts.out, "CSV path (default bench_results/<host>_fft_<date>.csv)");
+  fft->add_option("--out", fft_opts.out, "CSV path (default bench_results/<machine>/fft.csv)");
   fft->add_option("--device", fft_opts.device, "Vulkan device index");
   fft->add_flag_callback(
       "--cpu-only", [&] { fft_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
@@ -226,6 +231,8 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    std::optional<vkt::OverrideScope> forced;
+    if (!override_spec.empty()) forced.emplace(override_spec);
     if (consumer->parsed()) {
       vkt::bench::ConsumerOptions o;
       o.ops = parse_ops(ops_list, vkt::bench::seed_ops());

@@ -34,7 +34,7 @@ struct ConsumerRun {
   double d2h = 0;
   TimingPlan plan;
 };
-// `out` empty: bench_results/<host>_<bench>_<date>.csv.
+// `out` empty: bench_results/<machine>/<bench>.csv.
 ConsumerRun start_consumer_run(int device, const std::string& out, const std::string& bench,
                                int min_reps);
 

@@ -17,7 +17,7 @@ struct SuiteOptions {
   std::vector<std::int64_t> sizes;  // empty: the bench's default grid
   int min_reps = 30;
   int device = -1;
-  std::string out;  // empty: bench_results/<host>_<bench>_<date>.csv
+  std::string out;  // empty: bench_results/<machine>/<bench>.csv
   // matmul only (matmul.cpp): dtypes, environment variants, rounds of fresh operands, and
   // the largest n the cpu column is measured at.
   std::vector<std::string> dtypes;

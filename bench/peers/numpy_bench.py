@@ -173,7 +173,7 @@ def parse_args(argv):
                    help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
     p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
     p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
-    p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_numpy-consumer_<date>.csv)")
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/numpy-consumer.csv)")
     return p.parse_args(argv)
 
 

@@ -274,9 +274,22 @@ def host_metadata(build_type, device=None):
     }
 
 
+def machine_kind(meta):
+    """The folder of bench_results/ a machine's CSVs go to, as vkt-bench names it."""
+    device = meta.get("device", "none")
+    if device == "none":
+        return "host"
+    for mark, kind in (("H100", "h100"), ("H200", "h200"), ("llvmpipe", "lavapipe")):
+        if mark in device:
+            return kind
+    return "-".join("".join(c.lower() if c.isalnum() else " " for c in device).split())
+
+
 def default_csv_path(meta, bench):
-    """bench_results/<host>_<bench>_<date>.csv, relative to the current folder like vkt-bench."""
-    return os.path.join("bench_results", f"{meta['host']}_{bench}_{meta['date'][:10]}.csv")
+    """bench_results/<machine>/<bench>.csv, relative to the current folder like vkt-bench."""
+    folder = os.path.join("bench_results", machine_kind(meta))
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, f"{bench}.csv")
 
 
 # ---- the consumer CSV (bench/consumer.cpp) ----

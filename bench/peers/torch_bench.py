@@ -257,7 +257,7 @@ def parse_args(argv):
     p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
     p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
     p.add_argument("--cpu-only", action="store_true", help="columns A, B and B_vec only (torch CPU)")
-    p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_torch-consumer_<date>.csv)")
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-consumer.csv)")
     return p.parse_args(argv)
 
 

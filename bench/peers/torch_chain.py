@@ -102,7 +102,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description="PyTorch eager and torch.compile peer of vkt-bench chain.")
     p.add_argument("--sizes", default="16384,1048576,16777216", help="comma-separated sizes (default: %(default)s)")
     p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions (default: %(default)s)")
-    p.add_argument("--out", default="", help="CSV path (default bench_results/<host>_torch-chain_<date>.csv)")
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-chain.csv)")
     args = p.parse_args(argv)
     sizes = pc.parse_sizes(args.sizes)
     has_cuda = torch.cuda.is_available()
