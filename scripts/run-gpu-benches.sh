@@ -33,13 +33,13 @@
 #           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
 #           (--gemm-alone), then f16 with the element-per-store im2col (VKT_VK_CONV_IM2COL_VEC=0)
 # convcpu   the cpu's conv (columns A, B; f32 and f64) under each work split
-#           (VKT_CPU_CONV_SPLIT=tiles|images), at all threads and at 2 (the 2-core rule),
+#           (--override cpu_conv_split=tiles|images), at all threads and at 2 (the 2-core rule),
 #           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
 #           CPU's conv beside the ResNet layer (16 and 2 threads)
 # fft       vkt-bench fft (one line of 4K, 64K, 1M, 16M c64 and c128 points, and 4096 lines
 #           of 4096; columns A..E, device time) and its PyTorch peer (cuFFT and torch cpu,
 #           same inputs, same columns): the issue's goal is 16M c64 within 3x cuFFT; and
-#           the cpu's long lines with VKT_CPU_FFT_FOUR_STEP=off (the four-step's gain), and
+#           the cpu's long lines with --override cpu_fft_four_step=off (the four-step's gain), and
 #           a sweep of lengths, every one four-step, against off (where the crossover
 #           lies; the rule is 3 n point bytes > the host's L2), torch cpu beside it
 # compile   vkt::compile (issue 12): chain16, softmax, layernorm and mlp compiled against eager
@@ -106,8 +106,8 @@ for b in $benches; do
       done ;;
     tests)
       t=$(dirname "$bench")/tests
-      VKT_GOLDEN_DIR=$PWD/tests/golden/data VKT_POOL_POISON=1 "$t/vkt_unit_tests" > "$out/${host}_unit-tests_${day}.log" 2>&1 || true
-      VKT_VALIDATION=1 VKT_POISON=1 VKT_POOL_POISON=1 timeout 360 "$t/vkt_vulkan_tests" \
+      VKT_GOLDEN_DIR=$PWD/tests/golden/data "$t/vkt_unit_tests" > "$out/${host}_unit-tests_${day}.log" 2>&1 || true
+      VKT_VALIDATION=1 VKT_POISON=1 timeout 360 "$t/vkt_vulkan_tests" \
         --gtest_filter='-Elementwise.BinaryEveryOpDtypeAndShape:Elementwise.UnaryEveryOpDtypeAndShape' \
         > "$out/${host}_vulkan-tests_${day}.log" 2>&1 || true
       tail -n 3 "$out/${host}_unit-tests_${day}.log" "$out/${host}_vulkan-tests_${day}.log" ;;
@@ -134,11 +134,11 @@ for b in $benches; do
       fi ;;
     convcpu)
       for split in tiles images; do
-        VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32,f64 --reps 10 \
+        "$bench" --override cpu_conv_split=$split conv --cpu-only --dtypes f32,f64 --reps 10 \
           --out "$out/${host}_conv-cpu-${split}_${day}.csv"
-        OMP_NUM_THREADS=2 VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32 --reps 5 \
+        OMP_NUM_THREADS=2 "$bench" --override cpu_conv_split=$split conv --cpu-only --dtypes f32 --reps 5 \
           --out "$out/${host}_conv-cpu-$split-threads2_${day}.csv"
-        VKT_CPU_CONV_SPLIT=$split "$bench" conv --cpu-only --dtypes f32 --batches 1,32 --channels 512 \
+        "$bench" --override cpu_conv_split=$split conv --cpu-only --dtypes f32 --batches 1,32 --channels 512 \
           --hw 7 --reps 10 --out "$out/${host}_conv-cpu-deep-${split}_${day}.csv"
       done
       if have_torch; then
@@ -203,13 +203,13 @@ for b in $benches; do
       "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
       "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"
       # The cpu's long single lines without the four-step split (one thread per line).
-      VKT_CPU_FFT_FOUR_STEP=off "$bench" fft --cpu-only --dtypes c64,c128 --sizes 1048576,16777216 \
+      "$bench" --override cpu_fft_four_step=off fft --cpu-only --dtypes c64,c128 --sizes 1048576,16777216 \
         --out "$out/${host}_fft-cpu-no-four-step_${day}.csv"
       # The crossover: every line four-step, then none, 16K to 4M points.
       sweep=16384,32768,65536,131072,262144,524288,1048576,4194304
-      VKT_CPU_FFT_FOUR_STEP=65536 "$bench" fft --cpu-only --dtypes c64,c128 --sizes $sweep \
+      "$bench" --override cpu_fft_four_step=65536 fft --cpu-only --dtypes c64,c128 --sizes $sweep \
         --out "$out/${host}_fft-cpu-four-step-sweep_${day}.csv"
-      VKT_CPU_FFT_FOUR_STEP=off "$bench" fft --cpu-only --dtypes c64,c128 --sizes $sweep \
+      "$bench" --override cpu_fft_four_step=off fft --cpu-only --dtypes c64,c128 --sizes $sweep \
         --out "$out/${host}_fft-cpu-direct-sweep_${day}.csv"
       if have_torch; then
         python3 bench/peers/torch_fft.py --dtypes c64,c128 --out "$out/${host}_torch-fft_${day}.csv"

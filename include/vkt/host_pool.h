@@ -26,7 +26,7 @@ void host_pool_trim();
 void set_host_pool_cap(std::size_t bytes);
 // Fills reused buffers with 0xFF bytes (NaN for floats, -1 for signed integers), so code
 // that reads a result it did not write shows up. Default: on in debug builds or with
-// VKT_POOL_POISON=1.
+// VKT_POISON=1 (off with VKT_POISON=0).
 void set_host_pool_poison(bool on);
 
 }  // namespace vkt

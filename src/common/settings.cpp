@@ -11,7 +11,8 @@
 namespace vkt {
 namespace {
 
-constexpr std::uint64_t kMaxMb = std::uint64_t{1} << 44;  // 16 EiB in MiB: any real cap
+// 8 EiB in MiB: any real cap, and its bytes still fit in 64 bits.
+constexpr std::uint64_t kMaxMb = std::uint64_t{1} << 43;
 
 std::optional<std::uint64_t> mb(const char* name, std::string_view text) {
   return common::word_count(text, name, 0, kMaxMb, "settings");
@@ -91,8 +92,9 @@ Settings parse_settings(const std::function<std::string_view(const char*)>& look
   s.device_pool_mb = mb("VKT_VK_POOL_CAP_MB", lookup("VKT_VK_POOL_CAP_MB"));
   s.pinned_mb = mb("VKT_VK_PINNED_MB", lookup("VKT_VK_PINNED_MB"));
   s.blas_library = std::string(lookup("VKT_BLAS_LIBRARY"));
-  s.isa_cap = static_cast<IsaCap>(common::word_choice(
-      lookup("VKT_CPU_ISA"), "VKT_CPU_ISA", {"sse2", "avx2", "avx512"}, 2, "settings"));
+  s.openblas_coretype = std::string(lookup("OPENBLAS_CORETYPE"));
+  s.isa_cap = static_cast<IsaCap>(common::word_choice(lookup("VKT_CPU_ISA"), "VKT_CPU_ISA",
+                                                      {"sse2", "avx2", "avx512"}, 2, "settings"));
   return s;
 }
 
@@ -124,8 +126,8 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
     o.reduce_vec4 = bool_value(name, value);
   } else if (is("reduce_groups")) {
     const auto n = count_value(name, value, 1, 1u << 20);
-    o.reduce_groups = n ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*n))
-                        : std::nullopt;
+    o.reduce_groups =
+        n ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*n)) : std::nullopt;
   } else if (is("arg_locate")) {
     o.arg_locate = bool_value(name, value);
   } else if (is("sort_digit_bits")) {
@@ -133,7 +135,8 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
       throw Error("[settings] override sort_digit_bits='" + std::string(value) +
                   "': expected 8 or 4");
     }
-    o.sort_digit_bits = value.empty() ? std::nullopt : std::optional<unsigned>(value == "8" ? 8 : 4);
+    o.sort_digit_bits =
+        value.empty() ? std::nullopt : std::optional<unsigned>(value == "8" ? 8 : 4);
   } else if (is("sort_reorder")) {
     o.sort_reorder = bool_value(name, value);
   } else if (is("dot_kernel")) {
@@ -169,6 +172,7 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
     }
     o.cpu_conv_split = text_value(value);
   } else if (is("cpu_fft_four_step")) {
+    if (!value.empty() && value != "off") count_value(name, value, 0, INT64_MAX);
     o.cpu_fft_four_step = text_value(value);
   } else if (is("prune_check")) {
     o.prune_check = bool_value(name, value).value_or(false);
@@ -191,7 +195,8 @@ OverrideScope::OverrideScope(std::string_view assignments) : previous_(overrides
       throw Error("[settings] override '" + std::string(item) + "': expected name=value");
     }
     set_override(o, item.substr(0, eq), item.substr(eq + 1));
-    assignments = comma == std::string_view::npos ? std::string_view() : assignments.substr(comma + 1);
+    assignments =
+        comma == std::string_view::npos ? std::string_view() : assignments.substr(comma + 1);
   }
   replace_overrides(std::make_shared<const Overrides>(std::move(o)));
 }

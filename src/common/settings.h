@@ -20,24 +20,25 @@ enum class DefaultBackend { cpu, vulkan };
 enum class IsaCap { sse2, avx2, avx512 };
 
 struct Settings {
-  DefaultBackend backend = DefaultBackend::cpu;  // VKT_BACKEND=cpu|vulkan
-  std::string device;                            // VKT_DEVICE: an index or a name substring
+  DefaultBackend backend = DefaultBackend::cpu;     // VKT_BACKEND=cpu|vulkan
+  std::string device;                               // VKT_DEVICE: an index or a name substring
   FallbackPolicy fallback = FallbackPolicy::allow;  // VKT_FALLBACK=allow|warn|error
-  bool validation = false;                       // VKT_VALIDATION=1: Khronos validation layer
+  bool validation = false;                          // VKT_VALIDATION=1: Khronos validation layer
   // VKT_POISON=1|0: fill new device outputs and reused host buffers with 0xFF bytes (unset:
   // host buffers in debug builds only).
   std::optional<bool> poison;
   // VKT_CACHE_DIR=off|DIR, else $XDG_CACHE_HOME/vktensor or $HOME/.cache/vktensor; empty: off.
   std::string cache_dir;
-  bool compile_dump = false;                  // VKT_COMPILE_DUMP=1: traced graphs and shaders
-  bool pipeline_stats = false;                // VKT_VK_PIPELINE_STATS=1: the driver's statistics
-  bool staging = false;                       // VKT_VK_STAGING=1: never map working memory
-  bool no_push_descriptor = false;            // VKT_VK_NO_PUSH_DESCRIPTOR=1: descriptor pools
-  std::optional<std::uint64_t> host_pool_mb;  // VKT_HOST_POOL_MB: the host pool's cap
+  bool compile_dump = false;                    // VKT_COMPILE_DUMP=1: traced graphs and shaders
+  bool pipeline_stats = false;                  // VKT_VK_PIPELINE_STATS=1: the driver's statistics
+  bool staging = false;                         // VKT_VK_STAGING=1: never map working memory
+  bool no_push_descriptor = false;              // VKT_VK_NO_PUSH_DESCRIPTOR=1: descriptor pools
+  std::optional<std::uint64_t> host_pool_mb;    // VKT_HOST_POOL_MB: the host pool's cap
   std::optional<std::uint64_t> device_pool_mb;  // VKT_VK_POOL_CAP_MB: device memory's cap
   std::optional<std::uint64_t> pinned_mb;       // VKT_VK_PINNED_MB: pinned read buffers' cap
   std::string blas_library;                     // VKT_BLAS_LIBRARY: the OpenBLAS to load
-  IsaCap isa_cap = IsaCap::avx512;              // VKT_CPU_ISA=sse2|avx2|avx512
+  std::string openblas_coretype;    // OPENBLAS_CORETYPE, OpenBLAS's own (honoured, not a switch)
+  IsaCap isa_cap = IsaCap::avx512;  // VKT_CPU_ISA=sse2|avx2|avx512
 };
 
 // Parses the settings from `lookup` (a variable's value, empty where unset). Pure, for tests.
@@ -50,17 +51,17 @@ const Settings& settings();
 // The other side of a rule, forced by tests (so lavapipe runs both) and by vkt-bench's
 // variants. Unset fields leave the rule in charge.
 struct Overrides {
-  std::optional<std::string> cache_dir;   // replaces Settings::cache_dir ("": off)
-  std::optional<bool> staging;            // replaces Settings::staging for backends made now
+  std::optional<std::string> cache_dir;  // replaces Settings::cache_dir ("": off)
+  std::optional<bool> staging;           // replaces Settings::staging for backends made now
   // Vulkan movement and indexing.
   std::optional<bool> one_pass_movement;  // concatenate / put_slice in one gather dispatch
   std::optional<bool> fused_put;          // indexed_put of a few rows in one pass
   // Vulkan reductions and sort.
-  std::optional<bool> reduce_vec4;        // rows passes over f32 read vec4s
+  std::optional<bool> reduce_vec4;             // rows passes over f32 read vec4s
   std::optional<std::uint32_t> reduce_groups;  // workgroups a split rows pass aims for
-  std::optional<bool> arg_locate;         // argmax/argmin of split f32 rows by value, then place
+  std::optional<bool> arg_locate;           // argmax/argmin of split f32 rows by value, then place
   std::optional<unsigned> sort_digit_bits;  // 8 or 4
-  std::optional<bool> sort_reorder;       // stage each radix tile in sorted order
+  std::optional<bool> sort_reorder;         // stage each radix tile in sorted order
   // Vulkan dot and conv.
   std::optional<std::string> dot_kernel;    // auto|tiled|reg
   std::optional<std::string> dot_tile;      // <BM>x<BN>x<BK> of the register-blocked kernel
@@ -70,10 +71,10 @@ struct Overrides {
   std::optional<std::string> coopmat_tile;  // <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>]
   std::optional<bool> conv_gemm;            // conv as im2col, then dot's GEMM
   // Vulkan memory and transfers.
-  std::optional<std::uint64_t> block_mb;  // the pool's block size
+  std::optional<std::uint64_t> block_mb;     // the pool's block size
   std::optional<bool> small_uploads_mapped;  // small host tensors by memcpy (backends made now)
   // cpu.
-  std::optional<std::string> cpu_conv_split;  // tiles|images
+  std::optional<std::string> cpu_conv_split;     // tiles|images
   std::optional<std::string> cpu_fft_four_step;  // off, or a line's byte bound
   // vkt::compile: check that pruned and whole generated kernels give the same SPIR-V.
   bool prune_check = false;

@@ -6,31 +6,21 @@
 #include <set>
 #include <string>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "core/checks.h"
-#include "vkt/backend.h"
 #include "core/legacy_policy.h"
+#include "vkt/backend.h"
 #include "vkt/backend/op_info.h"
 #include "vkt/ledger.h"
 
 namespace vkt {
 namespace {
 
-FallbackPolicy policy_from_env() {
-  const char* v = std::getenv("VKT_FALLBACK");
-  if (v == nullptr) return FallbackPolicy::allow;
-  const std::string s(v);
-  if (s == "warn") return FallbackPolicy::warn;
-  if (s == "error") return FallbackPolicy::error;
-  if (s != "allow" && !s.empty()) {
-    std::cerr << "vktensor: VKT_FALLBACK='" << s << "' is not allow|warn|error; using allow\n";
-  }
-  return FallbackPolicy::allow;
-}
-
 struct Policies {
   std::mutex mutex;
-  FallbackPolicy fallback = policy_from_env();
+  // VKT_FALLBACK, read at the first policy use: a bad value throws there, naming it, until
+  // the environment is fixed or set_fallback_policy() chooses.
+  std::optional<FallbackPolicy> fallback;
   LegacyPolicy legacy;
   std::set<std::string> warned_ops;
 };
@@ -53,11 +43,7 @@ Backend& pick_backend(const OpCall& call) {
 
 void apply_fallback_policy(const OpCall& call, Backend& b) {
   Policies& p = policies();
-  FallbackPolicy policy;
-  {
-    std::lock_guard lock(p.mutex);
-    policy = p.fallback;
-  }
+  const FallbackPolicy policy = fallback_policy();
   if (policy == FallbackPolicy::allow) return;
   const std::string what = "[" + std::string(op_name(call.op)) + "] has no native " + b.name() +
                            " kernel for " + detail::describe_inputs(call);
@@ -75,8 +61,7 @@ void apply_fallback_policy(const OpCall& call, Backend& b) {
 Backend& default_backend() {
   if (scoped_default != nullptr) return *scoped_default;
   static Backend* from_env = [] {
-    const bool on_vulkan = common::env_choice("VKT_BACKEND", {"cpu", "vulkan"}, 0, "backend") == 1;
-    return on_vulkan ? &vulkan() : &cpu();
+    return settings().backend == DefaultBackend::vulkan ? &vulkan() : &cpu();
   }();
   return *from_env;
 }
@@ -93,8 +78,11 @@ void set_fallback_policy(FallbackPolicy p) {
   policies().fallback = p;
 }
 FallbackPolicy fallback_policy() {
-  std::lock_guard lock(policies().mutex);
-  return policies().fallback;
+  {
+    std::lock_guard lock(policies().mutex);
+    if (policies().fallback) return *policies().fallback;
+  }
+  return settings().fallback;  // outside the lock: it may throw, naming VKT_FALLBACK
 }
 void set_legacy_policy(LegacyPolicy p) {
   std::lock_guard lock(policies().mutex);

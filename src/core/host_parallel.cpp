@@ -7,7 +7,6 @@
 #include <cstring>
 #include <vector>
 
-#include "common/env_choice.h"
 
 namespace vkt::host {
 namespace {
@@ -38,11 +37,6 @@ constexpr std::int64_t kCeilingBytes = std::int64_t{64} << 20;
 Tuning calibrate() {
   Tuning t;
   t.threads = max_threads();
-  if (const auto bytes = common::env_count("VKT_CPU_MIN_BYTES_PER_THREAD", 1, INT64_MAX, "cpu")) {
-    t.min_bytes_per_thread = static_cast<std::int64_t>(*bytes);
-    t.from_environment = true;
-    return t;
-  }
   // One thread's copy rate over 4 MiB, past L2 on most cores (a thread's share of a large
   // copy streams from L3 or memory, not L1).
   constexpr std::size_t kBytes = std::size_t{4} << 20;

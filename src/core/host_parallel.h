@@ -30,7 +30,6 @@ struct Tuning {
   double fork_join_us = 0;
   double copy_bytes_per_us = 0;
   std::int64_t min_bytes_per_thread = 0;
-  bool from_environment = false;  // VKT_CPU_MIN_BYTES_PER_THREAD set it
 };
 inline constexpr double kWorkOverForkJoin = 4.0;
 

@@ -9,7 +9,7 @@
 #include <new>
 #include <string>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/host_pool.h"
@@ -36,9 +36,7 @@ std::size_t capacity_for(std::size_t nbytes) {
 }
 
 std::size_t default_cap() {
-  if (const auto mb = common::env_count("VKT_HOST_POOL_MB", 0, ~0ull >> 20, "host")) {
-    return static_cast<std::size_t>(*mb) << 20;
-  }
+  if (const auto mb = settings().host_pool_mb) return static_cast<std::size_t>(*mb) << 20;
 #ifdef __linux__
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) {
@@ -50,9 +48,7 @@ std::size_t default_cap() {
 }
 
 bool default_poison() {
-  if (const int on = common::env_choice("VKT_POOL_POISON", {"0", "1"}, -1, "host"); on >= 0) {
-    return on == 1;
-  }
+  if (const std::optional<bool> on = settings().poison) return *on;
 #ifdef NDEBUG
   return false;
 #else

@@ -104,9 +104,7 @@ class CpuBackend final : public Backend {
         {"vector_isa", kIsa[static_cast<int>(cpu_kernels::vector_isa())]},
         {"fork_join_us", num(t.fork_join_us)},
         {"copy_GBps_one_thread", num(t.copy_bytes_per_us / 1000.0)},
-        {"min_bytes_per_thread",
-         std::to_string(host::min_bytes_per_thread()) +
-             (t.from_environment ? " (VKT_CPU_MIN_BYTES_PER_THREAD)" : "")}};
+        {"min_bytes_per_thread", std::to_string(host::min_bytes_per_thread())}};
     rows.insert(rows.end(), blas_rows.begin(), blas_rows.end());
     return rows;
   }

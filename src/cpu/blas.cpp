@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/settings.h"
 #include "cpu/wide_loops.h"
 #include "vkt/error.h"
 
@@ -41,15 +42,15 @@ F symbol(void* handle, const char* name, const std::string& library) {
 
 Blas load() {
   std::string chosen_by = "OpenBLAS's own detection";
-  if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr && *set != '\0') {
-    chosen_by = "OPENBLAS_CORETYPE=" + std::string(set);
+  if (const std::string& set = settings().openblas_coretype; !set.empty()) {
+    chosen_by = "OPENBLAS_CORETYPE=" + set;
   } else if (const char* core = core_for_features()) {
     setenv("OPENBLAS_CORETYPE", core, 0);  // read by OpenBLAS while it loads, below
     chosen_by = std::string("vktensor, by CPU features (") + core + ")";
   }
   std::vector<std::string> candidates;
-  if (const char* env = std::getenv("VKT_BLAS_LIBRARY"); env != nullptr && *env != '\0') {
-    candidates.emplace_back(env);
+  if (const std::string& chosen = settings().blas_library; !chosen.empty()) {
+    candidates.push_back(chosen);
   }
 #ifdef VKT_OPENBLAS_OPENMP
   candidates.emplace_back(VKT_OPENBLAS_OPENMP);

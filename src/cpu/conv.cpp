@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "cpu/blas.h"
 #include "cpu/conv_columns.h"
 #include "cpu/kernels.h"
@@ -65,18 +65,13 @@ bool is_pointwise(const ConvGeometry& g) {
 // takes `images` (calls from several of our threads would each start its thread pool), and
 // so does a conv with fewer tiles of kMinTile columns than threads (a deep layer of a small
 // batch: thinner tiles would each pack the whole kernel for a few columns' work).
-// VKT_CPU_CONV_SPLIT=tiles|images overrides, to compare the two on a host.
+// Tests force either (Overrides::cpu_conv_split), so both run on any host.
 enum class Split { tiles, images };
 constexpr std::int64_t kMinTile = 64;
 
 Split split_for(const Blas& lib, const ConvGeometry& g) {
-  switch (common::env_choice("VKT_CPU_CONV_SPLIT", {"tiles", "images"}, -1, "conv")) {
-    case 0:
-      return Split::tiles;
-    case 1:
-      return Split::images;
-    default:
-      break;
+  if (const std::optional<std::string> forced = overrides()->cpu_conv_split) {
+    return *forced == "tiles" ? Split::tiles : Split::images;
   }
   const std::int64_t tiles = g.out_batch * g.groups * ((g.positions + kMinTile - 1) / kMinTile);
   return lib.threading == "pthreads" || tiles < max_threads() ? Split::images : Split::tiles;

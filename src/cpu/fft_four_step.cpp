@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/env_choice.h"
+#include "common/settings.h"
 #include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 
@@ -107,11 +108,10 @@ std::int64_t four_step_split(std::int64_t n) {
   return best;
 }
 
-// VKT_CPU_FFT_FOUR_STEP=off (or 0) turns the four-step off; a count of bytes replaces the
-// L2 bound of four_step_pays.
+// Tests force the choice (Overrides::cpu_fft_four_step): "off", or a count of bytes that
+// replaces the L2 bound of four_step_pays, so long-line paths run on a small host.
 static bool four_step_off() {
-  const std::string_view v = common::env_text("VKT_CPU_FFT_FOUR_STEP");
-  return v == "off" || v == "0";
+  return overrides()->cpu_fft_four_step == std::optional<std::string>("off");
 }
 
 // A direct transform keeps its input, output and scratch (3 n points) in L2 while they fit:
@@ -124,8 +124,9 @@ static bool four_step_off() {
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
   std::int64_t bound = l2_cache_bytes();
   if (four_step_off()) return false;
-  if (const auto bytes = common::env_count("VKT_CPU_FFT_FOUR_STEP", 0, INT64_MAX, "fft")) {
-    bound = static_cast<std::int64_t>(*bytes);
+  if (const std::optional<std::string> forced = overrides()->cpu_fft_four_step) {
+    bound = static_cast<std::int64_t>(
+        *common::word_count(*forced, "cpu_fft_four_step", 0, INT64_MAX, "fft"));
   }
   return n >= 256 && four_step_split(n) >= 16 && 3 * n * point_bytes > bound;
 }

@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "cpu/elementwise_loops.h"
 
 namespace vkt::cpu_kernels {
@@ -40,8 +40,8 @@ inline VectorIsa supported_vector_isa() {
 
 // VKT_CPU_ISA=sse2|avx2|avx512 caps the ISA (say, where AVX-512 lowers the clock).
 inline VectorIsa isa_from_environment() {
-  constexpr VectorIsa kByWord[] = {VectorIsa::baseline, VectorIsa::avx2, VectorIsa::avx512};
-  return kByWord[common::env_choice("VKT_CPU_ISA", {"sse2", "avx2", "avx512"}, 2, "cpu")];
+  constexpr VectorIsa kByCap[] = {VectorIsa::baseline, VectorIsa::avx2, VectorIsa::avx512};
+  return kByCap[static_cast<int>(settings().isa_cap)];
 }
 
 inline VectorIsa vector_isa() {

@@ -1,12 +1,13 @@
 // conv on the cpu against a direct sum in double, on layers wide enough (64 input channels
 // x 3x3 taps) that the output positions are cut into several column tiles whose edges fall
-// inside output rows, under both work splits (VKT_CPU_CONV_SPLIT=tiles|images): strides,
+// inside output rows, under both work splits (cpu_conv_split=tiles|images): strides,
 // padding (negative too), input and kernel dilation, feature groups.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <random>
 
+#include "common/settings.h"
 #include "support/compare.h"
 #include "vkt/vkt.h"
 
@@ -90,7 +91,7 @@ TEST(ConvSplit, EverySplitMatchesADirectSum) {
       {{4, 64, 9, 70}, {2, 64, 1, 1}, options({1, 1}, {{0, 0}, {0, 0}}, {1, 1}, {1, 1}, 1)},
   };
   for (const char* split : {"tiles", "images"}) {
-    setenv("VKT_CPU_CONV_SPLIT", split, 1);
+    const OverrideScope forced(std::string("cpu_conv_split=") + split);
     std::uint32_t seed = 1;
     for (const Layer& l : layers) {
       for (DType d : {DType::f32, DType::f64}) {
@@ -110,15 +111,12 @@ TEST(ConvSplit, EverySplitMatchesADirectSum) {
       }
     }
   }
-  unsetenv("VKT_CPU_CONV_SPLIT");
 }
 
 TEST(ConvSplit, AnUnknownSplitIsAnError) {
-  setenv("VKT_CPU_CONV_SPLIT", "rows", 1);
+  EXPECT_THROW(OverrideScope("cpu_conv_split=rows"), Error);
   const Tensor x = full({1, 2, 5}, 1, DType::f32, &cpu()),
                k = full({1, 2, 3}, 1, DType::f32, &cpu());
-  EXPECT_THROW((void)conv(x, k), Error);
-  unsetenv("VKT_CPU_CONV_SPLIT");
   EXPECT_EQ(conv(x, k).to_vector<float>(), std::vector<float>(3, 6.0f));
 }
 

@@ -1,6 +1,6 @@
 // The cpu fft's long-line path (the four-step split, src/cpu/fft_four_step.h) and its
 // strided and in-place line moves: against the direct transform of the same line (kissfft,
-// or Radix4Fft for powers of two; VKT_CPU_FFT_FOUR_STEP=off), against analytic transforms
+// or Radix4Fft for powers of two; the four-step forced off), against analytic transforms
 // (a delta, one complex exponential) that involve no FFT code at all, and in round trips;
 // c64 and c128. Radix4Fft against a direct DFT: fft_test.cpp.
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/settings.h"
 #include "core/host_parallel.h"
 #include "cpu/fft_four_step.h"
 #include "support/fft_check.h"
@@ -29,25 +30,14 @@ using testing::random_pairs;
 using testing::spectra_close;
 using Cd = std::complex<double>;
 
-// Sets VKT_CPU_FFT_FOUR_STEP for one scope (the cpu reads it at every call).
+// Forces the four-step choice for one scope ("off", a byte bound, or "" for the rule).
 class FourStepMode {
  public:
-  explicit FourStepMode(const char* value) {
-    if (const char* old = std::getenv("VKT_CPU_FFT_FOUR_STEP")) saved_ = old;
-    setenv("VKT_CPU_FFT_FOUR_STEP", value, 1);
-  }
-  ~FourStepMode() {
-    if (saved_) {
-      setenv("VKT_CPU_FFT_FOUR_STEP", saved_->c_str(), 1);
-    } else {
-      unsetenv("VKT_CPU_FFT_FOUR_STEP");
-    }
-  }
-  FourStepMode(const FourStepMode&) = delete;
-  FourStepMode& operator=(const FourStepMode&) = delete;
+  explicit FourStepMode(const char* value)
+      : scope_(std::string("cpu_fft_four_step=") + value) {}
 
  private:
-  std::optional<std::string> saved_;
+  OverrideScope scope_;
 };
 
 // A bound for the rule that sends every line above 256 points through the four-step, its

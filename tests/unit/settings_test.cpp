@@ -82,11 +82,12 @@ TEST(Settings, CacheDirOffAndXdg) {
 
 TEST(Settings, ABadValueNamesTheVariableAndTheValue) {
   const std::map<std::string, std::string> bad = {
-      {"VKT_BACKEND", "gpu"},         {"VKT_FALLBACK", "loud"},     {"VKT_VALIDATION", "yes"},
-      {"VKT_POISON", "2"},            {"VKT_COMPILE_DUMP", "on"},   {"VKT_VK_PIPELINE_STATS", "x"},
-      {"VKT_VK_STAGING", "true"},     {"VKT_VK_NO_PUSH_DESCRIPTOR", "-1"},
-      {"VKT_HOST_POOL_MB", "64M"},    {"VKT_VK_POOL_CAP_MB", " 1"}, {"VKT_VK_PINNED_MB", "-5"},
-      {"VKT_CPU_ISA", "neon"}};
+      {"VKT_BACKEND", "gpu"},      {"VKT_FALLBACK", "loud"},
+      {"VKT_VALIDATION", "yes"},   {"VKT_POISON", "2"},
+      {"VKT_COMPILE_DUMP", "on"},  {"VKT_VK_PIPELINE_STATS", "x"},
+      {"VKT_VK_STAGING", "true"},  {"VKT_VK_NO_PUSH_DESCRIPTOR", "-1"},
+      {"VKT_HOST_POOL_MB", "64M"}, {"VKT_VK_POOL_CAP_MB", " 1"},
+      {"VKT_VK_PINNED_MB", "-5"},  {"VKT_CPU_ISA", "neon"}};
   for (const auto& [name, value] : bad) {
     const std::string m = message_of([&] { parse({{name, value}}); });
     EXPECT_NE(m.find(name + "='" + value + "'"), std::string::npos) << m;
@@ -115,8 +116,7 @@ TEST(Settings, ABadOverrideIsAnErrorAndChangesNothing) {
   EXPECT_NE(message_of([] { OverrideScope s("no_such=1"); }).find("no_such"), std::string::npos);
   EXPECT_NE(message_of([] { OverrideScope s("dot_kernel=fast"); }).find("dot_kernel='fast'"),
             std::string::npos);
-  EXPECT_NE(message_of([] { OverrideScope s("block_mb=0"); }).find("block_mb"),
-            std::string::npos);
+  EXPECT_NE(message_of([] { OverrideScope s("block_mb=0"); }).find("block_mb"), std::string::npos);
   EXPECT_NE(message_of([] { OverrideScope s("sort_digit_bits=6"); }).find("expected 8 or 4"),
             std::string::npos);
   EXPECT_NE(message_of([] { OverrideScope s("coopmat"); }).find("name=value"), std::string::npos);
