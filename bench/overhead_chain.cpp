@@ -1,7 +1,7 @@
 // The overhead bench's chain rows: k elementwise ops with a literal each (the chain bench's
 // eager chain at 16384 f32) recorded back to back, then one synchronize. What the host
 // spends recording the whole chain, beside the device's time and the wall clock: issue 9's
-// cost per extra op inside a batch, split (VKT_VK_FLUSH_OPS submits it in pieces).
+// cost per extra op inside a batch, split (on GPUs the recorder submits it in pieces).
 #include "overhead_chain.h"
 
 #include <string>

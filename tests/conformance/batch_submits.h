@@ -1,14 +1,13 @@
-// How many submits a run of ops costs under the recorder's bounds: one per boundary by
-// default, or one per piece of VKT_VK_FLUSH_OPS ops, so the batching tests hold under every
-// flush variant. Mirrors Recorder's rules: a batch is submitted at kMaxCommands commands and
+// How many submits a run of ops costs under the recorder's bounds: one per boundary, or one
+// per piece of flush_ops() ops (GPUs, or set_flush_ops), so the batching tests hold under
+// every flush bound. Mirrors Recorder's rules: a batch is submitted at kMaxCommands commands and
 // after the flush-th op; an op holds its storages after its last command (reopening a batch
 // the command bound just submitted); the read submits what is open.
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 
+#include "common/settings.h"
 #include "vulkan/runtime/recorder.h"
 #include "vulkan/runtime/testing.h"
 
@@ -16,8 +15,7 @@ namespace vkt::testing {
 
 // Outputs are filled with 0xFF by a device command (one more command per op).
 inline bool poison_fills() {
-  const char* poison = std::getenv("VKT_POISON");
-  return !vk::testing::host_mapped() && poison != nullptr && std::string_view(poison) == "1";
+  return !vk::testing::host_mapped() && settings().poison.value_or(false);
 }
 
 // `ops` ops of `commands_per_op` commands each, then one read (which records a copy of its

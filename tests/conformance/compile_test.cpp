@@ -15,6 +15,7 @@
 #include <limits>
 #include <thread>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compile_corpus.h"
 #include "vulkan/runtime/backend.h"
@@ -98,7 +99,7 @@ TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("vkt_kernel_cache_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  ASSERT_EQ(::setenv("VKT_CACHE_DIR", dir.c_str(), 1), 0);
+  const OverrideScope cache_dir("cache_dir=" + dir.string());
   const vk::Context& ctx = static_cast<vk::VulkanBackend&>(gpu()).context();
   const std::string source =
       "#version 450\n#include \"common.glsl\"\nlayout(binding = 0) buffer B { uint v[]; } b;\n"
@@ -138,7 +139,6 @@ TEST_F(VulkanCompile, DiskCacheHitsAndDamagedEntryIsRebuiltNotTrusted) {
   EXPECT_EQ(d.kernel_compiles, 1u);
   vk::clear_kernel_memory_cache();
   EXPECT_EQ(counts([&] { vk::kernel_binary(ctx, source); }).kernel_disk_hits, 1u);
-  ::unsetenv("VKT_CACHE_DIR");
   std::filesystem::remove_all(dir);
 }
 

@@ -281,7 +281,7 @@ TEST_F(Elementwise, ChainedOpsCostOneSubmit) {
   }
   const std::vector<float> host = x.to_vector<float>();
   const LedgerCounts d = scope.delta();
-  // One submit, or one per VKT_VK_FLUSH_OPS piece.
+  // One submit, or one per piece of flush_ops() ops.
   EXPECT_EQ(d.submits, expected_submits(100, poison_fills() ? 2 : 1)) << d.to_string();
   EXPECT_EQ(d.uploads, 0u) << d.to_string();
   EXPECT_EQ(d.fallbacks, 0u) << d.to_string();

@@ -5,14 +5,15 @@
 #include "vulkan/ops/fft.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/fft_check.h"
 #include "vulkan/runtime/backend.h"
@@ -79,11 +80,11 @@ TEST_F(Fft, LargeBatchAndLongLine) {
 
 // Outputs with a buffer of their own are transformed in place after the input's conversion
 // (here: padded from 1000 to 1024 points), the plan rebinding to each call's buffer: small
-// blocks (VKT_VK_BLOCK_MB=1) make these tensors dedicated. Transforms of different tensors
+// blocks (block_mb=1) make these tensors dedicated. Transforms of different tensors
 // queued back to back, then read, each match the cpu; the rebinding waits for the batch that
 // used the plan (validation would flag a set rewritten in use).
 TEST_F(Fft, DedicatedOutputsInPlace) {
-  setenv("VKT_VK_BLOCK_MB", "1", 1);
+  std::optional<OverrideScope> small_blocks(std::in_place, "block_mb=1");
   std::vector<Tensor> inputs, on_device, results;
   for (std::uint32_t i = 0; i < 3; ++i) {
     inputs.push_back(complex_tensor(random_pairs(64 * 1000, 20 + i), DType::c64, {64, 1000}));
@@ -95,14 +96,14 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
   for (const Tensor& x : on_device) results.push_back(fft(x, 1024));
   // The first output reuses the freed buffer the plan was made on; each later one rebinds
   // the plan while its last use is still queued: the batch is submitted (and waited for,
-  // unless the device finished it first). With a piece per op (VKT_VK_FLUSH_OPS=1) each fft
+  // unless the device finished it first). With a piece per op (set_flush_ops(1)) each fft
   // is submitted at its end instead, the last one too.
   const std::uint64_t submits = vk::testing::flush_ops() == 1 ? 3u : 2u;
   EXPECT_EQ(scope.delta().submits, submits) << scope.delta().to_string();
   EXPECT_LE(scope.delta().waits, 2u);
   EXPECT_EQ(scope.delta().fallbacks, 0u);
   results.push_back(ifft(results[0]));
-  unsetenv("VKT_VK_BLOCK_MB");
+  small_blocks.reset();
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_TRUE(spectra_close(complex_values(results[i]), complex_values(fft(inputs[i], 1024)),
                               DType::c64, 1024));
@@ -115,21 +116,21 @@ TEST_F(Fft, DedicatedOutputsInPlace) {
 // 2^20 c128 points (three passes with wide strided rows, on lavapipe and on NVIDIA: fft.cpp
 // coalescing_for) and 3 * 2^16 c64 (not a power of two), forward and inverse, against the
 // cpu. Once from pooled tensors (the plan's own tensor), once with small blocks
-// (VKT_VK_BLOCK_MB=1) that make input and output buffers of their own: VkFFT then reads the
+// (block_mb=1) that make input and output buffers of their own: VkFFT then reads the
 // input where it is (no copy) and writes the output, and the input is left as it was.
 TEST_F(Fft, LongLinesMultiPass) {
   std::vector<std::pair<DType, std::int64_t>> lines = {{DType::c64, std::int64_t{1} << 21},
                                                        {DType::c64, std::int64_t{3} << 16}};
   if (complex_dtypes().size() > 1) lines.push_back({DType::c128, std::int64_t{1} << 20});
   for (const bool dedicated : {false, true}) {
-    if (dedicated) setenv("VKT_VK_BLOCK_MB", "1", 1);
+    std::optional<OverrideScope> small_blocks;
+    if (dedicated) small_blocks.emplace("block_mb=1");
     for (const auto& line : lines) {
       SCOPED_TRACE(dedicated ? "dedicated buffers" : "pooled buffers");
       const Tensor x = complex_tensor(random_pairs(line.second, 30), line.first, {line.second});
       check_native(x, false, 0);
       check_native(x, true, 0);
     }
-    unsetenv("VKT_VK_BLOCK_MB");
   }
 }
 
@@ -138,7 +139,7 @@ TEST_F(Fft, LongLinesMultiPass) {
 // output feeds the ifft directly, which gives the input back. Contiguous lines, and
 // interleaved ones (axis 0: a strided VkFFT axis, in one pass and in two).
 TEST_F(Fft, DirectFromInputBuffer) {
-  setenv("VKT_VK_BLOCK_MB", "1", 1);
+  const OverrideScope small_blocks("block_mb=1");
   struct Case {
     Shape shape;
     std::int64_t axis;
@@ -167,7 +168,6 @@ TEST_F(Fft, DirectFromInputBuffer) {
       EXPECT_EQ(complex_values(gx), before);  // bit for bit: nothing wrote the input
     }
   }
-  unsetenv("VKT_VK_BLOCK_MB");
 }
 
 // Padded, cropped and real (f32, f64) inputs and rfft run natively (shaders/fft.comp moves

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
 #include "support/scoped_env.h"
@@ -582,11 +583,11 @@ TEST_P(CoopmatTiles, MatchTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Linalg, CoopmatTiles, ::testing::ValuesIn(coopmat_tile_settings()),
                          tile_setting_name);
 
-// VKT_VK_BLOCK_MB moves operands between shared blocks and their own allocations; results
-// do not depend on it.
+// The pool's block size (block_mb) moves operands between shared blocks and their own
+// allocations; results do not depend on it.
 TEST_F(Linalg, PoolBlockSizeDoesNotChangeResults) {
   for (const char* mb : {"1", "128"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_BLOCK_MB", mb}});
+    const OverrideScope force(std::string("block_mb=") + mb);
     check({"300x300x300", {300, 300}, {300, 300}, {1}, {}, {0}, {}}, DType::f32, 0);
   }
 }

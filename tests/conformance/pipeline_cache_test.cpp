@@ -3,15 +3,17 @@
 #include "vulkan/runtime/pipeline_cache.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "vulkan/runtime/testing.h"
 
@@ -37,10 +39,12 @@ class PipelineCache : public VulkanTest {
     dir_ = std::filesystem::temp_directory_path() /
            ("vkt-pipeline-cache-test-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
-    ::setenv("VKT_CACHE_DIR", dir_.c_str(), 1);
+    Overrides o = *overrides();
+    o.cache_dir = dir_.string();
+    cache_dir_.emplace(std::move(o));
   }
   void TearDown() override {
-    ::unsetenv("VKT_CACHE_DIR");
+    cache_dir_.reset();
     std::filesystem::remove_all(dir_);
     VulkanTest::TearDown();
   }
@@ -59,6 +63,7 @@ class PipelineCache : public VulkanTest {
     return report;
   }
   std::filesystem::path dir_;
+  std::optional<OverrideScope> cache_dir_;
 };
 
 TEST_F(PipelineCache, WrittenThenLoaded) {
@@ -95,7 +100,7 @@ TEST_F(PipelineCache, DamagedFileIsRejectedAndRewritten) {
 }
 
 TEST_F(PipelineCache, OffWritesNothing) {
-  ::setenv("VKT_CACHE_DIR", "off", 1);
+  const OverrideScope off("cache_dir=off");
   EXPECT_EQ(run_once(), "off");
   EXPECT_FALSE(std::filesystem::exists(dir_));
 }

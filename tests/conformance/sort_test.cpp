@@ -100,7 +100,7 @@ class NativeSort : public VulkanTest {
 
  protected:
   std::uint64_t saved_local_max_ = vk::testing::sort_local_max();
-  // VKT_VK_SORT_LOCAL_MAX=0 sends every line to the radix sort.
+  // A local max of 0 (set_sort_local_max) sends every line to the radix sort.
   bool expect_radix_ = saved_local_max_ == 0;
 };
 

@@ -1,12 +1,12 @@
 // Host <-> device transfers: every dtype, 0 bytes, 1 element, odd sizes, several chunks.
 #include <algorithm>
-#include <cstdlib>
 #include <numeric>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
-#include "support/scoped_env.h"
 #include "vulkan/runtime/context.h"
 #include "vulkan/runtime/pinned_reads.h"
 #include "vulkan/runtime/testing.h"
@@ -132,26 +132,26 @@ TEST_F(Transfer, HostSpanNeedsHostMemoryAndTheRightType) {
 }
 
 TEST_F(Transfer, ValidationIsOnWhenAsked) {
-  const char* v = std::getenv("VKT_VALIDATION");
-  if (v == nullptr || std::string(v) != "1") GTEST_SKIP() << "VKT_VALIDATION is not 1";
+  if (!settings().validation) GTEST_SKIP() << "VKT_VALIDATION is not 1";
   gpu();
   EXPECT_TRUE(vk::validation_enabled());
 }
 
 TEST_F(Transfer, StagingEnvironmentIsHonoured) {
-  const char* v = std::getenv("VKT_VK_STAGING");
-  if (v == nullptr || std::string(v) != "1") GTEST_SKIP() << "VKT_VK_STAGING is not 1";
+  if (!settings().staging) GTEST_SKIP() << "VKT_VK_STAGING is not 1";
   EXPECT_FALSE(vk::testing::host_mapped());
 }
 
 // Small host tensors (up to 4 KiB) reach a device whose working memory is not host-mapped
-// either by a memcpy into device-local, host-visible memory (VKT_VK_SMALL_UPLOAD=mapped, the
-// default where the device has it) or inline in the command buffer (=command): the same
-// bytes either way, read back through staging, and used by ops as their host-held indices.
+// either by a memcpy into device-local, host-visible memory (the default where the device
+// has it) or inline in the command buffer (small_uploads_mapped=0): the same bytes either
+// way, read back through staging, and used by ops as their host-held indices.
 TEST_F(Transfer, SmallUploadsMappedOrByCommand) {
   for (const char* mode : {"mapped", "command"}) {
     SCOPED_TRACE(mode);
-    const ScopedEnv env({{"VKT_VK_STAGING", "1"}, {"VKT_VK_SMALL_UPLOAD", mode}});
+    const bool mapped = std::string(mode) == "mapped";
+    const OverrideScope force(mapped ? "staging=1,small_uploads_mapped=1"
+                                     : "staging=1,small_uploads_mapped=0");
     const std::unique_ptr<Backend> dev = vk::testing::separate_backend();
     std::string how;
     for (const auto& [key, value] : dev->properties()) {
@@ -193,6 +193,25 @@ TEST(VulkanDevice, MissingIndexThrowsNoDevice) {
     FAIL() << "no exception";
   } catch (const NoDevice& e) {
     EXPECT_NE(std::string(e.what()).find("999"), std::string::npos) << e.what();
+  }
+}
+
+// VKT_DEVICE: digits are an index, anything else a name substring; neither fitting is
+// NoDevice naming the variable, even for an index too long for any integer.
+TEST(VulkanDevice, DeviceSettingIsAnIndexOrAName) {
+  const std::vector<std::string> names{"llvmpipe (LLVM 15.0.7, 256 bits)", "NVIDIA H200"};
+  EXPECT_EQ(vk::device_by_setting("1", names), 1);
+  EXPECT_EQ(vk::device_by_setting("00", names), 0);
+  EXPECT_EQ(vk::device_by_setting("nvidia", names), 1);
+  EXPECT_EQ(vk::device_by_setting("LLVMPIPE", names), 0);
+  for (const char* bad : {"2", "99999999999999999999999", "radeon"}) {
+    try {
+      (void)vk::device_by_setting(bad, names);
+      FAIL() << bad << ": no exception";
+    } catch (const NoDevice& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(std::string("VKT_DEVICE='") + bad + "'"), std::string::npos) << what;
+    }
   }
 }
 

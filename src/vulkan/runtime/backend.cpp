@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/ops/fft.h"
@@ -19,20 +20,16 @@ namespace {
 
 constexpr std::uint64_t kNoCount = ~std::uint64_t{0};
 
-std::uint64_t sort_local_max_from_env() {
-  return common::env_count("VKT_VK_SORT_LOCAL_MAX", 0, kNoCount, "vulkan").value_or(kNoCount);
-}
-
 // A 0|1 switch, off by default.
 bool env_on(const char* name) {
   return common::env_switch(name, "1", "0", false, "vulkan");
 }
 
-// VKT_VK_SMALL_UPLOAD: unset or "mapped" (where the device allows), or "command".
+// Small uploads by memcpy where the device has device-local, host-visible memory and working
+// memory is not host-mapped anyway; tests force the command path (small_uploads_mapped=0).
 std::unique_ptr<MemoryPool> small_upload_pool(const Context& ctx, const MemoryPool& working) {
-  const bool command =
-      common::env_choice("VKT_VK_SMALL_UPLOAD", {"mapped", "command"}, 0, "vulkan") == 1;
-  if (command || working.host_mapped() || !MemoryPool::small_uploads_possible(ctx)) {
+  const bool mapped = overrides()->small_uploads_mapped.value_or(true);
+  if (!mapped || working.host_mapped() || !MemoryPool::small_uploads_possible(ctx)) {
     return nullptr;
   }
   return std::make_unique<MemoryPool>(ctx, MemoryPool::Kind::small_uploads);
@@ -50,27 +47,16 @@ VulkanBackend::VulkanBackend(int index)
       pinned_(ctx_),
       timer_(ctx_),
       copy_path_(CopyPath::transfer_command),
-      poison_(env_on("VKT_POISON")),
-      sort_local_max_(sort_local_max_from_env()),
+      poison_(settings().poison.value_or(false)),
+      sort_local_max_(kNoCount),
       op_spirv_(env_on("VKT_VK_OP_SPIRV")) {
   detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();
-  // VKT_VK_COPY_PATH=transfer|shader chooses; otherwise measured once, here.
-  const int forced_path =
-      common::env_choice("VKT_VK_COPY_PATH", {"transfer", "shader"}, -1, "vulkan");
-  if (forced_path == 1) {
-    copy_path_ = CopyPath::compute_shader;
-    copy_path_report_ = "VKT_VK_COPY_PATH";
-  } else if (forced_path == 0) {
-    copy_path_report_ = "VKT_VK_COPY_PATH";
-  } else {
+  // The copy path, measured once, here (tests force one through set_copy_path).
+  {
     std::lock_guard lock(mutex_);
     copy_path_ = measure_copy_path(*this, copy_path_report_, small_copy_max_);
-  }
-  // VKT_VK_COPY_SMALL_MAX=<bytes> overrides the measured small-copy bound (0: none).
-  if (const auto bytes = common::env_count("VKT_VK_COPY_SMALL_MAX", 0, kNoCount, "vulkan")) {
-    small_copy_max_ = *bytes;
   }
   flushes_f32_ = probe_f32_flush(*this);
 }
@@ -309,7 +295,7 @@ void VulkanBackend::locked(const std::function<void()>& body) {
 Tensor VulkanBackend::execute(const OpCall& call) {
   return guarded([&] {
     Tensor out = run(call);
-    recorder_.end_op();  // may submit a piece of the batch (VKT_VK_FLUSH_OPS)
+    recorder_.end_op();  // may submit a piece of the batch (the flush bound)
     return out;
   });
 }

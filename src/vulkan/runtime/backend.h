@@ -108,7 +108,7 @@ class VulkanBackend final : public Backend {
   // VkFFT plans (fft.cpp), made on the first transform.
   FftPlans& fft_plans();
   // Lines longer than this take the radix sort even where one workgroup could sort them
-  // (VKT_VK_SORT_LOCAL_MAX; 0: always the radix sort). Default: no limit.
+  // (a test hook; 0: always the radix sort). Default: no limit.
   std::uint64_t sort_local_max() const { return sort_local_max_; }
   void set_sort_local_max(std::uint64_t n) { sort_local_max_ = n; }
   // VKT_VK_OP_SPIRV=1: elementwise pipelines from a module compiled at first use with only
@@ -131,8 +131,8 @@ class VulkanBackend final : public Backend {
   MemoryPool pool_;
   // Host tensors of at most Transfers::kInlineBytes uploaded by a memcpy into device-local,
   // host-visible memory; null where working memory is host-mapped anyway, where the device
-  // has no such memory, or with VKT_VK_SMALL_UPLOAD=command (vkCmdUpdateBuffer, a command
-  // and a barrier before the op that reads it).
+  // has no such memory, or with Overrides::small_uploads_mapped off (vkCmdUpdateBuffer, a
+  // command and a barrier before the op that reads it).
   std::unique_ptr<MemoryPool> small_uploads_;
   // Destroyed after the recorder, which waits for the work that uses the plans.
   std::unique_ptr<FftPlans> fft_plans_;

@@ -2,25 +2,17 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <thread>
 
+#include "common/settings.h"
+
 namespace vkt::vk {
 
 std::string cache_dir() {
-  if (const char* d = std::getenv("VKT_CACHE_DIR"); d != nullptr && *d != '\0') {
-    return std::string(d) == "off" ? "" : d;
-  }
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
-    return std::string(x) + "/vktensor";
-  }
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') {
-    return std::string(h) + "/.cache/vktensor";
-  }
-  return "";
+  return overrides()->cache_dir.value_or(settings().cache_dir);
 }
 
 std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h) {

@@ -8,8 +8,8 @@
 
 namespace vkt::vk {
 
-// $VKT_CACHE_DIR (off: no files), else $XDG_CACHE_HOME/vktensor, else $HOME/.cache/vktensor;
-// empty when none is set or VKT_CACHE_DIR=off.
+// Overrides::cache_dir where a test sets it, else Settings::cache_dir ($VKT_CACHE_DIR, else
+// $XDG_CACHE_HOME/vktensor, else $HOME/.cache/vktensor); empty (no files) when off or unset.
 std::string cache_dir();
 
 // FNV-1a over n bytes, from basis h (another basis gives an independent second hash).

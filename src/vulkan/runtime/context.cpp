@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+#include <charconv>
 #include <cstring>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vulkan/runtime/check.h"
 #include "vulkan/runtime/coopmat.h"
@@ -96,17 +96,14 @@ struct Features {
 };
 
 int pick_device(const std::vector<VkPhysicalDevice>& devices) {
-  if (const char* env = std::getenv("VKT_DEVICE"); env != nullptr && *env != '\0') {
-    const std::string want(env);
-    if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
-      return std::stoi(want);
-    }
-    for (std::size_t i = 0; i < devices.size(); ++i) {
+  if (const std::string& want = settings().device; !want.empty()) {
+    std::vector<std::string> names;
+    for (VkPhysicalDevice d : devices) {
       VkPhysicalDeviceProperties p;
-      vkGetPhysicalDeviceProperties(devices[i], &p);
-      if (lower(p.deviceName).find(lower(want)) != std::string::npos) return static_cast<int>(i);
+      vkGetPhysicalDeviceProperties(d, &p);
+      names.emplace_back(p.deviceName);
     }
-    throw NoDevice("[vulkan] VKT_DEVICE='" + want + "' matches no device name");
+    return device_by_setting(want, names);
   }
   int best = -1, best_rank = 99;
   for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -123,6 +120,24 @@ int pick_device(const std::vector<VkPhysicalDevice>& devices) {
 }
 
 }  // namespace
+
+int device_by_setting(std::string_view want, const std::vector<std::string>& names) {
+  const auto count = " (" + std::to_string(names.size()) + " Vulkan device(s) present)";
+  if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    std::uint64_t index = 0;
+    const auto [end, ec] = std::from_chars(want.data(), want.data() + want.size(), index);
+    if (ec != std::errc() || end != want.data() + want.size() || index >= names.size()) {
+      throw NoDevice("[vulkan] VKT_DEVICE='" + std::string(want) + "' is no device index" + count);
+    }
+    return static_cast<int>(index);
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (lower(names[i]).find(lower(std::string(want))) != std::string::npos) {
+      return static_cast<int>(i);
+    }
+  }
+  throw NoDevice("[vulkan] VKT_DEVICE='" + std::string(want) + "' matches no device name" + count);
+}
 
 int default_device_index() {
   return pick_device(physical_devices());
@@ -180,9 +195,8 @@ Context::Context(int index) {
   caps_.float_controls = query_float_controls(physical_);
   // VKT_VK_NO_PUSH_DESCRIPTOR=1 takes the descriptor-pool path (to test it where the
   // extension exists).
-  caps_.push_descriptor =
-      has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
-      !common::env_switch("VKT_VK_NO_PUSH_DESCRIPTOR", "1", "0", false, "vulkan");
+  caps_.push_descriptor = has_extension(physical_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+                          !settings().no_push_descriptor;
 
   VkPhysicalDeviceSubgroupProperties subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "vulkan/runtime/float_controls.h"
 
@@ -78,6 +80,10 @@ class Context {
 
 // The index vulkan(-1) resolves to (VKT_DEVICE or the best by type). Throws NoDevice.
 int default_device_index();
+// VKT_DEVICE's value `want` among the devices `names` (in vkEnumeratePhysicalDevices order):
+// all digits is an index, else the first name holding it (any case). NoDevice naming the
+// variable where none fits.
+int device_by_setting(std::string_view want, const std::vector<std::string>& names);
 // For `vkt info`: every device with its type, API version, memory heaps and types, limits
 // and features, and which one is the default.
 std::string device_report();

@@ -1,10 +1,7 @@
 #include "vulkan/runtime/device_timer.h"
 
-#include <cstdlib>
-#include <string_view>
 #include <vector>
 
-#include "common/env_choice.h"
 #include "vulkan/runtime/check.h"
 
 namespace vkt::vk {
@@ -31,9 +28,8 @@ DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx) {
   VkQueryPool pool = VK_NULL_HANDLE;
   VKT_VK(vkCreateQueryPool, ctx.device(), &info, nullptr, &pool);
   pool_ = Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
-  // VKT_VK_TIMER_RESET=command: reset the queries by a command even where the host can.
-  host_reset_ = ctx.caps().host_query_reset &&
-                common::env_choice("VKT_VK_TIMER_RESET", {"command"}, -1, "vulkan") < 0;
+  // Reset by the host where the device allows it, else by a command (write()).
+  host_reset_ = ctx.caps().host_query_reset;
 }
 
 void DeviceTimer::write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage) {

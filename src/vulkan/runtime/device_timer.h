@@ -46,7 +46,7 @@ class DeviceTimer {
   double ns_per_tick_ = 0;
   bool recorded_ = false;
   // The queries are reset from the host (vkResetQueryPool) where the device allows it, so
-  // the timed batch carries no vkCmdResetQueryPool; VKT_VK_TIMER_RESET=command records it.
+  // the timed batch carries no vkCmdResetQueryPool; elsewhere a command resets them.
   bool host_reset_ = false;
   std::uint64_t last_batch_ = 0;  // the batch that wrote the last end timestamp
   bool open_ = false;             // between begin and end

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vulkan/runtime/check.h"
 #include "vulkan/runtime/validation.h"
@@ -29,10 +29,6 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
     std::cerr << "vktensor validation: " << (data->pMessage ? data->pMessage : "") << "\n";
   }
   return VK_FALSE;
-}
-
-bool env_flag(const char* name) {
-  return common::env_switch(name, "1", "0", false, "vulkan");
 }
 
 // The layer's Vulkan header version; 0 where it is not installed.
@@ -76,7 +72,7 @@ Instance create_instance() {
                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger.pfnUserCallback = on_message;
 
-  if (env_flag("VKT_VALIDATION")) {
+  if (settings().validation) {
     if (const std::uint32_t version = layer_version(layer); version != 0) {
       g_validation = true;
       g_validation_version = version;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
@@ -31,11 +31,10 @@ std::string mib(VkDeviceSize b) {
   return std::to_string(b >> 20) + " MiB";
 }
 
-// A size in MiB from the environment, in bytes; nullopt where unset.
-std::optional<VkDeviceSize> env_mib(const char* name) {
-  const std::optional<std::uint64_t> mb = common::env_count(name, 0, ~0ull >> 20, "vulkan");
-  if (!mb) return std::nullopt;
-  return VkDeviceSize{*mb} << 20;
+// A size in MiB, in bytes (saturating: past 2^64 bytes is no cap at all).
+VkDeviceSize bytes_of_mib(std::uint64_t mb) {
+  constexpr std::uint64_t kMaxMib = ~std::uint64_t{0} >> 20;
+  return mb > kMaxMib ? ~VkDeviceSize{0} : VkDeviceSize{mb} << 20;
 }
 
 }  // namespace
@@ -103,7 +102,7 @@ bool MemoryPool::small_uploads_possible(const Context& ctx) {
 }
 
 MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
-  const bool force_staging = common::env_switch("VKT_VK_STAGING", "1", "0", false, "vulkan");
+  const bool force_staging = overrides()->staging.value_or(settings().staging);
   const int mapped_type = find_memory_type(ctx.memory(), ~0u, kMappedWorking);
   host_mapped_ = kind == Kind::working && !force_staging && mapped_type >= 0;
   block_size_ = std::min<VkDeviceSize>(kind == Kind::small_uploads ? kSmallUploadBlock : kBlockSize,
@@ -122,20 +121,19 @@ MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
     }
   }
   cap_ = heap / 10 * 9;
-  if (const auto mb = env_mib("VKT_VK_POOL_CAP_MB")) cap_ = *mb;
-  if (const auto mb = env_mib("VKT_VK_POOL_IDLE_MB")) idle_cap_ = *mb;
+  if (const auto mb = settings().device_pool_mb) cap_ = bytes_of_mib(*mb);
   free_.resize(max_classes_);
 }
 
-// VKT_VK_BLOCK_MB, read at each allocation (a bench can change it between cases): the size
-// of new blocks, so the size classes up to a quarter of it are carved from shared blocks and
-// larger tensors get their own allocation. A diagnostic for where operands live (issue 9:
-// the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
+// Overrides::block_mb, read at each allocation (a bench or test can change it between
+// cases): the size of new blocks, so the size classes up to a quarter of it are carved from
+// shared blocks and larger tensors get their own allocation. A diagnostic for where operands
+// live (issue 9: the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
 VkDeviceSize MemoryPool::block_bytes() const {
   if (kind_ == Kind::small_uploads) return block_size_;
-  const std::optional<VkDeviceSize> bytes = env_mib("VKT_VK_BLOCK_MB");
-  if (!bytes) return block_size_;
-  return std::clamp<VkDeviceSize>(*bytes, kMinClass * 4, ctx_.limits().max_allocation);
+  const std::optional<std::uint64_t> mb = overrides()->block_mb;
+  if (!mb) return block_size_;
+  return std::clamp<VkDeviceSize>(bytes_of_mib(*mb), kMinClass * 4, ctx_.limits().max_allocation);
 }
 
 void MemoryPool::map_range(BufferRange& r, std::byte* block_mapped, VkDeviceSize offset) const {
@@ -291,7 +289,7 @@ void MemoryPool::release(const BufferRange& r) {
     // Kept for reuse (no vkAllocateMemory per op); the oldest idle ones go past the cap.
     idle_dedicated_.push_back(r.owner);
     idle_bytes_ += dedicated_[r.owner]->size;
-    while (idle_bytes_ > idle_cap_ && !idle_dedicated_.empty()) {
+    while (idle_bytes_ > kIdleDedicatedCap && !idle_dedicated_.empty()) {
       idle_bytes_ -= dedicated_[idle_dedicated_.front()]->size;
       free_dedicated(idle_dedicated_.front());
       idle_dedicated_.erase(idle_dedicated_.begin());

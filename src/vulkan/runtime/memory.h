@@ -56,8 +56,7 @@ class MemoryPool {
  public:
   static constexpr VkDeviceSize kMinClass = 256;
   static constexpr VkDeviceSize kBlockSize = VkDeviceSize{64} << 20;
-  // Released dedicated buffers kept for reuse, at most this many bytes by default
-  // (VKT_VK_POOL_IDLE_MB overrides).
+  // Released dedicated buffers kept for reuse, at most this many bytes.
   static constexpr VkDeviceSize kIdleDedicatedCap = VkDeviceSize{2} << 30;
 
   // working: tensors' memory. small_uploads: small tensors uploaded from the host, written
@@ -80,7 +79,8 @@ class MemoryPool {
   void trim();
 
   // True when working memory is DEVICE_LOCAL|HOST_VISIBLE|HOST_CACHED|HOST_COHERENT, mapped
-  // (lavapipe, integrated GPUs): uploads and reads are plain memcpy. VKT_VK_STAGING=1 turns it off.
+  // (lavapipe, integrated GPUs): uploads and reads are plain memcpy. VKT_VK_STAGING=1 (or
+  // Overrides::staging, read when the pool is made) turns it off.
   bool host_mapped() const { return host_mapped_; }
   VkDeviceSize allocated_bytes() const;
   VkDeviceSize cap() const { return cap_; }
@@ -123,7 +123,6 @@ class MemoryPool {
   std::vector<std::unique_ptr<OwnedBuffer>> dedicated_;  // null where released
   std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
   VkDeviceSize idle_bytes_ = 0;
-  VkDeviceSize idle_cap_ = kIdleDedicatedCap;
 };
 
 }  // namespace vkt::vk

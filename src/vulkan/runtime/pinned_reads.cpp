@@ -1,9 +1,9 @@
 #include "vulkan/runtime/pinned_reads.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <limits>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "core/size_class.h"
 #include "vkt/error.h"
 
@@ -16,8 +16,10 @@ constexpr VkMemoryPropertyFlags kPinned =
 // VKT_VK_PINNED_MB, else 2 GiB: reads past the cap still take the pinned path, but their
 // buffers are freed instead of kept.
 std::size_t pinned_cap() {
-  if (const auto mb = common::env_count("VKT_VK_PINNED_MB", 0, ~0ull >> 20, "vulkan")) {
-    return static_cast<std::size_t>(*mb) << 20;
+  if (const auto mb = settings().pinned_mb) {
+    constexpr std::uint64_t kMaxMib = std::numeric_limits<std::size_t>::max() >> 20;
+    return *mb > kMaxMib ? std::numeric_limits<std::size_t>::max()
+                         : static_cast<std::size_t>(*mb) << 20;
   }
   return std::size_t{2} << 30;
 }

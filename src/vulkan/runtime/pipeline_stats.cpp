@@ -3,14 +3,13 @@
 #include <sstream>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vulkan/runtime/check.h"
 
 namespace vkt::vk {
 
 bool pipeline_stats_wanted() {
-  static const bool on = common::env_switch("VKT_VK_PIPELINE_STATS", "1", "0", false, "vulkan");
-  return on;
+  return settings().pipeline_stats;
 }
 
 namespace {

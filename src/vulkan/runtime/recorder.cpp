@@ -1,11 +1,7 @@
 #include "vulkan/runtime/recorder.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <string_view>
 
-#include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/runtime/check.h"
@@ -26,54 +22,25 @@ bool overlaps(const Access& a, const Access& b) {
 // A blocking wait wakes the host some tens of us after the device signals, longer than a
 // small op takes on a GPU, and a host asleep lets the device idle and drop its clocks: on
 // the H200, polling for up to 20 ms instead of 200 us lowered both the wall clock and the
-// device time of every op (add at 64M 245 us against 336-522; bench_results/h200/run8-*).
-// Not on cpu devices (lavapipe): there polling takes a core from the driver's own threads.
-// VKT_VK_SPIN_US overrides.
+// device time of every op. Not on cpu devices (lavapipe): there polling takes a core from
+// the driver's own threads.
 std::chrono::microseconds spin_budget(const Context& ctx) {
-  constexpr std::uint64_t kMaxSpinUs = 60'000'000;  // a minute: past it, a typo
-  if (const auto us = common::env_count("VKT_VK_SPIN_US", 0, kMaxSpinUs, "vulkan")) {
-    return std::chrono::microseconds(*us);
-  }
   const bool cpu = ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
-// Whether variable `name` is set to `word`, its one value (unset or empty: not).
-bool env_is(const char* name, std::string_view word) {
-  return common::env_choice(name, {word}, -1, "vulkan") == 0;
-}
-
-Recorder::Sync sync_from_env() {
-  constexpr Recorder::Sync kByWord[] = {Recorder::Sync::timeline, Recorder::Sync::fence,
-                                        Recorder::Sync::flag};
-  return kByWord[common::env_choice("VKT_VK_SYNC", {"timeline", "fence", "flag"}, 0, "vulkan")];
-}
-
-// Ops per piece where VKT_VK_FLUSH_OPS is unset, on GPUs: 4. On the H200 (run 37,
-// scripts/run-gpu-batchcost.sh) the 16-op chain cost 4.87 us per extra op at 16384 and 6.13
-// at 1M with 4, against 5.04 and 6.31 with no pieces; 8 and 16 lost at 1M. On cpu devices
-// (lavapipe) always 0: the "device" runs on the host's own cores, so a piece gains nothing.
-constexpr std::uint32_t kGpuFlushOps = 4;
-
-// VKT_VK_FLUSH_OPS: ops per submitted piece of a batch; 0: no pieces. Anything but a plain
-// count is refused, naming the variable (a typo must not silently measure the default).
-std::uint32_t flush_ops_from_env(const Context& ctx) {
-  if (const auto n = common::env_count("VKT_VK_FLUSH_OPS", 0, Recorder::kMaxCommands, "vulkan")) {
-    return static_cast<std::uint32_t>(*n);
-  }
+// Ops per submitted piece of a batch on GPUs: 4 (on the H200 a 16-op chain cost less per
+// extra op than with no pieces, 8 or 16). On cpu devices (lavapipe) 0, no pieces: the
+// "device" runs on the host's own cores, so a piece gains nothing.
+std::uint32_t flush_ops_for(const Context& ctx) {
+  constexpr std::uint32_t kGpuFlushOps = 4;
   return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
 }
 
 }  // namespace
 
 Recorder::Recorder(const Context& ctx)
-    : ctx_(ctx),
-      spin_(spin_budget(ctx)),
-      sync_(sync_from_env()),
-      fences_(sync_ == Sync::fence),
-      flush_ops_(flush_ops_from_env(ctx)),
-      open_barrier_always_(!env_is("VKT_VK_OPEN_BARRIER", "busy")),
-      hazard_all_stages_(env_is("VKT_VK_HAZARD_STAGES", "all")) {
+    : ctx_(ctx), spin_(spin_budget(ctx)), flush_ops_(flush_ops_for(ctx)) {
   VkDevice dev = ctx.device();
   VkCommandPoolCreateInfo pinfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pinfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -88,12 +55,6 @@ Recorder::Recorder(const Context& ctx)
   VkSemaphore sem = VK_NULL_HANDLE;
   VKT_VK(vkCreateSemaphore, dev, &sinfo, nullptr, &sem);
   timeline_ = Owned<VkSemaphore>(dev, sem, vkDestroySemaphore);
-  if (sync_ == Sync::flag) {
-    flag_ =
-        create_buffer(ctx, sizeof(std::uint64_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    std::memset(flag_.mapped, 0, sizeof(std::uint64_t));
-  }
 }
 
 void Recorder::check_alive() const {
@@ -136,14 +97,13 @@ void Recorder::open_batch() {
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VKT_VK(vkBeginCommandBuffer, pending_.cmd, &begin);
   // Submissions are not ordered with each other: order this batch after all earlier device
-  // work (one global barrier per batch, not per command).
-  if (open_barrier_always_ || !in_flight_.empty()) {
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = kDeviceWrites;
-    mb.dstAccessMask = kDeviceAccess;
-    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
-                         nullptr);
-  }
+  // work (one global barrier per batch, not per command; Vulkan asks for it even when the
+  // host has seen the earlier batches complete).
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = kDeviceWrites;
+  mb.dstAccessMask = kDeviceAccess;
+  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
   written_.clear();
   read_.clear();
   since_barrier_stages_ = 0;
@@ -171,8 +131,7 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end,
     // write-after-read on the ranges only read. It waits only on the stages that ran since
     // the last barrier (a chain of dispatches: compute alone); its second scope stays every
     // stage, since the ranges it covers are not tracked after it.
-    const VkPipelineStageFlags src =
-        hazard_all_stages_ ? kDeviceStages : since_barrier_stages_ & kDeviceStages;
+    const VkPipelineStageFlags src = since_barrier_stages_ & kDeviceStages;
     std::vector<VkBufferMemoryBarrier>& barriers = barrier_scratch_;
     barriers.clear();
     for (const Access& w : written_) {
@@ -235,21 +194,8 @@ std::uint64_t Recorder::submit() {
   mb.srcAccessMask = kDeviceWrites;
   mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   const std::uint64_t value = next_value_;
-  if (sync_ == Sync::flag) {
-    // The flag is written after every command of the batch, then made visible to the host.
-    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages,
-                         VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0,
-                         nullptr, 0, nullptr);
-    vkCmdUpdateBuffer(pending_.cmd, flag_.buffer.get(), 0, sizeof(value), &value);
-    VkMemoryBarrier flag{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    flag.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    flag.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(pending_.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &flag, 0, nullptr, 0, nullptr);
-  } else {
-    vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                         nullptr, 0, nullptr);
-  }
+  vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                       nullptr, 0, nullptr);
   VKT_VK(vkEndCommandBuffer, pending_.cmd);
   VkTimelineSemaphoreSubmitInfo tinfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   tinfo.signalSemaphoreValueCount = 1;
@@ -258,14 +204,10 @@ std::uint64_t Recorder::submit() {
   VkSubmitInfo sinfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   sinfo.commandBufferCount = 1;
   sinfo.pCommandBuffers = &pending_.cmd;
-  if (fences_) {
-    pending_.fence = take_fence();
-  } else {
-    sinfo.pNext = &tinfo;
-    sinfo.signalSemaphoreCount = 1;
-    sinfo.pSignalSemaphores = &sem;
-  }
-  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, pending_.fence); }),
+  sinfo.pNext = &tinfo;
+  sinfo.signalSemaphoreCount = 1;
+  sinfo.pSignalSemaphores = &sem;
+  check(driver([&] { return vkQueueSubmit(ctx_.queue(), 1, &sinfo, VK_NULL_HANDLE); }),
         "vkQueueSubmit");
   ledger::record_submit();
   in_flight_.push_back(std::move(pending_));
@@ -283,10 +225,6 @@ void Recorder::recycle_completed() {
     // No vkResetCommandBuffer: vkBeginCommandBuffer resets it implicitly (the pool allows
     // it), which saves one driver call on the path of every op's wait.
     spare_.push_back(b.cmd);
-    if (b.fence != VK_NULL_HANDLE) {
-      VKT_VK(vkResetFences, ctx_.device(), 1, &b.fence);
-      spare_fences_.push_back(b.fence);
-    }
     if (b.descriptors != VK_NULL_HANDLE) {
       VKT_VK(vkResetDescriptorPool, ctx_.device(), b.descriptors, 0);
       spare_pools_.push_back(b.descriptors);

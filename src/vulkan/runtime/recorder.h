@@ -1,9 +1,8 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
-// boundaries (a read, synchronize), when the batch reaches kMaxCommands, or (VKT_VK_FLUSH_OPS)
-// every N ops, so the device starts while the host records the rest. One timeline
-// semaphore orders completion (VKT_VK_SYNC=fence|flag: see Sync); each batch
-// keeps the storages it uses alive until its value is reached. Barriers are inserted only
-// for real hazards inside a batch.
+// boundaries (a read, synchronize), when the batch reaches kMaxCommands, or (on GPUs) every
+// few ops, so the device starts while the host records the rest. One timeline semaphore
+// orders completion; each batch keeps the storages it uses alive until its value is
+// reached. Barriers are inserted only for real hazards inside a batch.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -33,13 +32,6 @@ class Recorder {
  public:
   static constexpr std::uint32_t kMaxCommands = 256;
 
-  // How the host learns that a batch finished (VKT_VK_SYNC, to compare what each costs on a
-  // device). timeline: the semaphore's counter, polled. fence: one fence per batch, polled
-  // with vkGetFenceStatus, instead of the semaphore. flag: the batch's last command writes
-  // its value into host-visible memory, which the host polls without a driver call; the
-  // semaphore still decides when a batch's command buffer and storages are recycled.
-  enum class Sync { timeline, fence, flag };
-
   explicit Recorder(const Context& ctx);
   ~Recorder();
   Recorder(const Recorder&) = delete;
@@ -63,7 +55,7 @@ class Recorder {
   // N > 0 the pending batch is submitted once it holds N ops (a piece), so the device runs
   // it while the host records the next; waits still happen only at host boundaries.
   void end_op();
-  // The flush bound: VKT_VK_FLUSH_OPS, read once (0: no pieces, one submit per boundary).
+  // The flush bound (0: no pieces, one submit per boundary); set_flush_ops is a test hook.
   std::uint32_t flush_ops() const { return flush_ops_; }
   void set_flush_ops(std::uint32_t n) { flush_ops_ = n; }
 
@@ -73,8 +65,7 @@ class Recorder {
   // Blocks until the timeline reaches `value`; counts a ledger wait unless the host already
   // waited for `value` or a later one.
   void wait(std::uint64_t value);
-  // Submits and waits for all work; afterwards nothing is in flight (with Sync::flag: no
-  // work runs, but the last batches may not be recycled yet).
+  // Submits and waits for all work; afterwards nothing is in flight.
   void finish();
   // finish(), and every batch recycled: the storages they held are released.
   void quiesce();
@@ -101,7 +92,6 @@ class Recorder {
  private:
   struct Batch {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;  // VKT_VK_SYNC=fence only
     std::uint64_t value = 0;
     std::uint32_t commands = 0;
     std::uint32_t ops = 0;                          // ops that ended in this batch (end_op)
@@ -114,7 +104,6 @@ class Recorder {
   bool poll_until(std::uint64_t value);
   // Blocks until `value` is reached, past the polling.
   void block_until(std::uint64_t value);
-  VkFence take_fence();
   void barrier_if_hazard(const Access* begin, const Access* end, VkPipelineStageFlags stage);
   // Throws DeviceLost once the recorder was abandoned.
   void check_alive() const;
@@ -135,18 +124,7 @@ class Recorder {
   std::uint64_t hazard_barriers_ = 0;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
   std::chrono::microseconds spin_;
-  Sync sync_ = Sync::timeline;
-  bool fences_ = false;  // sync_ == Sync::fence
   std::uint32_t flush_ops_ = 0;
-  OwnedBuffer flag_;  // Sync::flag: 8 bytes, the last value written by a batch
-  // Sync::flag: true once the flag shows `value`.
-  bool flag_reached(std::uint64_t value) const;
-  // VKT_VK_OPEN_BARRIER=busy: a batch opens with the global barrier only while earlier
-  // batches are in flight (not yet seen complete by the host); default: always.
-  bool open_barrier_always_ = true;
-  std::uint64_t fence_done_ = 0;  // the highest batch value whose fence was seen signaled
-  std::vector<Owned<VkFence>> fence_store_;  // owned; batches borrow them
-  std::vector<VkFence> spare_fences_;
   bool open_ = false;
   Batch pending_;
   std::deque<Batch> in_flight_;
@@ -155,10 +133,8 @@ class Recorder {
   std::vector<VkDescriptorPool> spare_pools_;
   // Ranges written / read in the pending batch since its last barrier.
   std::vector<Access> written_, read_;
-  // Stages of the commands recorded since the last barrier; VKT_VK_HAZARD_STAGES=all makes
-  // every hazard barrier cover compute and transfer whatever ran (to compare).
+  // Stages of the commands recorded since the last barrier (a hazard barrier waits on those).
   VkPipelineStageFlags since_barrier_stages_ = 0;
-  bool hazard_all_stages_ = false;
   std::vector<VkBufferMemoryBarrier> barrier_scratch_;
   bool inject_lost_ = false;
   bool abandoned_ = false;

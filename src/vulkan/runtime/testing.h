@@ -48,7 +48,8 @@ std::uint64_t pool_bytes();
 void trim_pool();
 // Barriers the recorder inserted for hazards inside batches so far.
 std::uint64_t hazard_barriers();
-// Ops per submitted piece of a batch (VKT_VK_FLUSH_OPS; 0: none). The setter synchronizes.
+// Ops per submitted piece of a batch (0: none; by default 4 on GPUs, 0 on CPU devices). The
+// setter synchronizes.
 std::uint32_t flush_ops();
 void set_flush_ops(std::uint32_t n);
 // The kernel the last native dot took (linalg.cpp), so a test can tell which one it checked.
@@ -60,7 +61,7 @@ bool last_conv_took_gemm();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 // The longest line sorted inside one workgroup (longer ones take the radix sort); 0 forces
-// the radix sort everywhere. Also VKT_VK_SORT_LOCAL_MAX.
+// the radix sort everywhere. Default: no limit.
 std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
 // Whether the radix sort takes 8-bit digits where VKT_VK_SORT_DIGIT_BITS allows (else 4).
