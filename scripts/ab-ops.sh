@@ -4,7 +4,7 @@
 # alike. Source scripts/gpu-env.sh first on the GPU machine. Usage, from the repository root:
 #   scripts/ab-ops.sh OUTDIR BUILD_DIR N OPS SIZES SETTING...
 # SETTING is NAME:VAR=VALUE[ VAR=VALUE...] (or NAME: for the defaults), e.g.
-#   default: scalar:VKT_VK_REDUCE=scalar "g512:VKT_VK_REDUCE=scalar VKT_VK_REDUCE_GROUPS=512"
+#   default: staging:VKT_VK_STAGING=1 "pools:VKT_VK_NO_PUSH_DESCRIPTOR=1 VKT_VK_STAGING=1"
 # Writes OUTDIR/NAME-K.csv and prints, per setting, op and size, the median over processes of
 # each process's median C (vulkan_us) and device time (vulkan_gpu_us).
 set -euo pipefail

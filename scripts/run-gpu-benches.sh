@@ -12,8 +12,7 @@
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M; the radix path forced too;
-#           one flat line (sort_flat, argsort_flat: the radix sort) on 8-bit digits (tile
-#           staged in shared memory, and not) and on 4-bit digits
+#           one flat line (sort_flat, argsort_flat: the radix sort) under the device's rules
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
 # convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
@@ -119,12 +118,8 @@ for b in $benches; do
         --out "$out/${host}_ops-sort-window_${day}.csv"
       VKT_VK_SORT_LOCAL_MAX=0 "$bench" ops --ops sort,argsort,top_k --sizes 1048576,16777216 --reps 10 \
         --out "$out/${host}_ops-sort-radix_${day}.csv"
-      # 8-bit digits with the tile staged before its stores (the GPU default), unstaged, 4-bit.
-      for cfg in 8:1:bits8 8:0:bits8-unstaged 4:1:bits4; do
-        VKT_VK_SORT_DIGIT_BITS=${cfg%%:*} VKT_VK_SORT_REORDER=$(echo "$cfg" | cut -d: -f2) \
-          "$bench" ops --ops sort_flat,argsort_flat --sizes 1048576,16777216 \
-          --reps 10 --out "$out/${host}_ops-sort-flat-${cfg##*:}_${day}.csv"
-      done ;;
+      "$bench" ops --ops sort_flat,argsort_flat --sizes 1048576,16777216 --reps 10 \
+        --out "$out/${host}_ops-sort-flat_${day}.csv" ;;
     conv)
       "$bench" conv --out "$out/${host}_conv_${day}.csv"
       if have_torch; then

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "support/run_op.h"
-#include "support/scoped_env.h"
 #include "vkt/compile.h"
 
 namespace vkt::testing {
@@ -64,15 +64,15 @@ TEST_F(VulkanCompileReduce, EveryLayoutAndRuleEqualsEager) {
   }
 }
 
-// With vec4 rows passes forced (VKT_VK_REDUCE=vec4; lavapipe's default is the element
+// With vec4 rows passes forced (Overrides::reduce_vec4; lavapipe's rule is the element
 // path), a fused prologue combines in eager's vec4 order: rows past kMaxFusedRow, split or
-// not (VKT_VK_REDUCE_GROUPS=1), of 4k elements and one row of 4k + 1.
+// not (reduce_groups=1), of 4k elements and one row of 4k + 1.
 TEST_F(VulkanCompileReduce, Vec4RowsEqualEager) {
-  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");
+  const OverrideScope vec4("reduce_vec4=1");
   const std::vector<std::pair<Shape, Axes>> cases = {
       {{2, 70000}, {1}}, {{3, 4100}, {1}}, {{9001}, {0}}, {{2, 3, 5000}, {0, 2}}};
   for (const char* groups : {"", "1"}) {
-    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+    const OverrideScope split(std::string("reduce_groups=") + groups);
     for (const auto& [shape, axes] : cases) {
       const Tensor x = from_vector(wave(static_cast<std::size_t>(numel(shape))), shape, &gpu());
       // Each rule is a pipeline of its own: sum on every layout, max and any on the first.

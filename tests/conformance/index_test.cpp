@@ -5,8 +5,8 @@
 #include <iterator>
 #include <span>
 
+#include "common/settings.h"
 #include "conformance/movement_check.h"
-#include "support/scoped_env.h"
 
 namespace vkt::testing {
 namespace {
@@ -71,12 +71,11 @@ const std::vector<DType> kMoveDTypes = {DType::u8,  DType::s16, DType::f16, DTyp
                                         DType::f32, DType::s32, DType::f64, DType::s64,
                                         DType::c64, DType::c128};
 
-// Gathers of single elements by one index each, under both kernels (VKT_VK_GATHER=points:
-// quads of outputs, 16-byte index loads; =word: one word per output): output counts around
-// the quad, the two-quad step and the grid step (tails of 0 to 3), clamped indices, indices
-// of other integer dtypes (cast to s64 by the core), size-1 axes, and operands that are
-// slices of larger tensors.
-TEST_F(VulkanIndex, GatherPointsAndWordPathsOddSizesEveryWidth) {
+// Gathers of single elements by one index each (index_gather.comp's MODE 3: quads of
+// outputs, 16-byte index loads): output counts around the quad, the two-quad step and the
+// grid step (tails of 0 to 3), clamped indices, indices of other integer dtypes (cast to s64
+// by the core), size-1 axes, and operands that are slices of larger tensors.
+TEST_F(VulkanIndex, GatherPointsOddSizesEveryWidth) {
   struct Case {
     Shape t, idx;
     Axes axes;
@@ -86,31 +85,27 @@ TEST_F(VulkanIndex, GatherPointsAndWordPathsOddSizesEveryWidth) {
       {{37}, {5, 1}, {}},      {{37}, {9, 1}, {}},     {{5000}, {1023, 1}, {}},
       {{5000}, {2051, 1}, {}}, {{1, 40}, {7, 1}, {1}}, {{40, 1}, {6, 1}, {0}},
   };
-  for (const char* path : {"points", "word"}) {
-    const ScopedEnvVar env("VKT_VK_GATHER", path);
-    for (DType d : kMoveDTypes) {
-      for (const Case& c : cases) {
-        const std::int64_t dim = c.axes.empty() ? c.t[0] : c.t[static_cast<std::size_t>(c.axes[0])];
-        const Tensor idx = s64_indices(index_values(numel(c.idx), dim, 5), c.idx);
-        check(describe(std::string("gather ") + path, d, c.idx),
-              [&](const auto& in) { return gather(in[0], in[1], c.axes); },
-              {random_tensor(d, c.t, 51), idx});
-      }
+  for (DType d : kMoveDTypes) {
+    for (const Case& c : cases) {
+      const std::int64_t dim = c.axes.empty() ? c.t[0] : c.t[static_cast<std::size_t>(c.axes[0])];
+      const Tensor idx = s64_indices(index_values(numel(c.idx), dim, 5), c.idx);
+      check(describe("gather", d, c.idx),
+            [&](const auto& in) { return gather(in[0], in[1], c.axes); },
+            {random_tensor(d, c.t, 51), idx});
     }
-    for (DType id : {DType::u8, DType::s16, DType::s32, DType::u32}) {
-      const Tensor idx = as_type(s64_indices(index_values(13, 300, 6), {13, 1}), id);
-      check(describe(std::string("gather indices ") + std::string(dtype_name(id)) + " " + path,
-                     DType::f32, {300}),
-            [](const auto& in) { return gather(in[0], in[1]); },
-            {random_tensor(DType::f32, {300}, 52), idx});
-    }
-    // Slices: the operand and the indices are parts of larger tensors.
-    check(describe(std::string("gather of slices ") + path, DType::f16, {61}),
-          [](const auto& in) {
-            return gather(slice(in[0], {3}, {61}), slice(in[1], {1, 0}, {11, 1}));
-          },
-          {random_tensor(DType::f16, {70}, 53), s64_indices(index_values(14, 61, 7), {14, 1})});
   }
+  for (DType id : {DType::u8, DType::s16, DType::s32, DType::u32}) {
+    const Tensor idx = as_type(s64_indices(index_values(13, 300, 6), {13, 1}), id);
+    check(describe("gather indices " + std::string(dtype_name(id)), DType::f32, {300}),
+          [](const auto& in) { return gather(in[0], in[1]); },
+          {random_tensor(DType::f32, {300}, 52), idx});
+  }
+  // Slices: the operand and the indices are parts of larger tensors.
+  check(describe("gather of slices", DType::f16, {61}),
+        [](const auto& in) {
+          return gather(slice(in[0], {3}, {61}), slice(in[1], {1, 0}, {11, 1}));
+        },
+        {random_tensor(DType::f16, {70}, 53), s64_indices(index_values(14, 61, 7), {14, 1})});
 }
 
 TEST_F(VulkanIndex, Take) {
@@ -191,6 +186,7 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
   struct Case {
     Shape t, lo, hi;
   };
+  // clang-format off
   const std::vector<Case> cases = {
       {{70001}, {70001}, {70001}},
       {{3, 4}, {4}, {}},
@@ -199,6 +195,7 @@ TEST_F(VulkanIndex, ClipEveryDtype) {
       {{70001}, {}, {1}},     // one-element bounds stay one element (read at 0)
       {{3, 4}, {1, 1}, {4}},  // one one-element bound beside a broadcast one
   };
+  // clang-format on
   for (DType d : kRealDTypes) {
     for (const Case& c : cases) {
       check(describe("clip", d, c.t), [&](const auto& in) { return clip(in[0], in[1], in[2]); },
@@ -231,10 +228,9 @@ TEST_F(VulkanIndex, ClipFloatSpecials) {
   }
 }
 
-// 4-byte clips move 16-byte words (VKT_VK_CLIP=vec4, the default; =word forces one word per
-// element): sizes around the vec4 and the grid step with full-size, one-element and mixed
-// bounds (random bits: NaNs, infinities, subnormals, both zeros), and the float specials
-// rotated through every lane of a vec4 and into the tail.
+// 4-byte clips move 16-byte words: sizes around the vec4 and the grid step with full-size,
+// one-element and mixed bounds (random bits: NaNs, infinities, subnormals, both zeros), and the
+// float specials rotated through every lane of a vec4 and into the tail.
 TEST_F(VulkanIndex, ClipVec4OddSizesAndEveryLane) {
   for (DType d : {DType::f32, DType::s32, DType::u32}) {
     for (std::int64_t n : {1, 3, 4, 5, 1023, 1025, 4 * 256 * 3 + 1, 4 * 256 * 8 + 6}) {
@@ -384,9 +380,9 @@ TEST_F(VulkanIndex, IndexedAddRoundingAndCancellation) {
   }
 }
 
-// indexed_put under both paths (VKT_VK_INDEXED_PUT=fused: one pass copying t's 16-byte
-// words with the rows put in, for at most 8 rows each one run of t; =copy: a copy, then
-// index_update.comp): every width, sizes with tails of every length, rows that straddle
+// indexed_put under both paths (forced: Overrides::fused_put; fused: one pass copying t's
+// 16-byte words with the rows put in, for at most 8 rows each one run of t; copy: a copy,
+// then index_update.comp): every width, sizes with tails of every length, rows that straddle
 // words, duplicates (the last wins), out-of-range rows (skipped), rows at both ends, two
 // leading indexed axes, size-1 axes, and 8 and 9 rows (9 takes the copy path either way).
 TEST_F(VulkanIndex, IndexedPutFusedAndCopyPathsEveryWidth) {
@@ -404,7 +400,7 @@ TEST_F(VulkanIndex, IndexedPutFusedAndCopyPathsEveryWidth) {
       {{2, 33}, {2, 1}, {}, {1, 1}},
   };
   for (const char* path : {"fused", "copy"}) {
-    const ScopedEnvVar env("VKT_VK_INDEXED_PUT", path);
+    const OverrideScope force(std::string("fused_put=") + (path[0] == 'f' ? "1" : "0"));
     for (DType d : kMoveDTypes) {
       for (const UpdateCase& c : cases) {
         const Tensor t = random_tensor(d, c.t, 54), upd = random_tensor(d, update_shape(c), 55);

@@ -2,12 +2,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/settings.h"
 #include "conformance/batch_submits.h"
 #include "conformance/fixture.h"
 #include "core/dispatch.h"
-#include "support/compare.h"
-#include "support/scoped_env.h"
 #include "core/legacy_policy.h"
+#include "support/compare.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/runtime/testing.h"
 
@@ -39,7 +39,7 @@ Tensor concatenate0(const std::vector<Tensor>& parts) {
 
 TEST_F(Ledger, NativeOpsOnResidentInputsCrossNoBus) {
   // The concatenate as a copy per piece (a GPU takes one gather pass by default).
-  const ScopedEnvVar per_input("VKT_VK_CONCAT", "per_input");
+  const OverrideScope copies("one_pass_movement=0");
   const Tensor x = resident();
   LedgerScope scope;
   const Tensor a = as_type(x, DType::f32);

@@ -1,9 +1,9 @@
 // The pool: freed ranges are reused without new vkAllocateMemory calls; trim returns
 // unused blocks; both copy paths (transfer command, compute shader) give the same bytes.
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "core/dispatch.h"
 #include "support/compare.h"
-#include "support/scoped_env.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/runtime/testing.h"
 
@@ -65,10 +65,10 @@ TEST_F(Memory, TrimReturnsUnusedBlocks) {
   EXPECT_EQ(t.to_vector<std::uint8_t>()[99], 1);
 }
 
-// Outer concatenates through the copy path (VKT_VK_CONCAT=per_input: the one-pass gather
-// would take them on a device whose copy path is the shader).
+// Outer concatenates through the copy path (forced: the one-pass gather would take them on a
+// device whose copy path is the shader).
 void check_copies() {
-  const ScopedEnvVar per_input("VKT_VK_CONCAT", "per_input");
+  const OverrideScope copies("one_pass_movement=0");
   for (DType d : kRealDTypes) {
     for (std::int64_t n : {1, 3, 5, 1001, 65536}) {
       const Tensor h = as_type(iota({n}, DType::s32), d);
@@ -97,7 +97,7 @@ TEST_F(Memory, ShaderCopyPathCopiesExactly) {
 TEST_F(Memory, SmallCopiesTakeTheTransferCommandBelowTheBound) {
   vk::testing::set_copy_path(vk::CopyPath::compute_shader);
   vk::testing::set_small_copy_max(4096);
-  const ScopedEnvVar per_input("VKT_VK_CONCAT", "per_input");  // a copy per part
+  const OverrideScope copies("one_pass_movement=0");  // a copy per part
   for (std::int64_t n : {std::int64_t{256}, std::int64_t{4096}}) {
     const std::vector<Tensor> parts = {iota({n}, DType::f32, std::nullopt, &vulkan()),
                                        iota({n}, DType::f32, std::nullopt, &vulkan())};

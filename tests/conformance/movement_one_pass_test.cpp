@@ -1,10 +1,11 @@
-// concatenate and put_slice in one gather pass (src/vulkan/ops/movement_one_pass.cpp) and by the
-// old per-input copies, both forced (VKT_VK_CONCAT, VKT_VK_PUT_SLICE), against the cpu bit
-// for bit: every element width (1, 2, 4, 8, 16 bytes), odd sizes, runs that are not whole
-// 16-byte words (tails), more inputs than one pass reads, empty inputs, and inputs made by
-// device slices at odd offsets. Plus the commands each path records, and the default rule.
+// concatenate and put_slice in one gather pass (src/vulkan/ops/movement_one_pass.cpp) and by
+// copies (outer-axis concatenate, put_slice), both forced (Overrides::one_pass_movement),
+// against the cpu bit for bit: every element width (1, 2, 4, 8, 16 bytes), odd sizes, runs
+// that are not whole 16-byte words (tails), more inputs than one pass reads, empty inputs,
+// and inputs made by device slices at odd offsets. Plus the commands each path records, and
+// the rule.
+#include "common/settings.h"
 #include "conformance/movement_check.h"
-#include "support/scoped_env.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
@@ -20,6 +21,14 @@ class VulkanMovementOnePass : public MovementCheck {
     return d;
   }
 };
+
+// The paths forced: "one_pass" everywhere, or "copies" where there are any (inner-axis
+// concatenate has only the one pass).
+struct Path {
+  const char* name;
+  const char* overrides;
+};
+const Path kPaths[] = {{"one_pass", "one_pass_movement=1"}, {"copies", "one_pass_movement=0"}};
 
 struct ConcatCase {
   std::vector<Shape> in;
@@ -48,15 +57,16 @@ const std::vector<ConcatCase> kConcatCases = {
 };
 
 TEST_F(VulkanMovementOnePass, Concatenate) {
-  for (const char* mode : {"one_pass", "per_input"}) {
-    const ScopedEnvVar path("VKT_VK_CONCAT", mode);
+  for (const Path& path : kPaths) {
+    const OverrideScope force(path.overrides);
+    const std::string mode = path.name;
     for (DType d : widths()) {
       for (const ConcatCase& c : kConcatCases) {
         std::vector<Tensor> inputs;
         for (std::size_t i = 0; i < c.in.size(); ++i)
           inputs.push_back(random_tensor(d, c.in[i], 20 + i));
         check(
-            describe(std::string("concatenate ") + mode, d, c.in[0]),
+            describe("concatenate " + mode, d, c.in[0]),
             [&](const auto& in) { return concatenate(in, c.axis); }, inputs);
       }
     }
@@ -66,17 +76,18 @@ TEST_F(VulkanMovementOnePass, Concatenate) {
 // Inputs made on the device by slices starting at odd element offsets, with runs of every
 // length modulo 4.
 TEST_F(VulkanMovementOnePass, ConcatenateOfSlices) {
-  for (const char* mode : {"one_pass", "per_input"}) {
-    const ScopedEnvVar path("VKT_VK_CONCAT", mode);
+  for (const Path& path : kPaths) {
+    const OverrideScope force(path.overrides);
+    const std::string mode = path.name;
     for (DType d : widths()) {
-      check(describe(std::string("concatenate of slices ") + mode, d, {9, 21}),
+      check(describe("concatenate of slices " + mode, d, {9, 21}),
             [&](const auto& in) {
               return concatenate(
                   {slice(in[0], {1, 3}, {6, 13}), slice(in[1], {0, 1}, {6, 6}), in[2]}, 1);
             },
             {random_tensor(d, {9, 21}, 31), random_tensor(d, {6, 9}, 32),
              random_tensor(d, {6, 4}, 33)});
-      check(describe(std::string("concatenate of slices ") + mode, d, {101}),
+      check(describe("concatenate of slices " + mode, d, {101}),
             [&](const auto& in) {
               return concatenate({slice(in[0], {3}, {61}), slice(in[0], {1}, {2})}, 0);
             },
@@ -109,11 +120,12 @@ const std::vector<PutSliceCase> kPutSliceCases = {
 };
 
 TEST_F(VulkanMovementOnePass, PutSlice) {
-  for (const char* mode : {"one_pass", "copy"}) {
-    const ScopedEnvVar path("VKT_VK_PUT_SLICE", mode);
+  for (const Path& path : kPaths) {
+    const OverrideScope force(path.overrides);
+    const std::string mode = path.name;
     for (DType d : widths()) {
       for (const PutSliceCase& c : kPutSliceCases) {
-        check(describe(std::string("put_slice ") + mode, d, c.t),
+        check(describe("put_slice " + mode, d, c.t),
               [&](const auto& in) { return put_slice(in[0], c.start, in[1]); },
               {random_tensor(d, c.t, 40), random_tensor(d, c.update, 41)});
       }
@@ -123,10 +135,11 @@ TEST_F(VulkanMovementOnePass, PutSlice) {
 
 // The update made on the device by a slice at an odd offset.
 TEST_F(VulkanMovementOnePass, PutSliceOfSlice) {
-  for (const char* mode : {"one_pass", "copy"}) {
-    const ScopedEnvVar path("VKT_VK_PUT_SLICE", mode);
+  for (const Path& path : kPaths) {
+    const OverrideScope force(path.overrides);
+    const std::string mode = path.name;
     for (DType d : widths()) {
-      check(describe(std::string("put_slice of a slice ") + mode, d, {7, 10}),
+      check(describe("put_slice of a slice " + mode, d, {7, 10}),
             [&](const auto& in) {
               return put_slice(in[0], {2, 1}, slice(in[1], {1, 3}, {3, 7}));
             },
@@ -136,8 +149,8 @@ TEST_F(VulkanMovementOnePass, PutSliceOfSlice) {
 }
 
 // One dispatch and no copy on the one-pass path; more than three inputs take a pass per
-// three. The old paths: a copy per input (outer axis), a strided pass per input (inner),
-// a copy of t and one of the update.
+// three. The copy paths: a copy per input (outer axis), a copy of t and one of the update;
+// inner-axis concatenate stays one pass.
 TEST_F(VulkanMovementOnePass, CommandsRecorded) {
   const Tensor a = copy(random_tensor(DType::f32, {1024}, 50), gpu());
   const Tensor b = copy(random_tensor(DType::f32, {1024}, 51), gpu());
@@ -149,7 +162,7 @@ TEST_F(VulkanMovementOnePass, CommandsRecorded) {
     return scope.delta();
   };
   {
-    const ScopedEnv env({{"VKT_VK_CONCAT", "one_pass"}, {"VKT_VK_PUT_SLICE", "one_pass"}});
+    const OverrideScope force("one_pass_movement=1");
     LedgerCounts c = counts([&] { return concatenate({a, b}, 0); });
     EXPECT_EQ(c.dispatches, 1u);
     EXPECT_EQ(c.device_copies, 0u);
@@ -162,20 +175,20 @@ TEST_F(VulkanMovementOnePass, CommandsRecorded) {
     EXPECT_EQ(c.device_copies, 0u);
   }
   {
-    const ScopedEnv env({{"VKT_VK_CONCAT", "per_input"}, {"VKT_VK_PUT_SLICE", "copy"}});
+    const OverrideScope force("one_pass_movement=0");
     LedgerCounts c = counts([&] { return concatenate({a, b}, 0); });
     EXPECT_EQ(c.device_copies, 2u);
     c = counts([&] { return concatenate({t, t}, 1); });
-    EXPECT_EQ(c.dispatches, 2u);
+    EXPECT_EQ(c.dispatches, 1u);
+    EXPECT_EQ(c.device_copies, 0u);
     c = counts([&] { return put_slice(t, {64, 0}, u); });
     EXPECT_EQ(c.device_copies, 2u);  // a whole-row update is a copy too
   }
 }
 
-// Unset: one pass for inner-axis concatenate everywhere; outer-axis concatenate and put_slice
-// take it only where the shader copy path won the device's copy measurement.
+// The rule: one pass for inner-axis concatenate everywhere; outer-axis concatenate and
+// put_slice take it only where the shader copy path won the device's copy measurement.
 TEST_F(VulkanMovementOnePass, DefaultFollowsCopyPath) {
-  const ScopedEnv env({{"VKT_VK_CONCAT", ""}, {"VKT_VK_PUT_SLICE", ""}});
   const vk::CopyPath before = vk::testing::copy_path();
   const std::uint64_t small_before = vk::testing::small_copy_max();
   const Tensor a = copy(random_tensor(DType::f32, {1024}, 54), gpu());
@@ -196,18 +209,6 @@ TEST_F(VulkanMovementOnePass, DefaultFollowsCopyPath) {
   }
   vk::testing::set_copy_path(before);
   vk::testing::set_small_copy_max(small_before);
-}
-
-TEST_F(VulkanMovementOnePass, BadSwitchValueIsAnError) {
-  const Tensor a = copy(random_tensor(DType::f32, {8}, 57), gpu());
-  {
-    const ScopedEnvVar path("VKT_VK_CONCAT", "fast");
-    EXPECT_THROW(concatenate({a, a}, 0), Error);
-  }
-  {
-    const ScopedEnvVar path("VKT_VK_PUT_SLICE", "fast");
-    EXPECT_THROW(put_slice(a, {2}, a), Error);
-  }
 }
 
 }  // namespace

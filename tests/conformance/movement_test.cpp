@@ -1,7 +1,7 @@
 // Native movement ops (src/vulkan/ops/movement.cpp) against the cpu, bit for bit, for one dtype
 // of every width and kind, on the native path and the fallback path (movement_check.h).
+#include "common/settings.h"
 #include "conformance/movement_check.h"
-#include "support/scoped_env.h"
 #include "vulkan/ops/movement_words.h"
 #include "vulkan/runtime/testing.h"
 
@@ -66,8 +66,8 @@ TEST_F(VulkanMovement, Transpose) {
 }
 
 // The tiled path for 4-byte words takes 64x64 tiles of 16-byte quads where rows and cols
-// are multiples of 4 (VKT_VK_TRANSPOSE=wide, the default; =tile32 forces the 32x33 tile of
-// words): whole tiles, partial edge tiles, batches, and shapes that stay on the word tile.
+// are multiples of 4, else the 32x33 tile of words: whole tiles, partial edge tiles,
+// batches, and shapes that stay on the word tile.
 TEST_F(VulkanMovement, TransposeWideTiles) {
   const std::vector<Shape> shapes = {{4, 64},      {64, 64},  {68, 132}, {3, 128, 64},
                                      {2, 36, 100}, {256, 12}, {66, 64},  {64, 70}};
@@ -199,39 +199,35 @@ TEST_F(VulkanMovement, Concatenate) {
   }
 }
 
-// Strided copies whose inner runs and offsets are multiples of 16 bytes move 16-byte words
-// under VKT_VK_STRIDED=wide (element words by default): inner concatenates and row slices
-// that qualify for every width, next to ones that do not (odd inner extents, offsets off a
-// 16-byte boundary, a tail row of a 16-element run plus one); both settings run.
-TEST_F(VulkanMovement, WideWordStridedCopies) {
-  for (const char* mode : {"wide", "word"}) {
-    const ScopedEnvVar strided("VKT_VK_STRIDED", mode);
-    for (DType d : kWidthDTypes) {
-      check(describe("concatenate", d, {5, 16}), [&](const auto& in) { return concatenate(in, 1); },
-            {random_tensor(d, {5, 16}, 81), random_tensor(d, {5, 32}, 82)});
-      check(describe("concatenate", d, {3, 2, 16}),
-            [&](const auto& in) { return concatenate(in, 2); },
-            {random_tensor(d, {3, 2, 16}, 83), random_tensor(d, {3, 2, 48}, 84),
-             random_tensor(d, {3, 2, 17}, 85)});
-      check(describe("concatenate", d, {1025, 16}),
-            [&](const auto& in) { return concatenate(in, 1); },
-            {random_tensor(d, {1025, 16}, 86), random_tensor(d, {1025, 16}, 87)});
-      check(describe("slice", d, {9, 64}),
-            [&](const auto& in) {
-              return slice(in[0], {1, 16}, {5, 32});
-            },
-            {random_tensor(d, {9, 64}, 88)});
-      check(describe("slice", d, {9, 64}),
-            [&](const auto& in) {
-              return slice(in[0], {1, 3}, {5, 32});
-            },
-            {random_tensor(d, {9, 64}, 89)});
-      check(describe("put_slice", d, {9, 64}),
-            [&](const auto& in) {
-              return put_slice(in[0], {2, 16}, in[1]);
-            },
-            {random_tensor(d, {9, 64}, 90), random_tensor(d, {4, 16}, 91)});
-    }
+// Inner concatenates, row slices and put_slice whose inner runs and offsets are multiples of
+// 16 bytes, next to ones that are not (odd inner extents, offsets off a 16-byte boundary, a
+// tail row of a 16-element run plus one), for every width.
+TEST_F(VulkanMovement, RunsOnAndOff16ByteWords) {
+  for (DType d : kWidthDTypes) {
+    check(describe("concatenate", d, {5, 16}), [&](const auto& in) { return concatenate(in, 1); },
+          {random_tensor(d, {5, 16}, 81), random_tensor(d, {5, 32}, 82)});
+    check(describe("concatenate", d, {3, 2, 16}),
+          [&](const auto& in) { return concatenate(in, 2); },
+          {random_tensor(d, {3, 2, 16}, 83), random_tensor(d, {3, 2, 48}, 84),
+           random_tensor(d, {3, 2, 17}, 85)});
+    check(describe("concatenate", d, {1025, 16}),
+          [&](const auto& in) { return concatenate(in, 1); },
+          {random_tensor(d, {1025, 16}, 86), random_tensor(d, {1025, 16}, 87)});
+    check(describe("slice", d, {9, 64}),
+          [&](const auto& in) {
+            return slice(in[0], {1, 16}, {5, 32});
+          },
+          {random_tensor(d, {9, 64}, 88)});
+    check(describe("slice", d, {9, 64}),
+          [&](const auto& in) {
+            return slice(in[0], {1, 3}, {5, 32});
+          },
+          {random_tensor(d, {9, 64}, 89)});
+    check(describe("put_slice", d, {9, 64}),
+          [&](const auto& in) {
+            return put_slice(in[0], {2, 16}, in[1]);
+          },
+          {random_tensor(d, {9, 64}, 90), random_tensor(d, {4, 16}, 91)});
   }
 }
 
@@ -251,7 +247,7 @@ TEST_F(VulkanMovement, GridPastOneDimension) {
 // updates (the copy of t), at word-aligned and unaligned offsets. concatenate and put_slice
 // by copies (their one-pass gathers: movement_one_pass_test.cpp).
 TEST_F(VulkanMovement, ComputeShaderCopyPath) {
-  const ScopedEnv old_paths({{"VKT_VK_CONCAT", "per_input"}, {"VKT_VK_PUT_SLICE", "copy"}});
+  const OverrideScope copies("one_pass_movement=0");
   const vk::CopyPath before = vk::testing::copy_path();
   vk::testing::set_copy_path(vk::CopyPath::compute_shader);
   for (DType d : {DType::u8, DType::f16, DType::f32, DType::f64}) {

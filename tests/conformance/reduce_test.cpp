@@ -9,17 +9,19 @@
 // 8 * eps * sqrt(length) (eps of the accumulator: f32, or f64), and for sums, absolute,
 // 8 * eps * sqrt(length) * 4 * sqrt(length): rounding errors grow like sqrt(length) and
 // the partial sums of values in [-4, 4] like 4 * sqrt(length).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "support/scoped_env.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/runtime/testing.h"
 
@@ -302,11 +304,11 @@ TEST_F(NativeReduce, ArgLongTiesAndNans) {
   }
 }
 
-// The f32 rows passes read vec4s (VKT_VK_REDUCE=vec4, forced here: the default on GPUs;
+// The f32 rows passes read vec4s (Overrides::reduce_vec4, forced here: the rule on GPUs;
 // lavapipe's is the element path; sums and the other value reductions take vec4s past kMaxFusedRow
 // only): lengths around the vec4 and the 4 x 256 unrolled step, rows of 4k and of 4k + 1 elements,
-// rows split across workgroups (VKT_VK_REDUCE_GROUPS varied, so splits and their tails move), every
-// reduce op and argmax/argmin with ties, NaNs at vec4 lanes, in the tail and repeated, and -0
+// rows split across workgroups (Overrides::reduce_groups varied, so splits and their tails move),
+// every reduce op and argmax/argmin with ties, NaNs at vec4 lanes, in the tail and repeated, and -0
 // against +0.
 TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
   const std::vector<Case> cases = {
@@ -326,9 +328,9 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       {{8195}, {}},
       {{5, 8192}, {1}},
   };
-  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* groups : {"", "1", "3"}) {        // "": 1024
-    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
+  const OverrideScope vec4("reduce_vec4=1");   // lavapipe's rule is scalar
+  for (const char* groups : {"", "1", "3"}) {  // "": 1024
+    const OverrideScope split(std::string("reduce_groups=") + groups);
     for (const Case& c : cases) {
       for (const NamedOp& op : reduce_ops()) {
         check(op, make_input(DType::f32, c.shape, op.values), c.axes, false,
@@ -342,7 +344,7 @@ TEST_F(NativeReduce, F32RowsOddLengthsAndSplits) {
       for (const Tensor& h :
            {make_input(DType::f32, c.shape, Values::small_ints), nans, lane_nans}) {
         for (const char* locate : {"1", "0"}) {  // split rows: by value then place, or scanned
-          const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", locate);
+          const OverrideScope by_value(std::string("arg_locate=") + locate);
           for (bool is_max : {true, false}) {
             for (TieBreak tie : {TieBreak::low, TieBreak::high}) {
               const std::optional<std::int64_t> axis =
@@ -389,11 +391,11 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
     inputs[5][u] = i == 4000 || i == 12000 ? tiny : i == 4500 ? -tiny : -1.0f;
     inputs[6][u] = i == 6000 || i == 13001 ? nan : static_cast<float>((i * 31) % 13);
   }
-  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");  // lavapipe's default is scalar
-  for (const char* groups : {"", "1"}) {             // "1": the flat scan in one workgroup
-    const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", groups);
-    // Split rows by value then place (reduce_locate.comp) on GPUs; lavapipe's default scans.
-    const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", "1");
+  const OverrideScope vec4("reduce_vec4=1");  // lavapipe's rule is scalar
+  for (const char* groups : {"", "1"}) {      // "1": the flat scan in one workgroup
+    const OverrideScope split(std::string("reduce_groups=") + groups);
+    // Split rows by value then place (reduce_locate.comp) on GPUs; lavapipe's rule scans.
+    const OverrideScope by_value("arg_locate=1");
     for (const std::vector<float>& v : inputs) {
       const Tensor flat = from_vector(v);
       const Tensor rows = reshape(flat, {2, n / 2});
@@ -410,7 +412,7 @@ TEST_F(NativeReduce, F32ArgScanSpecialValues) {
   }
 }
 
-// Split f32 rows by value, then place (VKT_VK_ARG_LOCATE=1, shaders/reduce_locate.comp):
+// Split f32 rows by value, then place (Overrides::arg_locate, shaders/reduce_locate.comp):
 // three splits of a flat line (and of one ending mid-quad), two of each of two rows, locate
 // spans shorter than a split; the extreme repeated across splits (the first or last split's
 // copy wins), -0 in one split against +0 in a later one, subnormals against zeros in
@@ -433,9 +435,7 @@ TEST_F(NativeReduce, F32ArgByValueThenPlaceAcrossSplits) {
       line(7.0f, {}),
       line(-1.0f, {{n - 1, 4.0f}, {n - 2, -4.0f}, {n - 5, 4.0f}}),
   };
-  const ScopedEnvVar vec4("VKT_VK_REDUCE", "vec4");
-  const ScopedEnvVar split("VKT_VK_REDUCE_GROUPS", "3");
-  const ScopedEnvVar by_value("VKT_VK_ARG_LOCATE", "1");
+  const OverrideScope forced("reduce_vec4=1,reduce_groups=3,arg_locate=1");
   const std::uint64_t runs_before = vk::testing::arg_locate_runs();
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Tensor flat = from_vector(inputs[k]);
@@ -456,7 +456,7 @@ TEST_F(NativeReduce, F32ArgByValueThenPlaceAcrossSplits) {
 }
 
 // Columns passes over f32 with inner a multiple of 4 read four columns per vec4 (forced
-// here), each column in the element path's order: the same bytes as VKT_VK_REDUCE=scalar,
+// here), each column in the element path's order: the same bytes as the element path,
 // and the cpu's values; split columns, second passes of arg partials, NaNs and ties.
 TEST_F(NativeReduce, F32ColumnsVec4EqualTheElementPath) {
   const std::vector<Case> cases = {{{5001, 4}, {0}},     {{7, 8}, {0}},
@@ -475,11 +475,11 @@ TEST_F(NativeReduce, F32ColumnsVec4EqualTheElementPath) {
         const Tensor dev = transfer(in, gpu());
         Tensor scalar_path, vec4_path;
         {
-          const ScopedEnvVar env("VKT_VK_REDUCE", "scalar");
+          const OverrideScope scalar("reduce_vec4=0");
           scalar_path = op.fn(dev, c.axes, false);
         }
         {
-          const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+          const OverrideScope vec4("reduce_vec4=1");
           vec4_path = op.fn(dev, c.axes, false);
           check(op, in, c.axes, false, describe(op.name, DType::f32, c, false));
         }
@@ -488,12 +488,73 @@ TEST_F(NativeReduce, F32ColumnsVec4EqualTheElementPath) {
       }
     }
     if (!axis) continue;
-    const ScopedEnvVar env("VKT_VK_REDUCE", "vec4");
+    const OverrideScope vec4("reduce_vec4=1");
     for (const Tensor& h : {make_input(DType::f32, c.shape, Values::small_ints), nans}) {
       check_arg(true, h, axis, false, TieBreak::low, describe("argmax", DType::f32, c, false));
       check_arg(false, h, axis, false, TieBreak::high, describe("argmin", DType::f32, c, false));
     }
   }
+}
+
+// The ops named, of reduce_ops().
+std::vector<NamedOp> some_ops(std::initializer_list<std::string_view> names) {
+  std::vector<NamedOp> ops;
+  for (const NamedOp& op : reduce_ops()) {
+    if (std::find(names.begin(), names.end(), op.name) != names.end()) ops.push_back(op);
+  }
+  return ops;
+}
+
+// Flat f32 lengths that do not split, that split into few partials (a second pass in
+// columns mode), and 2^24 + 5 (1024 partials: a rows-mode second pass); empty tensors.
+TEST_F(NativeReduce, SplitSizesAndEmptyTensors) {
+  for (std::int64_t n : {1, 3, 4096, 8193, 100000, (1 << 24) + 5}) {
+    const Case c{{n}, {}};
+    const bool any_too = n < (1 << 20);  // lavapipe's time: two rules suffice past that
+    for (const NamedOp& op : some_ops({"sum", "reduce_max", any_too ? "any" : ""})) {
+      check(op, make_input(DType::f32, c.shape, op.values), c.axes, false,
+            describe(op.name, DType::f32, c, false));
+    }
+    check_arg(true, make_input(DType::f32, c.shape, Values::small_ints), std::nullopt, false,
+              TieBreak::low, describe("argmax", DType::f32, c, false));
+  }
+  for (const Shape& s : {Shape{0}, Shape{3, 0}, Shape{0, 5}}) {
+    const Case c{s, {static_cast<std::int64_t>(s.size()) - 1}};
+    for (const NamedOp& op : some_ops({"sum", "product", "reduce_max", "all"})) {
+      check(op, make_input(DType::f32, s, op.values), c.axes, false,
+            describe(op.name, DType::f32, c, false));
+    }
+  }
+}
+
+// Second passes of several workgroups: rows mode (12 rows of 74 partials, 8 rows a
+// workgroup) and columns mode past 256 outputs (300 rows of 4 partials), with 32-bit and
+// 64-bit accumulators and arg indices.
+TEST_F(NativeReduce, SecondPassesOfSeveralWorkgroups) {
+  for (const Case& c : {Case{{12, 300000}, {1}}, Case{{300, 20000}, {1}}}) {
+    for (DType d : {DType::s32, DType::f32, DType::f64}) {
+      if (!device_has(d)) continue;
+      for (const NamedOp& op : some_ops({"sum", "reduce_min", "all"})) {
+        check(op, make_input(d, c.shape, op.values), c.axes, false, describe(op.name, d, c, false));
+      }
+      check_arg(false, make_input(d, c.shape, Values::small_ints), 1, false, TieBreak::low,
+                describe("argmin", d, c, false));
+    }
+  }
+}
+
+// Split reductions of one tensor and of each other's results recorded in one batch: each
+// pass's partials are its own, so results are those of separate calls and of the cpu.
+TEST_F(NativeReduce, BatchedSplitReductionsShareNothing) {
+  const Tensor h = make_input(DType::f32, {4, 70000}, Values::small_ints);
+  const Tensor dev = transfer(h, gpu());
+  const Tensor a = sum(dev), b = reduce_max(dev), c = argmax(dev, 1), d = sum(dev, {1});
+  const Tensor e = sum(sum(dev, {1}));
+  EXPECT_EQ(a.to_bytes(), sum(dev).to_bytes());
+  EXPECT_EQ(a.to_bytes(), sum(h).to_bytes());  // small integers: exact in any order
+  EXPECT_EQ(b.to_bytes(), reduce_max(h).to_bytes());
+  EXPECT_EQ(c.to_bytes(), argmax(h, 1).to_bytes());
+  EXPECT_EQ(e.to_bytes(), sum(d).to_bytes());
 }
 
 // One device tensor read by several reductions in a row, and a reduction of a reduction:

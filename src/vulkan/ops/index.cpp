@@ -6,13 +6,11 @@
 // s64 indices are read as uint pairs and float adds are done on the bits, so no shaderInt64
 // or shaderFloat64 is needed: every dtype is native wherever 8/16-bit storage exists.
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
-#include "common/env_choice.h"
-#include "vulkan/runtime/backend.h"
-#include "vulkan/runtime/device_switch.h"
+#include "common/settings.h"
 #include "vulkan/ops/movement_words.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace {
@@ -109,13 +107,6 @@ bool update_supported(const OpCall& call) {
   return split_axes(t.shape(), call.get<GatherParams>().axes).ok;
 }
 
-// VKT_VK_GATHER=word keeps every gather on one index pair and one word per output element;
-// unset or "points": a gather of single elements by one index each reads its indices as
-// 16-byte loads and stores four outputs at once (index_gather.comp, MODE 3).
-bool gather_points_allowed() {
-  return common::env_switch("VKT_VK_GATHER", "points", "word", true, "gather");
-}
-
 void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& t = call.inputs[0];
   const Tensor& idx = call.inputs[1];
@@ -132,7 +123,9 @@ void run_gather_family(VulkanBackend& b, const OpCall& call, const Tensor& out) 
     const FastDivisor rest(push.b);
     push.magic_a = rest.magic;
     push.shifts = rest.shift;
-    if (push.b == 1 && push.c == 1 && gather_points_allowed()) mode = 3;
+    // A gather of single elements by one index each reads its indices as 16-byte loads and
+    // stores four outputs at once (index_gather.comp, MODE 3).
+    if (push.b == 1 && push.c == 1) mode = 3;
   } else {
     const std::int64_t axis = call.get<AxisParams>().axis;
     const AxisView v(t.shape(), axis);
@@ -173,19 +166,13 @@ void run_select(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       push, sizeof(push), grid_stride_threads(n));
 }
 
-// VKT_VK_CLIP=word keeps 4-byte clips in one word per element (the sweep's baseline);
-// unset or "vec4": 16-byte loads and stores (shaders/index_clip.comp).
-bool vec4_clip_allowed() {
-  return common::env_switch("VKT_VK_CLIP", "vec4", "word", true, "clip");
-}
-
 void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const DType d = out.dtype();
   const std::uint32_t kind = is_float(d) ? 2 : is_signed_integer(d) ? 1 : 0;
   const std::uint32_t half = d == DType::f16 ? 1 : d == DType::bf16 ? 2 : 0;
-  const bool vec4 = itemsize(d) == 4 && vec4_clip_allowed();
-  const Pipeline p =
-      b.pipelines().get(word_variant(WordShader::clip, d), 4, {kind, half, vec4 ? 1u : 0u});
+  // 4-byte words: 16-byte loads and stores, four elements an invocation (index_clip.comp).
+  const bool vec4 = itemsize(d) == 4;
+  const Pipeline p = b.pipelines().get(word_variant(WordShader::clip, d), 4, {kind, half});
   // Steps 0 for a one-element bound (shaders/index_clip.comp).
   const std::uint32_t push[3] = {static_cast<std::uint32_t>(out.size()),
                                  call.inputs[1].size() == 1 ? 0u : 1u,
@@ -196,14 +183,13 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
       push, sizeof(push), grid_stride_threads(vec4 ? (push[0] + 3) / 4 : push[0]));
 }
 
-// VKT_VK_INDEXED_PUT=copy keeps indexed_put as a copy of t, a barrier and the update pass
-// (index_update.comp); =fused: one pass where it applies (index_put.comp); unset or
-// "by_device": fused on GPUs, copy on CPU devices, whose copy command is a memcpy that their
-// shaders come nowhere near (lavapipe: many times slower by the one pass at 1M). H200
-// (run46-1918574): 4.2 us on the device at 1024 against 6.1, 132 us at 64M against 131.5.
+// indexed_put in one pass (index_put.comp) on GPUs, where it saves the copy's command and
+// barrier; on CPU devices a copy of t, a barrier and the update pass (index_update.comp):
+// their copy command is a memcpy that their shaders come nowhere near (lavapipe: many times
+// slower by the one pass at 1M). Overrides::fused_put forces either.
 bool fused_put_allowed(const VulkanBackend& b) {
-  return switch_by_device(b.context(), "VKT_VK_INDEXED_PUT", {"by_device", "fused", "copy"},
-                          "indexed_put");
+  return vkt::overrides()->fused_put.value_or(b.context().properties().deviceType !=
+                                              VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.

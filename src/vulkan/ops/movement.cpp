@@ -1,22 +1,19 @@
 // Movement on the device, matching src/cpu/movement.cpp word for word: broadcast, transpose
 // (a shared-memory tiled path for batched 2-D swaps, else strided), pad (one gather pass with
 // the fill), reverse, slice, put_slice and concatenate (one gather pass each,
-// movement_one_pass.cpp; the old paths: a copy of t, then the update's strided copy, and one
-// device copy (outer axis) or strided pass (inner axes) per input). Shaders move words of the
-// element size (shaders/movement_*.comp).
+// movement_one_pass.cpp; where the device copies faster by command: a copy of t, then the
+// update's strided copy, and a device copy per input of an outer-axis concatenate). Shaders
+// move words of the element size (shaders/movement_*.comp).
 #include <array>
 #include <atomic>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
-#include "common/env_choice.h"
 #include "vkt/ledger.h"
-#include "vulkan/runtime/backend.h"
-#include "vulkan/runtime/device_switch.h"
 #include "vulkan/ops/movement_one_pass.h"
 #include "vulkan/ops/movement_words.h"
 #include "vulkan/ops/scalar_words.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace {
@@ -62,7 +59,7 @@ bool use_tiled_transpose(const VulkanBackend& b, DType d) {
     case TransposePath::strided:
       return false;
     default:
-      return is_gpu(b.context());
+      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   }
 }
 
@@ -136,20 +133,6 @@ std::optional<Tiled> tiled_transpose(const StridedView& v) {
   return t;
 }
 
-// Views of each input of an inner-axis concatenate into the output.
-std::vector<StridedView> concatenate_views(const OpCall& call) {
-  const auto axis = static_cast<std::size_t>(call.get<AxisParams>().axis);
-  const auto out_strides = contiguous_strides(call.out_shape);
-  std::vector<StridedView> views;
-  std::int64_t at = 0;
-  for (const Tensor& t : call.inputs) {
-    views.push_back(collapse(StridedView{t.shape(), contiguous_strides(t.shape()), out_strides, 0,
-                                         at * out_strides[axis]}));
-    at += t.dim(static_cast<std::int64_t>(axis));
-  }
-  return views;
-}
-
 StridedView put_slice_view(const OpCall& call) {
   const Tensor& t = call.inputs[0];
   const Tensor& update = call.inputs[1];
@@ -221,12 +204,6 @@ Tensor run_pad_by_copy(VulkanBackend& b, const OpCall& call) {
   return out;
 }
 
-// VKT_VK_TRANSPOSE=tile32 keeps 4-byte transposes on the 32x33 tile of words (the sweep's
-// baseline); unset or "wide": the 64x65 tile moving 16-byte quads where it applies.
-bool wide_transpose_allowed() {
-  return common::env_switch("VKT_VK_TRANSPOSE", "wide", "tile32", true, "transpose");
-}
-
 constexpr std::int64_t kWideTile = 64;
 constexpr std::uint32_t kWideTileBytes = kWideTile * (kWideTile + 1) * 4;
 
@@ -234,7 +211,7 @@ constexpr std::uint32_t kWideTileBytes = kWideTile * (kWideTile + 1) * 4;
 // multiples of 4), its 64x65 tile within the device's shared memory.
 bool wide_transpose(const VulkanBackend& b, DType d, const Tiled& t) {
   return itemsize(d) == 4 && t.rows % 4 == 0 && t.cols % 4 == 0 &&
-         b.context().limits().max_shared_bytes >= kWideTileBytes && wide_transpose_allowed();
+         b.context().limits().max_shared_bytes >= kWideTileBytes;
 }
 static_assert(Pipelines::kWorkgroupSize == 256, "movement_transpose_wide.comp: 16 rows a pass");
 
@@ -310,43 +287,6 @@ void copy_range(VulkanBackend& b, const Tensor& src, const Tensor& dst, std::uin
   record_copy(b, b.copy_path_for(bytes), src, dst, src_offset, dst_offset, bytes);
 }
 
-namespace {
-// VKT_VK_STRIDED=wide moves strided copies in 16-byte words wherever the view allows
-// (wide_words); unset or "word": element-sized words. On the H200 wide was not faster for
-// concatenate on the inner axis at 64M f32 (run27-02bb4d7, mem/: 343.6 us on the device
-// against 330.2 by words), so it is not the default.
-bool wide_strided_allowed() {
-  return common::env_choice("VKT_VK_STRIDED", {"word", "wide"}, 0, "vulkan") == 1;
-}
-
-// The view in 16-byte words when its innermost axis is a contiguous run on both sides of a
-// multiple of 16 bytes and every other stride and both offsets are too (concatenate on an
-// inner axis, slices of whole rows): a quarter of the invocations for 4-byte dtypes, each
-// moving one uvec4 (one-word-per-invocation copies left the H200 below its bandwidth).
-std::optional<StridedView> wide_words(const StridedView& v, std::int64_t item) {
-  const std::int64_t k = 16 / item;
-  if (k <= 1 || v.shape.empty() || v.src.back() != 1 || v.dst.back() != 1) return std::nullopt;
-  if (v.shape.back() % k != 0 || v.src_offset % k != 0 || v.dst_offset % k != 0) {
-    return std::nullopt;
-  }
-  StridedView w = v;
-  w.shape.back() /= k;
-  w.src_offset /= k;
-  w.dst_offset /= k;
-  for (std::size_t a = 0; a + 1 < v.shape.size(); ++a) {
-    if (v.src[a] % k != 0 || v.dst[a] % k != 0) return std::nullopt;
-    w.src[a] /= k;
-    w.dst[a] /= k;
-  }
-  return w;
-}
-
-// The strided dispatch of a collapsed view in words of `word_bytes`.
-void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v,
-                    std::size_t word_bytes);
-
-}  // namespace
-
 void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v) {
   const std::int64_t n = numel(v.shape);
   if (n == 0) return;
@@ -357,19 +297,6 @@ void run_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const S
                static_cast<std::uint64_t>(n * item));
     return;
   }
-  if (wide_strided_allowed()) {
-    if (const auto w = wide_words(v, item)) {
-      record_strided(b, src, dst, *w, 16);
-      return;
-    }
-  }
-  record_strided(b, src, dst, v, static_cast<std::size_t>(item));
-}
-
-namespace {
-void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, const StridedView& v,
-                    std::size_t word_bytes) {
-  const std::int64_t n = numel(v.shape);
   StridedPush push{};
   push.n = static_cast<std::uint32_t>(n);
   push.src_offset = static_cast<std::int32_t>(v.src_offset);
@@ -384,18 +311,15 @@ void record_strided(VulkanBackend& b, const Tensor& src, const Tensor& dst, cons
   }
   const bool dst_contiguous = v.dst_offset == 0 && v.dst == contiguous_strides(v.shape);
   const Pipeline p =
-      b.pipelines().get(word_variant(WordShader::strided, word_bytes), 2,
+      b.pipelines().get(word_variant(WordShader::strided, dst.dtype()), 2,
                         {static_cast<std::uint32_t>(v.shape.size()), dst_contiguous ? 1u : 0u});
   b.dispatch(p, {{&src, false}, {&dst, true}}, &push, sizeof(push),
              grid_stride_threads(static_cast<std::uint64_t>(n)));
 }
-}  // namespace
 
 bool movement_supported(const VulkanBackend& b, const OpCall& call) {
-  if (call.op == Op::concatenate) {
-    const bool outer = outer_axis_concatenate(call);
-    if (outer || concatenate_one_pass(b, call, outer)) return true;
-  }
+  // An outer-axis concatenate can always take a device copy per input.
+  if (call.op == Op::concatenate && outer_axis_concatenate(call)) return true;
   if (!word_shaders_ok(b, call) || !inputs_share_dtype(call)) return false;
   switch (call.op) {
     case Op::broadcast:
@@ -412,10 +336,7 @@ bool movement_supported(const VulkanBackend& b, const OpCall& call) {
       return call.get<PadParams>().config.size() <= kMaxViewRank;
     case Op::put_slice:
       return view_fits(put_slice_view(call));
-    case Op::concatenate:
-      for (const StridedView& v : concatenate_views(call)) {
-        if (!view_fits(v)) return false;
-      }
+    case Op::concatenate:  // the one pass (any rank: it views the output as rows)
       return true;
     default:
       return false;
@@ -432,16 +353,12 @@ Tensor run_movement(VulkanBackend& b, const OpCall& call) {
       if (concatenate_one_pass(b, call, outer) && run_concatenate_one_pass(b, call, out)) {
         return out;
       }
-      if (outer) {
-        std::uint64_t offset = 0;
-        for (const Tensor& t : call.inputs) {
-          copy_range(b, t, out, 0, offset, t.nbytes());
-          offset += t.nbytes();
-        }
-      } else {
-        const std::vector<StridedView> views = concatenate_views(call);
-        for (std::size_t i = 0; i < views.size(); ++i)
-          run_strided(b, call.inputs[i], out, views[i]);
+      // Inner axes have no other path (movement_supported admits them for the one pass).
+      if (!outer) throw Unsupported("[concatenate] has no native " + b.name() + " kernel");
+      std::uint64_t offset = 0;
+      for (const Tensor& t : call.inputs) {
+        copy_range(b, t, out, 0, offset, t.nbytes());
+        offset += t.nbytes();
       }
       return out;
     }

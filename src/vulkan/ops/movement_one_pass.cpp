@@ -1,16 +1,15 @@
 // concatenate and put_slice in one dispatch each (shaders/movement_concat.comp,
-// movement_put_slice.comp). The old paths record a command per input (or a copy of t, a
+// movement_put_slice.comp). The copy paths record a command per input (or a copy of t, a
 // barrier and the update's copy); each command in a command buffer adds to an op's fixed
-// cost on a GPU (issue 9's goal: 25 us at 1024 elements on the H200).
+// cost on a GPU.
 #include "vulkan/ops/movement_one_pass.h"
 
 #include <array>
-#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vulkan/ops/movement_words.h"
 
@@ -31,11 +30,6 @@ struct PutSlicePush {
 
 // Sources one concatenate pass reads (bindings 0-2 of movement_concat.comp).
 constexpr std::size_t kConcatSources = 3;
-
-// "one_pass" or `old` from the variable `name`; unset or empty: the default.
-bool one_pass_switch(const char* name, const char* old, bool fallback) {
-  return common::env_switch(name, "one_pass", old, fallback, "vulkan");
-}
 
 bool inputs_share_dtype(const OpCall& call) {
   for (const Tensor& t : call.inputs) {
@@ -68,23 +62,22 @@ Box collapsed_box(const Shape& t, const Shape& update, const std::vector<std::in
   return box;
 }
 
+// Outer-axis concatenate and put_slice take the one pass where the device's measured copy
+// path is the shader (copy_path.cpp): there it saves a command per input. Where
+// vkCmdCopyBuffer copies faster (lavapipe: a memcpy) they keep the copies.
+// Overrides::one_pass_movement forces either. Inner-axis concatenate has only the one pass.
+bool one_pass_rule(const VulkanBackend& b) {
+  return vkt::overrides()->one_pass_movement.value_or(b.copy_path() == CopyPath::compute_shader);
+}
+
 }  // namespace
 
-// Default: one pass, except outer-axis concatenate and put_slice on a device whose copies
-// run faster by vkCmdCopyBuffer than by a shader (copy_path.cpp measured it; lavapipe, whose
-// copies are memcpy), which keep the copies. H200 (run43-307144c, both settings in one run):
-// at 1024 the one pass runs 3.3 us on the device against 5.0-5.9 for the copies; at 64M the
-// inner-axis concatenate 260.7 against 332.6 us, the outer one and put_slice the same.
 bool concatenate_one_pass(const VulkanBackend& b, const OpCall& call, bool outer_axis) {
-  const bool by_default = !outer_axis || b.copy_path() == CopyPath::compute_shader;
-  return one_pass_switch("VKT_VK_CONCAT", "per_input", by_default) && word_shaders_ok(b, call) &&
-         inputs_share_dtype(call);
+  return word_shaders_ok(b, call) && inputs_share_dtype(call) && (!outer_axis || one_pass_rule(b));
 }
 
 bool put_slice_one_pass(const VulkanBackend& b, const OpCall& call) {
-  const bool by_default = b.copy_path() == CopyPath::compute_shader;
-  return one_pass_switch("VKT_VK_PUT_SLICE", "copy", by_default) && word_shaders_ok(b, call) &&
-         inputs_share_dtype(call);
+  return word_shaders_ok(b, call) && inputs_share_dtype(call) && one_pass_rule(b);
 }
 
 bool run_concatenate_one_pass(VulkanBackend& b, const OpCall& call, const Tensor& out) {
@@ -138,7 +131,7 @@ bool run_concatenate_one_pass(VulkanBackend& b, const OpCall& call, const Tensor
 bool run_put_slice_one_pass(VulkanBackend& b, const OpCall& call, const Tensor& out) {
   const Tensor& t = call.inputs[0];
   const Tensor& update = call.inputs[1];
-  if (update.size() == 0) return false;  // nothing to bind; the old path copies t
+  if (update.size() == 0) return false;  // nothing to bind; the copy path copies t
   Box box = collapsed_box(t.shape(), update.shape(), call.get<PutSliceParams>().start);
   if (box.dim.size() > kMaxViewRank) return false;
   // The innermost axis is contiguous on both sides: move the widest word dividing its

@@ -1,21 +1,21 @@
 // concatenate and put_slice as one gather dispatch over the output (movement_one_pass.cpp):
 // each output word is written once, from whichever input holds it, in words as wide as the
-// runs allow (up to 16 bytes). movement.cpp's per-input copies and strided passes stay
-// selectable (VKT_VK_CONCAT=per_input, VKT_VK_PUT_SLICE=copy).
+// runs allow (up to 16 bytes). Where the device copies faster by command, outer-axis
+// concatenate and put_slice take movement.cpp's copies instead.
 #pragma once
 
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 
-// Whether concatenate / put_slice take the one-pass path on this device (the env switches,
-// else the default rule in movement_one_pass.cpp); `outer_axis`: every axis before the
-// concatenated one has size 1 (the old path copies whole inputs).
+// Whether concatenate / put_slice take the one-pass path on this device (the rule in
+// movement_one_pass.cpp); `outer_axis`: every axis before the concatenated one has size 1
+// (the copy path copies whole inputs; inner axes have no other path).
 bool concatenate_one_pass(const VulkanBackend& b, const OpCall& call, bool outer_axis);
 bool put_slice_one_pass(const VulkanBackend& b, const OpCall& call);
 
 // Record the pass into `out` (not empty); false, recording nothing, where the call does not
-// fit it (the caller then takes the old path).
+// fit it (the caller then takes the copy path).
 bool run_concatenate_one_pass(VulkanBackend& b, const OpCall& call, const Tensor& out);
 bool run_put_slice_one_pass(VulkanBackend& b, const OpCall& call, const Tensor& out);
 

@@ -8,63 +8,38 @@
 // nothing rounds early). Complex sum and any run as real reductions of the parts
 // (parts_call). A pass is one dispatch, or two when R is split across workgroups
 // (rows mode) or invocations (columns mode) to fill the device: the first writes partials
-// [outer, splits, inner], the second reduces them. A split rows pass whose second pass is one
-// unsplit dispatch runs as one dispatch instead (one_pass): the last workgroup to finish
-// reduces the partials in the second pass's order, so the results keep their bits.
+// [outer, splits, inner], the second reduces them.
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
 #include "common/reduce_groups.h"
-#include "vulkan/runtime/backend.h"
-#include "vulkan/runtime/device_switch.h"
+#include "common/settings.h"
 #include "vulkan/ops/reduce_locate.h"
-#include "vulkan/runtime/storage.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace {
 
 // Subgroup shuffles in the workgroup tree where the device offers them in compute shaders;
-// VKT_VK_SUBGROUPS=0 (or 1, the default) or the test hook turns them off. -1: not yet read
-// (read at first use, not at static initialisation, where a bad value could not throw).
-std::atomic<int> g_subgroups_allowed{-1};
-
-bool subgroups_allowed() {
-  int allowed = g_subgroups_allowed.load();
-  if (allowed < 0) {
-    const int from_env = common::env_switch("VKT_VK_SUBGROUPS", "1", "0", true, "reduce") ? 1 : 0;
-    g_subgroups_allowed.compare_exchange_strong(allowed, from_env);
-    allowed = g_subgroups_allowed.load();
-  }
-  return allowed == 1;
-}
+// the test hook (testing::set_subgroup_reductions) turns them off.
+std::atomic<bool> g_subgroups_allowed{true};
 
 bool subgroup_tree(const VulkanBackend& b) {
   const DeviceCaps& c = b.context().caps();
   const VkSubgroupFeatureFlags need =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  return subgroups_allowed() && c.subgroup_compute && (c.subgroup_ops & need) == need;
+  return g_subgroups_allowed.load() && c.subgroup_compute && (c.subgroup_ops & need) == need;
 }
 
-// VKT_VK_REDUCE=vec4: passes over f32 read 16 bytes per load
-// (shaders/reduce_main.glsl); =scalar: element by element (the sweep's baseline); unset or
-// "auto": vec4 on GPUs, scalar on CPU devices, where lavapipe's lanes already load
-// adjacent elements as one vector and vec4 doubled reduce_max's time.
+// Passes over f32 read 16 bytes per load (shaders/reduce_main.glsl, VEC4) on GPUs; element
+// by element on CPU devices, where lavapipe's lanes already load adjacent elements as one
+// vector and vec4 doubled reduce_max's time. Overrides::reduce_vec4 forces either.
 bool vec4_allowed(const VulkanBackend& b) {
-  return switch_by_device(b.context(), "VKT_VK_REDUCE", {"auto", "vec4", "scalar"}, "reduce");
-}
-
-// VKT_VK_REDUCE_PASSES=1: a split rows pass is one dispatch where its partials fit one
-// workgroup's second pass (the last workgroup to finish combines them); unset or 2: two
-// dispatches. On the H200 one pass was slower (run28-0da5d5e, mem/passes-*: sum of 64M 70.7
-// us on the device against 66.3, of 1M 11.2 against 7.4): its counter's fill and barrier
-// cost more than the second dispatch.
-bool one_pass_allowed() {
-  return common::env_switch("VKT_VK_REDUCE_PASSES", "1", "2", false, "reduce");
+  return vkt::overrides()->reduce_vec4.value_or(b.context().properties().deviceType !=
+                                                VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
@@ -129,10 +104,10 @@ constexpr std::uint64_t kTargetThreads = 1u << 17;
 // 52, mem/groups: 512 gave the same, 264 was slower); more groups only add per-group trees.
 constexpr std::uint64_t kTargetGroups = 1024;
 
-// Workgroups a split rows pass aims for: kTargetGroups, or VKT_VK_REDUCE_GROUPS (a tuning
-// sweep: fewer, fuller workgroups move more bytes each).
+// Workgroups a split rows pass aims for: kTargetGroups, or Overrides::reduce_groups (tests
+// move the splits and their tails with it).
 std::uint64_t target_groups() {
-  return common::env_count("VKT_VK_REDUCE_GROUPS", 1, 1u << 20, "reduce").value_or(kTargetGroups);
+  return vkt::overrides()->reduce_groups.value_or(kTargetGroups);
 }
 constexpr std::uint64_t kMinRowsChunk = 4096;  // elements per workgroup, at least
 constexpr std::uint64_t kMinColsChunk = 64;    // elements per invocation, at least
@@ -225,18 +200,6 @@ struct Reducer {
                         src, temporary(DType::u32, n), dst, prepare_only);
       return;
     }
-    // One pass: split rows of a first pass (not fused: a generated variant has its leaves at
-    // binding 4 on) whose second pass would be a single unsplit dispatch.
-    if (mode == kRows && fused == nullptr && src_index == nullptr &&
-        plan_pass({pass.outer, splits, 1}).splits == 1 && one_pass_allowed()) {
-      // Scratch words: the counter (16 bytes), the partial values, then arg indices.
-      const std::int64_t words =
-          4 + n * static_cast<std::int64_t>(itemsize(acc) / 4) + (is_arg(call.op) ? n : 0);
-      const Tensor scratch = temporary(DType::u32, words);
-      if (!prepare_only) zero_counter(scratch);
-      dispatch(mode, pass, splits, chunk, src, nullptr, dst, nullptr, &scratch);
-      return;
-    }
     // Partials [outer, splits, inner] in the accumulator's dtype, then one more pass.
     const Tensor values = temporary(acc, n);
     if (is_arg(call.op)) {
@@ -251,41 +214,18 @@ struct Reducer {
     }
   }
 
-  // The one-pass counter at the scratch's start, zeroed before the dispatch: by the host
-  // where working memory is mapped (a fresh range no queued command uses), else by a fill.
-  // A fresh counter per call rather than a persistent one the last workgroup resets: no
-  // false hazard between independent reductions of a batch, nothing pinned in the pool, and
-  // no state left wrong by a dispatch that never ended. The fill's barrier comes before the
-  // pass, where a barrier for the input usually stands anyway, not after it.
-  void zero_counter(const Tensor& scratch) const {
-    const BufferRange& r = vulkan_storage(*scratch.storage()).range();
-    if (r.mapped != nullptr) {
-      std::fill(r.mapped, r.mapped + 16, std::byte{0});
-      return;
-    }
-    VkCommandBuffer cmd = b.recorder().begin_command({{r.buffer, r.offset, 16, true}});
-    vkCmdFillBuffer(cmd, r.buffer, r.offset, 16, 0);
-    b.recorder().end_command();
-    b.recorder().hold(scratch.storage());
-  }
-
   // Non-arg ops store values into dst. Arg ops store indices into dst and, for partials,
-  // values into *partial_values. With `scratch` (one pass), partials go to the scratch and
-  // the last workgroup stores the final results into dst.
+  // values into *partial_values.
   void dispatch(Mode mode, const Pass& pass, std::uint64_t splits, std::uint64_t chunk,
                 const Tensor& src, const Tensor* src_index, const Tensor& dst,
-                const Tensor* partial_values, const Tensor* scratch = nullptr) {
+                const Tensor* partial_values) {
     const bool arg = is_arg(call.op);
-    const bool partial = splits > 1 && scratch == nullptr;
+    const bool partial = splits > 1;
     const DType acc = acc_dtype(call.op, src_dtype);
     const DType store = partial ? acc : arg ? DType::u32 : store_dtype;
     const DType in = call.inputs.at(0).dtype();
     const bool vec4 = mode == kRows ? vec4_pass(b, mode, src_dtype, pass, is_arg(call.op))
                                     : fused == nullptr && vec4_cols_pass(b, src_dtype, pass);
-    // The one-pass combine repeats the second pass, whose source is the partials (acc).
-    const Pass second{pass.outer, splits, 1};
-    const bool combine_vec4 = scratch != nullptr && plan_pass(second).mode == kRows &&
-                              vec4_pass(b, kRows, acc, second, arg);
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
                                                   shader_op(call.op),
@@ -293,9 +233,7 @@ struct Reducer {
                                                   tie_high ? 1u : 0u,
                                                   src_index != nullptr ? 1u : 0u,
                                                   partial ? 1u : 0u,
-                                                  vec4 ? 1u : 0u,
-                                                  scratch != nullptr ? 1u : 0u,
-                                                  combine_vec4 ? 1u : 0u};
+                                                  vec4 ? 1u : 0u};
     const FusedReduceSource* prologue = fused;
     fused = nullptr;  // later dispatches read real tensors
     const auto bindings = static_cast<std::uint32_t>(4 + (prologue ? prologue->leaves->size() : 0));
@@ -338,7 +276,6 @@ struct Reducer {
     } else {
       buffers = {{&source, false}, {&index_in, false}, {&dst, true}, {&dst, true}};
     }
-    if (scratch != nullptr) buffers[3] = {scratch, true};  // results: binding 2 (dst)
     if (prologue != nullptr) {
       for (const Tensor& t : *prologue->leaves) buffers.emplace_back(&t, false);
     }
@@ -383,10 +320,10 @@ OpCall parts_call(const OpCall& call) {
 
 namespace testing {
 void set_subgroup_reductions(bool allowed) {
-  g_subgroups_allowed = allowed ? 1 : 0;
+  g_subgroups_allowed = allowed;
 }
 bool subgroup_reductions() {
-  return subgroups_allowed();
+  return g_subgroups_allowed.load();
 }
 }  // namespace testing
 

@@ -5,8 +5,8 @@
 
 #include <atomic>
 
+#include "common/settings.h"
 #include "vulkan/runtime/backend.h"
-#include "vulkan/runtime/device_switch.h"
 
 namespace vkt::vk {
 namespace {
@@ -29,7 +29,8 @@ std::uint64_t arg_locate_runs() {
 }  // namespace testing
 
 bool arg_locate_allowed(const VulkanBackend& b) {
-  return switch_by_device(b.context(), "VKT_VK_ARG_LOCATE", {"auto", "1", "0"}, "reduce");
+  return vkt::overrides()->arg_locate.value_or(b.context().properties().deviceType !=
+                                               VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 void record_arg_locate(VulkanBackend& b, bool is_max, bool tie_high, const LocateRows& rows,

@@ -17,7 +17,9 @@ struct LocateRows {
   std::uint64_t outer, len, chunk, splits;
 };
 
-// VKT_VK_ARG_LOCATE=auto|1|0: on GPUs by default, off on CPU devices.
+// Whether split f32 rows take it: on GPUs, where two integer min/max per element beat the arg
+// scan's compare chain; off on CPU devices, whose rows passes read no vec4s (its
+// precondition) unless forced. Overrides::arg_locate forces either.
 bool arg_locate_allowed(const VulkanBackend& b);
 
 // Records both passes: the split extremes into `partials` (u32, outer * splits), then the

@@ -9,9 +9,9 @@
 //     digit a count, a three-dispatch scan and a stable scatter, then the result — a fixed
 //     number of passes over memory that does not grow with log(len). Digits of 8 bits
 //     (sort_radix8.comp, ranks by subgroup ballots: 4 passes for 32-bit keys) where the
-//     device has ballots, else of 4 bits (sort_radix.comp, 8 passes);
-//     VKT_VK_SORT_DIGIT_BITS=4 forces the latter; VKT_VK_SORT_REORDER whether an 8-bit
+//     device has ballots, else of 4 bits (sort_radix.comp, 8 passes); on GPUs an 8-bit
 //     scatter stages its tile in sorted order in shared memory before storing it.
+//     Overrides::sort_digit_bits and sort_reorder force the other sides.
 // Not done, by reasoning: counting digit k+1 inside scatter k would trade one coalesced read
 // of the keys for a global atomic per item; skipping a pass whose line sits in one bin needs
 // the histogram on the host (a wait) or still a copy into the other buffer, so only the
@@ -19,14 +19,12 @@
 // Keys are words (no 64-bit types), so every dtype sorts on any device with 8/16-bit storage.
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vulkan/runtime/backend.h"
-#include "vulkan/runtime/device_switch.h"
 
 namespace vkt::vk {
 namespace {
@@ -98,20 +96,20 @@ std::uint64_t radix8_subgroups(const VulkanBackend& b) {
   return shared_bytes <= b.context().limits().max_shared_bytes ? subgroups : 0;
 }
 
-// VKT_VK_SORT_DIGIT_BITS=8 (default: 8 where the device allows) or 4. Read per call, so a
-// test or a bench run can switch it. H200, run 36: a flat 16M f32 sort 1977 us with 8, 3071
-// with 4.
-bool digits_of_4_requested(Op op) {
-  return common::env_choice("VKT_VK_SORT_DIGIT_BITS", {"8", "4"}, 0, op_name(op)) == 1;
+// 8-bit digits where the device allows (half the passes of 4-bit ones, each costing about
+// the same); Overrides::sort_digit_bits = 4 forces 4-bit digits (the path of devices
+// without ballots) where 8 would run.
+bool digits_of_4_requested() {
+  return vkt::overrides()->sort_digit_bits.value_or(8) == 4;
 }
 
-// VKT_VK_SORT_REORDER=auto|1|0: sort_radix8.comp stages each tile in its sorted order in
-// shared memory so its stores are runs of consecutive positions (1), or stores each item
-// from its lane (0). The same results either way. auto: 1 on GPUs, where a lane's store
-// costs a 32-byte sector (H200, run 36: flat 16M 1977 us staged, 3127 unstaged); 0 on CPU
-// devices, where lavapipe pays for the extra barriers.
-bool reorder_requested(const VulkanBackend& b, Op op) {
-  return switch_by_device(b.context(), "VKT_VK_SORT_REORDER", {"auto", "1", "0"}, op_name(op));
+// sort_radix8.comp stages each tile in its sorted order in shared memory so its stores are
+// runs of consecutive positions, or stores each item from its lane: the same results. Staged
+// on GPUs, where a lane's store costs a 32-byte sector; from the lanes on CPU devices, where
+// lavapipe pays for the extra barriers. Overrides::sort_reorder forces either.
+bool reorder_requested(const VulkanBackend& b) {
+  return vkt::overrides()->sort_reorder.value_or(b.context().properties().deviceType !=
+                                                 VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.
@@ -151,9 +149,8 @@ bool radix_fits(const VulkanBackend& b, const Geometry& g, DType d, std::uint32_
 
 // 8 where asked (the default), the device ranks by ballots and the (16x larger) histogram
 // fits, else 4. 8: half the passes over memory, each costing about what a 4-bit one does.
-std::uint32_t digit_bits(const VulkanBackend& b, const OpCall& call, const Geometry& g, DType d) {
-  return !digits_of_4_requested(call.op) && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8
-                                                                                              : 4;
+std::uint32_t digit_bits(const VulkanBackend& b, const Geometry& g, DType d) {
+  return !digits_of_4_requested() && radix8_subgroups(b) > 0 && radix_fits(b, g, d, 8) ? 8 : 4;
 }
 
 std::uint32_t u32(std::uint64_t v) {
@@ -181,7 +178,7 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   const DType d = in.dtype();
   const std::uint64_t words = wide(d) ? 2 : 1;
   const std::uint64_t n = g.lines * g.len;
-  const std::uint32_t bits = digit_bits(b, call, g, d);
+  const std::uint32_t bits = digit_bits(b, g, d);
   const RadixSizes s = radix_sizes(g, bits);
   auto temporary = [&](std::uint64_t elements) {
     OpCall c = call;
@@ -198,7 +195,7 @@ void run_radix(VulkanBackend& b, const OpCall& call, const Geometry& g, const Te
   b.dispatch(b.pipelines().get("sort_radix_keys", 3, {dtype_code, desc}),
              {{&in, false}, {&keys, true}, {&vals, true}}, geometry_push, 12, n);
   const std::string radix = bits == 8 ? "sort_radix8" : "sort_radix";
-  const bool reorder = bits == 8 && reorder_requested(b, call.op);
+  const bool reorder = bits == 8 && reorder_requested(b);
   // sort_radix8's count ignores REORDER: one pipeline serves both.
   auto radix_pipeline = [&](std::uint32_t phase) {
     std::vector<std::uint32_t> constants = {phase, u32(words)};
@@ -248,7 +245,7 @@ bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   if (use_local(b, g, in.dtype()) || in.size() == 0) return true;
   // The radix path: its workgroup's shared memory, and temporaries within one descriptor
   // range each and 32-bit indexing.
-  const std::uint32_t bits = digit_bits(b, call, g, in.dtype());
+  const std::uint32_t bits = digit_bits(b, g, in.dtype());
   if (bits == 4 && b.context().limits().max_shared_bytes < kRadixSharedBytes) return false;
   return radix_fits(b, g, in.dtype(), bits);
 }

@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "vkt/backend/op_call.h"
-#include "vulkan/runtime/backend.h"
 #include "vulkan/compile/compiled_rows_variant.h"
-#include "vulkan/runtime/context.h"
 #include "vulkan/ops/linalg_dot_choice.h"
+#include "vulkan/runtime/backend.h"
+#include "vulkan/runtime/context.h"
 
 namespace vkt::vk::testing {
 
@@ -64,7 +64,7 @@ bool host_mapped();
 // the radix sort everywhere. Default: no limit.
 std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
-// Whether the radix sort takes 8-bit digits where VKT_VK_SORT_DIGIT_BITS allows (else 4).
+// Whether the radix sort takes 8-bit digits where not forced to 4 (the device has ballots).
 bool sort_radix8_available();
 // Elementwise pipelines from per-op modules (VKT_VK_OP_SPIRV; elementwise_op_spirv.h).
 bool op_spirv();

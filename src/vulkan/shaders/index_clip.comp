@@ -71,9 +71,8 @@ REG clip_word(REG xw, REG lw, REG hw) {
 }
 
 #if WIDTH == 4
-// VEC4 (index.cpp; VKT_VK_CLIP=word turns it off): 16-byte loads and stores of x and dst
-// (and of full-size bounds), one-element bounds read once, then the last n % 4 one by one.
-layout(constant_id = 3) const bool VEC4 = false;
+// 4-byte words move as 16-byte loads and stores of x and dst (and of full-size bounds),
+// one-element bounds read once, then the last n % 4 one by one.
 layout(binding = 0) readonly buffer X4 { uvec4 v[]; } x4;
 layout(binding = 1) readonly buffer Lo4 { uvec4 v[]; } lo4;
 layout(binding = 2) readonly buffer Hi4 { uvec4 v[]; } hi4;
@@ -135,11 +134,8 @@ void clip_vec4() {
 // reached a third of the H200's bandwidth: bench_results/h200/run12-b3667f1).
 void main() {
 #if WIDTH == 4
-  if (VEC4) {
-    clip_vec4();
-    return;
-  }
-#endif
+  clip_vec4();
+#else
   const uint stride = grid_stride(), end = unrolled_end(p.n, stride);
   uint i = global_index();
   for (; i < end; i += 4u * stride) {
@@ -157,4 +153,5 @@ void main() {
   for (; i < p.n; i += stride) {
     dst.v[i] = TO_WORD(clip_word(TO_REG(x.v[i]), TO_REG(lo.v[i * p.lo_step]), TO_REG(hi.v[i * p.hi_step])));
   }
+#endif
 }

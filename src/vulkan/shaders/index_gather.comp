@@ -95,7 +95,7 @@ void store_quad(uint q, Quad v) {
 #endif
 }
 
-// MODE 3 (gather with rest 1 and k 1; index.cpp, VKT_VK_GATHER=word turns it off): outputs
+// MODE 3 (gather with rest 1 and k 1; index.cpp): outputs
 // in quads, each quad's four s64 indices read as two 16-byte loads; two quads per step, all
 // their loads before their stores; then the last n % 4 outputs one by one.
 void gather_points() {

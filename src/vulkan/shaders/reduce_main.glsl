@@ -27,31 +27,24 @@ layout(constant_id = 4) const uint MODE = 0;
 layout(constant_id = 5) const bool TIE_HIGH = false;
 layout(constant_id = 6) const bool HAS_SRC_INDEX = false;  // arg: indices come from binding 1
 layout(constant_id = 7) const bool WRITE_VALUES = true;    // arg: partial values to binding 2
-// An f32 source read as vec4 (reduce.cpp sets it in rows mode where every row range starts
-// on a multiple of 4 elements, in columns mode where inner is a multiple of 4, not fused;
-// VKT_VK_REDUCE=scalar turns it off).
+// An f32 source read as vec4 (reduce.cpp sets it on GPUs in rows mode where every row range
+// starts on a multiple of 4 elements, in columns mode where inner is a multiple of 4, not
+// fused).
 layout(constant_id = 8) const bool VEC4 = false;
-// One dispatch for a split rows pass (reduce.cpp, VKT_VK_REDUCE_PASSES): each workgroup
-// writes its partial to the scratch at binding 3 and the last to arrive reduces them as the
-// second pass would (COMBINE_VEC4: that pass's VEC4), so results keep the two passes' bits.
-layout(constant_id = 9) const bool ONE_PASS = false;
-layout(constant_id = 10) const bool COMBINE_VEC4 = false;
 
 const uint MODE_ROWS = 0, MODE_COLS = 1;
 
 // Four loads in flight: x[k] = element e + k * step. A fused prologue (vkt::compile) is
 // inlined at every load_acc call before the driver folds it: there, one call in a loop the
 // driver unrolls, since each call site multiplied its pipeline creation time.
-// LOAD4 reads through load_src, from the `combining` in scope.
 #ifdef VKT_FUSED_PROLOGUE
 #define LOAD4(x, e, step) \
   ACC x[4];               \
-  for (uint k_ = 0u; k_ < 4u; ++k_) x[k_] = load_src(combining, (e) + k_ * (step))
+  for (uint k_ = 0u; k_ < 4u; ++k_) x[k_] = load_acc((e) + k_ * (step))
 #else
-#define LOAD4(x, e, step)                                                                   \
-  const ACC x[4] = ACC[4](load_src(combining, e), load_src(combining, (e) + (step)),        \
-                          load_src(combining, (e) + 2u * (step)),                           \
-                          load_src(combining, (e) + 3u * (step)))
+#define LOAD4(x, e, step)                                                      \
+  const ACC x[4] = ACC[4](load_acc(e), load_acc((e) + (step)),                 \
+                          load_acc((e) + 2u * (step)), load_acc((e) + 3u * (step)))
 #endif
 const bool IS_ARG = OP == OP_ARGMAX || OP == OP_ARGMIN;
 const uint NO_INDEX = 0xffffffffu;
@@ -64,43 +57,6 @@ layout(binding = 3) writeonly buffer DstIndex { uint v[]; } dst_index;
 
 // zero: always 0, read by vkt::compile's fused prologues to hide their literals' values.
 layout(push_constant) uniform Push { uint outer, len, inner, chunk, splits, lanes, zero; } p;
-
-#ifndef VKT_FUSED_PROLOGUE
-// The one-pass scratch, at binding 3 (written by every dispatch of this shader, so the
-// validation layer's view of writes does not change; binding 1 stays read-only): word 0
-// counts the workgroups done (zeroed by reduce.cpp before the dispatch), from byte 16 the
-// [outer, splits] partial values, then (arg ops) their indices. Coherent, with
-// memoryBarrierBuffer around the count: the last workgroup reads what the others wrote.
-layout(binding = 3) coherent buffer ScratchWords { uint v[]; } scratch_words;
-layout(binding = 3) coherent buffer ScratchAcc { ACC v[]; } scratch_acc;
-#ifdef ACC_F32
-layout(binding = 3) coherent buffer ScratchF32x4 { vec4 v[]; } scratch_f32x4;
-#endif
-#if defined(ACC_U64) || defined(ACC_S64) || defined(ACC_F64)
-const uint ACC_WORDS = 2u;
-#else
-const uint ACC_WORDS = 1u;
-#endif
-const uint SCRATCH_VALUES = 4u / ACC_WORDS;  // the first partial value's index (byte 16)
-uint scratch_indices() { return 4u + p.outer * p.splits * ACC_WORDS; }
-#endif
-
-// Element e of a pass's source: the input, or when combining (one pass) the partials.
-ACC load_src(bool combining, uint e) {
-#ifndef VKT_FUSED_PROLOGUE
-  if (combining) return scratch_acc.v[SCRATCH_VALUES + e];
-#endif
-  return load_acc(e);
-}
-
-// The index that goes with partial e when combining (the second pass's src_index).
-uint partial_index(uint e) {
-#ifndef VKT_FUSED_PROLOGUE
-  return scratch_words.v[scratch_indices() + e];
-#else
-  return NO_INDEX;
-#endif
-}
 
 // Does candidate (vb, ib) beat (va, ia)? NO_INDEX marks "nothing yet".
 bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
@@ -137,11 +93,6 @@ void take_next(inout ACC acc, inout uint best, ACC x, uint ix) {
 
 void write_result(uint o, ACC v, uint index) {
   if (IS_ARG) {
-    if (ONE_PASS) {  // binding 3 holds the scratch: the indices go to binding 2
-      dst_u32.v[2u * o] = index;
-      dst_u32.v[2u * o + 1u] = 0u;
-      return;
-    }
     dst_index.v[2u * o] = index;
     dst_index.v[2u * o + 1u] = 0u;
     if (!WRITE_VALUES) return;
@@ -156,10 +107,8 @@ void write_result(uint o, ACC v, uint index) {
 uint index_of(uint element, uint r) { return HAS_SRC_INDEX ? src_index.v[2u * element] : r; }
 
 // The arg step of a scan: in index order where the indices are the scan's own.
-void take_scanned(bool combining, inout ACC acc, inout uint best, ACC x, uint element, uint r) {
-  if (combining) {
-    take_candidate(acc, best, x, partial_index(element));
-  } else if (HAS_SRC_INDEX) {
+void take_scanned(inout ACC acc, inout uint best, ACC x, uint element, uint r) {
+  if (HAS_SRC_INDEX) {
     take_candidate(acc, best, x, index_of(element, r));
   } else {
     take_next(acc, best, x, r);
@@ -188,17 +137,6 @@ void load_quad(uint q, out ACC a[4]) {
   for (uint c = 0u; c < 4u; ++c) a[c] = acc_of_f32(v[c]);
 }
 #endif
-// load_quad of the source, or when combining of the partials (f32 ones only: COMBINE_VEC4).
-void load_quad_src(bool combining, uint q, out ACC a[4]) {
-#if defined(ACC_F32) && !defined(VKT_FUSED_PROLOGUE)
-  if (combining) {
-    const vec4 v = scratch_f32x4.v[1u + q];  // byte 16 on
-    for (uint c = 0u; c < 4u; ++c) a[c] = v[c];
-    return;
-  }
-#endif
-  load_quad(q, a);
-}
 ACC combine4(ACC a[4]) { return combine(combine(a[0], a[1]), combine(a[2], a[3])); }
 
 #ifdef ACC_F32
@@ -214,12 +152,7 @@ int arg_key(float x) {
 int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
 
 // One element of the vec4 scan, e its element index, e - base its row index.
-void arg_element(bool combining, inout int key, inout float acc, inout uint best, float x, uint e,
-                 uint base) {
-  if (combining) {
-    take_candidate(acc, best, x, partial_index(e));
-    return;
-  }
+void arg_element(inout int key, inout float acc, inout uint best, float x, uint e, uint base) {
   if (HAS_SRC_INDEX) {
     take_candidate(acc, best, x, src_index.v[2u * e]);
     return;
@@ -235,8 +168,8 @@ void arg_element(bool combining, inout int key, inout float acc, inout uint best
 // Elements [base + begin, base + end) of a row starting at element `base`, lane `lane` of
 // `stride`: whole vec4s (four loads in flight), then the last (end - begin) % 4 elements.
 // base + begin is a multiple of 4. Each invocation visits its elements in index order.
-void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, uint stride,
-                    inout ACC acc, inout uint best) {
+void scan_rows_vec4(uint base, uint begin, uint end, uint lane, uint stride, inout ACC acc,
+                    inout uint best) {
   const uint q_end = (base + end) / 4u;
   uint q = (base + begin) / 4u + lane;
 #ifdef ACC_F32
@@ -247,12 +180,12 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
 #ifndef VKT_FUSED_PROLOGUE
   for (; q + 3u * stride < q_end; q += 4u * stride) {
     ACC x[4][4];
-    for (uint k = 0u; k < 4u; ++k) load_quad_src(combining, q + k * stride, x[k]);
+    for (uint k = 0u; k < 4u; ++k) load_quad(q + k * stride, x[k]);
     if (IS_ARG) {
 #ifdef ACC_F32
       for (uint k = 0u; k < 4u; ++k) {
         for (uint c = 0u; c < 4u; ++c) {
-          arg_element(combining, key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
+          arg_element(key, acc, best, x[k][c], 4u * (q + k * stride) + c, base);
         }
       }
 #endif
@@ -263,20 +196,20 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
 #endif
   for (; q < q_end; q += stride) {
     ACC x[4];
-    load_quad_src(combining, q, x);
+    load_quad(q, x);
     if (IS_ARG) {
 #ifdef ACC_F32
-      for (uint c = 0u; c < 4u; ++c) arg_element(combining, key, acc, best, x[c], 4u * q + c, base);
+      for (uint c = 0u; c < 4u; ++c) arg_element(key, acc, best, x[c], 4u * q + c, base);
 #endif
     } else {
       acc = combine(acc, combine4(x));
     }
   }
   for (uint e = max(4u * q_end, base + begin) + lane; e < base + end; e += stride) {
-    const ACC x = load_src(combining, e);
+    const ACC x = load_acc(e);
     if (IS_ARG) {
 #ifdef ACC_F32
-      arg_element(combining, key, acc, best, x, e, base);
+      arg_element(key, acc, best, x, e, base);
 #endif
     } else {
       acc = combine(acc, x);
@@ -288,33 +221,27 @@ void scan_rows_vec4(bool combining, uint base, uint begin, uint end, uint lane, 
 shared ACC shared_value[gl_WorkGroupSize.x];
 shared uint shared_index[gl_WorkGroupSize.x];
 
-// A pass's [outer, len] rows view: the push constants', or the one-pass combine's.
-struct PassView {
-  uint outer, len, chunk, splits, lanes;
-};
-
-// Workgroup `group` of a rows pass over `v`; combining: the source is the one-pass scratch's
-// partials; to_scratch: the result is a partial for the one-pass scratch.
-void reduce_rows(PassView v, uint group, bool combining, bool to_scratch) {
+// Workgroup `group` of a rows pass.
+void reduce_rows(uint group) {
   // `lanes` invocations per row: the whole workgroup, or for short unsplit rows a slice of
   // it (several rows per workgroup, so no invocation idles on a short row).
-  const uint lanes = v.lanes, per_group = gl_WorkGroupSize.x / lanes;
+  const uint lanes = p.lanes, per_group = gl_WorkGroupSize.x / lanes;
   // A 2-D grid may hold more workgroups than needed; whole workgroups leave (uniformly).
-  if (group >= (v.outer + per_group - 1u) / per_group * v.splits) return;
+  if (group >= (p.outer + per_group - 1u) / per_group * p.splits) return;
   const uint lid = gl_LocalInvocationID.x, lane = lid % lanes;
-  const uint row = group / v.splits * per_group + lid / lanes, split = group % v.splits;
-  const bool valid = row < v.outer;
-  const uint begin = split * v.chunk, end = valid ? min(v.len, begin + v.chunk) : begin;
+  const uint row = group / p.splits * per_group + lid / lanes, split = group % p.splits;
+  const bool valid = row < p.outer;
+  const uint begin = split * p.chunk, end = valid ? min(p.len, begin + p.chunk) : begin;
   ACC acc = identity();
   uint best = NO_INDEX;
   const uint stride = lanes;
   uint r = begin + lane;
 #ifdef VKT_REDUCE_VEC4
 #ifdef VKT_FUSED_PROLOGUE
-  scan_rows_vec4(false, row * v.len, begin, end, lane, stride, acc, best);
+  scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
 #else
-  if (combining ? COMBINE_VEC4 : VEC4) {
-    scan_rows_vec4(combining, row * v.len, begin, end, lane, stride, acc, best);
+  if (VEC4) {
+    scan_rows_vec4(row * p.len, begin, end, lane, stride, acc, best);
     r = end;
   }
 #endif
@@ -323,22 +250,22 @@ void reduce_rows(PassView v, uint group, bool combining, bool to_scratch) {
   // Four independent loads in flight per invocation (memory-level parallelism); arg
   // candidates are then taken in index order (take_scanned).
   for (; r + 3u * stride < end; r += 4u * stride) {
-    const uint e = row * v.len + r;
+    const uint e = row * p.len + r;
     LOAD4(x, e, stride);
     if (IS_ARG) {
-      take_scanned(combining, acc, best, x[0], e, r);
-      take_scanned(combining, acc, best, x[1], e + stride, r + stride);
-      take_scanned(combining, acc, best, x[2], e + 2u * stride, r + 2u * stride);
-      take_scanned(combining, acc, best, x[3], e + 3u * stride, r + 3u * stride);
+      take_scanned(acc, best, x[0], e, r);
+      take_scanned(acc, best, x[1], e + stride, r + stride);
+      take_scanned(acc, best, x[2], e + 2u * stride, r + 2u * stride);
+      take_scanned(acc, best, x[3], e + 3u * stride, r + 3u * stride);
     } else {
       acc = combine(acc, combine(combine(x[0], x[1]), combine(x[2], x[3])));
     }
   }
   for (; r < end; r += stride) {
-    const uint e = row * v.len + r;
-    const ACC x = load_src(combining, e);
+    const uint e = row * p.len + r;
+    const ACC x = load_acc(e);
     if (IS_ARG) {
-      take_scanned(combining, acc, best, x, e, r);
+      take_scanned(acc, best, x, e, r);
     } else {
       acc = combine(acc, x);
     }
@@ -389,46 +316,38 @@ void reduce_rows(PassView v, uint group, bool combining, bool to_scratch) {
     barrier();
   }
   if (lane == 0u && valid) {
-    const uint o = row * v.splits + split;
-#ifndef VKT_FUSED_PROLOGUE
-    if (to_scratch) {
-      scratch_acc.v[SCRATCH_VALUES + o] = shared_value[base];
-      if (IS_ARG) scratch_words.v[scratch_indices() + o] = shared_index[base];
-      return;
-    }
-#endif
-    write_result(o, shared_value[base], shared_index[base]);
+    write_result(row * p.splits + split, shared_value[base], shared_index[base]);
   }
 }
 
-// Invocation t of a columns pass over `v` with `inner` columns; combining as reduce_rows.
-void reduce_cols(PassView v, uint inner, uint t, bool combining) {
-  const uint columns = v.outer * v.splits * inner;
+// Invocation t of a columns pass.
+void reduce_cols(uint t) {
+  const uint inner = p.inner, columns = p.outer * p.splits * inner;
   if (t >= columns) return;
   const uint col = t % inner, rest = t / inner;
-  const uint split = rest % v.splits, o = rest / v.splits;
-  const uint begin = split * v.chunk, end = min(v.len, begin + v.chunk);
+  const uint split = rest % p.splits, o = rest / p.splits;
+  const uint begin = split * p.chunk, end = min(p.len, begin + p.chunk);
   ACC acc = identity();
   uint best = NO_INDEX;
   uint r = begin;
   const uint step = inner;
   for (; r + 3u < end; r += 4u) {
-    const uint e = (o * v.len + r) * inner + col;
+    const uint e = (o * p.len + r) * inner + col;
     LOAD4(x, e, step);
     if (IS_ARG) {
-      take_scanned(combining, acc, best, x[0], e, r);
-      take_scanned(combining, acc, best, x[1], e + step, r + 1u);
-      take_scanned(combining, acc, best, x[2], e + 2u * step, r + 2u);
-      take_scanned(combining, acc, best, x[3], e + 3u * step, r + 3u);
+      take_scanned(acc, best, x[0], e, r);
+      take_scanned(acc, best, x[1], e + step, r + 1u);
+      take_scanned(acc, best, x[2], e + 2u * step, r + 2u);
+      take_scanned(acc, best, x[3], e + 3u * step, r + 3u);
     } else {
       acc = combine(acc, combine(combine(x[0], x[1]), combine(x[2], x[3])));
     }
   }
   for (; r < end; ++r) {
-    const uint e = (o * v.len + r) * inner + col;
-    const ACC x = load_src(combining, e);
+    const uint e = (o * p.len + r) * inner + col;
+    const ACC x = load_acc(e);
     if (IS_ARG) {
-      take_scanned(combining, acc, best, x, e, r);
+      take_scanned(acc, best, x, e, r);
     } else {
       acc = combine(acc, x);
     }
@@ -458,7 +377,7 @@ void reduce_cols_vec4() {
     for (uint k = 0u; k < 4u; ++k) load_quad(q + k * inner4, x[k]);
     for (uint c = 0u; c < 4u; ++c) {
       if (IS_ARG) {
-        for (uint k = 0u; k < 4u; ++k) take_scanned(false, acc[c], best[c], x[k][c], 4u * (q + k * inner4) + c, r + k);
+        for (uint k = 0u; k < 4u; ++k) take_scanned(acc[c], best[c], x[k][c], 4u * (q + k * inner4) + c, r + k);
       } else {
         acc[c] = combine(acc[c], combine(combine(x[0][c], x[1][c]), combine(x[2][c], x[3][c])));
       }
@@ -470,7 +389,7 @@ void reduce_cols_vec4() {
     load_quad(q, x);
     for (uint c = 0u; c < 4u; ++c) {
       if (IS_ARG) {
-        take_scanned(false, acc[c], best[c], x[c], 4u * q + c, r);
+        take_scanned(acc[c], best[c], x[c], 4u * q + c, r);
       } else {
         acc[c] = combine(acc[c], x[c]);
       }
@@ -480,63 +399,24 @@ void reduce_cols_vec4() {
 }
 #endif
 
-#ifndef VKT_FUSED_PROLOGUE
-shared bool shared_last;
-
-// One pass: the workgroup counts itself done (its partial made visible first); the last one
-// reduces the [outer, splits] partials as Reducer::run's second pass would: rows mode from
-// kRowsFrom (64) partials a row, with the lanes Reducer::dispatch picks, each of that pass's
-// workgroups in turn; else columns mode, one invocation per output.
-void combine_if_last(uint group) {
-  const uint per_group = gl_WorkGroupSize.x / p.lanes;
-  const uint groups = (p.outer + per_group - 1u) / per_group * p.splits;
-  if (group >= groups) return;  // uniform: a 2-D grid's spare workgroups
-  if (gl_LocalInvocationID.x == 0u) {
-    memoryBarrierBuffer();
-    shared_last = atomicAdd(scratch_words.v[0], 1u) == groups - 1u;
-  }
-  barrier();
-  if (!shared_last) return;
-  memoryBarrierBuffer();
-  PassView v = PassView(p.outer, p.splits, p.splits, 1u, 0u);
-  if (p.splits >= 64u) {
-    uint lanes = 32u;
-    while (lanes < gl_WorkGroupSize.x && lanes * 8u < p.splits) lanes *= 2u;
-    v.lanes = lanes;
-    const uint per = gl_WorkGroupSize.x / lanes;
-    for (uint g = 0u; g < (p.outer + per - 1u) / per; ++g) {
-      barrier();  // the previous round's shared memory is read
-      reduce_rows(v, g, true, false);
-    }
-  } else {
-    for (uint t = 0u; t < p.outer; t += gl_WorkGroupSize.x) {
-      reduce_cols(v, 1u, t + gl_LocalInvocationID.x, true);
-    }
-  }
-}
-#endif
-
 void main() {
   const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
 #ifdef VKT_FUSED_MODE
   // A fused prologue runs in one known mode (reduce_variant_defines): the other is not built.
   if (VKT_FUSED_MODE == MODE_ROWS) {
-    reduce_rows(PassView(p.outer, p.len, p.chunk, p.splits, p.lanes), group, false, false);
+    reduce_rows(group);
   } else {
-    reduce_cols(PassView(p.outer, p.len, p.chunk, p.splits, 0u), p.inner, global_index(), false);
+    reduce_cols(global_index());
   }
 #else
   if (MODE == MODE_ROWS) {
-    reduce_rows(PassView(p.outer, p.len, p.chunk, p.splits, p.lanes), group, false, ONE_PASS);
-#ifndef VKT_FUSED_PROLOGUE
-    if (ONE_PASS) combine_if_last(group);
-#endif
+    reduce_rows(group);
 #if defined(VKT_REDUCE_VEC4) && !defined(VKT_FUSED_PROLOGUE)
   } else if (VEC4) {
     reduce_cols_vec4();
 #endif
   } else {
-    reduce_cols(PassView(p.outer, p.len, p.chunk, p.splits, 0u), p.inner, global_index(), false);
+    reduce_cols(global_index());
   }
 #endif
 }
