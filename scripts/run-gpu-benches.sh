@@ -11,7 +11,7 @@
 #           the two every-op elementwise tests (200 s each here: a pipeline per op, dtype
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
-# sortwin   sort, argsort, top_k and the window ops at 1M and 16M;;
+# sortwin   sort, argsort, top_k and the window ops at 1M and 16M;
 #           one flat line (sort_flat, argsort_flat: the radix sort) under the device's rules
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
