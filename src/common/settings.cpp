@@ -137,6 +137,8 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
     }
     o.sort_digit_bits =
         value.empty() ? std::nullopt : std::optional<unsigned>(value == "8" ? 8 : 4);
+  } else if (is("specialise")) {
+    o.specialise = bool_value(name, value);
   } else if (is("sort_reorder")) {
     o.sort_reorder = bool_value(name, value);
   } else if (is("dot_kernel")) {

@@ -62,6 +62,8 @@ struct Overrides {
   std::optional<bool> arg_locate;           // argmax/argmin of split f32 rows by value, then place
   std::optional<unsigned> sort_digit_bits;  // 8 or 4
   std::optional<bool> sort_reorder;         // stage each radix tile in sorted order
+  // Vulkan elementwise.
+  std::optional<bool> specialise;         // pipelines specialised per op
   // Vulkan dot and conv.
   std::optional<std::string> dot_kernel;    // auto|tiled|reg
   std::optional<std::string> dot_tile;      // <BM>x<BN>x<BK> of the register-blocked kernel

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -16,13 +16,15 @@ namespace vkt::vk {
 // The shaders' "read it from the push constants" value of a specialization constant.
 inline constexpr std::uint32_t kDynamic = 0xffffffffu;
 
-// A cpu device (lavapipe) compiles each pipeline through LLVM in a few hundred ms, which
-// would dwarf the work: there one pipeline per dtype takes the op (and binary indexing
-// mode) at run time. GPUs get pipelines specialised per op (and mode).
-// VKT_VK_SPECIALISE=1 forces specialised pipelines anywhere (to test them on lavapipe).
+// GPUs get pipelines specialised per op (and binary indexing mode). A CPU device (lavapipe)
+// compiles each pipeline through LLVM, so there one pipeline per dtype takes the op at run
+// time: a specialised add or exp runs 5 to 35 times faster there, but making a pipeline per
+// op, dtype and mode costs more than a program's calls save (the every-op conformance tests
+// go from about a minute and a half to past fifteen minutes: scripts/lavapipe-specialise.sh,
+// bench_results/lavapipe/specialise-*.csv). Overrides::specialise forces either.
 inline bool specialise_elementwise(const VulkanBackend& b) {
-  static const bool forced = common::env_switch("VKT_VK_SPECIALISE", "1", "0", false, "vulkan");
-  return forced || b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return overrides()->specialise.value_or(b.context().properties().deviceType !=
+                                          VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 // A family's three variant names (VulkanBackend::variant), built once: the elementwise ops
