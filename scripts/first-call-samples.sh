@@ -6,7 +6,7 @@
 # 42-44), so one sample says little. Source scripts/gpu-env.sh first. Usage, from the repository root:
 #   scripts/first-call-samples.sh OUTDIR BUILD_DIR N SETTING...
 # SETTING is NAME:VAR=VALUE[ VAR=VALUE...] (or NAME: for the defaults), e.g. none:
-#   simplify:VKT_COMPILE_SPIRV=simplify
+#   nopush:VKT_VK_NO_PUSH_DESCRIPTOR=1
 # Writes OUTDIR/NAME-K.csv (vkt-bench chain rows, first_call_us) and prints a summary.
 set -euo pipefail
 out=${1:?usage: first-call-samples.sh OUTDIR BUILD_DIR N SETTING...}

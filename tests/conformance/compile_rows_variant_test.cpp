@@ -7,7 +7,6 @@
 
 #include "vkt/error.h"
 #include "vulkan/compile/compiled_rows_variant.h"
-#include "vulkan/spirv/spirv_passes.h"
 
 namespace vkt::vk {
 namespace {
@@ -81,25 +80,6 @@ TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
       EXPECT_NE(what.find("VKT_COMPILE_ROWS"), std::string::npos) << what;
       EXPECT_NE(what.find(std::string("'") + item + "'"), std::string::npos) << what;
       EXPECT_NE(what.find("lanes=32|64|128|256"), std::string::npos) << what;
-    }
-  }
-}
-
-// VKT_COMPILE_SPIRV's parser (src/vulkan/spirv/spirv_passes.h).
-TEST(CompileSpirvPasses, ParsesEachListAndRejectsOthers) {
-  EXPECT_EQ(parse_generated_passes(nullptr), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes(""), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes("none"), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes("inline"), GeneratedPasses::inline_calls);
-  EXPECT_EQ(parse_generated_passes("simplify"), GeneratedPasses::simplify);
-  for (const char* bad : {"O", "Inline", "simplify ", "full"}) {
-    try {
-      (void)parse_generated_passes(bad);
-      ADD_FAILURE() << "no error for " << bad;
-    } catch (const Error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("VKT_COMPILE_SPIRV"), std::string::npos) << what;
-      EXPECT_NE(what.find(std::string("'") + bad + "'"), std::string::npos) << what;
     }
   }
 }

@@ -15,10 +15,9 @@
 #include "common/env_choice.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
-#include "vulkan/runtime/cache_files.h"
 #include "vulkan/compile/glsl_prune.h"
 #include "vulkan/compile/glsl_sources.h"
-#include "vulkan/spirv/spirv_passes.h"
+#include "vulkan/runtime/cache_files.h"
 
 namespace vkt::vk {
 namespace {
@@ -221,13 +220,10 @@ void clear_kernel_memory_cache() {
 
 KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool optimised) {
   const VkPhysicalDeviceProperties& p = ctx.properties();
-  const GeneratedPasses passes = optimised ? GeneratedPasses::none : generated_passes();
   std::ostringstream device;
   device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
          << " driver " << p.driverVersion << " api " << p.apiVersion
-         << (optimised ? " spirv-opt -O" : "")
-         << (passes != GeneratedPasses::none ? std::string(" passes ") + passes_name(passes) : "")
-         << " uuid ";
+         << (optimised ? " spirv-opt -O" : "") << " uuid ";
   for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
   // In memory the source as given is the key (the embedded includes cannot change within a
   // process); on disk the source with its includes expanded, so an edited shared shader never
@@ -257,7 +253,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool o
   } else {
     {
       const PhaseTimer timed(ledger::Phase::kernel_compile);
-      bin.words = run_generated_passes(compile_glsl(source, expanded, optimised), passes);
+      bin.words = compile_glsl(source, expanded, optimised);
     }
     ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);
