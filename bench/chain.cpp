@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "cases.h"
 #include "device.h"
@@ -19,6 +21,9 @@
 #include "table.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"
+#ifdef VKT_BENCH_ROW_VARIANT
+#include "vulkan/compile/compiled_rows_variant.h"
+#endif
 
 namespace vkt::bench {
 namespace {
@@ -110,9 +115,34 @@ FirstCall first_call(const Workload& w, Backend& b) {
   return r;
 }
 
+// --rows: the row kernel's variant (src/vulkan/compile/compiled_rows_variant.h) for the
+// kernels this run compiles, back to the default afterwards.
+class RowVariantScope {
+ public:
+  explicit RowVariantScope(const std::string& spec) : set_(!spec.empty()) {
+    if (!set_) return;
+#ifdef VKT_BENCH_ROW_VARIANT
+    vk::testing::set_row_variant(vk::parse_row_variant(spec.c_str()));
+#else
+    throw std::invalid_argument("chain --rows: this build has no Vulkan backend");
+#endif
+  }
+  ~RowVariantScope() {
+#ifdef VKT_BENCH_ROW_VARIANT
+    if (set_) vk::testing::set_row_variant(std::nullopt);
+#endif
+  }
+  RowVariantScope(const RowVariantScope&) = delete;
+  RowVariantScope& operator=(const RowVariantScope&) = delete;
+
+ private:
+  bool set_;
+};
+
 }  // namespace
 
 std::vector<Row> run_chain(const SuiteOptions& o) {
+  const RowVariantScope variant(o.rows);  // a bad spec throws before any work
   Backend* dev = find_device(o.device);
   const HostInfo h = collect_host_info(dev);
   const std::string path = o.out.empty() ? default_csv_path(h, "chain") : o.out;
@@ -278,9 +308,8 @@ std::vector<Row> run_chain(const SuiteOptions& o) {
         fmt_num(first.us - static_cast<double>(fc.trace_us + fc.plan_us + fc.precompile_us)));
     row.emplace_back("cache_hit_host_us", fmt_num(first.hit_host_us));
     row.emplace_back("cache_hit_settled_host_us", fmt_num(first.settled_hit_host_us));
-    // The row kernel's variant under sweep (src/vulkan/compile/compiled_rows_variant.h); "" is the default.
-    const char* rows_variant = std::getenv("VKT_COMPILE_ROWS");
-    row.emplace_back("compile_rows", rows_variant != nullptr ? rows_variant : "");
+    // The row kernel's variant (--rows); "" is the default.
+    row.emplace_back("compile_rows", o.rows);
     table.add({w.label, std::to_string(n), field(row, "B_us"), field(row, "B_compiled_us"),
                field(row, "C_us"), field(row, "C_compiled_us"), field(row, "D_us"),
                field(row, "D_compiled_us"), field(row, "D_dispatches"),

@@ -159,6 +159,12 @@ int main(int argc, char** argv) {
         ->capture_default_str();
   }
 
+  std::string chain_rows;
+  suites.at("chain")->add_option(
+      "--rows", chain_rows,
+      "the row kernel's variant for softmax and layernorm, 'key=value,...' "
+      "(src/vulkan/compile/compiled_rows_variant.h; the CSV's compile_rows)");
+
   vkt::bench::ConvBenchOptions conv_opts;
   std::string conv_dtypes = "f32,f16", conv_batches = "32";
   auto* conv = app.add_subcommand(
@@ -303,6 +309,7 @@ int main(int argc, char** argv) {
       o.variants = matmul_variants;
       o.rounds = matmul_rounds;
       o.cpu_max = matmul_cpu_max;
+      o.rows = chain_rows;
       if (suites.at("ops")->parsed()) vkt::bench::run_ops(o);
       if (suites.at("shapes")->parsed()) vkt::bench::run_shapes(o);
       if (suites.at("matmul")->parsed()) vkt::bench::run_matmul(o);

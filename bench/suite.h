@@ -24,6 +24,8 @@ struct SuiteOptions {
   std::string variants;
   int rounds = 1;
   std::int64_t cpu_max = 4096;
+  // chain only: the row kernel's variant, "key=value,..." (compiled_rows_variant.h); "": default.
+  std::string rows;
 };
 
 std::vector<Row> run_ops(const SuiteOptions& o);

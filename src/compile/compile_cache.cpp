@@ -1,13 +1,12 @@
 // vkt::compile's per-function plan cache and the dump switch.
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "compile/plan.h"
 #include "compile/trace.h"
 #include "vkt/compile.h"
@@ -17,7 +16,7 @@ namespace vkt {
 namespace {
 
 std::atomic<bool>& dump_flag() {
-  static std::atomic<bool> on = common::env_switch("VKT_COMPILE_DUMP", "1", "0", false, "compile");
+  static std::atomic<bool> on = settings().compile_dump;
   return on;
 }
 

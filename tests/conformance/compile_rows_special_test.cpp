@@ -19,7 +19,6 @@
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
 #include "vulkan/runtime/backend.h"
-#include "vulkan/spirv/spirv_passes.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
@@ -29,7 +28,6 @@ class VulkanCompileRowsSpecial : public VulkanTest {
  protected:
   void TearDown() override {
     vk::testing::set_row_variant(std::nullopt);
-    vk::testing::set_generated_passes(std::nullopt);
     VulkanTest::TearDown();
   }
 };
@@ -142,14 +140,6 @@ void check_variants(Backend& b, std::initializer_list<const char*> texts) {
 TEST_F(VulkanCompileRowsSpecial, EveryArithmeticVariantEqualsEager) {
   check_variants(gpu(), {"max=combine,divide=plain,exp=plain,bounds=always", "max=combine",
                          "divide=plain", "exp=bits", "exp=plain", "bounds=always", "rare=inline"});
-}
-
-// The modules after each of VKT_COMPILE_SPIRV's pass lists compute the same bits.
-TEST_F(VulkanCompileRowsSpecial, EverySpirvPassListEqualsEager) {
-  for (const char* text : {"inline", "simplify"}) {
-    vk::testing::set_generated_passes(vk::parse_generated_passes(text));
-    check_special_rows(gpu(), DType::f32, std::string("VKT_COMPILE_SPIRV=") + text);
-  }
 }
 
 // max=bits on rolled loops and packed lanes (several of eager's lanes per invocation, each

@@ -1,13 +1,13 @@
-// VKT_COMPILE_ROWS's parser (src/vulkan/compile/compiled_rows_variant.h): wg, lanes, loop, shuffle, hold,
-// max, divide, exp, bounds, rare, split by name with their choices; anything else is a vkt::Error
-// naming the variable and the item.
+// The row variant's parser (src/vulkan/compile/compiled_rows_variant.h): wg, lanes, loop, shuffle,
+// hold, max, divide, exp, bounds, rare, split by name with their choices; anything else is a
+// vkt::Error naming the row variant and the item.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "vkt/error.h"
 #include "vulkan/compile/compiled_rows_variant.h"
-#include "vulkan/spirv/spirv_passes.h"
 
 namespace vkt::vk {
 namespace {
@@ -64,7 +64,7 @@ TEST(CompileRowsVariant, SetsEachKeyAndTheLaterValueWins) {
             parse_row_variant("first_opt=none"));
 }
 
-TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
+TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariantAndTheItem) {
   for (const char* item :
        {"wg=32",       "wg=2048",    "wg=",      "lanes=16",          "lanes=512",
         "lanes=abc",   "loop=yes",   "loop",     "shuffle=2",         "shuffle=on",
@@ -78,30 +78,21 @@ TEST(CompileRowsVariant, BadItemsAreErrorsNamingTheVariableAndTheItem) {
       ADD_FAILURE() << "no error for " << text;
     } catch (const Error& e) {
       const std::string what = e.what();
-      EXPECT_NE(what.find("VKT_COMPILE_ROWS"), std::string::npos) << what;
+      EXPECT_NE(what.find("row variant"), std::string::npos) << what;
       EXPECT_NE(what.find(std::string("'") + item + "'"), std::string::npos) << what;
       EXPECT_NE(what.find("lanes=32|64|128|256"), std::string::npos) << what;
     }
   }
 }
 
-// VKT_COMPILE_SPIRV's parser (src/vulkan/spirv/spirv_passes.h).
-TEST(CompileSpirvPasses, ParsesEachListAndRejectsOthers) {
-  EXPECT_EQ(parse_generated_passes(nullptr), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes(""), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes("none"), GeneratedPasses::none);
-  EXPECT_EQ(parse_generated_passes("inline"), GeneratedPasses::inline_calls);
-  EXPECT_EQ(parse_generated_passes("simplify"), GeneratedPasses::simplify);
-  for (const char* bad : {"O", "Inline", "simplify ", "full"}) {
-    try {
-      (void)parse_generated_passes(bad);
-      ADD_FAILURE() << "no error for " << bad;
-    } catch (const Error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("VKT_COMPILE_SPIRV"), std::string::npos) << what;
-      EXPECT_NE(what.find(std::string("'") + bad + "'"), std::string::npos) << what;
-    }
-  }
+// The hook (tests, vkt-bench chain --rows) is the only way to another variant.
+TEST(CompileRowsVariant, TheHookSetsTheVariantAndNulloptRestoresTheDefault) {
+  EXPECT_EQ(row_variant(), default_row_variant());
+  const RowVariant rolled = parse_row_variant("loop=rolled,lanes=64");
+  testing::set_row_variant(rolled);
+  EXPECT_EQ(row_variant(), rolled);
+  testing::set_row_variant(std::nullopt);
+  EXPECT_EQ(row_variant(), default_row_variant());
 }
 
 }  // namespace

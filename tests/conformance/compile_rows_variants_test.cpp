@@ -1,4 +1,4 @@
-// vkt::compile's row kernels under each VKT_COMPILE_ROWS variant (set in process through
+// vkt::compile's row kernels under each row variant (set in process through
 // vk::testing::set_row_variant): fewer invocations per row holding several of eager's lanes,
 // several rows per workgroup, rolled loops. Each keeps eager's combine order, so softmax,
 // log-softmax and layer norm stay eager's bit for bit (a NaN's payload aside), with and

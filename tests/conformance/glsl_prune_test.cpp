@@ -1,20 +1,49 @@
 // Pruning generated GLSL of the functions main never reaches (src/vulkan/compile/glsl_prune.cpp),
 // before shaderc compiles it: the text transform on small cases, then whole kernels with the
 // shared headers, whose SPIR-V must be the words the unpruned text gives. The Vulkan suite's
-// staging pass also runs every kernel it generates both ways (VKT_COMPILE_PRUNE=check).
+// staging pass also runs every kernel it generates both ways (VKT_TEST_PRUNE_CHECK=1, below).
 #include "vulkan/compile/glsl_prune.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "vulkan/compile/kernel_cache.h"
 
 namespace vkt::vk {
 namespace {
+
+// VKT_TEST_PRUNE_CHECK=1 (a test-side variable; ctest's vulkan_staging sets it) turns on
+// Overrides::prune_check for the whole run: every generated kernel is compiled pruned and
+// whole, an Error where the two give other SPIR-V. Scopes that replace all overrides at once
+// (OverrideScope(Overrides{})) leave it off for their span.
+bool prune_check_asked() {
+  const char* v = std::getenv("VKT_TEST_PRUNE_CHECK");
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+class PruneCheckEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (prune_check_asked()) scope_ = std::make_unique<OverrideScope>("prune_check=1");
+  }
+  void TearDown() override { scope_.reset(); }
+
+ private:
+  std::unique_ptr<OverrideScope> scope_;
+};
+[[maybe_unused]] ::testing::Environment* const kPruneCheck =
+    ::testing::AddGlobalTestEnvironment(new PruneCheckEnvironment);
+
+TEST(GlslPrune, TheTestVariableTurnsTheCheckOn) {
+  EXPECT_EQ(overrides()->prune_check, prune_check_asked());
+}
 
 std::size_t lines(const std::string& s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));

@@ -5,7 +5,7 @@
 // then the values that follow are evaluated and written. The row's geometry and combine
 // order are eager's reduce.comp rows pass (lanes, four-element steps, then the tail, the
 // same tree), and eager never splits rows this short, so results equal eager bit for bit.
-// VKT_COMPILE_ROWS (compiled_rows_variant.h) reshapes the kernel for a sweep: fewer
+// A RowVariant (compiled_rows_variant.h; tests and vkt-bench set it) reshapes the kernel: fewer
 // invocations per row each hold several of eager's lanes (their sums kept apart, then
 // combined as eager's tree would), several rows per workgroup, the loops rolled; a row that
 // fits one subgroup is combined by shuffles alone. The per-element arithmetic takes what the
@@ -21,7 +21,6 @@
 #include <tuple>
 #include <vector>
 
-#include "common/env_choice.h"
 #include "vkt/backend.h"
 #include "vkt/compile.h"
 #include "vkt/error.h"
@@ -30,9 +29,9 @@
 #include "vulkan/compile/compiled_glsl.h"
 #include "vulkan/compile/compiled_rows_math.h"
 #include "vulkan/compile/compiled_rows_variant.h"
-#include "vulkan/runtime/device_switch.h"
 #include "vulkan/compile/kernel_cache.h"
 #include "vulkan/compile/later_tier.h"
+#include "vulkan/runtime/device_switch.h"
 #include "vulkan/runtime/test_override.h"
 #include "vulkan/runtime/testing.h"
 
@@ -897,7 +896,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
     const OpCall call{
         v.op, {placeholder(b, in, g.shape)}, ReduceParams{axes, true}, v.dtype, v.shape, nullptr};
     const bool subgroups =
-        reduce_variant_defines(b, call).find("VKT_SUBGROUP") != std::string::npos;
+        reduce_variant_defines(b, call).find("#define VKT_SUBGROUP\n") != std::string::npos;
     reductions.push_back({static_cast<int>(k), acc_type(v.op, in), subgroups});
   }
   const RowVariant variant = device_variant(b.context());
@@ -941,9 +940,7 @@ std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b, const detail
 
 bool compile_tiers(const VulkanBackend& b) {
   if (const std::optional<bool> on = g_tiers_override.get()) return *on;
-  static const int v = common::env_choice("VKT_COMPILE_TIERS", {"0", "1"}, -1, "compile");
-  if (v < 0) return is_gpu(b.context());
-  return v == 1;
+  return is_gpu(b.context());
 }
 
 void testing::set_compile_tiers(const std::optional<bool>& on) {

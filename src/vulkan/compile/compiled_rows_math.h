@@ -2,7 +2,7 @@
 // (compiled_rows.cpp; the GLSL is shaders/compiled_rows_math.glsl): a divide by a per-row
 // value with the divisor decoded once per row, exp of x - max(x) without its overflow test,
 // exp's scaling on the exponent bits. Each is the function eager calls, so results keep
-// eager's bits; VKT_COMPILE_ROWS's divide= and exp= keys choose them.
+// eager's bits; the row variant's divide= and exp= keys choose them.
 #pragma once
 
 #include <cstddef>

@@ -1,13 +1,11 @@
 #include "vulkan/compile/compiled_rows_variant.h"
 
-#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string_view>
 
 #include "vkt/error.h"
 #include "vulkan/runtime/test_override.h"
-#include "vulkan/runtime/testing.h"
 
 namespace vkt::vk {
 namespace {
@@ -19,7 +17,7 @@ constexpr const char* kChoices =
     "first_loop=unrolled|rolled, first_rare=flag|once, first_opt=driver|none";
 
 [[noreturn]] void bad(std::string_view item, const std::string& why) {
-  throw Error("[compile] VKT_COMPILE_ROWS: '" + std::string(item) + "' " + why +
+  throw Error("[compile] row variant: '" + std::string(item) + "' " + why +
               " (choices: " + kChoices + ")");
 }
 
@@ -115,8 +113,8 @@ std::string RowVariant::text() const {
 // one row of 4096 per 256-invocation workgroup, 16 values per lane, unrolled. Kept until the
 // H200 sweep says otherwise: more rows per workgroup tie rows to each other's barriers,
 // fewer lanes double the registers a lane holds (occupancy), and rolled loops put the row
-// in local memory; each may still win there (fewer trees, less code), which is what the
-// sweep (scripts/row-variant-sweep.sh) measures. Shuffles alone where a row is one subgroup
+// in local memory; each may still win there (fewer trees, less code), which is what
+// vkt-bench chain --rows measures. Shuffles alone where a row is one subgroup
 // (rows of 64 to 256 on the H200) are on: the same result with no barrier or shared memory.
 // The arithmetic keys are on too: each is the same function with less work per element
 // (softmax {4096, 4096} spent 33 us of its 74 on the H200 beyond layer norm's, run 27; with
@@ -144,9 +142,7 @@ TestOverride<RowVariant> g_override;
 }  // namespace
 
 RowVariant row_variant() {
-  if (const std::optional<RowVariant> v = g_override.get()) return *v;
-  static const RowVariant v = parse_row_variant(std::getenv("VKT_COMPILE_ROWS"));
-  return v;
+  return g_override.get().value_or(default_row_variant());
 }
 
 void testing::set_row_variant(const std::optional<RowVariant>& variant) {

@@ -1,5 +1,5 @@
-// The row kernel's shape from the environment (compiled_rows.cpp), for an H200 sweep:
-// VKT_COMPILE_ROWS="key=value,key=value" with
+// The row kernel's shape (compiled_rows.cpp): the default, or a variant that tests set
+// (testing.h set_row_variant) and vkt-bench chain --rows "key=value,key=value" sweeps, with
 //   wg=64|128|...|1024      invocations per workgroup (whole rows per workgroup; below 256
 //                           it also caps the invocations per row, as lanes= does)
 //   lanes=32|64|128|256     invocations per row at most: each then holds the elements of
@@ -27,7 +27,7 @@
 //                           on from the first's value through shared memory; where each part
 //                           gets whole steps of four and a row's lanes fill whole subgroups
 //   first=2|4               the split of the kernel a tiered first call runs
-//                           (VKT_COMPILE_TIERS): 4 gives the driver a quarter of the
+//                           (compile_tiers()): 4 gives the driver a quarter of the
 //                           per-element code, its sums folding through four parts, yet its
 //                           first calls were slower on the H200 (runs 51, 53)
 //   first_loop=unrolled|rolled  that kernel's loops (rolled: less code still, the row in
@@ -50,6 +50,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace vkt::vk {
@@ -85,11 +86,16 @@ RowVariant default_row_variant();
 
 // `text` ("" or null: the default) as a variant; a key given twice takes the later value.
 // An unknown key, a missing '=' or a value out of the key's choices throws vkt::Error
-// naming VKT_COMPILE_ROWS, the item and the choices.
+// naming the row variant, the item and the choices.
 RowVariant parse_row_variant(const char* text);
 
-// VKT_COMPILE_ROWS, parsed at the first call in the process (or the test hook's,
-// testing.h set_row_variant).
+// The variant set_row_variant installed, else the default.
 RowVariant row_variant();
+
+namespace testing {
+// vkt::compile's row kernels compiled from now on take `variant` in place of the default
+// (nullopt: back to it); kernels compiled before keep theirs. Tests and vkt-bench chain --rows.
+void set_row_variant(const std::optional<RowVariant>& variant);
+}  // namespace testing
 
 }  // namespace vkt::vk

@@ -12,13 +12,12 @@
 #include <mutex>
 #include <sstream>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
-#include "vulkan/runtime/cache_files.h"
 #include "vulkan/compile/glsl_prune.h"
 #include "vulkan/compile/glsl_sources.h"
-#include "vulkan/spirv/spirv_passes.h"
+#include "vulkan/runtime/cache_files.h"
 
 namespace vkt::vk {
 namespace {
@@ -126,20 +125,18 @@ std::vector<std::uint32_t> words_of(const ShadercOutput& spirv, const std::strin
   return words;
 }
 
-// VKT_COMPILE_PRUNE: 1 (default) compiles the preprocessed text without the functions main
-// never reaches (glsl_prune.h); 0 the text whole; check both, an Error where their SPIR-V
-// differs (a test setting). H200 run 65 (bench_results/h200/run65-f737c46/firstcall, medians
-// of seven cold processes): shaderc 14.7 ms against 18.7 for softmax's row kernel, 12.6
-// against 19.4 for layer norm's, preprocessing included; the same words.
+// A generated text compiles without the functions main never reaches (glsl_prune.h): the
+// same words sooner (H200: shaderc 14.7 ms against 18.7 for softmax's row kernel, 12.6
+// against 19.4 for layer norm's, preprocessing included). Overrides::prune_check (tests)
+// compiles the whole text too and throws where their SPIR-V differs; off: the whole text.
 enum class Prune { off, on, check };
-Prune prune_setting() {
-  static const int v = common::env_choice("VKT_COMPILE_PRUNE", {"1", "0", "check"}, 0, "compile");
-  return v == 1 ? Prune::off : v == 2 ? Prune::check : Prune::on;
+Prune prune_rule() {
+  return overrides()->prune_check ? Prune::check : Prune::on;
 }
 
 // `source` as generated (for error messages), `expanded` with its includes in place.
 std::vector<std::uint32_t> compile_glsl(const std::string& source, const std::string& expanded,
-                                        bool optimised, Prune prune = prune_setting()) {
+                                        bool optimised, Prune prune = prune_rule()) {
   if (prune != Prune::off) {
     const ShadercOutput pre = run_shaderc(expanded, optimised, true);
     // A text the preprocessor or the pruner refuses compiles whole, with its own log.
@@ -150,7 +147,7 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source, const std::st
       if (prune == Prune::check &&
           words != words_of(run_shaderc(expanded, optimised, false), source)) {
         throw Error(
-            "[compile] VKT_COMPILE_PRUNE=check: the pruned text compiles to other SPIR-V "
+            "[compile] prune_check: the pruned text compiles to other SPIR-V "
             "than the whole one:\n" +
             source);
       }
@@ -221,13 +218,10 @@ void clear_kernel_memory_cache() {
 
 KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool optimised) {
   const VkPhysicalDeviceProperties& p = ctx.properties();
-  const GeneratedPasses passes = optimised ? GeneratedPasses::none : generated_passes();
   std::ostringstream device;
   device << "\n// device " << p.deviceName << " vendor " << p.vendorID << " id " << p.deviceID
          << " driver " << p.driverVersion << " api " << p.apiVersion
-         << (optimised ? " spirv-opt -O" : "")
-         << (passes != GeneratedPasses::none ? std::string(" passes ") + passes_name(passes) : "")
-         << " uuid ";
+         << (optimised ? " spirv-opt -O" : "") << " uuid ";
   for (unsigned char c : p.pipelineCacheUUID) device << hex64(c).substr(14);
   // In memory the source as given is the key (the embedded includes cannot change within a
   // process); on disk the source with its includes expanded, so an edited shared shader never
@@ -257,7 +251,7 @@ KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool o
   } else {
     {
       const PhaseTimer timed(ledger::Phase::kernel_compile);
-      bin.words = run_generated_passes(compile_glsl(source, expanded, optimised), passes);
+      bin.words = compile_glsl(source, expanded, optimised);
     }
     ledger::record_kernel_compile();
     if (!dir.empty()) write_entry(path, key_check, bin.words);

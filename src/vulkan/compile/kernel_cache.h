@@ -33,8 +33,8 @@ void warm_up_shader_compiler();
 std::string expand_includes(const std::string& source);
 
 namespace testing {
-// A generated kernel's SPIR-V, compiled with or without pruning (glsl_prune.h) whatever
-// VKT_COMPILE_PRUNE says.
+// A generated kernel's SPIR-V, compiled with or without pruning (glsl_prune.h), never
+// checked against the other (Overrides::prune_check).
 std::vector<std::uint32_t> compile_generated(const std::string& source, bool prune);
 }  // namespace testing
 

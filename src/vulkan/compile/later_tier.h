@@ -1,4 +1,4 @@
-// vkt::compile's compile tiers (VKT_COMPILE_TIERS, compile_tiers()): a kernel's first calls
+// vkt::compile's compile tiers (compile_tiers(): on GPUs): a kernel's first calls
 // run a quick first tier, code the driver makes a pipeline of in a fraction of the time,
 // while the wanted kernel is made on another thread and taken once ready. The row kernels
 // (compiled_rows.cpp) and dot groups (compiled_dot.cpp) hold their wanted kernel in this.

@@ -237,8 +237,8 @@ inline constexpr std::int64_t kMaxFusedRow = 4096;
 std::unique_ptr<detail::FusedKernel> compile_rows(VulkanBackend& b,
                                                   const detail::FusedGroup& group);
 // Whether a row kernel's first call runs a quicker-to-create split kernel while the full one
-// is created on another thread (VKT_COMPILE_TIERS=1|0; default: on GPUs, off on CPU devices,
-// whose pipelines are quick and where tests count compiles). Throws on another value.
+// is created on another thread: on GPUs, not on CPU devices, whose pipelines are quick and
+// where tests count compiles (testing.h set_compile_tiers forces either).
 bool compile_tiers(const VulkanBackend& b);
 // A device-to-device copy of `bytes` from src+src_offset to dst+dst_offset by the device's
 // copy path; counted as a ledger device copy.

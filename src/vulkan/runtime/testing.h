@@ -69,11 +69,9 @@ bool sort_radix8_available();
 // Elementwise pipelines from per-op modules (VKT_VK_OP_SPIRV; elementwise_op_spirv.h).
 bool op_spirv();
 void set_op_spirv(bool on);
-// vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
-// back to it); kernels compiled before keep theirs.
-void set_row_variant(const std::optional<RowVariant>& variant);
-// vkt::compile's row kernels compiled from now on take tiers or not (nullopt: back to
-// VKT_COMPILE_TIERS), and how many kernels have taken their later tier so far.
+// set_row_variant: compiled_rows_variant.h (vkt-bench chain --rows sets it too).
+// vkt::compile's row kernels compiled from now on take tiers or not (nullopt: back to the
+// rule, compile_tiers()), and how many kernels have taken their later tier so far.
 void set_compile_tiers(const std::optional<bool>& on);
 std::uint64_t row_kernel_promotions();
 // How many dot groups' kernels have replaced their quick first tier so far.
