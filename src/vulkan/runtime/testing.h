@@ -55,7 +55,7 @@ void set_flush_ops(std::uint32_t n);
 DotKernel last_dot_kernel();
 // arg reductions recorded by value then place so far (reduce_locate.cpp).
 std::uint64_t arg_locate_runs();
-// Whether the last native conv took the im2col + GEMM path (conv.cpp, VKT_VK_CONV_GEMM=1).
+// Whether the last native conv took the im2col + GEMM path (conv.cpp; the conv_gemm override).
 bool last_conv_took_gemm();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
