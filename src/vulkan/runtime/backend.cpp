@@ -51,8 +51,7 @@ VulkanBackend::VulkanBackend(int index)
       timer_(ctx_),
       copy_path_(CopyPath::transfer_command),
       poison_(env_on("VKT_POISON")),
-      sort_local_max_(sort_local_max_from_env()),
-      op_spirv_(env_on("VKT_VK_OP_SPIRV")) {
+      sort_local_max_(sort_local_max_from_env()) {
   detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();
@@ -559,13 +558,6 @@ void set_sort_local_max(std::uint64_t n) {
 }
 bool sort_radix8_available() {
   return vk::sort_radix8_available(backend_for(-1));
-}
-bool op_spirv() {
-  return backend_for(-1).op_spirv();
-}
-void set_op_spirv(bool on) {
-  backend_for(-1).synchronize();
-  backend_for(-1).set_op_spirv(on);
 }
 }  // namespace testing
 

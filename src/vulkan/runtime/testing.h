@@ -65,9 +65,6 @@ std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
 // Whether the radix sort takes 8-bit digits where VKT_VK_SORT_DIGIT_BITS allows (else 4).
 bool sort_radix8_available();
-// Elementwise pipelines from per-op modules (VKT_VK_OP_SPIRV; elementwise_op_spirv.h).
-bool op_spirv();
-void set_op_spirv(bool on);
 // vkt::compile's row kernels take this variant in place of VKT_COMPILE_ROWS's (nullopt:
 // back to it); kernels compiled before keep theirs.
 void set_row_variant(const std::optional<RowVariant>& variant);
