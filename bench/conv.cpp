@@ -3,13 +3,15 @@
 // consumer columns (DESIGN.md section 5): A cpu op, B cpu op + read, C vulkan op (inputs
 // resident) with its device time, D vulkan op + read, E the legacy path; and GFLOP/s of
 // A and of C's device time (2 * N * O * P * C * 9 flops). Where the conv marks its passes
-// (the Vulkan im2col path, VKT_VK_CONV_GEMM=1), C's device time per pass: C_gpu_im2col_us
-// and C_gpu_gemm_us. --gemm-alone adds a row per dtype that times the im2col path's GEMM by
-// itself as a dot with its M, N, K, batch and operand layouts (path "gemm-alone").
+// (the Vulkan im2col path: f16 on cooperative matrices, or --set conv_gemm=1), C's device
+// time per pass: C_gpu_im2col_us and C_gpu_gemm_us. --gemm-alone adds a row per dtype that
+// times the im2col path's GEMM by itself as a dot with its M, N, K, batch and operand
+// layouts (path "gemm-alone").
 // bench/peers/torch_conv.py times PyTorch on the same inputs.
 #include <cstdio>
 
 #include "cases.h"
+#include "common/settings.h"
 #include "conv_bench.h"
 #include "rows.h"
 #include "suite.h"
@@ -51,6 +53,7 @@ OpCase gemm_alone_case(std::int64_t batch, std::int64_t channels, std::int64_t h
 }  // namespace
 
 std::vector<Row> run_conv_bench(const ConvBenchOptions& o) {
+  const OverrideScope force(o.overrides);
   const ConsumerRun run = start_consumer_run(o.device, o.out, "conv", o.min_reps);
   Backend* const dev = run.dev;
   std::vector<Row> rows;

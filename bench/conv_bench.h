@@ -17,6 +17,7 @@ struct ConvBenchOptions {
   int device = -1;
   bool device_only = false;  // columns C and D only (tuning runs)
   bool gemm_alone = false;   // a row per dtype timing the im2col path's GEMM alone (a dot)
+  std::string overrides;     // --set: library overrides, "name=value,..." (common/settings.h)
   std::string out;           // empty: bench_results/<machine>/conv.csv
 };
 

@@ -148,9 +148,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     m->add_option(
         "--variants", matmul_variants,
-        "'name:VAR=value,VAR=value;name2:...': each variant sets these environment "
-        "variables (VKT_VK_DOT_KERNEL, VKT_VK_DOT_TILE, VKT_VK_COOPMAT, VKT_VK_BLOCK_MB, ...) "
-        "for its rows; default: one variant, the environment as it is");
+        "'name:override=value,override=value;name2:...': each variant forces these library "
+        "overrides (src/common/settings.h: dot_kernel, dot_tile, dot_vec, coopmat, coopmat_api, "
+        "coopmat_tile, block_mb, ...) for its rows; default: one variant, the library's rules");
     m->add_option("--rounds", matmul_rounds,
                   "rounds per (variant, dtype, n), each with freshly uploaded operands (the "
                   "earlier rounds' kept alive, so each round's live elsewhere)")
@@ -187,12 +187,14 @@ int main(int argc, char** argv) {
   conv->add_option("--device", conv_opts.device, "Vulkan device index");
   conv->add_flag_callback(
       "--cpu-only", [&] { conv_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
-  conv->add_flag(
-      "--device-only", conv_opts.device_only,
-      "columns C and D only (tuning runs: VKT_VK_CONV_TILE, VKT_VK_COOPMAT, VKT_VK_CONV_GEMM)");
+  conv->add_flag("--device-only", conv_opts.device_only,
+                 "columns C and D only (tuning runs, with --set)");
   conv->add_flag("--gemm-alone", conv_opts.gemm_alone,
                  "also time the im2col path's GEMM alone: a dot with its M, N, K, batch and "
                  "layouts (rows with path gemm-alone; columns C and D)");
+  conv->add_option("--set", conv_opts.overrides,
+                   "library overrides for the run, 'name=value,...' (src/common/settings.h), "
+                   "e.g. conv_gemm=1 (im2col + the GEMM) or conv_gemm=0 (the implicit GEMM)");
 
   vkt::bench::FftBenchOptions fft_opts;
   std::string fft_dtypes = "c64", fft_sizes = "4096,65536,1048576,16777216";

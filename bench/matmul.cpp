@@ -2,8 +2,9 @@
 // op's wall time (median, min, max) each row carries the device's own time for the same
 // repetitions, so a slow row says whether the GPU was slow or the host waited; and what
 // tells the hypotheses about a slow size apart inside one process (issue 9, item 5):
-// - variants: each sets environment variables (kernel, tile, cooperative matrices, pool
-//   block size: VKT_VK_BLOCK_MB decides whether operands share one allocation) for its rows;
+// - variants: each forces library overrides (common/settings.h: kernel, tile, cooperative
+//   matrices, pool block size: block_mb decides whether operands share one allocation) for
+//   its rows;
 // - rounds: each round uploads fresh operands while the earlier rounds' stay alive, so
 //   every round's operands live in other memory; the device time of the first execution
 //   with them (gpu_first_us) and the per-repetition device times (gpu_seq_us) show
@@ -11,12 +12,13 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cases.h"
+#include "common/settings.h"
 #include "device.h"
 #include "host_info.h"
 #include "measure.h"
@@ -33,10 +35,11 @@ void progress_line(std::size_t i, std::size_t total, const std::string& what) {
 
 struct Variant {
   std::string name;
-  std::vector<std::pair<std::string, std::string>> env;
+  std::string overrides;  // "name=value,..." (common/settings.h's override names)
 };
 
-// "name:VAR=v,VAR=v;name2:VAR=v" (an empty string: one variant, the environment as it is).
+// "name:dot_kernel=reg,dot_tile=128x128x16;name2:coopmat=0" (an empty string: one variant,
+// the library's own rules). An unknown override or a bad value is an error naming it.
 std::vector<Variant> parse_variants(const std::string& spec) {
   std::vector<Variant> out;
   std::size_t pos = 0;
@@ -48,60 +51,27 @@ std::vector<Variant> parse_variants(const std::string& spec) {
     Variant v;
     const std::size_t colon = item.find(':');
     v.name = item.substr(0, colon);
-    if (colon != std::string::npos) {
-      std::size_t p = colon + 1;
-      while (p < item.size()) {
-        const std::size_t comma = std::min(item.find(',', p), item.size());
-        const std::string kv = item.substr(p, comma - p);
-        p = comma + 1;
-        const std::size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-          throw std::invalid_argument("--variants: '" + kv + "' is not VAR=value");
-        }
-        v.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    if (colon != std::string::npos) v.overrides = item.substr(colon + 1);
+    Overrides check;
+    std::size_t p = 0;
+    while (p < v.overrides.size()) {
+      const std::size_t comma = std::min(v.overrides.find(',', p), v.overrides.size());
+      const std::string kv = v.overrides.substr(p, comma - p);
+      p = comma + 1;
+      const std::size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw std::invalid_argument("--variants: '" + kv + "' is not name=value");
+      }
+      try {
+        set_override(check, kv.substr(0, eq), kv.substr(eq + 1));
+      } catch (const Error& e) {
+        throw std::invalid_argument(std::string("--variants: ") + e.what());
       }
     }
     out.push_back(std::move(v));
   }
   if (out.empty()) out.push_back({"default", {}});
   return out;
-}
-
-// Sets a variant's variables for its lifetime, then restores what was there.
-class EnvScope {
- public:
-  explicit EnvScope(const Variant& v) {
-    for (const auto& [k, val] : v.env) {
-      const char* old = std::getenv(k.c_str());
-      saved_.push_back({k, old != nullptr, old != nullptr ? old : ""});
-      setenv(k.c_str(), val.c_str(), 1);
-    }
-  }
-  ~EnvScope() {
-    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->had) {
-        setenv(it->name.c_str(), it->value.c_str(), 1);
-      } else {
-        unsetenv(it->name.c_str());
-      }
-    }
-  }
-  EnvScope(const EnvScope&) = delete;
-  EnvScope& operator=(const EnvScope&) = delete;
-
- private:
-  struct Saved {
-    std::string name;
-    bool had;
-    std::string value;
-  };
-  std::vector<Saved> saved_;
-};
-
-std::string env_text(const Variant& v) {
-  std::string s;
-  for (const auto& [k, val] : v.env) s += (s.empty() ? "" : " ") + k + "=" + val;
-  return s;
 }
 
 // The bench's operands on the cpu: iota / n^2 + 0.01 in dtype dt (complex dtypes: times
@@ -211,7 +181,7 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
       }
       const int reps = n >= 2048 ? std::min(o.min_reps, 10) : o.min_reps;
       for (const Variant& v : variants) {
-        const EnvScope env(v);
+        const OverrideScope force(v.overrides);
         std::vector<std::pair<Tensor, Tensor>> live;  // every round's operands, kept alive
         for (int round = 1; round <= o.rounds; ++round) {
           progress_line(++i, total,
@@ -230,7 +200,7 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
           row.emplace_back("size", std::to_string(n * n));
           row.emplace_back("n", std::to_string(n));
           row.emplace_back("variant", v.name);
-          row.emplace_back("env", env_text(v));
+          row.emplace_back("env", v.overrides);  // the column keeps its name: the schema
           row.emplace_back("round", std::to_string(round));
           row.emplace_back("path", dev == nullptr ? "cpu-only" : d.ok ? d.path : "error");
           row.emplace_back("error", d.error);

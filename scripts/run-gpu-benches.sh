@@ -15,22 +15,20 @@
 #           one flat line (sort_flat, argsort_flat: the radix sort) under the device's rules
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
-# convtiles conv's device columns under each VKT_VK_CONV_TILE (f32) and f16
-#           with cooperative matrices (VKT_VK_COOPMAT=1): the tile and path rules' measurement
-# coopmat   f16 matmul on cooperative matrices under each VKT_VK_COOPMAT_TILE (2048, 4096,
+# coopmat   f16 matmul on cooperative matrices under each coopmat_tile override (2048, 4096,
 #           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
-#           and f32 through im2col + the GEMM (VKT_VK_CONV_GEMM=1), the implicit GEMM's f16
-#           for comparison, and cuDNN's conv
+#           and f32 through im2col + the GEMM (--set conv_gemm=1), the implicit GEMM's f16
+#           for comparison (conv_gemm=0), and cuDNN's conv
 # coopmatpeak the tensor cores' rate through cooperative matrices (vkt-coopmat-peak: NV ones,
 #           and KHR ones of f16 and bf16 by the library's rewrite; registers only, and
 #           fragments loaded from shared memory each step, f32 and f16 accumulators, 128 and
 #           256 invocations), a GEMM on workgroup-scope matrices
 #           (VK_NV_cooperative_matrix2, at 4096 and 8192), the dot's f16 schedule taken apart
 #           (--ladder, KHR matrices, at 4096 and 8192) beside the f16 and bf16 matmul's
-#           default at 4096 and 8192, f16 on NV matrices (VKT_VK_COOPMAT_API=nv) and PyTorch's
-# convpasses conv through im2col + the GEMM (VKT_VK_CONV_GEMM=1, f16 and f32) with each
+#           default at 4096 and 8192, f16 on NV matrices (coopmat_api=nv) and PyTorch's
+# convpasses conv through im2col + the GEMM (--set conv_gemm=1, f16 and f32) with each
 #           pass's device time (C_gpu_im2col_us, C_gpu_gemm_us) and the GEMM alone as a dot
-#           (--gemm-alone), then f16 with the element-per-store im2col (VKT_VK_CONV_IM2COL_VEC=0)
+#           (--gemm-alone)
 # convcpu   the cpu's conv (columns A, B; f32 and f64) under each work split
 #           (--override cpu_conv_split=tiles|images), at all threads and at 2 (the 2-core rule),
 #           a deep layer (512 channels, 7x7, batch 1 and 32) under each split, and PyTorch
@@ -141,17 +139,11 @@ for b in $benches; do
       else
         echo "run-gpu-benches: no PyTorch here; cpu conv peer skipped" >&2
       fi ;;
-    convtiles)
-      for t in 64x128x16 64x128x8 64x256x8 64x256x16 128x128x8 128x64x16; do
-        VKT_VK_CONV_TILE=$t "$bench" conv --device-only --dtypes f32 \
-          --out "$out/${host}_conv-tile-${t}_${day}.csv"
-      done
-      VKT_VK_COOPMAT=1 "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-coopmat_${day}.csv" ;;
     coopmat)
-      v="auto:VKT_VK_COOPMAT=1"
+      v="auto:coopmat=1"
       for t in 128x128x32:64x32 128x128x32:32x64 128x128x32:64x64:1 128x256x32:64x64 \
                256x128x32:64x64 128x128x64:64x64 64x64x32:32x32; do
-        v="$v;t${t//:/-}:VKT_VK_COOPMAT=1,VKT_VK_COOPMAT_TILE=$t"
+        v="$v;t${t//:/-}:coopmat=1,coopmat_tile=$t"
       done
       "$bench" matmul --sizes 2048,4096,8192 --dtypes f16 --cpu-max 0 --reps 10 --variants "$v" \
         --out "$out/${host}_matmul-coopmat-tiles_${day}.csv"
@@ -159,9 +151,10 @@ for b in $benches; do
         python3 bench/peers/torch_matmul.py --sizes 2048,4096,8192 --dtypes f16 \
           --out "$out/${host}_torch-matmul-f16_${day}.csv"
       fi
-      VKT_VK_CONV_GEMM=1 "$bench" conv --device-only --dtypes f16,f32 \
+      "$bench" conv --device-only --dtypes f16,f32 --set conv_gemm=1 \
         --out "$out/${host}_conv-gemm_${day}.csv"
-      "$bench" conv --device-only --dtypes f16 --out "$out/${host}_conv-f16-plain_${day}.csv"
+      "$bench" conv --device-only --dtypes f16 --set conv_gemm=0 \
+        --out "$out/${host}_conv-f16-plain_${day}.csv"
       if have_torch; then
         python3 bench/peers/torch_conv.py --no-cpu --out "$out/${host}_torch-conv_${day}.csv"
       fi ;;
@@ -181,17 +174,15 @@ for b in $benches; do
       done > "$out/${host}_gemm-ladder_${day}.csv" 2>&1
       "$bench" matmul --sizes 4096,8192 --dtypes f16,bf16 --cpu-max 0 --reps 10 \
         --out "$out/${host}_matmul-f16_${day}.csv"
-      VKT_VK_COOPMAT_API=nv "$bench" matmul --sizes 4096,8192 --dtypes f16 --cpu-max 0 --reps 10 \
+      "$bench" matmul --sizes 4096,8192 --dtypes f16 --cpu-max 0 --reps 10 --variants 'nv:coopmat_api=nv' \
         --out "$out/${host}_matmul-f16-nv_${day}.csv" || true  # where the device has NV ones
       if have_torch; then
         python3 bench/peers/torch_matmul.py --sizes 4096,8192 --dtypes f16,bf16 \
           --out "$out/${host}_torch-matmul-f16_${day}.csv"
       fi ;;
     convpasses)
-      VKT_VK_CONV_GEMM=1 "$bench" conv --device-only --dtypes f16,f32 --gemm-alone \
-        --out "$out/${host}_conv-passes_${day}.csv"
-      VKT_VK_CONV_GEMM=1 VKT_VK_CONV_IM2COL_VEC=0 "$bench" conv --device-only --dtypes f16 \
-        --out "$out/${host}_conv-passes-element-im2col_${day}.csv" ;;
+      "$bench" conv --device-only --dtypes f16,f32 --gemm-alone --set conv_gemm=1 \
+        --out "$out/${host}_conv-passes_${day}.csv" ;;
     fft)
       "$bench" fft --dtypes c64,c128 --out "$out/${host}_fft_${day}.csv"
       "$bench" fft --batch 4096 --sizes 4096 --out "$out/${host}_fft-batch_${day}.csv"

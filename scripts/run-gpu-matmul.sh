@@ -35,11 +35,11 @@ VKT_VALIDATION=1 VKT_POISON=1 "$build/tests/vkt_vulkan_tests" --gtest_filter='Li
 tail -n 4 "$out/linalg-tests.log"
 smi "before matmul-cliff" >> "$out/info.txt"
 "$bench" matmul --sizes 2048,4000,4096,8192 --dtypes f32 --reps 10 --rounds 3 --cpu-max 0 \
-  --variants 'tiled:VKT_VK_DOT_KERNEL=tiled;tiled-own-alloc:VKT_VK_DOT_KERNEL=tiled,block_mb=16;tiled-one-block:VKT_VK_DOT_KERNEL=tiled,block_mb=2048;reg:VKT_VK_DOT_KERNEL=reg;reg-own-alloc:VKT_VK_DOT_KERNEL=reg,block_mb=16;reg-one-block:VKT_VK_DOT_KERNEL=reg,block_mb=2048' \
+  --variants 'tiled:dot_kernel=tiled;tiled-own-alloc:dot_kernel=tiled,block_mb=16;tiled-one-block:dot_kernel=tiled,block_mb=2048;reg:dot_kernel=reg;reg-own-alloc:dot_kernel=reg,block_mb=16;reg-one-block:dot_kernel=reg,block_mb=2048' \
   --out "$out/matmul-cliff.csv" || status=1
 smi "before matmul-kernels" >> "$out/info.txt"
 "$bench" matmul --sizes 1024,2048,4096,8192 --dtypes f32,f16,bf16,f64 --reps 10 --cpu-max 1024 \
-  --variants 'auto:;tiled:VKT_VK_DOT_KERNEL=tiled;reg-128x128x16:VKT_VK_DOT_KERNEL=reg,VKT_VK_DOT_TILE=128x128x16,VKT_VK_COOPMAT=0;reg-128x128x8:VKT_VK_DOT_KERNEL=reg,VKT_VK_DOT_TILE=128x128x8,VKT_VK_COOPMAT=0;reg-64x64x16:VKT_VK_DOT_KERNEL=reg,VKT_VK_DOT_TILE=64x64x16,VKT_VK_COOPMAT=0;reg-scalar-reads:VKT_VK_DOT_KERNEL=reg,VKT_VK_DOT_VEC=0,VKT_VK_COOPMAT=0;coopmat-scalar-reads:VKT_VK_DOT_VEC=0' \
+  --variants 'auto:;tiled:dot_kernel=tiled;reg-128x128x16:dot_kernel=reg,dot_tile=128x128x16,coopmat=0;reg-128x128x8:dot_kernel=reg,dot_tile=128x128x8,coopmat=0;reg-64x64x16:dot_kernel=reg,dot_tile=64x64x16,coopmat=0;reg-scalar-reads:dot_kernel=reg,dot_vec=0,coopmat=0;coopmat-scalar-reads:dot_vec=0' \
   --out "$out/matmul-kernels.csv" || status=1
 smi "before torch" >> "$out/info.txt"
 if python3 -c 'import torch' 2>/dev/null; then
@@ -50,7 +50,7 @@ else
 fi
 smi "before matmul-complex" >> "$out/info.txt"
 "$bench" matmul --sizes 1024,2048,4096 --dtypes c64,c128 --reps 10 --cpu-max 1024 \
-  --variants 'auto:;tiled:VKT_VK_DOT_KERNEL=tiled;reg:VKT_VK_DOT_KERNEL=reg' \
+  --variants 'auto:;tiled:dot_kernel=tiled;reg:dot_kernel=reg' \
   --out "$out/matmul-complex.csv" || status=1
 if python3 -c 'import torch' 2>/dev/null; then
   python3 bench/peers/torch_matmul.py --sizes 1024,2048,4096 --dtypes c64,c128 --reps 10 \

@@ -65,6 +65,20 @@ TEST(BenchCli, ConvRejectsBadBatchesAndDtypes) {
   }
 }
 
+// matmul --variants and conv --set take library override names (common/settings.h): an
+// unknown name (an old variable's among them) or a bad value names it.
+TEST(BenchCli, BadOverridesAreRejected) {
+  const fs::path out = temp_dir() / "overrides.csv";
+  for (const char* args : {"matmul --sizes 64 --variants x:VKT_VK_DOT_KERNEL=reg",
+                           "matmul --sizes 64 --variants x:dot_kernel=fast",
+                           "conv --set conv_gemm=2", "conv --set conv_tile=64x64x8"}) {
+    const Result r = run(std::string(args) + " --out " + out.string());
+    EXPECT_EQ(r.code, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("override"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
 TEST(BenchCli, UnwritablePathIsRejectedBeforeAnyWork) {
   const Result r = run("consumer --sizes 1024 --out /nonexistent-dir/x.csv");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -4,15 +4,13 @@
 // Inf in the input. Each native call is one dispatch. 4 spatial axes fall back to the cpu.
 // Floats are compared with a tolerance that grows with the reduction length K = Cg * taps
 // and with sum |x||w| (summation orders differ); poisoned outputs read as NaN if unwritten.
-#include <stdlib.h>
-
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "support/scoped_env.h"
 #include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/testing.h"
 
@@ -161,7 +159,7 @@ class Conv : public VulkanTest {
       // The conv, plus one conversion per input not already in the out dtype.
       const std::uint64_t conversions =
           (x.dtype() != want.dtype() ? 1u : 0u) + (w.dtype() != want.dtype() ? 1u : 0u);
-      // The direct kernel: one dispatch. The im2col path (VKT_VK_CONV_GEMM=1, and f16's
+      // The direct kernel: one dispatch. The im2col path (conv_gemm=1, and f16's
       // default where the device has cooperative matrices; one group only): im2col, the GEMM
       // and a split K's second pass.
       const bool one_group = c.feature_groups == 1 && c.batch_groups == 1;
@@ -183,7 +181,7 @@ class Conv : public VulkanTest {
   void check(const ConvCase& c, DType d, std::uint64_t fallbacks) {
     check(c, make(c.input, d, 1), make(c.kernel, d, 2), fallbacks);
   }
-  bool gemm_ = false;  // VKT_VK_CONV_GEMM=1 is set
+  bool gemm_ = false;  // conv_gemm=1 is set
 };
 
 TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
@@ -192,22 +190,21 @@ TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
   }
 }
 
-// The direct cooperative-matrix f16 kernel runs only when asked (slower than the plain one on
-// the H200), and only off the im2col path that f16 takes by default where the device has
-// cooperative matrices; where the device has none the plain kernel answers and the check is
-// the same.
-TEST_F(Conv, F16OnCooperativeMatricesWhenAsked) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", "1"}, {"VKT_VK_CONV_GEMM", "0"}});
+// The implicit GEMM where the device would take im2col for f16 (cooperative matrices).
+TEST_F(Conv, F16ImplicitGemmWhenAsked) {
+  const OverrideScope force("conv_gemm=0");
   for (const ConvCase& c : conv_cases()) {
     check(c, DType::f16, 0);
     EXPECT_FALSE(vk::testing::last_conv_took_gemm()) << c.name;
   }
 }
 
-// im2col + dot's GEMM (VKT_VK_CONV_GEMM=1) for every geometry with one group (the others
-// keep the implicit GEMM); f16 takes cooperative matrices there where the device has them.
+// im2col + dot's GEMM (conv_gemm=1) for every geometry with one group (the others keep the
+// implicit GEMM); f16 takes cooperative matrices there where the device has them. Positions
+// that are not a multiple of the 16-byte store's width (most conv_cases; f64 always) take
+// the element-per-store im2col (conv_im2col.comp), the others conv_im2col_vec.comp.
 TEST_F(Conv, Im2colGemmPathMatchesTheCpu) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_CONV_GEMM", "1"}});
+  const OverrideScope force("conv_gemm=1");
   gemm_ = true;
   for (DType d : float_dtypes()) {
     for (const ConvCase& c : conv_cases()) check(c, d, 0);
@@ -218,19 +215,23 @@ TEST_F(Conv, Im2colGemmPathMatchesTheCpu) {
   check(resnet, DType::f16, 0);
   check(resnet, DType::f32, 0);
   // Stride 2 with positions % 8 == 0: the 16-byte im2col stores (conv_im2col_vec.comp) with
-  // strided origins; then the same shapes on the element shader.
+  // strided origins; then the same channels with 7x7 and 7x5 outputs (49 and 35 positions)
+  // on the element shader.
   const ConvCase strided{
       "stride 2, 8x8 out", {2, 3, 16, 16}, {4, 3, 3, 3}, {2, 2}, {{1, 1}, {1, 1}}, {}, {}};
   for (DType d : float_dtypes()) check(strided, d, 0);
-  const ScopedEnv element(EnvVars{{"VKT_VK_CONV_IM2COL_VEC", "0"}});
-  check(resnet, DType::f16, 0);
-  check(strided, DType::f32, 0);
+  const ConvCase resnet_odd{
+      "64->64 3x3 pad 1, 7x7 out", {2, 64, 7, 7}, {64, 64, 3, 3}, {}, {{1, 1}, {1, 1}}, {}, {}};
+  const ConvCase strided_odd{
+      "stride 2, 7x5 out", {2, 3, 14, 10}, {4, 3, 3, 3}, {2, 2}, {{1, 1}, {1, 1}}, {}, {}};
+  check(resnet_odd, DType::f16, 0);
+  check(strided_odd, DType::f32, 0);
 }
 
 // The im2col path marks its passes for the device timer: im2col, then the GEMM, whose
 // device times add up to the whole (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
 TEST_F(Conv, Im2colPathReportsTwoTimedPasses) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_CONV_GEMM", "1"}});
+  const OverrideScope force("conv_gemm=1");
   const Tensor x = transfer(make({2, 8, 8, 8}, DType::f32, 9), gpu());
   const Tensor w = transfer(make({8, 8, 3, 3}, DType::f32, 10), gpu());
   ConvOptions o;
@@ -247,7 +248,7 @@ TEST_F(Conv, Im2colPathReportsTwoTimedPasses) {
   EXPECT_GE(passes[1], 0.0);
   EXPECT_NEAR(passes[0] + passes[1], total, 1e-3 * total + 1e-3);
   // The implicit GEMM marks nothing.
-  const ScopedEnv implicit(EnvVars{{"VKT_VK_CONV_GEMM", "0"}});
+  const OverrideScope implicit("conv_gemm=0");
   gpu().begin_device_timer();
   const Tensor again = conv(x, w, o);
   gpu().end_device_timer();

@@ -1,12 +1,12 @@
 // dot's kernel rule for f16 and bf16 on cooperative matrices (linalg_dot_choice.h), checked without
-// a device: the default tile, the smaller ones a small shared memory gets, the VKT_VK_COOPMAT_TILE
+// a device: the default tile, the smaller ones a small shared memory gets, the coopmat_tile
 // override and its bad values, and the shared memory each one needs (which must match
 // linalg_dot_coopmat.comp's smem).
 #include "vulkan/ops/linalg_dot_choice.h"
 
 #include <gtest/gtest.h>
 
-#include "support/scoped_env.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 
 namespace vkt::testing {
@@ -25,14 +25,12 @@ vk::DotChoice f16_choice(std::uint64_t shared, const vk::DotShape& s = kSquare) 
 // By the number of tiles: 128 x 128 x 64 from 257 of them (run 81), 64 x 64 where 128 x 128
 // would give at most 256 (run 26).
 TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   for (std::int64_t n : {2176, 4096, 8192}) {
     const vk::DotChoice big = f16_choice(49152, square(n));
     EXPECT_EQ(16 * big.tm, 128u) << n;
     EXPECT_EQ(16 * big.tn, 128u) << n;
     EXPECT_EQ(big.bk, 64u) << n;
     EXPECT_EQ(big.stages, 1u) << n;  // two need 70 KiB
-    EXPECT_TRUE(big.hoist) << n;
   }
   EXPECT_EQ(f16_choice(81920, square(4096)).stages, 2u);
   const vk::DotChoice small = f16_choice(49152, square(2048));
@@ -42,7 +40,6 @@ TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
 }
 
 TEST(DotChoice, CoopmatDefaultIs128x128x64With64x64PerSubgroup) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   const vk::DotChoice c = f16_choice(49152);
   EXPECT_EQ(c.kernel, vk::DotKernel::coopmat);
   EXPECT_EQ(16 * c.tm, 128u);
@@ -60,7 +57,6 @@ TEST(DotChoice, CoopmatDefaultIs128x128x64With64x64PerSubgroup) {
 // bf16 takes the same cooperative-matrix tile where the device has bf16 matrices (the KHR
 // rewrite of the module), the reg kernel where it has only f16 ones; f16 needs its own.
 TEST(DotChoice, Bf16TakesCooperativeMatricesOnlyWhereTheDeviceHasThem) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   const vk::DotChoice with = vk::choose_dot_kernel(kSquare, DType::bf16, {49152, true, true});
   EXPECT_EQ(with.kernel, vk::DotKernel::coopmat);
   EXPECT_EQ(16 * with.tm, f16_choice(49152).tm * 16);
@@ -72,7 +68,6 @@ TEST(DotChoice, Bf16TakesCooperativeMatricesOnlyWhereTheDeviceHasThem) {
 
 // M or N of at most 64 (conv's 64 out channels) takes a 64-wide side of the tile.
 TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   const vk::DotDevice dev{49152, true};
   const vk::DotChoice rows64 = vk::choose_dot_kernel(
       vk::DotShape{32, 64, 3136, 576, 0, 576, 1, 576 * 3136, 3136, 1}, DType::f16, dev);
@@ -94,7 +89,6 @@ TEST(DotChoice, CoopmatThinSideTakes64WideTiles) {
 }
 
 TEST(DotChoice, CoopmatShrinksToTheDeviceSharedMemory) {
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
   // The 32-deep tile with one stage (18.5 KiB) where the 64-deep one (35 KiB) does not fit,
   // then 64 x 64 x 32 with 32 x 32 per subgroup.
   const vk::DotChoice one_stage = f16_choice(24576);
@@ -116,7 +110,7 @@ TEST(DotChoice, CoopmatShrinksToTheDeviceSharedMemory) {
 
 TEST(DotChoice, CoopmatTileOverride) {
   {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "256x128x64:64x32"}});
+    const OverrideScope force("coopmat_tile=256x128x64:64x32");
     const vk::DotChoice c = f16_choice(232448);
     EXPECT_EQ(16 * c.tm, 256u);
     EXPECT_EQ(16 * c.tn, 128u);
@@ -129,13 +123,13 @@ TEST(DotChoice, CoopmatTileOverride) {
     EXPECT_THROW((void)f16_choice(49152), Error);
   }
   {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "128x256x32:64x64"}});
+    const OverrideScope force("coopmat_tile=128x256x32:64x64");
     EXPECT_EQ(f16_choice(49152).stages, 1u);  // two stages need 54 KiB
     EXPECT_EQ(f16_choice(65536).stages, 2u);
   }
   {
     // Two stages of a 192-wide tile fit in 48 KiB: A [128][32 + 8] and B [32][192 + 8].
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", "128x192x32:64x96"}});
+    const OverrideScope force("coopmat_tile=128x192x32:64x96");
     const vk::DotChoice c = f16_choice(49152);
     EXPECT_EQ(16 * c.tn, 192u);
     EXPECT_EQ(c.stages, 2u);
@@ -143,52 +137,29 @@ TEST(DotChoice, CoopmatTileOverride) {
     EXPECT_EQ(vk::dot_shared_bytes(c, 2), 2u * (128 * 5 + 32 * 25) * 16);
   }
   {
-    const ScopedEnv env(
-        EnvVars{{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}, {"VKT_VK_DOT_VEC", "0"}});
+    const OverrideScope force("coopmat_tile=128x128x32:64x64:1,dot_vec=0");
     const vk::DotChoice c = f16_choice(49152);
     EXPECT_EQ(c.stages, 1u);
     EXPECT_FALSE(c.a_vec || c.b_vec || c.direct_c);
   }
 }
 
+// A bad tile is an error naming the override and the value.
 TEST(DotChoice, CoopmatTileBadValuesAreErrors) {
-  for (const char* bad : {"128x128x32", "96x128x32:32x32", "128x128x48:64x64", "128x128x32:48x64",
-                          "128x128x32:128x128", "192x192x32:96x96", "256x256x32:16x16",
-                          "128x128x32:64x64:3", "128x128x32:64x64x", "big"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_TILE", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
-  }
-}
-
-TEST(DotChoice, CoopmatPrefetchDepth) {
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_EQ(f16_choice(49152).prefetch, 1u);
-  }
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", "2"}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_EQ(f16_choice(49152).prefetch, 2u);
-    EXPECT_EQ(f16_choice(49152, square(4096)).prefetch, 2u);
-  }
-  for (const char* bad : {"0", "3", "two"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_PREFETCH", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
-  }
-}
-
-TEST(DotChoice, CoopmatHoistedReads) {
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", ""}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_EQ(f16_choice(49152).hoist, 2u);
-  }
-  for (const std::uint32_t mode : {0u, 1u}) {
-    const std::string value = std::to_string(mode);
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", value}, {"VKT_VK_COOPMAT_TILE", ""}});
-    EXPECT_EQ(f16_choice(49152).hoist, mode);
-  }
-  for (const char* bad : {"3", "yes"}) {
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_HOIST", bad}});
-    EXPECT_THROW((void)f16_choice(49152), Error) << bad;
+  for (const std::string bad :
+       {"128x128x32", "96x128x32:32x32", "128x128x48:64x64", "128x128x32:48x64",
+        "128x128x32:128x128", "192x192x32:96x96", "256x256x32:16x16", "128x128x32:64x64:3",
+        "128x128x32:64x64x", "big"}) {
+    Overrides o;
+    o.coopmat_tile = bad;
+    const OverrideScope force(o);
+    try {
+      (void)f16_choice(49152);
+      ADD_FAILURE() << bad << ": no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("coopmat_tile='" + bad + "'"), std::string::npos)
+          << e.what();
+    }
   }
 }
 

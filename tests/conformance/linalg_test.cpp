@@ -369,36 +369,32 @@ const std::vector<DotCase>& kernel_cases() {
 
 struct KernelSetting {
   std::string name;
-  EnvVars env;
+  std::string overrides;      // OverrideScope's "name=value,..."
   std::vector<DType> dtypes;  // empty: every float dtype the device has
 };
 
-// Each kernel, reg tile and read width forced through the variables a tuning run uses;
+// Each kernel, reg tile and read width forced through the overrides a tuning run uses;
 // dtypes spread over the settings to keep the lavapipe run short.
 TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
   const std::vector<KernelSetting> settings = {
-      {"tiled", {{"VKT_VK_DOT_KERNEL", "tiled"}}, {DType::f32, DType::f64}},
-      {"reg 64x64x16", {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x16"}}, {}},
+      {"tiled", "dot_kernel=tiled", {DType::f32, DType::f64}},
+      {"reg 64x64x16", "dot_kernel=reg,dot_tile=64x64x16", {}},
       {"reg 64x64x8 scalar reads",
-       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "64x64x8"}, {"VKT_VK_DOT_VEC", "0"}},
+       "dot_kernel=reg,dot_tile=64x64x8,dot_vec=0",
        {DType::f32, DType::f16}},
-      {"reg 128x64x8",
-       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x64x8"}},
-       {DType::bf16}},
-      {"reg 128x128x8",
-       {{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "128x128x8"}},
-       {DType::f32}},
+      {"reg 128x64x8", "dot_kernel=reg,dot_tile=128x64x8", {DType::bf16}},
+      {"reg 128x128x8", "dot_kernel=reg,dot_tile=128x128x8", {DType::f32}},
   };
   for (const KernelSetting& s : settings) {
-    const ScopedEnv env(s.env);
+    const OverrideScope force(s.overrides);
     SCOPED_TRACE(s.name);
     for (DType d : s.dtypes.empty() ? float_dtypes() : s.dtypes) {
       // f64 steps K by 8 (two steps of 64 x 64 x 16 in f64 pass lavapipe's 32 KiB).
-      std::string tile;
-      for (const auto& [k, v] : s.env) {
-        if (k == "VKT_VK_DOT_TILE") tile = v.substr(0, v.rfind('x')) + "x8";
+      std::string f64_tile;
+      if (const auto& tile = overrides()->dot_tile; d == DType::f64 && tile) {
+        f64_tile = "dot_tile=" + tile->substr(0, tile->rfind('x')) + "x8";
       }
-      const ScopedEnv f64_tile(d == DType::f64 ? EnvVars{{"VKT_VK_DOT_TILE", tile}} : EnvVars{});
+      const OverrideScope f64(f64_tile);
       for (const DotCase& c : kernel_cases()) check(c, d, 0);
       const vk::DotKernel want = s.name == "tiled" ? vk::DotKernel::tiled : vk::DotKernel::reg;
       if (d != DType::f16 && d != DType::bf16) {  // these may take cooperative matrices
@@ -407,22 +403,26 @@ TEST_F(Linalg, EveryKernelVariantMatchesTheCpu) {
     }
   }
   // Integers keep the tiled kernel whatever is asked for.
-  const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "reg"}});
+  const OverrideScope force("dot_kernel=reg");
   for (DType d : {DType::s32, DType::u8}) {
     check(kernel_cases().at(4), d, 0);
     EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::tiled);
   }
 }
 
-TEST_F(Linalg, KernelVariablesWithBadValuesAreErrors) {
+// A bad tile is an error at the call, naming the override and the value (a bad kernel name
+// is refused by the override parser: tests/unit/settings_test.cpp).
+TEST_F(Linalg, KernelOverridesWithBadValuesAreErrors) {
   const Tensor a = transfer(make({8, 8}, DType::f32, 1), gpu());
+  EXPECT_THROW(OverrideScope("dot_kernel=fastest"), Error);
   {
-    const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "fastest"}});
-    EXPECT_THROW((void)dot(a, a), Error);
-  }
-  {
-    const ScopedEnv env(EnvVars{{"VKT_VK_DOT_KERNEL", "reg"}, {"VKT_VK_DOT_TILE", "96x64x16"}});
-    EXPECT_THROW((void)dot(a, a), Error);
+    const OverrideScope force("dot_kernel=reg,dot_tile=96x64x16");
+    try {
+      (void)dot(a, a);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("dot_tile='96x64x16'"), std::string::npos) << e.what();
+    }
   }
   gpu().synchronize();
 }
@@ -431,7 +431,7 @@ TEST_F(Linalg, KernelVariablesWithBadValuesAreErrors) {
 // f16 and bf16 on KHR ones (the module rewritten, coopmat_khr_spirv.h), each forced.
 struct CoopmatPath {
   DType dtype;
-  const char* api;  // VKT_VK_COOPMAT_API
+  std::string api;  // the coopmat_api override
 };
 std::vector<CoopmatPath> coopmat_paths(const vk::VulkanBackend& vb) {
   std::vector<CoopmatPath> out;
@@ -442,21 +442,20 @@ std::vector<CoopmatPath> coopmat_paths(const vk::VulkanBackend& vb) {
 }
 
 // Each path where the device has it (the H200; not lavapipe), and the plain path on the
-// same device with VKT_VK_COOPMAT=0.
+// same device with coopmat=0.
 TEST_F(Linalg, CooperativeMatrixMatchesTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
   if (coopmat_paths(vb).empty()) {
     GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
   for (const CoopmatPath& p : coopmat_paths(vb)) {
-    for (const char* mode : {"1", "0"}) {
-      const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", mode}, {"VKT_VK_COOPMAT_API", p.api}});
-      SCOPED_TRACE(std::string("VKT_VK_COOPMAT=") + mode + " " + std::string(dtype_name(p.dtype)) +
-                   " on " + p.api);
+    for (const std::string mode : {"1", "0"}) {
+      const OverrideScope force("coopmat=" + mode + ",coopmat_api=" + p.api);
+      SCOPED_TRACE("coopmat=" + mode + " " + std::string(dtype_name(p.dtype)) + " on " + p.api);
       for (const DotCase& c : kernel_cases()) {
         check(c, p.dtype, 0);
         if (c.a[0] == 0 || c.b.back() == 0) continue;  // empty: no kernel ran
-        if (std::string(mode) == "1") {
+        if (mode == "1") {
           EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
         } else {
           EXPECT_NE(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat) << c.name;
@@ -475,13 +474,10 @@ TEST_F(Linalg, CooperativeMatrixApiTheDeviceLacksIsAnError) {
   for (const auto& [api, has] : {std::pair{"nv", vb.context().caps().coopmat_nv},
                                  std::pair{"khr", vb.context().caps().coopmat_khr}}) {
     if (has || !(vb.context().caps().coopmat_nv || vb.context().caps().coopmat_khr)) continue;
-    const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT", "1"}, {"VKT_VK_COOPMAT_API", api}});
+    const OverrideScope force(std::string("coopmat=1,coopmat_api=") + api);
     EXPECT_THROW((void)dot(a, a), Error) << api;
   }
-  const ScopedEnv env(EnvVars{{"VKT_VK_COOPMAT_API", "fastest"}, {"VKT_VK_COOPMAT", "1"}});
-  if (vb.context().caps().coopmat_nv || vb.context().caps().coopmat_khr) {
-    EXPECT_THROW((void)dot(a, a), Error);
-  }
+  EXPECT_THROW(OverrideScope("coopmat_api=fastest"), Error);
   gpu().synchronize();
 }
 
@@ -500,7 +496,7 @@ const std::vector<DotCase>& coopmat_cases() {
       {"aligned 264x136x256", {264, 256}, {256, 136}, {1}, {}, {0}, {}},
       {"aligned, 2 batches, both transposed", {2, 72, 136}, {2, 264, 72}, {1}, {0}, {2}, {0}},
       {"aligned, split K", {32, 4096}, {4096, 40}, {1}, {}, {0}, {}},
-      // Tiles up to 256 x 256 wholly inside C (HOIST reads), a last K step cut short.
+      // Tiles up to 256 x 256 wholly inside C (hoisted reads), a last K step cut short.
       {"aligned 272x264x104", {272, 104}, {104, 264}, {1}, {}, {0}, {}},
       {"aligned 264x272x96, both transposed", {96, 264}, {272, 96}, {0}, {}, {1}, {}},
       {"split K, odd", {17, 3001}, {3001, 15}, {1}, {}, {0}, {}},
@@ -508,52 +504,49 @@ const std::vector<DotCase>& coopmat_cases() {
   return cases;
 }
 
-// Every tile the H200 sweeps compare (VKT_VK_COOPMAT_TILE), the one-stage loop, and scalar
-// reads with staged stores (VKT_VK_DOT_VEC=0), on the coopmat_cases with coopmat forced. One
+// Every tile the H200 sweeps compare (coopmat_tile), the one-stage loop, and scalar reads
+// with staged stores (dot_vec=0), on the coopmat_cases with coopmat forced. One
 // test per setting, so that a device run can pick tiles by --gtest_filter (each setting
 // creates its own pipelines: all of them took 284 s on the H200, run 67). A tile past the
 // device's shared memory is reported and skipped.
-const std::vector<EnvVars>& coopmat_tile_settings() {
-  static const std::vector<EnvVars> settings = {
-      {},
-      {{"VKT_VK_DOT_VEC", "0"}},
-      {{"VKT_VK_COOPMAT_HOIST", "0"}},
-      {{"VKT_VK_COOPMAT_HOIST", "1"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x32"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x128x32:64x64:1"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x128x64:64x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x256x32:64x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "64x64x16:32x32"}},
-      {{"VKT_VK_COOPMAT_TILE", "64x128x32:32x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x64x32:64x32:1"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x192x32:64x48"}},
-      {{"VKT_VK_COOPMAT_TILE", "192x128x32:96x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "64x256x32:64x64"}},
-      {{"VKT_VK_COOPMAT_TILE", "128x128x32:32x64"}, {"VKT_VK_DOT_VEC", "0"}},
-      {{"VKT_VK_COOPMAT_TILE", "256x128x32:64x64"}, {"VKT_VK_COOPMAT_HOIST", "1"}},
+// Each entry is OverrideScope's "name=value,..." (coopmat=1 is added).
+const std::vector<std::string>& coopmat_tile_settings() {
+  static const std::vector<std::string> settings = {
+      "",
+      "dot_vec=0",
+      "coopmat_tile=128x128x32:64x32",
+      "coopmat_tile=128x128x32:64x64:1",
+      "coopmat_tile=128x128x64:64x64",
+      "coopmat_tile=128x256x32:64x64",
+      "coopmat_tile=256x128x32:64x64",
+      "coopmat_tile=64x64x16:32x32",
+      "coopmat_tile=64x128x32:32x64",
+      "coopmat_tile=128x64x32:64x32:1",
+      "coopmat_tile=128x192x32:64x48",
+      "coopmat_tile=192x128x32:96x64",
+      "coopmat_tile=64x256x32:64x64",
+      "coopmat_tile=128x128x32:32x64,dot_vec=0",
   };
   return settings;
 }
 
-// "default", else each value (a tile as it is, another setting after its name without
-// VKT_VK_), every character but letters and digits as '_': "128x192x32_64x48", "DOT_VEC_0".
-std::string tile_setting_name(const ::testing::TestParamInfo<EnvVars>& info) {
-  std::string name;
-  for (const auto& [key, value] : info.param) {
-    const std::string part = key == "VKT_VK_COOPMAT_TILE"
-                                 ? value
-                                 : key.substr(std::string("VKT_VK_").size()) + "_" + value;
-    name += (name.empty() ? "" : "_") + part;
-  }
+// "default", else the settings without "coopmat_tile=" (a tile as it is, another setting as
+// name_value), every character but letters and digits as '_': "128x192x32_64x48",
+// "dot_vec_0".
+std::string tile_setting_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
   if (name.empty()) return "default";
+  const std::string tile_key = "coopmat_tile=";
+  if (const std::size_t at = name.find(tile_key); at != std::string::npos) {
+    name.erase(at, tile_key.size());
+  }
   for (char& ch : name) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
   return name;
 }
 
-class CoopmatTiles : public Linalg, public ::testing::WithParamInterface<EnvVars> {};
+class CoopmatTiles : public Linalg, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(CoopmatTiles, MatchTheCpu) {
   auto& vb = static_cast<vk::VulkanBackend&>(vulkan());
@@ -561,9 +554,7 @@ TEST_P(CoopmatTiles, MatchTheCpu) {
     GTEST_SKIP() << gpu().name() << " has no cooperative matrices with 16x16x16 f16 or bf16";
   }
   const std::uint64_t shared = vb.context().properties().limits.maxComputeSharedMemorySize;
-  EnvVars env = GetParam();
-  env.push_back({"VKT_VK_COOPMAT", "1"});
-  const ScopedEnv scope(env);
+  const OverrideScope force(GetParam().empty() ? "coopmat=1" : GetParam() + ",coopmat=1");
   try {
     (void)vk::choose_dot_kernel(vk::DotShape{1, 64, 64, 64, 0, 64, 1, 0, 64, 1}, DType::f16,
                                 vk::DotDevice{shared, true});
@@ -571,7 +562,7 @@ TEST_P(CoopmatTiles, MatchTheCpu) {
     GTEST_SKIP() << "the tile does not fit this device: " << e.what();
   }
   for (const CoopmatPath& p : coopmat_paths(vb)) {
-    const ScopedEnv api(EnvVars{{"VKT_VK_COOPMAT_API", p.api}});
+    const OverrideScope api("coopmat_api=" + p.api);
     for (const DotCase& c : coopmat_cases()) {
       check(c, p.dtype, 0);
       EXPECT_EQ(vk::testing::last_dot_kernel(), vk::DotKernel::coopmat)

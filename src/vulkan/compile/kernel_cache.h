@@ -19,8 +19,8 @@ struct KernelBinary {
 
 // Counts a compile or a memory/disk hit in the ledger. Throws Error with the
 // compiler's log when the source does not compile. `optimised`: spirv-opt's performance
-// passes, as glslc -O gives the embedded modules (a per-op rebuild of one, VKT_VK_OP_SPIRV,
-// must compute as it does: the driver's float contractions follow the module's shape).
+// passes, as glslc -O gives the embedded modules (a rebuild of one must compute as it does:
+// the driver's float contractions follow the module's shape).
 KernelBinary kernel_binary(const Context& ctx, const std::string& source, bool optimised = false);
 
 // Forgets the in-memory entries (tests of the disk cache).

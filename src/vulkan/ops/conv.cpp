@@ -1,21 +1,17 @@
 // conv on the device: one implicit-GEMM dispatch (shaders/conv.comp) over every group, for
 // 1 to 3 spatial axes and every float dtype the device stores (f64 needs shaderFloat64).
 // More spatial axes are not native: the core falls back to the cpu. One-group f16 convs on a
-// device with cooperative matrices (or any conv with VKT_VK_CONV_GEMM=1) run as im2col
-// (shaders/conv_im2col.comp; conv_im2col_vec.comp in 16-byte stores where its rows allow)
-// then dot's GEMM on cooperative matrices; the two passes are marked for the device timer
-// (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). shaders/conv_coopmat.comp, the
-// implicit GEMM on cooperative matrices, is slower and runs only with VKT_VK_COOPMAT=1 and
-// VKT_VK_CONV_GEMM=0.
+// device with cooperative matrices (or any one-group conv with the conv_gemm override) run as
+// im2col (shaders/conv_im2col.comp; conv_im2col_vec.comp in 16-byte stores where its rows
+// allow) then dot's GEMM on cooperative matrices; the two passes are marked for the device
+// timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -47,27 +43,8 @@ std::uint64_t shared_bytes(const ConvTile& t, std::uint64_t word) {
   return 2 * t.bk * ((4 * t.tm + 1) + (4 * t.tn + 1)) * 4 * word;
 }
 
-// VKT_VK_CONV_TILE=<BM>x<BN>x<BK> (BM 64 or 128, BN 64, 128 or 256, BK 8 or 16), read at
-// every call: a tuning run on the GPU compares tiles in one process. Empty: the rule.
-bool tile_override(ConvTile& t) {
-  const std::string env(common::env_text("VKT_VK_CONV_TILE"));
-  if (env.empty()) return false;
-  unsigned bm = 0, bn = 0, bk = 0;
-  char tail = 0;
-  const bool ok = std::sscanf(env.c_str(), "%ux%ux%u%c", &bm, &bn, &bk, &tail) == 3 &&
-                  (bm == 64 || bm == 128) && (bn == 64 || bn == 128 || bn == 256) &&
-                  (bk == 8 || bk == 16);
-  if (!ok) {
-    throw Error(std::string("[conv] VKT_VK_CONV_TILE='") + env +
-                "': expected <BM>x<BN>x<BK>, BM 64 or 128, BN 64, 128 or 256, BK 8 or 16");
-  }
-  t = {bm / 16, bn / 16, bk};
-  return true;
-}
-
 // Out channels per group decide the rows: 64 rows when a group has at most 64 (a ResNet
 // layer's 64), else 128; 128 columns; K steps of 16, halved until the shared tiles fit.
-// Speed of each: to be measured on the H200 (vkt-bench conv with VKT_VK_CONV_TILE).
 ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t shared_limit) {
   ConvTile t;
   t.tm = group_out <= 64 ? 4 : 8;
@@ -77,27 +54,17 @@ ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t s
   return t;
 }
 
-// f16 on NV cooperative matrices (shaders/conv_coopmat.comp: 64 x 128 tiles, K steps of 32)
-// only when VKT_VK_COOPMAT=1 (read at every call): on the H200 the ResNet layer took 1606 us
-// of device time there against 370 us in the plain f16 kernel (bench_results/h200/run14).
-constexpr std::uint64_t kCoopmatShared = 2 * 64 * 40 * 2 + 2 * 32 * 136 * 2 + 8 * 256 * 4;
-bool use_coopmat(const VulkanBackend& b, DType d) {
-  const bool on = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "conv") == 1;
-  return d == DType::f16 && b.context().caps().coopmat_nv && on &&
-         kCoopmatShared <= b.context().properties().limits.maxComputeSharedMemorySize;
-}
-
-// conv as im2col + dot's GEMM: by default for f16 where the device has cooperative
-// matrices, which the GEMM then takes (H200, run28-0da5d5e, the ResNet 3x3 layer: C 251.5 us
-// against 393.3 for the implicit GEMM in run 26); f32 keeps the implicit GEMM (645.9 against
-// 324). VKT_VK_CONV_GEMM=1 or 0 forces it either way (read at every call). One group only,
-// the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit indices.
+// conv as im2col + dot's GEMM: for f16 where the device has cooperative matrices, which the
+// GEMM then takes (H200, run28-0da5d5e, the ResNet 3x3 layer: C 251.5 us against 393.3 for
+// the implicit GEMM in run 26); f32 keeps the implicit GEMM (645.9 against 324). The
+// conv_gemm override forces either (tests: lavapipe has no cooperative matrices). One group
+// only, the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit
+// indices.
 bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t groups,
                      std::int64_t k, std::int64_t positions) {
-  const int forced = common::env_choice("VKT_VK_CONV_GEMM", {"0", "1"}, -1, "conv");
-  const bool wanted = forced < 0 ? call.out_dtype == DType::f16 && (b.context().caps().coopmat_nv ||
-                                                                    b.context().caps().coopmat_khr)
-                                 : forced == 1;
+  const DeviceCaps& caps = b.context().caps();
+  const bool wanted = overrides()->conv_gemm.value_or(call.out_dtype == DType::f16 &&
+                                                      (caps.coopmat_nv || caps.coopmat_khr));
   if (!wanted || groups != 1) return false;
   const auto elements = static_cast<std::uint64_t>(call.out_shape[0] * k * positions);
   return elements < (std::uint64_t{1} << 32) &&
@@ -107,9 +74,7 @@ bool use_im2col_gemm(const VulkanBackend& b, const OpCall& call, std::int64_t gr
 
 // Positions per 16-byte store of the im2col matrix (conv_im2col_vec.comp) for 2- and 4-byte
 // dtypes whose rows hold whole stores, else 1 (conv_im2col.comp, one element per store).
-// VKT_VK_CONV_IM2COL_VEC=0 (read at every call) takes the element shader everywhere.
 std::int64_t im2col_vector(DType d, std::int64_t positions) {
-  if (!common::env_switch("VKT_VK_CONV_IM2COL_VEC", "1", "0", true, "conv")) return 1;
   const auto width = static_cast<std::int64_t>(itemsize(d));
   if (width != 2 && width != 4) return 1;
   return positions % (16 / width) == 0 ? 16 / width : 1;
@@ -251,19 +216,12 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   }
   const std::uint64_t word = d == DType::f64 ? 8 : 4;
   const std::uint64_t shared_limit = b.context().properties().limits.maxComputeSharedMemorySize;
-  const bool coopmat = use_coopmat(b, d);
-  ConvTile t = choose_tile(group_out, word, shared_limit);
-  if (coopmat) t = {4, 8, 32};  // the coopmat module's fixed 64 x 128 tile
-  if (!coopmat && tile_override(t) && shared_bytes(t, word) > shared_limit) {
-    throw Error("[conv] VKT_VK_CONV_TILE='" + std::string(common::env_text("VKT_VK_CONV_TILE")) +
-                "' needs " + std::to_string(shared_bytes(t, word)) +
-                " bytes of shared memory, the device has " + std::to_string(shared_limit));
-  }
+  const ConvTile t = choose_tile(group_out, word, shared_limit);
   // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
   // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
   const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
   const Pipeline pipeline = b.pipelines().get(
-      coopmat ? std::string("conv_coopmat") : b.variant("conv", {d}), 3,
+      b.variant("conv", {d}), 3,
       {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
        fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u});
   // Tiles and groups past the device's grid limits are looped over inside the kernel.

@@ -6,9 +6,8 @@
 #include <string>
 
 #include "common/broadcast_plan.h"
-#include "vulkan/runtime/backend.h"
-#include "vulkan/ops/elementwise_op_spirv.h"
 #include "vulkan/ops/elementwise_specialise.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace {
@@ -68,12 +67,6 @@ Pipeline binary_pipeline(VulkanBackend& b, const OpCall& call) {
   const bool fixed = specialise_elementwise(b);
   const auto mode = static_cast<std::uint32_t>(
       plan_for(call.inputs.at(0).shape(), call.inputs.at(1).shape(), call.out_shape).mode);
-  // A per-op module holds only this op: its pipelines always fix the op.
-  if (b.op_spirv()) {
-    return op_spirv_pipeline(
-        b, "elementwise_binary", call.op, d, 3,
-        {shader_op_code(call.op), static_cast<std::uint32_t>(d), fixed ? mode : kDynamic});
-  }
   static const std::array<std::string, 3> names{"elementwise_binary", "elementwise_binary_i64",
                                                 "elementwise_binary_i64_f64"};
   return b.pipelines().get(elementwise_variant(names, d), 3,

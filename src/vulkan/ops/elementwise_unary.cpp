@@ -3,9 +3,8 @@
 // on which dtype, and its shader op code, come from the op table (vkt/backend/op_info.h).
 #include <string>
 
-#include "vulkan/runtime/backend.h"
-#include "vulkan/ops/elementwise_op_spirv.h"
 #include "vulkan/ops/elementwise_specialise.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 
@@ -24,11 +23,6 @@ bool unary_supported(const VulkanBackend& b, const OpCall& call) {
 
 Pipeline unary_pipeline(VulkanBackend& b, const OpCall& call) {
   const DType d = call.inputs.at(0).dtype();
-  // A per-op module holds only this op: its pipelines always fix the op.
-  if (b.op_spirv()) {
-    return op_spirv_pipeline(b, "elementwise_unary", call.op, d, 2,
-                             {shader_op_code(call.op), static_cast<std::uint32_t>(d)});
-  }
   static const std::array<std::string, 3> names{"elementwise_unary", "elementwise_unary_i64",
                                                 "elementwise_unary_i64_f64"};
   return b.pipelines().get(elementwise_variant(names, d), 2,

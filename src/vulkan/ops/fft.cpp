@@ -14,10 +14,7 @@
 #include <vkFFT.h>  // the build's patched copy (src/vulkan/CMakeLists.txt)
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "vulkan/runtime/backend.h"
@@ -50,102 +47,6 @@ struct FftPlans::Plan {
   }
 };
 
-namespace {
-
-// The VkFFTConfiguration field a VKT_VK_FFT key names (fft_tuning.cpp checks the names).
-std::uint64_t VkFFTConfiguration::*config_field(std::string_view key) {
-  struct Field {
-    std::string_view key;
-    std::uint64_t VkFFTConfiguration::*field;
-  };
-  static constexpr Field kFields[] = {
-      {"coalescedMemory", &VkFFTConfiguration::coalescedMemory},
-      {"aimThreads", &VkFFTConfiguration::aimThreads},
-      {"numSharedBanks", &VkFFTConfiguration::numSharedBanks},
-      {"registerBoost", &VkFFTConfiguration::registerBoost},
-      {"registerBoostNonPow2", &VkFFTConfiguration::registerBoostNonPow2},
-      {"useLUT", &VkFFTConfiguration::useLUT},
-      {"performBandwidthBoost", &VkFFTConfiguration::performBandwidthBoost},
-      {"swapTo3Stage4Step", &VkFFTConfiguration::swapTo3Stage4Step},
-      {"fixMaxRadixBluestein", &VkFFTConfiguration::fixMaxRadixBluestein},
-  };
-  for (const Field& f : kFields) {
-    if (f.key == key) return f.field;
-  }
-  throw Error("[fft] VKT_VK_FFT key '" + std::string(key) + "' has no VkFFT field");
-}
-
-int log2_floor(std::uint64_t v) {
-  int l = -1;
-  for (; v != 0; v >>= 1) ++l;
-  return l;
-}
-
-// The bytes a strided pass reads per row (VkFFT's coalescedMemory) for `g`; 0 keeps VkFFT's
-// default (32 on NVIDIA and AMD, 64 elsewhere). VkFFT splits a power-of-two line too long
-// for one workgroup into ceil(log2 N / log2 S) passes, S = the power-of-two part of the
-// shared memory / max(coalescedMemory, point size) (vkFFT.h, VkFFTScheduler). At 32 bytes
-// (one L2 sector) a 2^24 c64 line takes three passes on NVIDIA: 1342 us of device time on
-// the H200, against 189 us for 4096 lines of 4096 points, the same bytes in one pass
-// (bench_results/h200/run20-52018b3). For lines of three or more passes, `rows` picks: wide
-// (the default) reads whole cache lines, the widest rows (128, else 64 bytes) that keep the
-// pass count; narrow reads one point per row where that saves a pass (2^24 c64: two passes
-// of 4096). Unmeasured either way: the VKT_VK_FFT sweep decides. Lines of one or two passes
-// keep VkFFT's default, as measured in run 20.
-std::uint64_t coalescing_for(const FftGeometry& g, FftRows rows, std::uint32_t shared_bytes,
-                             std::uint32_t vendor) {
-  const std::uint64_t point = g.doubles ? 16 : 8;
-  const std::uint64_t vendor_bytes = (vendor == 0x10DE || vendor == 0x1002) ? 32 : 64;
-  const int lg_n = log2_floor(g.length);
-  if (rows == FftRows::vendor || g.inner != 1 || shared_bytes == 0 ||
-      (g.length & (g.length - 1)) != 0) {
-    return 0;
-  }
-  const std::uint64_t shared = std::uint64_t{1} << log2_floor(shared_bytes);
-  // One upload (VkFFT's register boost is at most 4 on any vendor): no strided pass.
-  if (g.length * point <= 4 * shared) return 0;
-  const auto passes = [&](std::uint64_t row_bytes) {
-    const int lg_s = log2_floor(shared / std::max(row_bytes, point));
-    return lg_s <= 0 ? 1000 : (lg_n + lg_s - 1) / lg_s;
-  };
-  const int base = passes(vendor_bytes);
-  if (base < 3) return 0;
-  if (rows == FftRows::narrow) return passes(point) < base ? point : 0;
-  for (const std::uint64_t wide : {std::uint64_t{128}, std::uint64_t{64}}) {
-    if (wide > vendor_bytes && passes(wide) == base) return wide;
-  }
-  return 0;
-}
-
-void report_plan(const FftGeometry& g, const VkFFTApplication& app) {
-  static constexpr const char* kBindings[] = {"work", "in_place", "direct"};
-  const int axis = g.inner > 1 ? 1 : 0;
-  const VkFFTPlan* plan = app.localFFTPlan;
-  std::string splits;
-  const std::uint64_t uploads = plan != nullptr ? plan->numAxisUploads[axis] : 0;
-  for (std::uint64_t u = 0; u < uploads && u < 4; ++u) {
-    splits += (u ? "x" : "") + std::to_string(plan->axisSplit[axis][u]);
-  }
-  const VkFFTConfiguration& c = app.configuration;
-  std::fprintf(stderr,
-               "vkt fft plan: %llu x %llu x %llu %s %s: uploads %llu (%s), coalescedMemory %llu, "
-               "sharedMemory %llu (pow2 %llu), registerBoost %llu, aimThreads %llu, useLUT %llu, "
-               "reorderFourStep %llu, Bluestein %llu\n",
-               static_cast<unsigned long long>(g.outer), static_cast<unsigned long long>(g.length),
-               static_cast<unsigned long long>(g.inner), g.doubles ? "c128" : "c64",
-               kBindings[static_cast<int>(g.binding)], static_cast<unsigned long long>(uploads),
-               splits.c_str(), static_cast<unsigned long long>(c.coalescedMemory),
-               static_cast<unsigned long long>(c.sharedMemorySize),
-               static_cast<unsigned long long>(c.sharedMemorySizePow2),
-               static_cast<unsigned long long>(c.registerBoost),
-               static_cast<unsigned long long>(c.aimThreads),
-               static_cast<unsigned long long>(c.useLUT),
-               static_cast<unsigned long long>(c.reorderFourStep),
-               static_cast<unsigned long long>(app.useBluesteinFFT[axis]));
-}
-
-}  // namespace
-
 FftPlans::FftPlans(const Context& ctx)
     : ctx_(ctx), physical_(ctx.physical()), device_(ctx.device()), queue_(ctx.queue()) {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -160,16 +61,6 @@ FftPlans::FftPlans(const Context& ctx)
   check(vkCreateFence(ctx.device(), &fence_info, nullptr, &fence), "vkCreateFence (fft)");
   fence_ = Owned<VkFence>(ctx.device(), fence, vkDestroyFence);
   fence_handle_ = fence;
-  VkPhysicalDeviceProperties props{};
-  vkGetPhysicalDeviceProperties(physical_, &props);
-  shared_bytes_ = props.limits.maxComputeSharedMemorySize;
-  vendor_ = props.vendorID;
-  // Read once per backend; a bad value fails each fft plan (not the backend) with its message.
-  try {
-    tuning_ = parse_fft_tuning(std::getenv("VKT_VK_FFT"));
-  } catch (const Error& e) {
-    tuning_error_ = e.what();
-  }
   // One glslang process for every plan (shaderc's use of it is counted by glslang too).
   glslang_initialize_process();
 }
@@ -179,11 +70,6 @@ FftPlans::~FftPlans() {
   glslang_finalize_process();
 }
 
-const FftTuning& FftPlans::tuning() const {
-  if (!tuning_error_.empty()) throw Error(tuning_error_);
-  return tuning_;
-}
-
 FftPlans::Plan* FftPlans::find(const FftGeometry& g) {
   auto it = plans_.find(g);
   return it == plans_.end() ? nullptr : it->second.get();
@@ -191,7 +77,6 @@ FftPlans::Plan* FftPlans::find(const FftGeometry& g) {
 
 FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint64_t offset,
                                Tensor work) {
-  const FftTuning& tuning = this->tuning();
   auto plan = std::make_unique<Plan>();
   plan->out[0] = buffer;
   plan->offset = offset;
@@ -231,12 +116,6 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint6
   }
   c.doublePrecision = g.doubles ? 1 : 0;
   c.normalize = 1;  // the inverse divides by the length (NumPy's "backward" norm)
-  c.coalescedMemory = coalescing_for(g, tuning.rows, shared_bytes_, vendor_);
-  for (const auto& kv : tuning.vkfft) c.*config_field(kv.first) = kv.second;
-  // Fewer bytes than one point mean one point per row to VkFFT's planner, but its kernels
-  // divide by coalescedMemory / point size (SIGFPE at 0): at least one point.
-  const std::uint64_t point = g.doubles ? 16 : 8;
-  if (c.coalescedMemory != 0) c.coalescedMemory = std::max(c.coalescedMemory, point);
   VkFFTResult r = initializeVkFFT(&plan->app, c);
   if (r == VKFFT_SUCCESS && plan->offset != 0 && plan->app.configuration.allocateTempBuffer) {
     // VkFFT 1.2.26 sizes some descriptors of its temporary buffer (multi-pass and Bluestein
@@ -261,7 +140,6 @@ FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint6
                       (g.doubles ? " c128" : " c64") + " (VkFFT error " + std::to_string(r) + ")");
   }
   plan->initialized = true;
-  if (tuning.report) report_plan(g, plan->app);
   return *plans_.emplace(g, std::move(plan)).first->second;
 }
 
@@ -402,8 +280,8 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   // costs a second move but never rebinds.
   const bool whole_output =
       (call.op == Op::fft || call.op == Op::ifft) && dst.dedicated && dst.offset == 0;
-  const bool direct = whole_output && plans.tuning().direct_input && x.dtype() == transform &&
-                      n_in == n && src.dedicated && src.offset == 0;
+  const bool direct =
+      whole_output && x.dtype() == transform && n_in == n && src.dedicated && src.offset == 0;
   g.binding =
       direct ? FftBinding::direct : (whole_output ? FftBinding::in_place : FftBinding::work);
   Recorder& rec = b.recorder();

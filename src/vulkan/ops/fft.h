@@ -4,7 +4,7 @@
 // with a buffer of their own (large tensors), writes each call's output: reading the input's
 // buffer directly (VkFFT's isInputFormatted), or in place after a copy or conversion of the
 // input into it. Such a plan rebinds its sets to each call's buffers once the work that used
-// them has completed. VKT_VK_FFT tunes the plans (fft_tuning.h).
+// them has completed.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -17,7 +17,6 @@
 
 #include "vkt/tensor.h"
 #include "vulkan/runtime/context.h"
-#include "vulkan/ops/fft_tuning.h"
 #include "vulkan/runtime/handle.h"
 
 namespace vkt::vk {
@@ -49,7 +48,7 @@ class FftPlans {
   Plan* find(const FftGeometry& g);
   // Makes the plan for `g`, bound to `buffer` from `offset`: `work`, a device tensor of
   // g.bytes() kept for the plan's life, or (in_place, direct) the first call's output.
-  // Compiles its kernels and waits for the queue. Throws the VKT_VK_FFT parse error, if any.
+  // Compiles its kernels and waits for the queue.
   Plan& make(const FftGeometry& g, VkBuffer buffer, std::uint64_t offset, Tensor work);
   static const Tensor& work(const Plan& p);
   // Whether recording with `input` (direct plans; ignored otherwise) and `output` rewrites
@@ -57,8 +56,6 @@ class FftPlans {
   // plan (0: none): a rewrite waits for it.
   static bool rebinds(const Plan& p, VkBuffer input, VkBuffer output);
   static std::uint64_t last_use(const Plan& p);
-  // vktensor's own VKT_VK_FFT keys (input=direct|copy) for run_fft; throws its parse error.
-  const FftTuning& tuning() const;
   std::size_t size() const { return plans_.size(); }
   // Drops every plan; only once no recorded work uses them (after Recorder::finish).
   void clear();
@@ -78,10 +75,6 @@ class FftPlans {
   VkQueue queue_;
   VkCommandPool pool_handle_ = VK_NULL_HANDLE;
   VkFence fence_handle_ = VK_NULL_HANDLE;
-  std::uint32_t shared_bytes_ = 0;  // maxComputeSharedMemorySize, as VkFFT reads it
-  std::uint32_t vendor_ = 0;
-  FftTuning tuning_;
-  std::string tuning_error_;  // VKT_VK_FFT's parse error, thrown at each plan's making
   std::map<FftGeometry, std::unique_ptr<Plan>> plans_;
 };
 

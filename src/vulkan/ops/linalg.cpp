@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
-#include "vulkan/runtime/backend.h"
-#include "vulkan/spirv/coopmat_khr_spirv.h"
+#include "common/settings.h"
 #include "vulkan/ops/linalg_dot_choice.h"
 #include "vulkan/ops/linalg_gemm.h"
 #include "vulkan/ops/movement_words.h"
+#include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/spirv.h"
+#include "vulkan/spirv/coopmat_khr_spirv.h"
 
 namespace vkt::vk {
 namespace {
@@ -168,10 +168,7 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   l.splits = split.splits;
   l.chunk = split.chunk;
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
-  static const std::uint32_t group_m = [] {
-    return static_cast<std::uint32_t>(
-        common::env_count("VKT_VK_DOT_GROUP_M", 1, 1u << 16, "dot").value_or(8));
-  }();
+  constexpr std::uint32_t kGroupM = 8;  // rows of tiles a run of workgroups walks (L2 reuse)
   l.constants = {static_cast<std::uint32_t>(d),
                  t.tm,
                  t.tn,
@@ -179,7 +176,7 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
                  static_cast<std::uint32_t>(t.a_k_contig),
                  static_cast<std::uint32_t>(t.b_k_contig),
                  0,
-                 group_m,
+                 kGroupM,
                  static_cast<std::uint32_t>(t.a_vec),
                  static_cast<std::uint32_t>(t.b_vec)};
   l.push = DotPush{u32(v.m),          u32(v.n),         u32(v.k),    u32(v.batch), u32(v.a[0]),
@@ -208,17 +205,20 @@ const std::vector<std::uint32_t>& khr_coopmat_module(bool bf16) {
   return bf16 ? bf16_words : f16;
 }
 
-// Whether f16 takes the KHR module: VKT_VK_COOPMAT_API=auto (default: KHR where the device has
-// it; H200 run 62: f16 262.1 TFLOP/s at 4096 on KHR matrices against 177.6 on NV ones, the
-// same module), khr or nv (read at every call; a path the device lacks is an error).
+// Whether f16 takes the KHR module: KHR where the device has it (H200 run 62: f16 262.1
+// TFLOP/s at 4096 on KHR matrices against 177.6 on NV ones, the same module). The
+// coopmat_api override (khr or nv) forces one; a path the device lacks is an error.
 bool f16_on_khr(const VulkanBackend& b) {
   const DeviceCaps& caps = b.context().caps();
-  const int api = common::env_choice("VKT_VK_COOPMAT_API", {"auto", "khr", "nv"}, 0, "dot");
-  if ((api == 1 && !caps.coopmat_khr) || (api == 2 && !caps.coopmat_nv)) {
-    throw Error(std::string("[dot] VKT_VK_COOPMAT_API=") + (api == 1 ? "khr" : "nv") + ": " +
-                b.context().name() + " has no such cooperative matrices with 16x16x16 f16");
+  const std::string api = overrides()->coopmat_api.value_or("auto");
+  if (api != "auto" && api != "khr" && api != "nv") {
+    throw Error("[dot] override coopmat_api='" + api + "': expected auto, khr or nv");
   }
-  return api == 1 || (api == 0 && caps.coopmat_khr);
+  if ((api == "khr" && !caps.coopmat_khr) || (api == "nv" && !caps.coopmat_nv)) {
+    throw Error("[dot] override coopmat_api='" + api + "': " + b.context().name() +
+                " has no such cooperative matrices with 16x16x16 f16");
+  }
+  return api == "khr" || (api == "auto" && caps.coopmat_khr);
 }
 }  // namespace
 
@@ -240,8 +240,8 @@ Pipeline gemm_pipeline(VulkanBackend& b, const GemmLaunch& launch, DType d, std:
         mode == 1 ? p.n % 4 == 0 : (p.batch == 1 || p.scb % 8 == 0) && p.scm % 8 == 0;
     // bf16's direct stores would round C to f16 (the module's converted fragments).
     const bool direct = t.direct_c && aligned && (mode == 1 || d != DType::bf16);
-    constants.insert(constants.end(), {t.wm, t.wn, t.stages, t.threads(),
-                                       static_cast<std::uint32_t>(direct), t.prefetch, t.hoist});
+    constants.insert(constants.end(),
+                     {t.wm, t.wn, t.stages, t.threads(), static_cast<std::uint32_t>(direct)});
     if (d == DType::bf16 || f16_on_khr(b)) {
       const bool bf16 = d == DType::bf16;
       return b.pipelines().get_recompiled(

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "common/env_choice.h"
+#include "common/settings.h"
 #include "vkt/error.h"
 
 namespace vkt::vk {
@@ -20,16 +20,11 @@ std::uint64_t tiles(std::int64_t extent, std::uint32_t tile) {
 
 // The tiled kernel's configuration (its rule, unchanged): 128 x 128 with 8 x 8 per
 // invocation where there are 256 such tiles, thin 128 x 16 / 16 x 128 for matrix-vector
-// shapes, else 64 x 64; K steps of 16 (8 for 8-byte accumulators; VKT_VK_DOT_BK for
-// tuning); a configuration past the device's shared memory becomes 64 x 64, then x 8.
+// shapes, else 64 x 64; K steps of 16 (8 for 8-byte accumulators); a configuration past
+// the device's shared memory becomes 64 x 64, then x 8.
 DotChoice tiled_choice(const DotShape& s, std::uint64_t word, std::uint64_t shared_limit) {
-  std::uint32_t deep = word == 8 ? 8 : 16;
-  // Tuning: 8, 16 or 32.
-  if (const int bk = common::env_choice("VKT_VK_DOT_BK", {"8", "16", "32"}, -1, "dot"); bk >= 0) {
-    deep = 8u << bk;
-  }
   DotChoice square;
-  square.bk = deep;
+  square.bk = word == 8 ? 8 : 16;
   DotChoice t = square;
   const std::uint64_t big = static_cast<std::uint64_t>(s.batch) * tiles(s.m, 128) * tiles(s.n, 128);
   if (s.n <= 16 && s.m > 16) {
@@ -90,11 +85,12 @@ bool parse_coopmat_tile(const std::string& v, DotChoice& c) {
   return c.threads() <= 1024;
 }
 
-// The coopmat configuration: VKT_VK_COOPMAT_TILE's, else the first of the rule's tiles that
+// The coopmat configuration: the coopmat_tile override's, else the first of the rule's tiles that
 // fits in shared memory, with two stages, else one (a large tile with one stage before a
 // small one with two). Empty when none fits.
 std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s,
-                                        std::uint64_t shared_limit) {
+                                        std::uint64_t shared_limit,
+                                        const std::optional<std::string>& forced) {
   DotChoice m = base;
   m.kernel = DotKernel::coopmat;
   auto fit_stages = [&](DotChoice& c) {
@@ -104,16 +100,17 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
     }
     return false;
   };
-  if (const std::string tile(common::env_text("VKT_VK_COOPMAT_TILE")); !tile.empty()) {
+  if (forced) {
+    const std::string& tile = *forced;
     if (!parse_coopmat_tile(tile, m)) {
-      throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile +
+      throw Error("[dot] override coopmat_tile='" + tile +
                   "': expected <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>], BM and BN 64, 128, 192 or "
                   "256, BK 16, 32 or 64, WM and WN multiples of 16 dividing BM and BN, at most 24 "
                   "fragments per subgroup and 1024 invocations, stages 1 or 2");
     }
     const bool fits = m.stages == 0 ? fit_stages(m) : dot_shared_bytes(m, 2) <= shared_limit;
     if (!fits) {
-      throw Error("[dot] VKT_VK_COOPMAT_TILE='" + tile + "' needs " +
+      throw Error("[dot] override coopmat_tile='" + tile + "' needs " +
                   std::to_string(dot_shared_bytes(m, 2)) +
                   " bytes of shared memory, the device has " + std::to_string(shared_limit));
     }
@@ -170,29 +167,25 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   // a group of unit axes has stride 0 and never counts as unit-stride.
   c.a_k_contig = !(s.sam == 1 && s.sak != 1);
   c.b_k_contig = s.sbk == 1 && s.sbn != 1;
-  const int kernel = common::env_choice("VKT_VK_DOT_KERNEL", {"auto", "tiled", "reg"}, 0, "dot");
-  const bool tiled_asked = kernel == 1, reg_asked = kernel == 2;
-  if (!is_float(d) || tiled_asked) return c;
-  const bool vec = common::env_switch("VKT_VK_DOT_VEC", "1", "0", true, "dot");
+  const auto o = overrides();
+  const std::string kernel = o->dot_kernel.value_or("auto");
+  if (kernel != "auto" && kernel != "tiled" && kernel != "reg") {
+    throw Error("[dot] override dot_kernel='" + kernel + "': expected auto, tiled or reg");
+  }
+  const bool reg_asked = kernel == "reg";
+  if (!is_float(d) || kernel == "tiled") return c;
+  const bool vec = o->dot_vec.value_or(true);
 
-  // VKT_VK_COOPMAT: 0 never, 1 always, unset by the rule.
-  const int coop = common::env_choice("VKT_VK_COOPMAT", {"0", "1"}, -1, "dot");
+  // coopmat: false never, true always, unset by the rule.
   const bool coopmat_dtype =
       (d == DType::f16 && dev.coopmat_f16) || (d == DType::bf16 && dev.coopmat_bf16);
-  if (coopmat_dtype && coop != 0 && (coop == 1 || (s.m >= 64 && s.n >= 64))) {
-    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes)) {
+  if (coopmat_dtype && o->coopmat.value_or(s.m >= 64 && s.n >= 64)) {
+    if (std::optional<DotChoice> m = coopmat_choice(c, s, dev.shared_bytes, o->coopmat_tile)) {
       m->a_vec = vec && (m->a_k_contig ? wide_ok(s.sak, s.sam, s.sab, s.k, 8)
                                        : wide_ok(s.sam, s.sak, s.sab, s.m, 8));
       m->b_vec = vec && (m->b_k_contig ? wide_ok(s.sbk, s.sbn, s.sbb, s.k, 8)
                                        : wide_ok(s.sbn, s.sbk, s.sbb, s.n, 8));
       m->direct_c = vec;
-      const int prefetch = common::env_choice("VKT_VK_COOPMAT_PREFETCH", {"1", "2"}, -1, "dot");
-      if (prefetch >= 0) m->prefetch = static_cast<std::uint32_t>(prefetch) + 1;
-      // Strided bases by default: f16 at 4096 / 8192 315.2 / 342.1 TFLOP/s against 302.4 /
-      // 334.6 with a base per unit (bench_results/h200/run94-b445d3a, matmul.csv; 250 registers
-      // against 255, run92-d9264b2/pipeline-stats.log).
-      m->hoist = static_cast<std::uint32_t>(
-          common::env_choice("VKT_VK_COOPMAT_HOIST", {"0", "1", "2"}, 2, "dot"));
       return *m;
     }
   }
@@ -206,13 +199,14 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
   r.kernel = DotKernel::reg;
   if (r.tm != r.tn || r.tm < 4 || d == DType::f16) r.tm = 4, r.tn = 4;  // 64 x 64
   r.bk = 8;
-  if (const std::string tile(common::env_text("VKT_VK_DOT_TILE")); !tile.empty()) {
+  if (o->dot_tile) {
+    const std::string& tile = *o->dot_tile;
     if (!parse_tile(tile, r)) {
-      throw Error("[dot] VKT_VK_DOT_TILE='" + tile +
+      throw Error("[dot] override dot_tile='" + tile +
                   "': expected <BM>x<BN>x<BK>, BM and BN 64 or 128, BK 8, 16 or 32");
     }
     if (dot_shared_bytes(r, word) > dev.shared_bytes) {
-      throw Error("[dot] VKT_VK_DOT_TILE='" + tile + "' needs " +
+      throw Error("[dot] override dot_tile='" + tile + "' needs " +
                   std::to_string(dot_shared_bytes(r, word)) +
                   " bytes of shared memory, the device has " + std::to_string(dev.shared_bytes));
     }

@@ -1,22 +1,18 @@
-// Which GEMM kernel and tile a dot call takes (linalg.cpp dispatches it), and the
-// environment variables that override the rule for tuning runs and tests:
-//   VKT_VK_DOT_KERNEL = auto (default) | tiled | reg
-//   VKT_VK_DOT_TILE   = <BM>x<BN>x<BK> for reg: BM, BN in {64, 128}, BK in {8, 16, 32}
-//   VKT_VK_DOT_VEC    = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads, and
-//                       coopmat's direct fragment stores to C
-//   VKT_VK_COOPMAT    = 0 never / 1 always (any shape) / unset: by the rule, for f16 and bf16
-//   VKT_VK_COOPMAT_API = auto (default: KHR where the device has it) | khr | nv: which
-//                       extension f16 takes (linalg.cpp); bf16 has only KHR
-//   VKT_VK_COOPMAT_TILE = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile
-//                       of C per workgroup, K steps of BK, each subgroup of 32 a WM x WN
-//                       block; BM, BN in {64, 128, 192, 256}, BK in {16, 32, 64}, WM and
-//                       WN multiples of 16 dividing BM and BN, at most 24 fragments of 16 x 16
-//                       per subgroup and 1024 invocations; stages 1 or 2 shared buffers
-//                       (unset: 2 where they fit in shared memory, else 1)
-//   VKT_VK_COOPMAT_PREFETCH = 1 | 2: K steps coopmat fetches ahead into registers
-//   VKT_VK_COOPMAT_HOIST = 2 (default) | 1 | 0: coopmat's wide reads of an interior tile's
-//                       full K steps from addresses made once per tile, with no bounds tests:
-//                       2 one base per operand and a uniform stride, 1 a base per unit
+// Which GEMM kernel and tile a dot call takes (linalg.cpp dispatches it), and the overrides
+// (common/settings.h) through which tests and vkt-bench force another choice:
+//   dot_kernel   = auto (the rule) | tiled | reg
+//   dot_tile     = <BM>x<BN>x<BK> for reg: BM, BN in {64, 128}, BK in {8, 16, 32}
+//   dot_vec      = 0 turns off 4-wide (reg) and 8-wide (coopmat) global reads, and coopmat's
+//                  direct fragment stores to C
+//   coopmat      = 0 never / 1 always (any shape) / unset: by the rule, for f16 and bf16
+//   coopmat_api  = auto (KHR where the device has it) | khr | nv: which extension f16 takes
+//                  (linalg.cpp); bf16 has only KHR
+//   coopmat_tile = <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>] for coopmat: a BM x BN tile of C per
+//                  workgroup, K steps of BK, each subgroup of 32 a WM x WN block; BM, BN in
+//                  {64, 128, 192, 256}, BK in {16, 32, 64}, WM and WN multiples of 16
+//                  dividing BM and BN, at most 24 fragments of 16 x 16 per subgroup and 1024
+//                  invocations; stages 1 or 2 shared buffers (unset: 2 where they fit in
+//                  shared memory, else 1)
 // They are read at every call, so one process (a bench, a test) can compare them.
 #pragma once
 
@@ -52,11 +48,7 @@ struct DotChoice {
   // coopmat only: each subgroup's block of C, shared-memory buffers, and whether fragments
   // may be stored to C directly (linalg.cpp adds the output's alignment).
   std::uint32_t wm = 64, wn = 64, stages = 2;
-  std::uint32_t prefetch = 1;  // K steps fetched ahead into registers (1 or 2)
   bool direct_c = false;
-  // An interior tile's full K steps read unchecked from per-tile bases: 0 off, 1 a base per
-  // read unit, 2 one base per operand plus a uniform stride per unit.
-  std::uint32_t hoist = 2;
   std::uint32_t threads() const { return 32 * (16 * tm / wm) * (16 * tn / wn); }
 };
 
@@ -68,7 +60,7 @@ struct DotChoice {
 // 128 with 8 x 8 per invocation when there are at least 256 such tiles, else 64 x 64), the
 // same size; thin (matrix-vector) shapes and integers on the tiled kernel. The H200
 // measurements behind each choice are cited beside it in linalg_dot_choice.cpp.
-// Throws vkt::Error for an unknown VKT_VK_DOT_KERNEL / VKT_VK_DOT_TILE value.
+// Throws vkt::Error naming the override for a bad dot_kernel, dot_tile or coopmat_tile.
 DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev);
 
 // Shared memory the kernel needs with this choice and accumulator word size.

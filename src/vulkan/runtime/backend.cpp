@@ -5,7 +5,6 @@
 #include <cstring>
 #include <map>
 
-#include "common/env_choice.h"
 #include "common/settings.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
@@ -19,11 +18,6 @@ namespace vk {
 namespace {
 
 constexpr std::uint64_t kNoCount = ~std::uint64_t{0};
-
-// A 0|1 switch, off by default.
-bool env_on(const char* name) {
-  return common::env_switch(name, "1", "0", false, "vulkan");
-}
 
 // Small uploads by memcpy where the device has device-local, host-visible memory and working
 // memory is not host-mapped anyway; tests force the command path (small_uploads_mapped=0).
@@ -48,8 +42,7 @@ VulkanBackend::VulkanBackend(int index)
       timer_(ctx_),
       copy_path_(CopyPath::transfer_command),
       poison_(settings().poison.value_or(false)),
-      sort_local_max_(kNoCount),
-      op_spirv_(env_on("VKT_VK_OP_SPIRV")) {
+      sort_local_max_(kNoCount) {
   detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();
@@ -545,13 +538,6 @@ void set_sort_local_max(std::uint64_t n) {
 }
 bool sort_radix8_available() {
   return vk::sort_radix8_available(backend_for(-1));
-}
-bool op_spirv() {
-  return backend_for(-1).op_spirv();
-}
-void set_op_spirv(bool on) {
-  backend_for(-1).synchronize();
-  backend_for(-1).set_op_spirv(on);
 }
 }  // namespace testing
 

@@ -111,10 +111,6 @@ class VulkanBackend final : public Backend {
   // (a test hook; 0: always the radix sort). Default: no limit.
   std::uint64_t sort_local_max() const { return sort_local_max_; }
   void set_sort_local_max(std::uint64_t n) { sort_local_max_ = n; }
-  // VKT_VK_OP_SPIRV=1: elementwise pipelines from a module compiled at first use with only
-  // the op's math (elementwise_op_spirv.h), which a GPU driver creates far faster.
-  bool op_spirv() const { return op_spirv_; }
-  void set_op_spirv(bool on) { op_spirv_ = on; }
 
  private:
   bool shader_ops_ok(const OpCall& call) const;
@@ -151,7 +147,6 @@ class VulkanBackend final : public Backend {
   bool poison_ = false;
   std::string copy_path_report_;
   std::uint64_t sort_local_max_;
-  bool op_spirv_ = false;
   mutable std::recursive_mutex mutex_;
   std::set<Op> disabled_;
   std::string lost_;  // the driver's report of the loss; empty while the device works

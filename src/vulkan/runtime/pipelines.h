@@ -58,9 +58,8 @@ class Pipelines {
   Pipeline get_generated(const std::string& key, const std::vector<std::uint32_t>& words,
                          std::uint32_t bindings, const std::vector<std::uint32_t>& constants = {},
                          std::uint32_t workgroup_size = kWorkgroupSize, bool unoptimized = false);
-  // A pipeline for a module made at run time from an embedded shader (its source recompiled
-  // with fewer ops, VKT_VK_OP_SPIRV, elementwise_op_spirv.h; its SPIR-V rewritten to KHR
-  // cooperative matrices, coopmat_khr_spirv.h), cached under `key`: its module gets get()'s
+  // A pipeline for a module made at run time from an embedded shader (its SPIR-V rewritten to
+  // KHR cooperative matrices, coopmat_khr_spirv.h), cached under `key`: its module gets get()'s
   // float-controls patch, not get_generated()'s, so it computes as the embedded module does.
   Pipeline get_recompiled(const std::string& key, const std::vector<std::uint32_t>& words,
                           std::uint32_t bindings, const std::vector<std::uint32_t>& constants);

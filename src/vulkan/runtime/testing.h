@@ -56,7 +56,7 @@ void set_flush_ops(std::uint32_t n);
 DotKernel last_dot_kernel();
 // arg reductions recorded by value then place so far (reduce_locate.cpp).
 std::uint64_t arg_locate_runs();
-// Whether the last native conv took the im2col + GEMM path (conv.cpp, VKT_VK_CONV_GEMM=1).
+// Whether the last native conv took the im2col + GEMM path (conv.cpp; the conv_gemm override).
 bool last_conv_took_gemm();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
@@ -66,9 +66,6 @@ std::uint64_t sort_local_max();
 void set_sort_local_max(std::uint64_t n);
 // Whether the radix sort takes 8-bit digits where not forced to 4 (the device has ballots).
 bool sort_radix8_available();
-// Elementwise pipelines from per-op modules (VKT_VK_OP_SPIRV; elementwise_op_spirv.h).
-bool op_spirv();
-void set_op_spirv(bool on);
 // set_row_variant: compiled_rows_variant.h (vkt-bench chain --rows sets it too).
 // vkt::compile's row kernels compiled from now on take tiers or not (nullopt: back to the
 // rule, compile_tiers()), and how many kernels have taken their later tier so far.

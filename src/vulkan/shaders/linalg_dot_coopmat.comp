@@ -8,9 +8,7 @@
 //   FM x FN fragments of 16 x 16; an A fragment is reused FN times, a B fragment FM times.
 // - K advances BK at a time through shared memory. With STAGES = 2 the next step's global
 //   values are fetched into registers while the current step multiplies and stored into the
-//   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two. With
-//   PREFETCH = 2 the registers fetch two steps ahead (a second set), so a load has two
-//   steps' multiplies to arrive.
+//   other buffer (one barrier per step); STAGES = 1 (less shared memory) takes two.
 // - Shared memory is uvec4 (8 halves): each global read unit is 8 elements along the
 //   operand's unit-stride axis, stored with one 16-byte store. Shared rows keep that axis
 //   (A as [m][k] or [k][m], B as [k][n] or [n][k]) padded by one uvec4, so the 16-byte row
@@ -18,13 +16,13 @@
 //   (column-major where the operand is transposed).
 // - Global reads are one uvec4 where the host found the unit-stride axis, the other strides
 //   and that axis's extent multiples of 8 (A_VEC / B_VEC), else 8 scalar reads; outside the
-//   matrices zeros enter shared memory, so any M, N, K works. With HOIST, a tile wholly
-//   inside C with both reads wide reads its full K steps from per-unit bases made once per
-//   tile plus the step's offset, with no bounds tests (the others take the checked reads):
-//   +9-12% for 128 x 128 tiles on the H200 (bench_results/h200/run79-7750610), where two
-//   workgroups share an SM and a step's instructions beside the multiplies count. HOIST 2
-//   keeps one base per operand and steps by a uniform stride: 250 registers against 255,
-//   +2-4% (run94-b445d3a).
+//   matrices zeros enter shared memory, so any M, N, K works. A tile wholly inside C with
+//   both reads wide (hoisted) reads its full K steps from bases made once per tile plus the
+//   step's offset, with no bounds tests (the others take the checked reads): +9-12% for
+//   128 x 128 tiles on the H200 (bench_results/h200/run79-7750610), where two workgroups
+//   share an SM and a step's instructions beside the multiplies count. Where the units fill
+//   whole rounds (STRIDED) it keeps one base per operand and steps by a uniform stride: 250
+//   registers against 255 with a base per unit, +2-4% (run94-b445d3a).
 // - A fragment wholly inside C is converted to f16 (MODE 0) and stored straight to C when
 //   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
 //   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand
@@ -58,8 +56,6 @@ layout(constant_id = 12) const uint WN = 64;
 layout(constant_id = 13) const uint STAGES = 2;
 layout(constant_id = 14) const uint THREADS = 128;  // 32 * (BM / WM) * (BN / WN)
 layout(constant_id = 15) const bool C_DIRECT = false;
-layout(constant_id = 16) const uint PREFETCH = 1;  // steps fetched ahead into registers: 1 or 2
-layout(constant_id = 17) const uint HOIST = 2;  // 0 off, 1 a base per unit, 2 strided (below)
 
 layout(local_size_x_id = 14) in;
 
@@ -80,12 +76,12 @@ const uint A_UNITS = A_ROWS * A_RU;
 const uint B_UNITS = B_ROWS * B_RU;
 const uint LOADS_A = (A_UNITS + THREADS - 1) / THREADS;
 const uint LOADS_B = (B_UNITS + THREADS - 1) / THREADS;
-// HOIST 2: where each operand's units fill whole rounds of THREADS and a row holds a divisor
-// of THREADS units, unit r sits THREADS / RU rows past unit 0: one base per operand and a
-// uniform stride stay live instead of a base per unit (fewer registers).
+// Hoisted reads where each operand's units fill whole rounds of THREADS and a row holds a
+// divisor of THREADS units: unit r sits THREADS / RU rows past unit 0, so one base per operand
+// and a uniform stride stay live instead of a base per unit (fewer registers).
 // (A sum, not &&: glslang's short-circuit code for specialization constants fails spirv-opt.)
-const uint STRIDED_MISSES = (HOIST == 2 ? 0 : 1) + THREADS % A_RU + THREADS % B_RU +
-                            A_UNITS % THREADS + B_UNITS % THREADS;
+const uint STRIDED_MISSES = THREADS % A_RU + THREADS % B_RU + A_UNITS % THREADS +
+                            B_UNITS % THREADS;
 const bool STRIDED = STRIDED_MISSES == 0;
 const uint PATCH_UNITS = F * F / 4;  // one f32 fragment in uvec4
 const uint TILES_SIZE = STAGES * (A_SIZE + B_SIZE);
@@ -165,8 +161,7 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   [[unroll]] for (uint i = 0; i < FM * FN; ++i) {
     acc[i] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
   }
-  uvec4 va[LOADS_A], va_next[LOADS_A];  // the next step's units; with PREFETCH 2 the one after
-  uvec4 vb[LOADS_B], vb_next[LOADS_B];
+  uvec4 va[LOADS_A], vb[LOADS_B];  // the next step's units
 
   // Unit u of a tile sits at shared row u / RU, column unit u % RU; the row is the non-unit
   // axis (m for a K-contiguous A, else k; n for a K-contiguous B, else k).
@@ -190,9 +185,9 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
       VB[r] = read_b(b_base + gk * p.sbk + gn * p.sbn, B_K_CONTIG ? p.sbk : p.sbn, valid); \
     }
 
-  // HOIST: each unit's uvec4 index at k = 0 (a unit past the tile reads the last one's,
+  // Hoisted: each unit's uvec4 index at k = 0 (a unit past the tile reads the last one's,
   // which STORE drops); a step adds k0 times the K stride, a multiple of 8 where reads are wide.
-  const bool hoisted = HOIST != 0 && A_VEC && B_VEC && m0 + BM <= p.m && n0 + BN <= p.n;
+  const bool hoisted = A_VEC && B_VEC && m0 + BM <= p.m && n0 + BN <= p.n;
   const uint a_rows_per_round = THREADS / A_RU, b_rows_per_round = THREADS / B_RU;
   const uint a_round = a_rows_per_round * (A_K_CONTIG ? p.sam : p.sak) / 8;
   const uint b_round = b_rows_per_round * (B_K_CONTIG ? p.sbn : p.sbk) / 8;
@@ -246,17 +241,10 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
   FETCH_STEP(k_begin, va, vb)
   STORE(0)
   barrier();
-  if (PREFETCH == 2 && k_begin + BK < k_end) {
-    FETCH_STEP(k_begin + BK, va, vb)
-  }
   uint buf = 0;
   for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     const bool more = k0 + BK < k_end;  // uniform: the barriers below stay uniform
-    if (PREFETCH == 2) {
-      if (k0 + 2 * BK < k_end) {
-        FETCH_STEP(k0 + 2 * BK, va_next, vb_next)
-      }
-    } else if (more) {
+    if (more) {
       FETCH_STEP(k0 + BK, va, vb)
     }
     const uint a_at = buf * A_SIZE, b_at = STAGES * A_SIZE + buf * B_SIZE;
@@ -295,10 +283,6 @@ void compute_tile(uint bi, uint k_begin, uint k_end, uint out_base, uint out_row
         STORE(0)
         barrier();
       }
-    }
-    if (PREFETCH == 2) {  // the step after next becomes the next (stale past the end: unused)
-      [[unroll]] for (uint r = 0; r < LOADS_A; ++r) va[r] = va_next[r];
-      [[unroll]] for (uint r = 0; r < LOADS_B; ++r) vb[r] = vb_next[r];
     }
   }
   #undef FETCH
