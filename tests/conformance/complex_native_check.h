@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 
 #include "conformance/movement_check.h"
@@ -126,5 +127,17 @@ inline Axes with_pair_axis(Axes a, std::int64_t rank, DType d) {
 }
 
 inline constexpr DType kComplex[] = {DType::c64, DType::c128};
+
+// The same bits, element by element (NaN payloads and zeros' signs included).
+template <class R>
+void expect_complex_eq(const std::vector<Cplx<R>>& got, const std::vector<Cplx<R>>& want,
+                       const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool same = std::memcmp(&got[i], &want[i], sizeof(Cplx<R>)) == 0;
+    EXPECT_TRUE(same) << what << " element " << i << ": got " << got[i] << " want " << want[i];
+    if (!same) return;
+  }
+}
 
 }  // namespace vkt::testing::complex_native

@@ -188,17 +188,6 @@ TEST_F(VulkanComplex, IndexingMatchesRealTwin) {
 }
 
 template <class R>
-void expect_complex_eq(const std::vector<Cplx<R>>& got, const std::vector<Cplx<R>>& want,
-                       const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const bool same = std::memcmp(&got[i], &want[i], sizeof(Cplx<R>)) == 0;
-    EXPECT_TRUE(same) << what << " element " << i << ": got " << got[i] << " want " << want[i];
-    if (!same) return;
-  }
-}
-
-template <class R>
 void creation_case(Backend& gpu) {
   const DType d = complex_dtype<R>();
   const Cplx<R> value(R(-3.5), std::numeric_limits<R>::denorm_min());
