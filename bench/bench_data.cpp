@@ -6,7 +6,9 @@
 
 namespace vkt::bench {
 
-bool random_bench_data() { return bench_env_word("VKT_BENCH_DATA", {"ramp", "random"}) == 1; }
+bool random_bench_data() {
+  return bench_env_word("VKT_BENCH_DATA", {"ramp", "random"}) == 1;
+}
 
 double hashed_unit(std::uint64_t i) {
   std::uint64_t h = i * 0x9E3779B97F4A7C15ull;

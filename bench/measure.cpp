@@ -14,7 +14,9 @@ const void* volatile g_sink = nullptr;
 
 // VKT_BENCH_DEVICE_TIMER=0: no timestamps around the op, to see what they add to C (the
 // device-time columns are then empty).
-bool device_timer_on() { return bench_env_word("VKT_BENCH_DEVICE_TIMER", {"1", "0"}) == 0; }
+bool device_timer_on() {
+  return bench_env_word("VKT_BENCH_DEVICE_TIMER", {"1", "0"}) == 0;
+}
 }  // namespace
 
 double min_warmup_us(const Backend& b, const TimingPlan& plan) {

@@ -1,7 +1,7 @@
 #include "rows.h"
 
-#include "device.h"
 #include "core/legacy_policy.h"
+#include "device.h"
 #include "vkt/vkt.h"
 
 namespace vkt::bench {

@@ -22,6 +22,8 @@
 // the build writes OP_<NAME> constants for the shaders from it (src/vulkan/gen_op_codes.cpp).
 #pragma once
 
+// The rows are kept aligned by hand, one op a line.
+// clang-format off
 #define VKT_UNARY_TABLE(R, X)                                   \
   R(X, exp, unary, float_function, any, native_complex)                 \
   R(X, expm1, unary, float_function, any, native)               \
@@ -174,3 +176,4 @@
 #define VKT_CUMULATIVE_OPS(X) VKT_CUMULATIVE_TABLE(VKT_OP_TABLE_NAME, X)
 #define VKT_OTHER_OPS(X) VKT_OTHER_TABLE(VKT_OP_TABLE_NAME, X)
 #define VKT_ALL_OPS(X) VKT_OP_TABLE(VKT_OP_TABLE_NAME, X)
+// clang-format on

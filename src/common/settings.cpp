@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "common/env_choice.h"
+#include "common/word_choice.h"
 #include "vkt/error.h"
 
 namespace vkt {

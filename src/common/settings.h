@@ -1,5 +1,5 @@
 // The library's environment, read once: the variables a user may set (README, "What you can
-// set") parsed into one typed struct at first use, through env_choice.h, so a bad value is a
+// set") parsed into one typed struct at first use, through word_choice.h, so a bad value is a
 // vkt::Error naming the variable and every later use throws it again. Everything else that
 // chooses between implementations is a rule in code; tests and vkt-bench force the other
 // side through Overrides, which the environment never reaches.
@@ -63,7 +63,7 @@ struct Overrides {
   std::optional<unsigned> sort_digit_bits;  // 8 or 4
   std::optional<bool> sort_reorder;         // stage each radix tile in sorted order
   // Vulkan elementwise.
-  std::optional<bool> specialise;         // pipelines specialised per op
+  std::optional<bool> specialise;  // pipelines specialised per op
   // Vulkan dot and conv.
   std::optional<std::string> dot_kernel;    // auto|tiled|reg
   std::optional<std::string> dot_tile;      // <BM>x<BN>x<BK> of the register-blocked kernel

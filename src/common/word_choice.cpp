@@ -1,6 +1,6 @@
-#include "common/env_choice.h"
+// The word and count parsers every setting goes through (word_choice.h).
+#include "common/word_choice.h"
 
-#include <cstdlib>
 #include <string>
 
 #include "vkt/error.h"
@@ -26,16 +26,6 @@ std::string listed(std::initializer_list<std::string_view> words) {
 
 }  // namespace
 
-std::string_view env_text(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? std::string_view() : std::string_view(v);
-}
-
-int env_choice(const char* name, std::initializer_list<std::string_view> words, int fallback,
-               std::string_view area) {
-  return word_choice(env_text(name), name, words, fallback, area);
-}
-
 int word_choice(std::string_view v, const char* name, std::initializer_list<std::string_view> words,
                 int fallback, std::string_view area) {
   if (v.empty()) return fallback;
@@ -45,11 +35,6 @@ int word_choice(std::string_view v, const char* name, std::initializer_list<std:
     ++index;
   }
   throw Error(prefix(name, v, area) + listed(words));
-}
-
-bool env_switch(const char* name, std::string_view on, std::string_view off, bool fallback,
-                std::string_view area) {
-  return env_choice(name, {on, off}, fallback ? 0 : 1, area) == 0;
 }
 
 std::optional<std::uint64_t> word_count(std::string_view v, const char* name, std::uint64_t min,
@@ -70,11 +55,6 @@ std::optional<std::uint64_t> word_count(std::string_view v, const char* name, st
                 std::to_string(max));
   }
   return n;
-}
-
-std::optional<std::uint64_t> env_count(const char* name, std::uint64_t min, std::uint64_t max,
-                                       std::string_view area) {
-  return word_count(env_text(name), name, min, max, area);
 }
 
 }  // namespace vkt::common

@@ -11,8 +11,8 @@
 #include "compile/node_rules.h"
 #include "core/checks.h"
 #include "core/dispatch.h"
-#include "vkt/backend.h"
 #include "core/legacy_policy.h"
+#include "vkt/backend.h"
 #include "vkt/ledger.h"
 #include "vkt/ops.h"
 

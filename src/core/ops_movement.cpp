@@ -36,8 +36,8 @@ Tensor reshape(const Tensor& t, const Shape& shape) {
       detail::fail<ShapeError>("reshape", "target shape " + shape_str(shape) +
                                               " has a negative dimension or more than one -1");
     } else if (__builtin_mul_overflow(known, out[i], &known)) {
-      detail::fail<ShapeError>("reshape", "target shape " + shape_str(shape) +
-                                              " has more elements than int64 holds");
+      detail::fail<ShapeError>(
+          "reshape", "target shape " + shape_str(shape) + " has more elements than int64 holds");
     }
   }
   if (inferred >= 0) {
@@ -158,8 +158,7 @@ Tensor pad(const Tensor& t, Scalar value, const std::vector<PadAxis>& config) {
     }
     const std::string where = "padding on axis " + std::to_string(i);
     out[i] = detail::checked_add(
-        "pad", where,
-        detail::checked_add("pad", where, c.lo, c.hi),
+        "pad", where, detail::checked_add("pad", where, c.lo, c.hi),
         detail::checked_add(
             "pad", where, d,
             detail::checked_mul("pad", where, std::max<std::int64_t>(d - 1, 0), c.interior)));
@@ -206,13 +205,12 @@ Tensor slice(const Tensor& t, const std::vector<std::int64_t>& start,
     }
     // A huge stride must not wrap the span into a small (or negative) one that "fits".
     const std::int64_t span =
-        lengths[i] > 0
-            ? detail::checked_add("slice", "the span of axis " + std::to_string(i),
-                                  detail::checked_mul("slice",
-                                                      "the span of axis " + std::to_string(i),
-                                                      lengths[i] - 1, st[i]),
-                                  1)
-            : 0;
+        lengths[i] > 0 ? detail::checked_add(
+                             "slice", "the span of axis " + std::to_string(i),
+                             detail::checked_mul("slice", "the span of axis " + std::to_string(i),
+                                                 lengths[i] - 1, st[i]),
+                             1)
+                       : 0;
     if (lengths[i] < 0 || span > d) {
       detail::fail<ShapeError>("slice", "lengths " + list_str(lengths) + " with strides " +
                                             list_str(st) + " do not fit shape " +

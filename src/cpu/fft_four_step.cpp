@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "common/env_choice.h"
 #include "common/settings.h"
+#include "common/word_choice.h"
 #include "cpu/fft_radix4.h"
 #include "cpu/kernels.h"
 

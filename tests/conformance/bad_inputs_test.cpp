@@ -13,9 +13,8 @@ class BadInputs : public VulkanTest {};
 TEST_F(BadInputs, CatalogueOnVulkan) {
   const std::unique_ptr<Backend> second = vk::testing::separate_backend();
   {
-    const BadInputEnv env{gpu(), gpu(), *second, [](Op op, bool on) {
-                            vk::testing::set_native_disabled(op, !on);
-                          }};
+    const BadInputEnv env{gpu(), gpu(), *second,
+                          [](Op op, bool on) { vk::testing::set_native_disabled(op, !on); }};
     run_bad_case_table(env, 200);
   }
   second->synchronize();

@@ -11,9 +11,9 @@
 #include "conformance/fixture.h"
 #include "support/compile_programs.h"
 #include "vkt/compile.h"
-#include "vulkan/runtime/backend.h"
 #include "vulkan/compile/compiled_rows_variant.h"
 #include "vulkan/compile/kernel_cache.h"
+#include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {

@@ -18,8 +18,8 @@
 #include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compile_corpus.h"
-#include "vulkan/runtime/backend.h"
 #include "vulkan/compile/kernel_cache.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::testing {
 namespace {

@@ -78,14 +78,14 @@ TEST_F(DeviceFaults, PastMaxAllocationSizeIsOutOfMemoryNamingOpBytesAndHeap) {
   EXPECT_NE(e.find("(2097152 bytes)"), std::string::npos) << e;
   EXPECT_NE(e.find("maxMemoryAllocationSize (1048576 bytes) on heap "), std::string::npos) << e;
   vk::testing::set_allocation_limit(limits_.max_allocation);
-  EXPECT_EQ(iota({1 << 19}, DType::f32, std::nullopt, &gpu()).to_vector<float>().back(),
-            524287.0f);
+  EXPECT_EQ(iota({1 << 19}, DType::f32, std::nullopt, &gpu()).to_vector<float>().back(), 524287.0f);
   expect_usable(gpu());
 }
 
 TEST_F(DeviceFaults, TheDriversDeviceLostIsTypedDeviceLost) {
   // The injected loss and a real driver's result take this one mapping.
-  const std::string e = error_of<DeviceLost>([] { vk::check(VK_ERROR_DEVICE_LOST, "vkQueueSubmit"); });
+  const std::string e =
+      error_of<DeviceLost>([] { vk::check(VK_ERROR_DEVICE_LOST, "vkQueueSubmit"); });
   EXPECT_TRUE(starts_with(e, "[vulkan] vkQueueSubmit failed: VK_ERROR_DEVICE_LOST")) << e;
 }
 
@@ -108,9 +108,15 @@ TEST_F(DeviceFaults, AfterALossEveryOpAndReadOnTheDeviceIsDeviceLost) {
         {"[exp]", [&] { (void)exp(held); }},
         {"[add]", [&] { (void)add(held, on_cpu); }},
         {"[sum]", [&] { (void)sum(held); }},
-        {"[concatenate]", [&] { (void)concatenate({held, held}); }},
+        {"[concatenate]",
+         [&] {
+           (void)concatenate({held, held});
+         }},
         {"[full]", [&] { (void)full({3}, 1, DType::f32, dev.get()); }},
-        {"[from_bytes]", [&] { (void)from_vector(std::vector<float>{1, 2}, dev.get()); }},
+        {"[from_bytes]",
+         [&] {
+           (void)from_vector(std::vector<float>{1, 2}, dev.get());
+         }},
         {"[transfer]", [&] { (void)transfer(on_cpu, *dev); }},
         {"[copy]", [&] { (void)copy(held, *dev); }},
         {"[vulkan]", [&] { dev->synchronize(); }},

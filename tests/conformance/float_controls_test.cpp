@@ -2,6 +2,8 @@
 // result still parses as SPIR-V, gains the capability, the extension and one execution mode
 // per entry point and width, and keeps every original instruction. lavapipe reports no
 // shaderDenormPreserveFloat32, so the patched modules only run on devices that do (H200).
+#include "vulkan/runtime/float_controls.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,8 +11,6 @@
 #include <vector>
 
 #include "vkt/error.h"
-
-#include "vulkan/runtime/float_controls.h"
 #include "vulkan/runtime/spirv.h"
 
 namespace vkt::vk {

@@ -36,8 +36,8 @@ class FloatFindings : public VulkanTest {
 };
 
 TEST_F(FloatFindings, RemainderWithSubnormalAndHugeQuotients) {
-  const float pairs[][2] = {{2.72f, 1e-40f}, {2.1e14f, 1e-40f}, {-3e38f, 7e-45f},
-                            {1e-40f, 3e-41f}, {3.4e38f, 1.1f},  {-1e-38f, 1e-45f}};
+  const float pairs[][2] = {{2.72f, 1e-40f},  {2.1e14f, 1e-40f}, {-3e38f, 7e-45f},
+                            {1e-40f, 3e-41f}, {3.4e38f, 1.1f},   {-1e-38f, 1e-45f}};
   for (const auto& p : pairs) {
     const auto [g, c] = both(Op::remainder, p[0], p[1]);
     EXPECT_EQ(std::bit_cast<std::uint32_t>(g), std::bit_cast<std::uint32_t>(c))
@@ -59,8 +59,10 @@ TEST_F(FloatFindings, RemainderBitIdenticalOnRandomBits) {
     std::vector<std::byte> a(n * w), b(n * w);
     for (std::size_t i = 0; i < n; ++i) {
       std::uint64_t x = next(), y = next();
-      const std::uint64_t frac_mask = w == 8 ? 0x800fffffffffffffull : w == 4 ? 0x807fffffull
-                                      : d == DType::f16 ? 0x83ffull : 0x807full;
+      const std::uint64_t frac_mask = w == 8            ? 0x800fffffffffffffull
+                                      : w == 4          ? 0x807fffffull
+                                      : d == DType::f16 ? 0x83ffull
+                                                        : 0x807full;
       if (i % 4 == 1) y &= frac_mask;  // subnormal (or zero) divisor
       if (i % 4 == 2) x &= frac_mask;  // subnormal dividend
       std::memcpy(a.data() + i * w, &x, w);
@@ -85,18 +87,29 @@ TEST_F(FloatFindings, DivideAndPowWithSubnormals) {
   const auto [z, zc] = both(Op::divide, 0.0f, 1e-40f);
   EXPECT_EQ(std::bit_cast<std::uint32_t>(z), std::bit_cast<std::uint32_t>(zc)) << z;
   // Subnormal operands, subnormal quotients of normal operands, tiny dividends.
-  for (const auto& p : std::vector<std::pair<float, float>>{
-           {1e-40f, 3e-41f}, {1.0f, 1e-40f}, {1e-30f, 1e-40f}, {1e-40f, 1e-10f}, {5e-39f, -3e38f},
-           {1e-30f, 1e10f}, {-3e-38f, 7.0f}, {1e-35f, 3.0f}, {3e38f, 0.9999999f}}) {
+  for (const auto& p : std::vector<std::pair<float, float>>{{1e-40f, 3e-41f},
+                                                            {1.0f, 1e-40f},
+                                                            {1e-30f, 1e-40f},
+                                                            {1e-40f, 1e-10f},
+                                                            {5e-39f, -3e38f},
+                                                            {1e-30f, 1e10f},
+                                                            {-3e-38f, 7.0f},
+                                                            {1e-35f, 3.0f},
+                                                            {3e38f, 0.9999999f}}) {
     const auto [g, c] = both(Op::divide, p.first, p.second);
     EXPECT_TRUE(g == c || std::fabs(g - c) <= 1.2e-7 * std::fabs(c) + 1.5e-45)
         << p.first << " / " << p.second << ": " << g << " vs cpu " << c;
   }
   // pow of a subnormal base (H200 run 8: pow(1e-40, 0.5) gave 2^-75, a flushed |x|), of a
   // subnormal exponent, and with subnormal results.
-  for (const auto& p : std::vector<std::pair<float, float>>{
-           {1e-40f, -0.75f}, {1e-40f, 0.5f}, {3e-42f, -0.25f}, {-1e-40f, -1.0f},
-           {1e-20f, 2.0f}, {-1e-13f, 3.0f}, {0.5f, 140.0f}, {3.0f, 1e-40f}}) {
+  for (const auto& p : std::vector<std::pair<float, float>>{{1e-40f, -0.75f},
+                                                            {1e-40f, 0.5f},
+                                                            {3e-42f, -0.25f},
+                                                            {-1e-40f, -1.0f},
+                                                            {1e-20f, 2.0f},
+                                                            {-1e-13f, 3.0f},
+                                                            {0.5f, 140.0f},
+                                                            {3.0f, 1e-40f}}) {
     const auto [g, c] = both(Op::pow, p.first, p.second);
     EXPECT_TRUE(g == c || std::fabs(g - c) <= 2e-7 * std::fabs(c) + 1.5e-45)
         << "pow(" << p.first << ", " << p.second << "): " << g << " vs cpu " << c;

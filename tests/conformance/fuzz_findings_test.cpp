@@ -193,7 +193,6 @@ TEST_F(FuzzFindings, TriangularSolveNonFiniteOnlyWhereItDepends) {
       tensors_close(triangular_solve(transfer(u5, gpu()), transfer(b5, gpu()), transposed), c5));
 }
 
-
 // The H200 (flushing f32 subnormals) gave 0 for a c64 outer product whose operand held a
 // subnormal real part, where the cpu gave -2.25e-20: the flush is allowed, but the fuzzer's
 // flushed answer left complex tensors as they were, so it called the flushed result a mismatch

@@ -2,10 +2,11 @@
 // each thread runs its own random programs (tests/fuzz), reading every result as it goes,
 // and must get the bits of a single-threaded run on the same device. Then threads on the
 // cpu and on the device at once, each replaying its programs twice, which must agree.
+#include "fuzz/threads.h"
+
 #include <thread>
 
 #include "conformance/fixture.h"
-#include "fuzz/threads.h"
 
 namespace vkt::testing {
 namespace {
@@ -22,8 +23,8 @@ TEST_F(Threads, EightThreadsMixTheCpuAndTheDevice) {
   std::vector<std::thread> pool;
   for (int t = 0; t < 8; ++t) {
     pool.emplace_back([&, t] {
-      failures[static_cast<std::size_t>(t)] =
-          fuzz::threads_agree(t % 2 == 0 ? cpu() : gpu(), 1, 6, 500 + static_cast<std::uint64_t>(t));
+      failures[static_cast<std::size_t>(t)] = fuzz::threads_agree(
+          t % 2 == 0 ? cpu() : gpu(), 1, 6, 500 + static_cast<std::uint64_t>(t));
     });
   }
   for (std::thread& th : pool) th.join();

@@ -17,8 +17,8 @@
 namespace vkt::testing {
 namespace {
 
-const DType kAllWindowDTypes[] = {DType::u8,  DType::u16, DType::u32,  DType::u64,
-                                  DType::s8,  DType::s16, DType::s32,  DType::s64,
+const DType kAllWindowDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
+                                  DType::s8,  DType::s16,  DType::s32, DType::s64,
                                   DType::f16, DType::bf16, DType::f32, DType::f64};
 
 bool device_has(DType d) {
@@ -41,7 +41,8 @@ Tensor window_input(DType d, const Shape& s, bool for_product, std::uint32_t see
     x = x * 1664525u + 1013904223u;
     const double u = static_cast<double>(x >> 8) / static_cast<double>(1u << 24);
     const bool sign = is_signed_integer(d) || is_float(d);
-    double val = is_float(d) ? std::round((u * 2 - 1) * 64) / 8 : std::floor(u * 250) - (sign ? 125 : 0);
+    double val =
+        is_float(d) ? std::round((u * 2 - 1) * 64) / 8 : std::floor(u * 250) - (sign ? 125 : 0);
     if (for_product) val = is_float(d) ? 1 + (u - 0.5) * 0.02 : std::floor(u * 5) - (sign ? 2 : 0);
     if (is_float(d) && !for_product && (x >> 3) % 11 == 0) val = specials[(x >> 7) % 5];
     v[static_cast<std::size_t>(i)] = val;
@@ -89,14 +90,14 @@ std::vector<WindowCase> window_cases() {
       {{}, {}, {}},
       {{1}, {1}, {}},
       {{7}, {3}, {}},
-      {{0}, {1}, {{1}, {P{1, 2}}, {}}},              // empty input: every window is padding
-      {{5}, {7}, {}},                                // the window does not fit: empty result
-      {{9}, {3}, {{2}, {P{2, 1}}, {2}}},             // stride, padding, dilation
-      {{4, 6}, {2, 2}, {{2, 2}, {}, {}}},            // 2x2 stride-2 pooling
+      {{0}, {1}, {{1}, {P{1, 2}}, {}}},    // empty input: every window is padding
+      {{5}, {7}, {}},                      // the window does not fit: empty result
+      {{9}, {3}, {{2}, {P{2, 1}}, {2}}},   // stride, padding, dilation
+      {{4, 6}, {2, 2}, {{2, 2}, {}, {}}},  // 2x2 stride-2 pooling
       {{5, 7}, {3, 2}, {{1, 3}, {P{1, 1}, P{0, 2}}, {2, 1}}},
-      {{3, 4, 5}, {1, 3, 1}, {}},                    // trivial outer and inner axes merge
+      {{3, 4, 5}, {1, 3, 1}, {}},  // trivial outer and inner axes merge
       {{2, 3, 4, 5}, {2, 1, 2, 3}, {{1, 1, 2, 1}, {P{0, 0}, P{0, 0}, P{1, 0}, P{0, 3}}, {}}},
-      {{2, 2, 3, 2, 3, 2}, {1, 1, 2, 1, 1, 2}, {}},  // rank 6, merged to fewer axes
+      {{2, 2, 3, 2, 3, 2}, {1, 1, 2, 1, 1, 2}, {}},          // rank 6, merged to fewer axes
       {{6, 3}, {2, 1}, {{3, 1}, {P{10, 10}, P{0, 0}}, {}}},  // windows wholly in padding
   };
 }
@@ -134,8 +135,8 @@ TEST_F(NativeWindow, LargerInputsAndIntegerWrap) {
 TEST_F(NativeWindow, NaNPayloadsAndSignedZeros) {
   const std::vector<std::uint32_t> f32_bits = {0x7fc00001u, 0x3f800000u, 0xffc00002u, 0x80000000u,
                                                0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u};
-  const Tensor f32 = from_bytes(std::as_bytes(std::span<const std::uint32_t>(f32_bits)),
-                                DType::f32, {8});
+  const Tensor f32 =
+      from_bytes(std::as_bytes(std::span<const std::uint32_t>(f32_bits)), DType::f32, {8});
   const std::vector<std::uint16_t> half_bits = {0x7c01u, 0x3c00u, 0xfd02u, 0x8000u,
                                                 0x0000u, 0x8000u, 0x0001u, 0x8001u};
   const WindowCase cases[] = {{{8}, {3}, {}}, {{8}, {2}, {{2}, {}, {}}}, {{8}, {8}, {}}};

@@ -19,30 +19,46 @@ namespace {
 // triangular substitution in another order, bounded by a solve on the magnitudes.
 enum class Rule { bits, exact, elementwise, accumulate, product, solve };
 
-bool in(const std::string& op, const std::set<std::string>& names) { return names.count(op) > 0; }
+bool in(const std::string& op, const std::set<std::string>& names) {
+  return names.count(op) > 0;
+}
 std::int64_t int0_of(const Node& n, const std::string& key) {
   const auto it = n.ints.find(key);
   return it == n.ints.end() || it->second.empty() ? 0 : it->second[0];
 }
 
 const std::set<std::string> kMoves = {
-    "values", "indices", "const", "bitcast", "reshape", "squeeze", "broadcast", "transpose",
-    "pad", "reverse", "slice", "put_slice", "gather", "take", "take_along_axis", "concatenate",
-    "stack", "select", "clip", "indexed_put", "sort", "top_k.values", "slice_at", "put_slice_at",
-    "triangle"};
-const std::set<std::string> kAccumulate = {"sum", "cumulative_sum", "window_sum", "dot",
-                                           "dot2", "matmul", "indexed_add", "conv",
-                                           "window_scatter_max", "window_scatter_min"};
+    "values",      "indices",      "const",     "bitcast",      "reshape",
+    "squeeze",     "broadcast",    "transpose", "pad",          "reverse",
+    "slice",       "put_slice",    "gather",    "take",         "take_along_axis",
+    "concatenate", "stack",        "select",    "clip",         "indexed_put",
+    "sort",        "top_k.values", "slice_at",  "put_slice_at", "triangle"};
+const std::set<std::string> kAccumulate = {
+    "sum",  "cumulative_sum",     "window_sum",        "dot", "dot2", "matmul", "indexed_add",
+    "conv", "window_scatter_max", "window_scatter_min"};
 const std::set<std::string> kProduct = {"product", "cumulative_product", "window_product"};
 // Decided by comparisons of order keys or exact by construction: the same on any device.
-const std::set<std::string> kExactOps = {
-    "full", "iota", "eye", "as_type", "all", "any", "reduce_max", "reduce_min", "argmax",
-    "argmin", "cumulative_max", "cumulative_min", "window_max", "window_min", "argsort",
-    "top_k.indices"};
+const std::set<std::string> kExactOps = {"full",
+                                         "iota",
+                                         "eye",
+                                         "as_type",
+                                         "all",
+                                         "any",
+                                         "reduce_max",
+                                         "reduce_min",
+                                         "argmax",
+                                         "argmin",
+                                         "cumulative_max",
+                                         "cumulative_min",
+                                         "window_max",
+                                         "window_min",
+                                         "argsort",
+                                         "top_k.indices"};
 
 bool elementwise_op(const std::string& name, Op* op) {
   for (Op o : all_ops()) {
-    if (op_name(o) == name && (op_family(o) == OpFamily::unary || op_family(o) == OpFamily::binary)) {
+    if (op_name(o) == name &&
+        (op_family(o) == OpFamily::unary || op_family(o) == OpFamily::binary)) {
       *op = o;
       return true;
     }
@@ -74,10 +90,19 @@ Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
   Op op;
   if (elementwise_op(n.op, &op)) {
     switch (op) {
-      case Op::min: case Op::max: case Op::negate: case Op::ceil: case Op::floor:
-      case Op::round: case Op::conjugate: case Op::real: case Op::imag: case Op::remainder:
+      case Op::min:
+      case Op::max:
+      case Op::negate:
+      case Op::ceil:
+      case Op::floor:
+      case Op::round:
+      case Op::conjugate:
+      case Op::real:
+      case Op::imag:
+      case Op::remainder:
         return Rule::exact;
-      case Op::sign: case Op::abs:  // of a complex: z / |z| and hypot, rounded
+      case Op::sign:
+      case Op::abs:  // of a complex: z / |z| and hypot, rounded
         return is_complex(out) || any_complex(inputs) ? Rule::elementwise : Rule::exact;
       default:
         return Rule::elementwise;
@@ -99,19 +124,27 @@ bool may_flush(const Node& n) {
 // A complex dtype's bounds are its parts'.
 double max_finite(DType d) {
   switch (to_real_type(d)) {
-    case DType::f16: return 65504.0;
-    case DType::f64: return std::numeric_limits<double>::max();
-    default: return static_cast<double>(std::numeric_limits<float>::max());
+    case DType::f16:
+      return 65504.0;
+    case DType::f64:
+      return std::numeric_limits<double>::max();
+    default:
+      return static_cast<double>(std::numeric_limits<float>::max());
   }
 }
 double min_normal(DType d) {
   switch (to_real_type(d)) {
-    case DType::f16: return 6.103515625e-05;
-    case DType::f64: return std::numeric_limits<double>::min();
-    default: return static_cast<double>(std::numeric_limits<float>::min());
+    case DType::f16:
+      return 6.103515625e-05;
+    case DType::f64:
+      return std::numeric_limits<double>::min();
+    default:
+      return static_cast<double>(std::numeric_limits<float>::min());
   }
 }
-double eps_of(DType d) { return to_real_type(d) == DType::f64 ? 2.2e-16 : 1.2e-7; }
+double eps_of(DType d) {
+  return to_real_type(d) == DType::f64 ? 2.2e-16 : 1.2e-7;
+}
 
 // The node on the cpu with each float data input as f64 magnitudes: `mode` 0 gives |x|
 // (non-finite: 0), 1 max(|x|, 1) and 2 min(|x|, 1) (non-finite and zeros: 1). A complex
@@ -372,7 +405,8 @@ std::optional<std::string> compare(const Node& n, const std::vector<Tensor>& inp
   // The flushed answer: the cpu's result for subnormal inputs read as zeros, then flushed.
   // Element by element, either answer is accepted.
   std::vector<Tensor> flushed_inputs;
-  for (const Tensor& t : inputs) flushed_inputs.push_back(flushes(t.dtype()) ? testing::flushed(t) : t);
+  for (const Tensor& t : inputs)
+    flushed_inputs.push_back(flushes(t.dtype()) ? testing::flushed(t) : t);
   Tensor alt = run_node(n, flushed_inputs, cpu());
   if (flushes(alt.dtype())) alt = testing::flushed(alt);
   const Elements other = against(rule, n, inputs, device, alt, flush_atol);

@@ -101,9 +101,15 @@ class Gen final : public Builder {
   Literal literal(DType like) {
     const double r = rng_.unit();
     if (r < 0.3 && is_float(like)) {
-      const std::vector<double> f = {0.5, -0.0, 1e-40, -2.5, 3.4e38, 1e300,
+      const std::vector<double> f = {0.5,
+                                     -0.0,
+                                     1e-40,
+                                     -2.5,
+                                     3.4e38,
+                                     1e300,
                                      std::numeric_limits<double>::infinity(),
-                                     std::numeric_limits<double>::quiet_NaN(), 7.25};
+                                     std::numeric_limits<double>::quiet_NaN(),
+                                     7.25};
       const double v = rng_.pick(f);
       return {v, std::to_string(v)};
     }
@@ -115,7 +121,8 @@ class Gen final : public Builder {
       const double v = 8 * rng_.unit() - 4;
       return {v, std::to_string(v)};
     }
-    const std::int64_t v = rng_.chance(0.1) ? std::numeric_limits<std::int64_t>::min() : rng_.range(-5, 9);
+    const std::int64_t v =
+        rng_.chance(0.1) ? std::numeric_limits<std::int64_t>::min() : rng_.range(-5, 9);
     return {v, std::to_string(v)};
   }
   std::int64_t axis(std::int64_t r) { return draw_axis(rng_, r); }
@@ -207,9 +214,11 @@ class Gen final : public Builder {
       case 9: {  // broadcast: new leading axes, size-1 axes stretched
         n.op = "broadcast";
         Shape s;
-        const std::int64_t extra = rng_.range(0, std::max<std::int64_t>(0, std::min<std::int64_t>(2, 5 - r)));
+        const std::int64_t extra =
+            rng_.range(0, std::max<std::int64_t>(0, std::min<std::int64_t>(2, 5 - r)));
         for (std::int64_t i = 0; i < extra; ++i) s.push_back(rng_.range(0, 3));
-        for (std::int64_t v : t.shape()) s.push_back(v == 1 && rng_.chance(0.5) ? rng_.range(0, 4) : v);
+        for (std::int64_t v : t.shape())
+          s.push_back(v == 1 && rng_.chance(0.5) ? rng_.range(0, 4) : v);
         n.shape = s;
         if (rng_.chance(0.3)) {
           Axes ax(static_cast<std::size_t>(r));
@@ -223,7 +232,9 @@ class Gen final : public Builder {
         Axes perm(static_cast<std::size_t>(r));
         std::iota(perm.begin(), perm.end(), 0);
         for (std::size_t i = perm.size(); i > 1; --i) {
-          std::swap(perm[i - 1], perm[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(i) - 1))]);
+          std::swap(
+              perm[i - 1],
+              perm[static_cast<std::size_t>(rng_.range(0, static_cast<std::int64_t>(i) - 1))]);
         }
         if (!rng_.chance(0.15)) n.ints["perm"] = perm;
         break;
@@ -321,7 +332,9 @@ class Gen final : public Builder {
       }
       case 19: {
         n.op = "select";
-        const int pr = rng_.chance(0.5) ? values(DType::u8, t.shape()) : compatible(t.shape(), rng_.chance(0.6) ? DType::u8 : dtype());
+        const int pr = rng_.chance(0.5)
+                           ? values(DType::u8, t.shape())
+                           : compatible(t.shape(), rng_.chance(0.6) ? DType::u8 : dtype());
         const int y = compatible(t.shape(), d);
         if (pr < 0 || y < 0) return;
         n.args = {pr, x, y};
@@ -350,7 +363,8 @@ class Gen final : public Builder {
         const int idx = indices({m, k}, -1, hi);
         Shape us = {m};
         for (std::int64_t i = 0; i < r; ++i) {
-          if (std::find(ax.begin(), ax.end(), i) == ax.end()) us.push_back(t.shape()[static_cast<std::size_t>(i)]);
+          if (std::find(ax.begin(), ax.end(), i) == ax.end())
+            us.push_back(t.shape()[static_cast<std::size_t>(i)]);
         }
         const int u = values(rng_.chance(0.7) ? d : dtype(), us);
         if (idx < 0 || u < 0) return;
@@ -359,7 +373,8 @@ class Gen final : public Builder {
         break;
       }
       case 22: {
-        const std::vector<std::string> names = {"all", "any", "sum", "product", "reduce_max", "reduce_min"};
+        const std::vector<std::string> names = {"all",     "any",        "sum",
+                                                "product", "reduce_max", "reduce_min"};
         n.op = rng_.pick(names);
         n.ints["axes"] = subset(r);
         n.ints["keep"] = {rng_.chance(0.3) ? 1 : 0};
@@ -373,7 +388,8 @@ class Gen final : public Builder {
         break;
       }
       case 24: {
-        const std::vector<std::string> names = {"window_sum", "window_product", "window_max", "window_min"};
+        const std::vector<std::string> names = {"window_sum", "window_product", "window_max",
+                                                "window_min"};
         n.op = rng_.pick(names);
         draw_window(rng_, t.shape(), n);
         break;
@@ -382,7 +398,8 @@ class Gen final : public Builder {
         const std::vector<std::string> names = {"sort", "argsort", "top_k.values", "top_k.indices"};
         n.op = rng_.pick(names);
         if (n.op[0] == 't') {
-          n.ints["k"] = {r == 0 ? 1 : rng_.range(0, t.shape().back() + (rng_.chance(0.05) ? 1 : 0))};
+          n.ints["k"] = {r == 0 ? 1
+                                : rng_.range(0, t.shape().back() + (rng_.chance(0.05) ? 1 : 0))};
         } else {
           n.ints["axis"] = {axis(r)};
           n.ints["descending"] = {rng_.chance(0.5) ? 1 : 0};
@@ -390,7 +407,8 @@ class Gen final : public Builder {
         break;
       }
       case 26: {
-        const std::vector<std::string> names = {"cumulative_sum", "cumulative_product", "cumulative_max", "cumulative_min"};
+        const std::vector<std::string> names = {"cumulative_sum", "cumulative_product",
+                                                "cumulative_max", "cumulative_min"};
         n.op = rng_.pick(names);
         n.ints["axis"] = {axis(r)};
         n.ints["reverse"] = {rng_.chance(0.5) ? 1 : 0};
@@ -707,6 +725,8 @@ class Gen final : public Builder {
 
 }  // namespace
 
-Program generate(std::uint64_t seed) { return Gen(seed).run(); }
+Program generate(std::uint64_t seed) {
+  return Gen(seed).run();
+}
 
 }  // namespace vkt::fuzz

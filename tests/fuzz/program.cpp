@@ -85,8 +85,8 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   }
   if (op == "indices") {
     const auto& r = ints(n, "range");
-    return from_bytes(make_indices(n.dtype, numel(n.shape), n.data_seed, r.at(0), r.at(1)),
-                      n.dtype, n.shape, &where);
+    return from_bytes(make_indices(n.dtype, numel(n.shape), n.data_seed, r.at(0), r.at(1)), n.dtype,
+                      n.shape, &where);
   }
   if (op == "const") return from_bytes(n.bytes, n.dtype, n.shape, &where);
   if (op == "full") return full(n.shape, n.literals.at(0).value, n.dtype, &where);
@@ -99,7 +99,8 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   if (is_family(op, OpFamily::unary)) return unary(op_from_name(op), x(0));
   if (is_family(op, OpFamily::binary)) {
     if (!n.literals.empty()) {
-      return binary_literal(op_from_name(op), x(0), n.literals[0].value, int0(n, "literal_left") != 0);
+      return binary_literal(op_from_name(op), x(0), n.literals[0].value,
+                            int0(n, "literal_left") != 0);
     }
     return binary(op_from_name(op), x(0), x(1));
   }
@@ -130,7 +131,8 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   }
   if (op == "indexed_add") return indexed_add(x(0), x(1), x(2), ints(n, "axes"));
   if (op == "indexed_put") return indexed_put(x(0), x(1), x(2), ints(n, "axes"));
-  if (is_family(op, OpFamily::reduce)) return reduce(op, x(0), ints(n, "axes"), int0(n, "keep") != 0);
+  if (is_family(op, OpFamily::reduce))
+    return reduce(op, x(0), ints(n, "axes"), int0(n, "keep") != 0);
   if (op == "argmax" || op == "argmin") {
     const auto axis = maybe(n, "axis");
     const bool keep = int0(n, "keep") != 0;
@@ -144,7 +146,8 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   }
   if (op == "top_k.values") return top_k(x(0), int0(n, "k")).first;
   if (op == "top_k.indices") return top_k(x(0), int0(n, "k")).second;
-  if (is_family(op, OpFamily::cumulative)) return scan(op, x(0), int0(n, "axis"), int0(n, "reverse") != 0);
+  if (is_family(op, OpFamily::cumulative))
+    return scan(op, x(0), int0(n, "axis"), int0(n, "reverse") != 0);
   if (op == "dot") {
     return dot(x(0), ints(n, "contract_a"), ints(n, "batch_a"), x(1), ints(n, "contract_b"),
                ints(n, "batch_b"));

@@ -27,7 +27,7 @@ struct Node {
   // Named integer arguments (axes, start, lengths, ...); names are listed as they are.
   std::map<std::string, std::vector<std::int64_t>> ints;
   std::vector<Literal> literals;
-  std::uint64_t data_seed = 0;  // leaves
+  std::uint64_t data_seed = 0;   // leaves
   std::vector<std::byte> bytes;  // "const"
 };
 

@@ -35,8 +35,8 @@ inline std::string threads_agree(Backend& b, int threads, int rounds, std::uint6
           if (got[i] == expected[t][r][i]) continue;
           failures[t] = "thread " + std::to_string(t) + ", program " + std::to_string(r) +
                         ", node %" + std::to_string(i) + " " + programs[t][r].nodes[i].op +
-                        " differs from the single-threaded run (error '" + got[i].error +
-                        "' vs '" + expected[t][r][i].error + "')\n" + listing(programs[t][r], {});
+                        " differs from the single-threaded run (error '" + got[i].error + "' vs '" +
+                        expected[t][r][i].error + "')\n" + listing(programs[t][r], {});
           return;
         }
       }

@@ -15,8 +15,9 @@ inline void add_reduce_cases(std::vector<BadCase>& v) {
     const std::string n(op_name(op));
     add_case(v, n + "/axis 2 of rank 2", A, n, {on_home({2, 3})},
              [op](const Inputs& x) { (void)run_reduce(op, x[0], {2}, false); });
-    add_case(v, n + "/repeated axis", A, n, {on_home({2, 3})},
-             [op](const Inputs& x) { (void)run_reduce(op, x[0], {0, -2}, false); });
+    add_case(v, n + "/repeated axis", A, n, {on_home({2, 3})}, [op](const Inputs& x) {
+      (void)run_reduce(op, x[0], {0, -2}, false);
+    });
     add_case(v, n + "/empty tensor", E, n, {empty_tensor()},
              [op](const Inputs& x) { (void)run_reduce(op, x[0], {}, false); });
   }
@@ -60,8 +61,8 @@ inline void add_reduce_cases(std::vector<BadCase>& v) {
     add_case(v, n + "/empty tensor", E, n, {empty_tensor()},
              [op](const Inputs& x) { (void)run_window(op, x[0], {}, {}); });
   }
-  for (Op op : {Op::cumulative_sum, Op::cumulative_product, Op::cumulative_min,
-                Op::cumulative_max}) {
+  for (Op op :
+       {Op::cumulative_sum, Op::cumulative_product, Op::cumulative_min, Op::cumulative_max}) {
     const std::string n(op_name(op));
     add_case(v, n + "/axis 2 of rank 2", A, n, {on_home({2, 3})},
              [op](const Inputs& x) { (void)run_scan(op, x[0], 2, false); });
@@ -142,8 +143,9 @@ inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
     add_case(v, op + "/" + what, x, op, {std::move(a), std::move(b)},
              [f](const Inputs& in) { f(in[0], in[1]); });
   };
-  two("contracting axes count", A, "dot", on_home({2, 3}), on_home({3, 2}),
-      [](auto& a, auto& b) { (void)dot(a, {1}, {}, b, {0, 1}, {}); });
+  two("contracting axes count", A, "dot", on_home({2, 3}), on_home({3, 2}), [](auto& a, auto& b) {
+    (void)dot(a, {1}, {}, b, {0, 1}, {});
+  });
   two("contracting sizes 3 and 2", S, "dot", on_home({2, 3}), on_home({2, 2}),
       [](auto& a, auto& b) { (void)dot(a, {1}, {}, b, {0}, {}); });
   two("axis 2 of rank 2", A, "dot", on_home({2, 3}), on_home({3, 2}),
@@ -190,18 +192,26 @@ inline void add_sort_linalg_cases(std::vector<BadCase>& v) {
   two("stride 0", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
       conv_with([](ConvOptions& o) { o.strides = {0}; }));
   two("two strides for one spatial axis", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
-      conv_with([](ConvOptions& o) { o.strides = {1, 1}; }));
+      conv_with([](ConvOptions& o) {
+        o.strides = {1, 1};
+      }));
   two("kernel dilation 0", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
       conv_with([](ConvOptions& o) { o.kernel_dilation = {0}; }));
   two("input dilation -1", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
       conv_with([](ConvOptions& o) { o.input_dilation = {-1}; }));
   two("padding for two axes", S, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
-      conv_with([](ConvOptions& o) { o.padding = {{1, 1}, {1, 1}}; }));
+      conv_with([](ConvOptions& o) {
+        o.padding = {{1, 1}, {1, 1}};
+      }));
   two("output size 0", S, "conv", on_home({1, 1, 2}), on_home({1, 1, 3}), conv_with(defaults));
   two("padding -3 makes output size <= 0", S, "conv", on_home({1, 1, 5}), on_home({1, 1, 3}),
-      conv_with([](ConvOptions& o) { o.padding = {{-3, 0}}; }));
+      conv_with([](ConvOptions& o) {
+        o.padding = {{-3, 0}};
+      }));
   two("input permutation repeats an axis", A, "conv", on_home({1, 2, 5}), on_home({2, 2, 3}),
-      conv_with([](ConvOptions& o) { o.input_permutation = {0, 0, 2}; }));
+      conv_with([](ConvOptions& o) {
+        o.input_permutation = {0, 0, 2};
+      }));
   two("two devices", Expect::incompatible, "conv", on_dev({1, 2, 5}), on_dev2({2, 2, 3}),
       conv_with(defaults));
   two("empty operand", E, "conv", on_home({1, 2, 5}), empty_tensor(), conv_with(defaults));
@@ -217,8 +227,7 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
                  std::move(f), op});
   };
   const DType s64 = DType::s64;
-  forbid(Op::full, {on_dev({1})},
-         [](auto& x) { (void)full({3}, 1, DType::f32, &x[0].backend()); });
+  forbid(Op::full, {on_dev({1})}, [](auto& x) { (void)full({3}, 1, DType::f32, &x[0].backend()); });
   forbid(Op::exp, {on_dev({3})}, [](auto& x) { (void)exp(x[0]); });
   forbid(Op::add, {on_dev({3}), on_dev({3})}, [](auto& x) { (void)add(x[0], x[1]); });
   forbid(Op::as_type, {on_dev({3})}, [](auto& x) { (void)as_type(x[0], DType::s32); });
@@ -227,16 +236,15 @@ inline void add_forbidden_fallback_cases(std::vector<BadCase>& v) {
   forbid(Op::sort, {on_dev({2, 3})}, [](auto& x) { (void)sort(x[0]); });
   forbid(Op::transpose, {on_dev({2, 3})}, [](auto& x) { (void)transpose(x[0]); });
   forbid(Op::slice, {on_dev({4})}, [](auto& x) { (void)slice(x[0], {1}, {2}); });
-  forbid(Op::gather, {on_dev({4}), on_dev({2, 1}, s64)},
-         [](auto& x) { (void)gather(x[0], x[1]); });
+  forbid(Op::gather, {on_dev({4}), on_dev({2, 1}, s64)}, [](auto& x) { (void)gather(x[0], x[1]); });
   forbid(Op::take, {on_dev({4}), on_dev({2}, s64)}, [](auto& x) { (void)take(x[0], x[1]); });
-  forbid(Op::concatenate, {on_dev({2}), on_dev({3})},
-         [](auto& x) { (void)concatenate({x[0], x[1]}); });
+  forbid(Op::concatenate, {on_dev({2}), on_dev({3})}, [](auto& x) {
+    (void)concatenate({x[0], x[1]});
+  });
   forbid(Op::window_sum, {on_dev({4})}, [](auto& x) { (void)window_sum(x[0], {2}); });
   forbid(Op::cumulative_sum, {on_dev({4})}, [](auto& x) { (void)cumulative_sum(x[0]); });
   forbid(Op::dot, {on_dev({2, 3}), on_dev({3, 2})}, [](auto& x) { (void)dot(x[0], x[1]); });
-  forbid(Op::conv, {on_dev({1, 2, 5}), on_dev({2, 2, 3})},
-         [](auto& x) { (void)conv(x[0], x[1]); });
+  forbid(Op::conv, {on_dev({1, 2, 5}), on_dev({2, 2, 3})}, [](auto& x) { (void)conv(x[0], x[1]); });
   forbid(Op::triangular_solve, {on_dev({2, 2}), on_dev({2, 1})},
          [](auto& x) { (void)triangular_solve(x[0], x[1]); });
   forbid(Op::cholesky, {on_dev({2, 2})}, [](auto& x) { (void)cholesky(x[0]); });

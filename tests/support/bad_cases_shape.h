@@ -27,36 +27,47 @@ inline void add_movement_cases(std::vector<BadCase>& v) {
   one("empty tensor", E, "squeeze", empty_tensor(), [](auto& t) { (void)squeeze(t); });
   one("{3} to {4}", S, "broadcast", on_home({3}), [](auto& t) { (void)broadcast(t, {4}); });
   one("to a lower rank", S, "broadcast", on_home({2, 3}), [](auto& t) { (void)broadcast(t, {3}); });
-  one("axes decreasing", A, "broadcast", on_home({1, 1}),
-      [](auto& t) { (void)broadcast(t, {2, 2}, {1, 0}); });
-  one("axes count", A, "broadcast", on_home({1, 1}),
-      [](auto& t) { (void)broadcast(t, {2, 2}, {0}); });
+  one("axes decreasing", A, "broadcast", on_home({1, 1}), [](auto& t) {
+    (void)broadcast(t, {2, 2}, {1, 0});
+  });
+  one("axes count", A, "broadcast", on_home({1, 1}), [](auto& t) {
+    (void)broadcast(t, {2, 2}, {0});
+  });
   one("axis 4", A, "broadcast", on_home({1}), [](auto& t) { (void)broadcast(t, {2, 2}, {4}); });
   one("negative target", S, "broadcast", on_home({1}), [](auto& t) { (void)broadcast(t, {-2}); });
   one("2^62 f32 elements", S, "broadcast", on_home({1}),
       [](auto& t) { (void)broadcast(t, {std::int64_t{1} << 62}); });
   one("empty tensor", E, "broadcast", empty_tensor(), [](auto& t) { (void)broadcast(t, {2}); });
-  one("short permutation", A, "transpose", on_home({2, 3, 4}),
-      [](auto& t) { (void)transpose(t, {1, 0}); });
-  one("repeated axis", A, "transpose", on_home({2, 3}), [](auto& t) { (void)transpose(t, {0, 0}); });
-  one("axis 2 of rank 2", A, "transpose", on_home({2, 3}),
-      [](auto& t) { (void)transpose(t, {2, 0}); });
+  one("short permutation", A, "transpose", on_home({2, 3, 4}), [](auto& t) {
+    (void)transpose(t, {1, 0});
+  });
+  one("repeated axis", A, "transpose", on_home({2, 3}), [](auto& t) {
+    (void)transpose(t, {0, 0});
+  });
+  one("axis 2 of rank 2", A, "transpose", on_home({2, 3}), [](auto& t) {
+    (void)transpose(t, {2, 0});
+  });
   one("empty tensor", E, "transpose", empty_tensor(), [](auto& t) { (void)transpose(t); });
-  one("config for rank 1", S, "pad", on_home({2, 3}), [](auto& t) { (void)pad(t, 0, {{1, 1, 0}}); });
+  one("config for rank 1", S, "pad", on_home({2, 3}), [](auto& t) {
+    (void)pad(t, 0, {{1, 1, 0}});
+  });
   one("negative interior", S, "pad", on_home({3}), [](auto& t) { (void)pad(t, 0, {{0, 0, -1}}); });
   one("negative size", S, "pad", on_home({3}), [](auto& t) { (void)pad(t, 0, {{-2, -2, 0}}); });
-  one("lo + hi past int64", S, "pad", on_home({3}),
-      [=](auto& t) { (void)pad(t, 0, {{big, big, 0}}); });
-  one("interior past int64", S, "pad", on_home({3}),
-      [=](auto& t) { (void)pad(t, 0, {{0, 0, big}}); });
+  one("lo + hi past int64", S, "pad", on_home({3}), [=](auto& t) {
+    (void)pad(t, 0, {{big, big, 0}});
+  });
+  one("interior past int64", S, "pad", on_home({3}), [=](auto& t) {
+    (void)pad(t, 0, {{0, 0, big}});
+  });
   one("empty tensor", E, "pad", empty_tensor(), [](auto& t) { (void)pad(t, 0, {}); });
   one("axis 3", A, "reverse", on_home({2, 3}), [](auto& t) { (void)reverse(t, {3}); });
   one("repeated axis", A, "reverse", on_home({2, 3}), [](auto& t) { (void)reverse(t, {1, -1}); });
   one("empty tensor", E, "reverse", empty_tensor(), [](auto& t) { (void)reverse(t); });
   one("start count", S, "slice", on_home({4, 4}), [](auto& t) { (void)slice(t, {0}, {2, 2}); });
   one("lengths count", S, "slice", on_home({4, 4}), [](auto& t) { (void)slice(t, {0, 0}, {2}); });
-  one("strides count", S, "slice", on_home({4, 4}),
-      [](auto& t) { (void)slice(t, {0, 0}, {2, 2}, {1}); });
+  one("strides count", S, "slice", on_home({4, 4}), [](auto& t) {
+    (void)slice(t, {0, 0}, {2, 2}, {1});
+  });
   one("stride 0", S, "slice", on_home({4}), [](auto& t) { (void)slice(t, {0}, {2}, {0}); });
   one("negative length", S, "slice", on_home({4}), [](auto& t) { (void)slice(t, {0}, {-1}); });
   one("length 5 of 4", S, "slice", on_home({4}), [](auto& t) { (void)slice(t, {0}, {5}); });
@@ -71,10 +82,12 @@ inline void add_movement_cases(std::vector<BadCase>& v) {
   };
   two("start count", S, "put_slice", on_home({4, 4}), on_home({2, 2}),
       [](auto& t, auto& u) { (void)put_slice(t, {0}, u); });
-  two("update rank", S, "put_slice", on_home({4, 4}), on_home({2}),
-      [](auto& t, auto& u) { (void)put_slice(t, {0, 0}, u); });
-  two("update too big", S, "put_slice", on_home({4, 4}), on_home({5, 1}),
-      [](auto& t, auto& u) { (void)put_slice(t, {0, 0}, u); });
+  two("update rank", S, "put_slice", on_home({4, 4}), on_home({2}), [](auto& t, auto& u) {
+    (void)put_slice(t, {0, 0}, u);
+  });
+  two("update too big", S, "put_slice", on_home({4, 4}), on_home({5, 1}), [](auto& t, auto& u) {
+    (void)put_slice(t, {0, 0}, u);
+  });
   two("empty update", E, "put_slice", on_home({4}), empty_tensor(),
       [](auto& t, auto& u) { (void)put_slice(t, {0}, u); });
   two("two devices", Expect::incompatible, "put_slice", on_dev({4}), on_dev2({2}),
@@ -86,17 +99,23 @@ inline void add_movement_cases(std::vector<BadCase>& v) {
     };
     add_case(v, std::string(op) + "/no tensors", S, op, {}, [join](auto&) { join({}, 0); });
     two("shapes {2, 3} and {3, 3}", S, op, on_home({2, 3}), on_home({3, 3}),
-        [join](auto& a, auto& b) { join({a, b}, 1); });
+        [join](auto& a, auto& b) {
+          join({a, b}, 1);
+        });
     two("axis 3", A, op, on_home({2, 3}), on_home({2, 3}), [join](auto& a, auto& b) {
       join({a, b}, 3);
     });
     two("two devices", Expect::incompatible, op, on_dev({2}), on_dev2({2}),
-        [join](auto& a, auto& b) { join({a, b}, 0); });
-    two("empty tensor", E, op, on_home({2}), empty_tensor(),
-        [join](auto& a, auto& b) { join({a, b}, 0); });
+        [join](auto& a, auto& b) {
+          join({a, b}, 0);
+        });
+    two("empty tensor", E, op, on_home({2}), empty_tensor(), [join](auto& a, auto& b) {
+      join({a, b}, 0);
+    });
   }
-  two("rank 0", S, "concatenate", on_home({}), on_home({}),
-      [](auto& a, auto& b) { (void)concatenate({a, b}); });
+  two("rank 0", S, "concatenate", on_home({}), on_home({}), [](auto& a, auto& b) {
+    (void)concatenate({a, b});
+  });
 }
 
 inline void add_index_cases(std::vector<BadCase>& v) {
@@ -128,55 +147,129 @@ inline void add_index_cases(std::vector<BadCase>& v) {
     std::function<void(const Inputs&)> f;
   };
   const Row rows[] = {
-      {"rank-0 indices", S, "gather", {on_home({4}), on_home({}, s32)},
+      {"rank-0 indices",
+       S,
+       "gather",
+       {on_home({4}), on_home({}, s32)},
        [](auto& x) { (void)gather(x[0], x[1]); }},
-      {"3 index columns for rank 2", S, "gather", {on_home({4, 2}), on_home({2, 3}, s32)},
+      {"3 index columns for rank 2",
+       S,
+       "gather",
+       {on_home({4, 2}), on_home({2, 3}, s32)},
        [](auto& x) { (void)gather(x[0], x[1]); }},
-      {"axes count", S, "gather", {on_home({4, 2}), on_home({2, 1}, s32)},
-       [](auto& x) { (void)gather(x[0], x[1], {0, 1}); }},
-      {"repeated axes", A, "gather", {on_home({4, 2}), on_home({2, 2}, s32)},
-       [](auto& x) { (void)gather(x[0], x[1], {0, 0}); }},
-      {"axis 2", A, "gather", {on_home({4, 2}), on_home({2, 1}, s32)},
+      {"axes count",
+       S,
+       "gather",
+       {on_home({4, 2}), on_home({2, 1}, s32)},
+       [](auto& x) {
+         (void)gather(x[0], x[1], {0, 1});
+       }},
+      {"repeated axes",
+       A,
+       "gather",
+       {on_home({4, 2}), on_home({2, 2}, s32)},
+       [](auto& x) {
+         (void)gather(x[0], x[1], {0, 0});
+       }},
+      {"axis 2",
+       A,
+       "gather",
+       {on_home({4, 2}), on_home({2, 1}, s32)},
        [](auto& x) { (void)gather(x[0], x[1], {2}); }},
-      {"index into an axis of size 0", S, "gather", {on_home({0, 3}), on_home({2, 1}, s32)},
+      {"index into an axis of size 0",
+       S,
+       "gather",
+       {on_home({0, 3}), on_home({2, 1}, s32)},
        [](auto& x) { (void)gather(x[0], x[1]); }},
-      {"two devices", I, "gather", {on_dev({4}), on_dev2({2, 1}, s32)},
+      {"two devices",
+       I,
+       "gather",
+       {on_dev({4}), on_dev2({2, 1}, s32)},
        [](auto& x) { (void)gather(x[0], x[1]); }},
-      {"empty indices", E, "gather", {on_home({4}), empty_tensor()},
+      {"empty indices",
+       E,
+       "gather",
+       {on_home({4}), empty_tensor()},
        [](auto& x) { (void)gather(x[0], x[1]); }},
-      {"axis 1 of rank 1", A, "take", {on_home({4}), on_home({2}, s32)},
+      {"axis 1 of rank 1",
+       A,
+       "take",
+       {on_home({4}), on_home({2}, s32)},
        [](auto& x) { (void)take(x[0], x[1], 1); }},
-      {"index into an axis of size 0", S, "take", {on_home({0}), on_home({2}, s32)},
+      {"index into an axis of size 0",
+       S,
+       "take",
+       {on_home({0}), on_home({2}, s32)},
        [](auto& x) { (void)take(x[0], x[1]); }},
-      {"two devices", I, "take", {on_dev({4}), on_dev2({2}, s32)},
+      {"two devices",
+       I,
+       "take",
+       {on_dev({4}), on_dev2({2}, s32)},
        [](auto& x) { (void)take(x[0], x[1]); }},
-      {"empty tensor", E, "take", {empty_tensor(), on_home({2}, s32)},
+      {"empty tensor",
+       E,
+       "take",
+       {empty_tensor(), on_home({2}, s32)},
        [](auto& x) { (void)take(x[0], x[1]); }},
-      {"indices {3, 3} for {2, 3}", S, "take_along_axis", {on_home({2, 3}), on_home({3, 3}, s32)},
+      {"indices {3, 3} for {2, 3}",
+       S,
+       "take_along_axis",
+       {on_home({2, 3}), on_home({3, 3}, s32)},
        [](auto& x) { (void)take_along_axis(x[0], x[1], 1); }},
-      {"indices of rank 1 for rank 2", S, "take_along_axis",
+      {"indices of rank 1 for rank 2",
+       S,
+       "take_along_axis",
        {on_home({2, 3}), on_home({3}, s32)},
        [](auto& x) { (void)take_along_axis(x[0], x[1], 1); }},
-      {"axis 2", A, "take_along_axis", {on_home({2, 3}), on_home({2, 3}, s32)},
+      {"axis 2",
+       A,
+       "take_along_axis",
+       {on_home({2, 3}), on_home({2, 3}, s32)},
        [](auto& x) { (void)take_along_axis(x[0], x[1], 2); }},
-      {"index into an axis of size 0", S, "take_along_axis",
+      {"index into an axis of size 0",
+       S,
+       "take_along_axis",
        {on_home({2, 0}), on_home({2, 1}, s32)},
        [](auto& x) { (void)take_along_axis(x[0], x[1], 1); }},
-      {"two devices", I, "take_along_axis", {on_dev({4}), on_dev2({2}, s32)},
+      {"two devices",
+       I,
+       "take_along_axis",
+       {on_dev({4}), on_dev2({2}, s32)},
        [](auto& x) { (void)take_along_axis(x[0], x[1], 0); }},
-      {"shapes {2} {3} {2}", S, "select", {on_home({2}, DType::u8), on_home({3}), on_home({2})},
+      {"shapes {2} {3} {2}",
+       S,
+       "select",
+       {on_home({2}, DType::u8), on_home({3}), on_home({2})},
        [](auto& x) { (void)select(x[0], x[1], x[2]); }},
-      {"two devices", I, "select", {on_dev({2}, DType::u8), on_dev2({2}), on_home({2})},
+      {"two devices",
+       I,
+       "select",
+       {on_dev({2}, DType::u8), on_dev2({2}), on_home({2})},
        [](auto& x) { (void)select(x[0], x[1], x[2]); }},
-      {"empty predicate", E, "select", {empty_tensor(), on_home({2}), on_home({2})},
+      {"empty predicate",
+       E,
+       "select",
+       {empty_tensor(), on_home({2}), on_home({2})},
        [](auto& x) { (void)select(x[0], x[1], x[2]); }},
-      {"shapes {2} {3} {2}", S, "clip", {on_home({2}), on_home({3}), on_home({2})},
+      {"shapes {2} {3} {2}",
+       S,
+       "clip",
+       {on_home({2}), on_home({3}), on_home({2})},
        [](auto& x) { (void)clip(x[0], x[1], x[2]); }},
-      {"two devices", I, "clip", {on_dev({2}), on_dev2({2}), on_dev({2})},
+      {"two devices",
+       I,
+       "clip",
+       {on_dev({2}), on_dev2({2}), on_dev({2})},
        [](auto& x) { (void)clip(x[0], x[1], x[2]); }},
-      {"empty bound", E, "clip", {on_home({2}), empty_tensor(), on_home({2})},
+      {"empty bound",
+       E,
+       "clip",
+       {on_home({2}), empty_tensor(), on_home({2})},
        [](auto& x) { (void)clip(x[0], x[1], x[2]); }},
-      {"empty tensor with literals", E, "clip", {empty_tensor()},
+      {"empty tensor with literals",
+       E,
+       "clip",
+       {empty_tensor()},
        [](auto& x) { (void)clip(x[0], 0, 1); }},
   };
   for (const Row& r : rows) add_case(v, std::string(r.op) + "/" + r.what, r.x, r.op, r.specs, r.f);
@@ -187,17 +280,37 @@ inline void add_index_cases(std::vector<BadCase>& v) {
                                    : indexed_put(x[0], x[1], x[2], axes));
     };
     const Row cases[] = {
-        {"indices of rank 1", S, "", {on_home({4}), on_home({2}, s32), on_home({2})},
+        {"indices of rank 1",
+         S,
+         "",
+         {on_home({4}), on_home({2}, s32), on_home({2})},
          [run](auto& x) { run(x, {}); }},
-        {"updates {3} for 2 rows", S, "", {on_home({4}), on_home({2, 1}, s32), on_home({3})},
+        {"updates {3} for 2 rows",
+         S,
+         "",
+         {on_home({4}), on_home({2, 1}, s32), on_home({3})},
          [run](auto& x) { run(x, {}); }},
-        {"repeated axes", A, "", {on_home({4, 4}), on_home({2, 2}, s32), on_home({2})},
-         [run](auto& x) { run(x, {1, 1}); }},
-        {"2 index columns for rank 1", S, "", {on_home({4}), on_home({2, 2}, s32), on_home({2})},
+        {"repeated axes",
+         A,
+         "",
+         {on_home({4, 4}), on_home({2, 2}, s32), on_home({2})},
+         [run](auto& x) {
+           run(x, {1, 1});
+         }},
+        {"2 index columns for rank 1",
+         S,
+         "",
+         {on_home({4}), on_home({2, 2}, s32), on_home({2})},
          [run](auto& x) { run(x, {}); }},
-        {"two devices", I, "", {on_dev({4}), on_home({2, 1}, s32), on_dev2({2})},
+        {"two devices",
+         I,
+         "",
+         {on_dev({4}), on_home({2, 1}, s32), on_dev2({2})},
          [run](auto& x) { run(x, {}); }},
-        {"empty updates", E, "", {on_home({4}), on_home({2, 1}, s32), empty_tensor()},
+        {"empty updates",
+         E,
+         "",
+         {on_home({4}), on_home({2, 1}, s32), empty_tensor()},
          [run](auto& x) { run(x, {}); }},
     };
     for (const Row& r : cases) add_case(v, n + "/" + r.what, r.x, n, r.specs, r.f);

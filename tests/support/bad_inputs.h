@@ -149,7 +149,8 @@ inline void run_bad_case(const BadCase& c, const BadInputEnv& env) {
   Inputs in;
   for (const Spec& s : c.specs) in.push_back(make_input(s, env));
   std::vector<std::vector<std::byte>> before;
-  for (const Tensor& t : in) before.push_back(t.defined() ? t.to_bytes() : std::vector<std::byte>{});
+  for (const Tensor& t : in)
+    before.push_back(t.defined() ? t.to_bytes() : std::vector<std::byte>{});
   if (c.forbid_fallback_of) {
     env.set_native(*c.forbid_fallback_of, false);
     set_fallback_policy(FallbackPolicy::error);
@@ -161,7 +162,8 @@ inline void run_bad_case(const BadCase& c, const BadInputEnv& env) {
   } catch (const Error& e) {
     const std::string msg = e.what();
     if (!has_type(e, c.expect)) {
-      failure = std::string("expected ") + expect_name(c.expect) + ", got another vkt error: " + msg;
+      failure =
+          std::string("expected ") + expect_name(c.expect) + ", got another vkt error: " + msg;
     } else if (msg.rfind("[" + c.op + "]", 0) != 0) {
       failure = "the message does not start with [" + c.op + "]: " + msg;
     }

@@ -6,9 +6,9 @@
 
 #include <cstring>
 
+#include "core/legacy_policy.h"
 #include "support/compare.h"
 #include "unit/fake_backend.h"
-#include "core/legacy_policy.h"
 #include "vkt/vkt.h"
 
 namespace vkt {

@@ -33,8 +33,7 @@ using Cd = std::complex<double>;
 // Forces the four-step choice for one scope ("off", a byte bound, or "" for the rule).
 class FourStepMode {
  public:
-  explicit FourStepMode(const char* value)
-      : scope_(std::string("cpu_fft_four_step=") + value) {}
+  explicit FourStepMode(const char* value) : scope_(std::string("cpu_fft_four_step=") + value) {}
 
  private:
   OverrideScope scope_;

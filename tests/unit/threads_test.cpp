@@ -2,13 +2,14 @@
 // runs its own random programs (tests/fuzz) and must get the bits of a single-threaded run.
 // The unit suite also runs under ThreadSanitizer (scripts/test.sh), which checks the
 // cpu backend's OpenMP loops, the host pool and the ledger under this load.
+#include "fuzz/threads.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 
 #include "core/host_parallel.h"
-#include "fuzz/threads.h"
 #include "unit/fake_backend.h"
 #include "vkt/vkt.h"
 

@@ -12,9 +12,9 @@
 
 #include "vkt/compile.h"
 #include "vkt/ledger.h"
-#include "vulkan/runtime/backend.h"
 #include "vulkan/compile/compiled_glsl.h"
 #include "vulkan/compile/kernel_cache.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace fused_glsl {

@@ -15,11 +15,11 @@
 
 #include "vkt/compile.h"
 #include "vkt/ledger.h"
-#include "vulkan/runtime/backend.h"
 #include "vulkan/compile/compiled_glsl.h"
 #include "vulkan/compile/kernel_cache.h"
 #include "vulkan/compile/later_tier.h"
 #include "vulkan/ops/linalg_gemm.h"
+#include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::vk {

@@ -1,8 +1,8 @@
 // full, iota, eye on the device (shaders/creation.comp).
 #include <array>
 
-#include "vulkan/runtime/backend.h"
 #include "vulkan/ops/scalar_words.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 namespace {

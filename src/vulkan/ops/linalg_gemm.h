@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "vulkan/runtime/backend.h"
 #include "vulkan/ops/linalg_dot_choice.h"
+#include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
 

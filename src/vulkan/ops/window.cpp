@@ -30,13 +30,11 @@ std::vector<WindowAxis> merged_axes(const OpCall& call) {
   const Shape& in = call.inputs.at(0).shape();
   std::vector<WindowAxis> axes;
   for (std::size_t a = 0; a < in.size(); ++a) {
-    const WindowAxis w{static_cast<std::uint64_t>(call.out_shape[a]),
-                       static_cast<std::uint64_t>(in[a]),
-                       static_cast<std::uint64_t>(p.dims[a]),
-                       static_cast<std::uint64_t>(p.strides[a]),
-                       static_cast<std::uint64_t>(p.padding[a].first),
-                       static_cast<std::uint64_t>(p.dilations[a]),
-                       static_cast<std::uint64_t>(p.padding[a].second)};
+    const WindowAxis w{
+        static_cast<std::uint64_t>(call.out_shape[a]),  static_cast<std::uint64_t>(in[a]),
+        static_cast<std::uint64_t>(p.dims[a]),          static_cast<std::uint64_t>(p.strides[a]),
+        static_cast<std::uint64_t>(p.padding[a].first), static_cast<std::uint64_t>(p.dilations[a]),
+        static_cast<std::uint64_t>(p.padding[a].second)};
     const bool merge = w.trivial() && !axes.empty() && axes.back().trivial();
     if (merge) {
       axes.back().out *= w.out;

@@ -8,8 +8,8 @@
 #include "common/settings.h"
 #include "vkt/error.h"
 #include "vkt/ledger.h"
-#include "vulkan/ops/fft.h"
 #include "vulkan/compile/kernel_cache.h"
+#include "vulkan/ops/fft.h"
 #include "vulkan/runtime/shader_limits.h"
 #include "vulkan/runtime/testing.h"
 

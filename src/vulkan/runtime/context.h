@@ -90,4 +90,9 @@ std::string device_report();
 // "discrete", "integrated", "virtual", "cpu" or "other".
 const char* device_type_name(VkPhysicalDeviceType t);
 
+// GPUs against CPU devices (lavapipe): the rules that differ by the device's kind ask this.
+inline bool is_gpu(const Context& ctx) {
+  return ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 }  // namespace vkt::vk
