@@ -28,7 +28,7 @@ Stats summarize(std::vector<double> s) {
 Stats time_it(const std::function<void()>& run, const TimingPlan& plan,
               const std::function<void()>& after) {
   // The first run alone: it may create pipelines, host time during which the device idles and
-  // drops its clocks (the matmul collapse, run 69), so the warm-up counts from its end.
+  // drops its clocks (H200 matmul rows collapsed), so the warm-up counts from its end.
   run();
   const double warm_start = now_us();
   for (int i = 1; i < plan.warmups || now_us() - warm_start < plan.min_warmup_us; ++i) run();

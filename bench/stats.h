@@ -18,11 +18,11 @@ Stats summarize(std::vector<double> samples_us);
 // The least warm-up of anything timed on a GPU: 500 ms, or VKT_BENCH_WARMUP_MS (read once).
 // The H200's clock governor takes the SM clock from 1980 down to 345 MHz after a few seconds
 // of low use (the cpu columns, making inputs) and back only after some 100 ms of work: with
-// 20 ms, memory-bound kernels late in a process ran 1.5 to 3x slower on the device (runs 30
-// to 32, 34: nvidia-smi's clocks beside; 500 ms removed it, 100 ms did not). measure.h's
+// 20 ms, memory-bound kernels late in a process ran markedly slower on the device (seen with
+// nvidia-smi's clocks beside; 500 ms removed it, 100 ms did not). measure.h's
 // min_warmup_us(Backend) applies it to GPUs only: a cpu device (lavapipe) keeps 20 ms.
 // It counts from the end of the first run, whose pipeline creation left the device idle at
-// 345 MHz (run 69: matmul rows at a sixth of their rate when it counted from the start).
+// 345 MHz (matmul rows ran far below their rate when it counted from the start).
 double device_min_warmup_us();
 
 struct TimingPlan {

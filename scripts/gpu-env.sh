@@ -10,7 +10,7 @@ if [ ! -d /opt/gl/usr ]; then
 fi
 g=/opt/gl/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH=$g/openblas-${VKT_GPU_BLAS:-openmp}:${LD_LIBRARY_PATH:-}:$g
-# Without it the image's own OpenBLAS loads (its pthreads build: runs 51-87), silently.
+# Without it the image's own OpenBLAS loads (its pthreads build: src/cpu/blas.h), silently.
 [ -d "$g/openblas-${VKT_GPU_BLAS:-openmp}" ] ||
   echo "gpu-env: no $g/openblas-${VKT_GPU_BLAS:-openmp} (.gl lacks its package: scripts/pack-gpu.sh fetches it)" >&2
 for icd in /usr/share/vulkan/icd.d/nvidia_icd.json /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \

@@ -16,13 +16,13 @@ packed=${2:-build-gpu}
 lean=${3:-}
 # Built first, so vkt-bench's commit stamp (bench/commit.cmake, refreshed at every build) is
 # the commit packed: a pack made after a commit without a rebuild carried the previous
-# commit's "-dirty" stamp into runs 15 and 16's CSVs.
+# commit's "-dirty" stamp into the CSVs of the benches that followed.
 # The probes and tests are off in a plain build (scripts/build.sh): turned on here.
 cmake "$build" -DVKT_BUILD_TOOLS=ON -DVKT_BUILD_TESTS=ON > /dev/null
 cmake --build "$build" -j "$(nproc)" > /dev/null
 # The cpu baseline there needs OpenBLAS's OpenMP build (src/cpu/blas.h; scripts/gpu-env.sh
-# puts it first): where .gl lacked it, runs 51-87 loaded the image's pthreads build, whose
-# spinning threads slowed the mlp's 1024^3 dot beside the cpu's OpenMP loops to 9-100 ms.
+# puts it first): where .gl lacked it, benches loaded the image's pthreads build, whose
+# spinning threads slowed the mlp's 1024^3 dot beside the cpu's OpenMP loops many times over.
 if ! ls .gl/libopenblas0-openmp_*.deb > /dev/null 2>&1; then
   bash scripts/gpu-debs.sh > /dev/null
 fi

@@ -64,8 +64,8 @@ if ! "$bench" info | grep -q "device .*H200"; then
   echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
 fi
 have_torch() { python3 -c 'import torch' 2>/dev/null; }
-# An idle H200 runs at 345 MHz and a small op then costs ~50 us instead of ~25 (run 11). Run
-# 34 showed the clock governor also lowers the clock a few seconds into a mostly idle process:
+# An idle H200 runs at 345 MHz and a small op then costs markedly more than when warm. The
+# clock governor also lowers the clock a few seconds into a mostly idle process:
 # vkt-bench (and the peers) now warm up every GPU column for 500 ms (bench/stats.h). The
 # throw-away process below still brings the clock up before the first bench; it runs the
 # memory rows' ops at 64M; VKT_BENCH_WARMUP=matmul gives the old one (4096 matmuls), =none

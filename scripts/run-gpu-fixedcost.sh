@@ -19,7 +19,7 @@ build=${2:-build-gpu}
 bench=$build/vkt-bench
 mkdir -p "$out"
 seed=concatenate,pad,put_slice,indexed_put,broadcast,gather,take
-# The GPU's clocks up first: the fixed cost on a cold GPU is twice as high (run 11).
+# The GPU's clocks up first: the fixed cost on a cold GPU was measured markedly higher.
 # WARMUP_SIZE: smaller for a smoke test on lavapipe.
 "$bench" ops --ops add --sizes "${WARMUP_SIZE:-16777216}" --reps 300 --out "$out/warmup.csv" \
   > /dev/null

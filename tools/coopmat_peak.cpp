@@ -14,7 +14,7 @@
 // blocks or prefetching the next step's, and the multiply alone (peak: one step's blocks
 // multiplied K / BK times), or copying the blocks through shared memory itself (staged), and
 // checks C against the host; A, B and C in device-only memory (--memory mapped: memory the
-// host maps, as runs 54-60 had them).
+// host maps, as the probe's earlier GEMMs had them).
 // With --ladder N and the file gemm_ladder.spv, it times the dot's default f16 schedule at
 // N x N x N with its parts switched on one at a time (gemm_ladder.comp says which).
 // Time is the device's (timestamps), the median of the repeats after half a second of them.
@@ -83,7 +83,7 @@ struct Options {
 };
 
 // Where a probe buffer lives: mapped (device-local memory the host maps, where the device has
-// it, as runs 54-60's GEMMs read) or device-only, the placement of the library's tensors
+// it, as the probe's earlier GEMMs read) or device-only, the placement of the library's tensors
 // (--memory; the ladder runs both).
 enum class Place { mapped, device };
 
@@ -221,7 +221,7 @@ class Runner {
 
   // Median device time of `repeats` dispatches, in microseconds, after half a second of
   // them: the SM clock drops while a pipeline is created and takes that long to come back
-  // (run 93: rungs timed right after their pipeline's creation ran at a fifth of their rate).
+  // (rungs timed right after their pipeline's creation ran far below their rate on the H200).
   double time(VkPipeline p, const std::vector<std::uint32_t>& push, std::uint32_t gx,
               std::uint32_t gy, std::uint32_t repeats) {
     const auto began = std::chrono::steady_clock::now();

@@ -1,5 +1,5 @@
 // OpenBLAS, loaded at first use rather than linked, for two reasons measured on the H200
-// box (bench_results/h200/run1-946620b): OpenBLAS 0.3.21 falls back to its Prescott (SSE3)
+// box (bench_results/h200/blas-*.csv): OpenBLAS 0.3.21 falls back to its Prescott (SSE3)
 // kernels on a CPU model it does not know, and it reads OPENBLAS_CORETYPE only while it
 // loads; and its pthreads build spins threads that fight the cpu backend's OpenMP team
 // (a 1M add after a dot: 8 ms instead of 25 us), so the OpenMP build is preferred.

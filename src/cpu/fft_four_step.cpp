@@ -132,10 +132,10 @@ bool four_step_pays(std::int64_t n, std::int64_t point_bytes) {
 }
 
 // A line inside L2 that would run alone on one thread while most of the host's idle: the
-// split spreads its passes over them. On the H200's 16 cores one line of c64 took 78 us split
-// against 181 direct at 16K points, 168 against 894 at 64K (bench_results/h200/
-// run23-320d310, fft-cpu-*-sweep); with 2 threads the split's extra passes eat the gain (the
-// VM's measurement above), hence at least 4 threads and more than twice the lines.
+// split spreads its passes over them. On the H200's 16 cores one line of c64 ran much faster
+// split than direct at 16K and 64K points (a sweep of the split there); with 2 threads the
+// split's extra passes eat the gain (the VM's measurement above), hence at least 4 threads
+// and more than twice the lines.
 bool four_step_spreads(std::int64_t n, std::int64_t lines, std::int64_t threads) {
   if (four_step_off()) return false;
   return n >= 16384 && four_step_split(n) >= 16 && threads >= 4 && 2 * lines <= threads;

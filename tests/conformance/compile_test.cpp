@@ -212,7 +212,7 @@ TEST_F(VulkanCompile, ReturnedIntermediateIsWrittenByTheSameKernel) {
 }
 
 // One value as both operands: a driver may fold x / x to 1 or x - x to 0, wrong for zeros,
-// infinities and NaN (the H200 gave divide(x, x) = 1 for x = 0 in f64, run 17).
+// infinities and NaN (the H200 gave divide(x, x) = 1 for x = 0 in f64).
 TEST_F(VulkanCompile, OneValueAsBothOperandsKeepsSpecialValues) {
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<double> v = {0.0, -0.0, inf, -inf, std::nan(""), 1.5, -3.0, 1e-310};

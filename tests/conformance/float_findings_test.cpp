@@ -100,7 +100,7 @@ TEST_F(FloatFindings, DivideAndPowWithSubnormals) {
     EXPECT_TRUE(g == c || std::fabs(g - c) <= 1.2e-7 * std::fabs(c) + 1.5e-45)
         << p.first << " / " << p.second << ": " << g << " vs cpu " << c;
   }
-  // pow of a subnormal base (H200 run 8: pow(1e-40, 0.5) gave 2^-75, a flushed |x|), of a
+  // pow of a subnormal base (the H200: pow(1e-40, 0.5) gave 2^-75, a flushed |x|), of a
   // subnormal exponent, and with subnormal results.
   for (const auto& p : std::vector<std::pair<float, float>>{{1e-40f, -0.75f},
                                                             {1e-40f, 0.5f},

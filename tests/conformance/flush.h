@@ -58,7 +58,7 @@ inline bool device_flushes(DType d) {
 
 // Subnormal elements of a float tensor set to a zero of their sign (what a flush reads); a
 // complex tensor's parts each on their own (a c64 kernel computes in f32: the H200 flushed a
-// subnormal real part in a c64 dot, which the model missed: fuzz seed 52, run 35).
+// subnormal real part in a c64 dot, which the model missed: fuzz seed 52).
 inline Tensor flushed(const Tensor& t) {
   std::vector<std::byte> bytes = t.to_bytes();
   const DType part = is_complex(t.dtype()) ? to_real_type(t.dtype()) : t.dtype();

@@ -196,7 +196,7 @@ TEST_F(FuzzFindings, TriangularSolveNonFiniteOnlyWhereItDepends) {
 // The H200 (flushing f32 subnormals) gave 0 for a c64 outer product whose operand held a
 // subnormal real part, where the cpu gave -2.25e-20: the flush is allowed, but the fuzzer's
 // flushed answer left complex tensors as they were, so it called the flushed result a mismatch
-// (seed 52, programs 562591, 750003, 812547; run 35). Each part of a complex tensor flushes.
+// (seed 52, programs 562591, 750003, 812547). Each part of a complex tensor flushes.
 TEST_F(FuzzFindings, FlushedModelFlushesComplexParts) {
   const float sub = std::bit_cast<float>(0x00400000u), neg_sub = -sub;  // subnormals
   const std::vector<float> parts = {1.5f, sub, neg_sub, 2.0f, sub, neg_sub};

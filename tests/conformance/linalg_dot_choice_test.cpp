@@ -22,8 +22,8 @@ vk::DotChoice f16_choice(std::uint64_t shared, const vk::DotShape& s = kSquare) 
   return vk::choose_dot_kernel(s, DType::f16, vk::DotDevice{shared, true});
 }
 
-// By the number of tiles: 128 x 128 x 64 from 257 of them (run 81), 64 x 64 where 128 x 128
-// would give at most 256 (run 26).
+// By the number of tiles: 128 x 128 x 64 from 257 of them, 64 x 64 where 128 x 128 would
+// give at most 256 (each the faster there on the H200: linalg_dot_choice.cpp).
 TEST(DotChoice, CoopmatTileFollowsTheTileCount) {
   for (std::int64_t n : {2176, 4096, 8192}) {
     const vk::DotChoice big = f16_choice(49152, square(n));

@@ -507,7 +507,7 @@ const std::vector<DotCase>& coopmat_cases() {
 // Every tile the H200 sweeps compare (coopmat_tile), the one-stage loop, and scalar reads
 // with staged stores (dot_vec=0), on the coopmat_cases with coopmat forced. One
 // test per setting, so that a device run can pick tiles by --gtest_filter (each setting
-// creates its own pipelines: all of them took 284 s on the H200, run 67). A tile past the
+// creates its own pipelines: all of them took minutes on the H200). A tile past the
 // device's shared memory is reported and skipped.
 // Each entry is OverrideScope's "name=value,..." (coopmat=1 is added).
 const std::vector<std::string>& coopmat_tile_settings() {

@@ -120,7 +120,7 @@ TEST_F(NativeSort, RadixPathEveryKeyKindAndAxis) {
 // last axis and along an outer one.
 TEST_F(NativeSort, LongLines) {
   // Lines longer than one workgroup sorts in shared memory on the devices we run (lavapipe
-  // 2048 keys, the H200 4096: a line of 2100 took the local path there, run9-949e162).
+  // 2048 keys, the H200 4096: a line of 2100 took the local path there).
   const std::vector<std::pair<Shape, std::int64_t>> cases = {
       {{2, 4500}, 1}, {{9000}, 0}, {{5000, 2}, 0}, {{3, 4500, 2}, 1}};
   expect_radix_ = true;

@@ -129,7 +129,7 @@ TEST(CompileBlockArena, HostPoolIsAskedPerThreadNotPerBlock) {
 }
 
 // Row groups too (cpu/compile/compiled_rows.cpp): before the arena 16 threads ran compiled softmax
-// slower than eager (run 23).
+// slower than eager (on the H200 host).
 TEST(CompileBlockArena, RowGroupAsksTheHostPoolPerThreadNotPerBlock) {
   const std::int64_t rows = 512, len = 4096;  // 64 blocks of 8 rows, 5 values each
   std::vector<float> v(static_cast<std::size_t>(rows * len));

@@ -82,7 +82,7 @@ Tensor broadcast_block(const Tensor& leaf, const Shape& out, std::int64_t begin,
   auto* dst = mutable_data<std::byte>(block);
   // Runs along the last axis: a copy where the leaf varies there (stride 1), a fill where
   // it is broadcast (stride 0); one element at a time cost softmax's row max and sum
-  // broadcasts 4.9 times eager's time on the H200 host (bench_results/h200/run15-a0ba954).
+  // broadcasts several times eager's time on the H200 host.
   const std::size_t last = rank - 1;
   std::int64_t i = 0;
   while (i < len) {

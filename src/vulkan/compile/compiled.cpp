@@ -242,7 +242,7 @@ std::string binary_expr(Op op, DType in, DType out, const std::string& a, const 
   if (is_32bit_float_family(in) || in == DType::f64) {
     // Written out, so each is one rounding marked precise (no contraction across ops): in a
     // called function glslang does not mark them, and NVIDIA fused an f64 layer norm's
-    // multiply and add (run 48).
+    // multiply and add (on the H200).
     if (op == Op::add) return narrowed(out, a + " + " + b);
     if (op == Op::subtract) return narrowed(out, a + " - " + b);
     if (op == Op::multiply) return narrowed(out, a + " * " + b);
@@ -461,8 +461,8 @@ const char* word_vector(DType d) {
   }
 }
 
-// Four elements per 16-byte load and store, as eager's f32 binary ops (run 86: the 16-op
-// chain's kernel of one element per load took 46.0 us at 16M on the H200, eager's add 34.6):
+// Four elements per 16-byte load and store, as eager's f32 binary ops (with one per load,
+// bench_results/h200/compile.csv's 16-op chain at 16M: 45.9 us on the device, over eager's add):
 // where every leaf and output holds 32-bit elements and each leaf has the group's size or one
 // element (at least four). Bound ranges start 256-byte aligned (memory.h); the tail goes one
 // by one.

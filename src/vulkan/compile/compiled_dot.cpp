@@ -198,8 +198,8 @@ class VulkanDotKernel final : public detail::FusedKernel {
 };
 
 // A quick first tier where its one invocation per element of C, summing K in turn, costs
-// little beside the pipelines it spares: at most 2^32 multiply-adds, which it ran in 1.9-2.0
-// ms on the H200 where the tiled pipelines took 85-243 ms of a cold first call (run 90).
+// little beside the pipelines it spares: at most 2^32 multiply-adds, which it ran on the
+// H200 in a small part of the time the tiled pipelines took to make in a cold first call.
 bool quick_tier(const VulkanBackend& b, const GemmView& v) {
   constexpr double kMaxMultiplyAdds = 4294967296.0;
   return compile_tiers(b) && static_cast<double>(v.batch) * static_cast<double>(v.m) *
@@ -255,7 +255,7 @@ std::unique_ptr<detail::FusedKernel> compile_dot(VulkanBackend& b, const detail:
   const auto binding_count = static_cast<std::uint32_t>(bindings);
   auto make = [&b, launch, d, split, source, binding_count, constants] {
     // Eager's partial-sums pipeline is made on another thread meanwhile: made one after the
-    // other, the two took 79-170 ms of a cold mlp first call's 93-182 (H200 run 88).
+    // other, the two took most of a cold mlp first call on the H200.
     std::future<Pipeline> partials_made;
     if (split) {
       partials_made = std::async(std::launch::async,

@@ -79,7 +79,7 @@ std::string combine_function(int k, Op op, const std::string& acc) {
   s << acc << " combine" << k << "(" << acc << " a, " << acc << " b) {\n";
   const std::string order = acc == "double" ? "f64_order_less" : "f32_order_less";
   // precise: NVIDIA contracted a sum of a fused d * d into fused multiply-adds although the
-  // product was precise (f64 layer norm on the H200, run 23); eager's operand is a load.
+  // product was precise (f64 layer norm on the H200); eager's operand is a load.
   const std::string keep = acc == "double" || acc == "float" ? "precise " : "";
   switch (op) {
     case Op::sum:

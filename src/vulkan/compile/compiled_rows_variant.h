@@ -29,13 +29,13 @@
 //   first=2|4               the split of the kernel a tiered first call runs
 //                           (compile_tiers()): 4 gives the driver a quarter of the
 //                           per-element code, its sums folding through four parts, yet its
-//                           first calls were slower on the H200 (runs 51, 53)
+//                           first calls were slower on the H200
 //   first_loop=unrolled|rolled  that kernel's loops (rolled: less code still, the row in
-//                           local memory; no clear gain in run 53)
+//                           local memory; no clear gain on the H200)
 //   first_rare=flag|once    the first tier's rare paths (rare=once's three): each only sets
 //                           a flag that the host reads after the run, which then runs the
-//                           full kernel again where one was met (the driver compiles 35-37 ms
-//                           of kernel instead of 59-86, H200 run 71); or written once
+//                           full kernel again where one was met (the driver spends much less
+//                           time compiling the kernel on the H200); or written once
 //   first_opt=driver|none   that kernel's pipeline optimized by the driver, or created with
 //                           VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (less driver time
 //                           for a kernel run a few times; the same SPIR-V, so eager's bits)
@@ -43,7 +43,7 @@
 //                           a row divide's slow operands redone by one rolled loop after the
 //                           last phase's, a NaN lane's max/min as its first NaN, exp's
 //                           underflow scaling selected without a branch; or each inline
-//                           (the driver's compile time grows with the copies, run 41)
+//                           (the driver's compile time grows with the copies on the H200)
 // Today's kernel before the variants: wg=256,lanes=256,loop=unrolled,shuffle=0, and before
 // the arithmetic ones: max=combine,divide=plain,exp=plain,bounds=always,rare=inline.
 // Every variant keeps eager's combine order and functions, so results stay eager's bit for bit.

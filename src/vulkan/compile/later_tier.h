@@ -30,7 +30,7 @@ class LaterTier {
 
   // `make` runs on another thread, started at the first run. It waits for the second run
   // (the first's result taken) or a second: a pipeline created while the first call's batch
-  // was submitted held that call up by up to 50 ms (H200 runs 48, 49).
+  // was submitted held that call up markedly on the H200.
   void set(std::function<T()> make) { make_ = std::move(make); }
   // Counts a run of the first tier (the first one starts the thread).
   void ran() {

@@ -55,8 +55,8 @@ ConvTile choose_tile(std::int64_t group_out, std::uint64_t word, std::uint64_t s
 }
 
 // conv as im2col + dot's GEMM: for f16 where the device has cooperative matrices, which the
-// GEMM then takes (H200, run28-0da5d5e, the ResNet 3x3 layer: C 251.5 us against 393.3 for
-// the implicit GEMM in run 26); f32 keeps the implicit GEMM (645.9 against 324). The
+// GEMM then takes (the H200's ResNet 3x3 layer: C 251.5 us, beating the implicit GEMM); f32
+// keeps the implicit GEMM (350.0 against 645.9): bench_results/h200/conv{,-passes}.csv. The
 // conv_gemm override forces either (tests: lavapipe has no cooperative matrices). One group
 // only, the column matrix [batch, K, positions] within maxStorageBufferRange and 32-bit
 // indices.

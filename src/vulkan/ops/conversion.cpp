@@ -7,7 +7,7 @@ bool conversion_supported(const VulkanBackend& b, const OpCall& call) {
   if (call.op == Op::copy) return true;  // bytes only: vkCmdCopyBuffer needs no features
   if (call.op != Op::as_type) return false;
   // Complex conversions pass parts through float registers (conversion.comp): exact only
-  // where f32 arithmetic keeps subnormals (H200 run 18 differed from the cpu).
+  // where f32 arithmetic keeps subnormals (the H200 differed from the cpu).
   if ((is_complex(call.out_dtype) || is_complex(call.inputs.at(0).dtype())) && b.flushes_f32()) {
     return false;
   }

@@ -18,7 +18,7 @@ inline constexpr std::uint32_t kDynamic = 0xffffffffu;
 
 // GPUs get pipelines specialised per op (and binary indexing mode). A CPU device (lavapipe)
 // compiles each pipeline through LLVM, so there one pipeline per dtype takes the op at run
-// time: a specialised add or exp runs 5 to 35 times faster there, but making a pipeline per
+// time: a specialised add or exp is 5 to 35 times faster there, but making a pipeline per
 // op, dtype and mode costs more than a program's calls save (the every-op conformance tests
 // go from about a minute and a half to past fifteen minutes: scripts/lavapipe-specialise.sh,
 // bench_results/lavapipe/specialise-*.csv). Overrides::specialise forces either.

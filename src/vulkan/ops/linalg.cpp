@@ -205,8 +205,8 @@ const std::vector<std::uint32_t>& khr_coopmat_module(bool bf16) {
   return bf16 ? bf16_words : f16;
 }
 
-// Whether f16 takes the KHR module: KHR where the device has it (H200 run 62: f16 262.1
-// TFLOP/s at 4096 on KHR matrices against 177.6 on NV ones, the same module). The
+// Whether f16 takes the KHR module: KHR where the device has it (on the H200 f16 ran much
+// faster on KHR matrices than on NV ones, the same module). The
 // coopmat_api override (khr or nv) forces one; a path the device lacks is an error.
 bool f16_on_khr(const VulkanBackend& b) {
   const DeviceCaps& caps = b.context().caps();

@@ -118,11 +118,11 @@ std::optional<DotChoice> coopmat_choice(const DotChoice& base, const DotShape& s
   }
   // BM, BN, BK, WM, WN: a 64-wide side where M or N is at most 64 (conv's 64 out channels),
   // so that no half of each tile's products falls outside C; 64 x 64 where 128 x 128 would
-  // give at most 256 tiles (run 26, vm_matmul-coopmat-tiles, f16 TFLOP/s at 2048: 123.8
-  // against 111.7). Else 128 x 128 with 64-deep K steps (one stage in 48 KiB), which since its
-  // reads are hoisted passes the 32-deep tile with two stages at every size from 3072 to 8192
-  // (run 81, k64.csv: f16 292.9 against 272.1 at 4096, 323.8 against 295.1 at 8192; bf16
-  // 302.0 / 321.8 against 276.0 / 293.3), which passed 128 x 256 x 32 with one (run 79).
+  // give at most 256 tiles (f16 at 2048 ran faster on 64 x 64 tiles on the H200). Else
+  // 128 x 128 with 64-deep K steps (one stage in 48 KiB), which since its reads are hoisted
+  // passes the 32-deep tile with two stages at every size from 3072 to 8192, bf16 too
+  // (bench_results/h200/matmul.csv, auto against k32s2: f16 312.6 against 280.6 TFLOP/s at
+  // 4096, 339.2 against 300.6 at 8192); the latter passed 128 x 256 x 32 with one on the H200.
   // Where shared memory is smaller: the 32-deep tile, then 64 x 64.
   using Tile = std::array<std::uint32_t, 5>;
   const Tile deep{128, 128, 64, 64, 64}, square{128, 128, 32, 64, 64}, small{64, 64, 32, 32, 32};
@@ -190,7 +190,7 @@ DotChoice choose_dot_kernel(const DotShape& s, DType d, const DotDevice& dev) {
     }
   }
 
-  // Measured on the H200 (bench_results/h200/run9-949e162, matmul-kernels): the reg kernel
+  // Measured on the H200 (bench_results/h200/matmul-kernels.csv): the reg kernel
   // with 128 x 128 x 8 tiles is the fastest f32 and bf16 path (f32 4096: 38.0 TFLOP/s, 33.0
   // with x 16, 32.6 tiled); f16 without cooperative matrices wants 64 x 64 (29.4 against 2.3
   // with 128 x 128); f64 stays on the tiled kernel (19.1 against 1.2 on reg).

@@ -227,7 +227,7 @@ Context::Context(int index) {
   // rewritten, coopmat_khr_spirv.h), or both; bf16 needs the KHR extension and
   // VK_KHR_shader_bfloat16. With the memory model enabled, device-scope barriers and atomics
   // (the one-pass reductions' counter) need vulkanMemoryModelDeviceScope too
-  // (VUID-RuntimeSpirv-vulkanMemoryModel-06265, seen on the H200 in run 51). The KHR paths
+  // (VUID-RuntimeSpirv-vulkanMemoryModel-06265, seen on the H200). The KHR paths
   // stay off under a validation layer too old to know their extensions (it would report
   // them as errors).
   const bool kernel_ok = have.f12.vulkanMemoryModel && have.f12.vulkanMemoryModelDeviceScope &&

@@ -1,6 +1,6 @@
 // Does f32 arithmetic flush subnormals on this device? Float controls cannot say: lavapipe
 // and NVIDIA both report neither shaderDenormPreserveFloat32 nor FlushToZero, and only
-// NVIDIA flushes (H200 run 18: c64 log of a subnormal part gave -inf). So it is measured.
+// NVIDIA flushes (on the H200 c64 log of a subnormal part gave -inf). So it is measured.
 #include <cstring>
 
 #include "vkt/error.h"

@@ -1,6 +1,6 @@
 // The driver's pipeline cache, kept on disk between processes. A driver that compiles
-// SPIR-V to machine code per pipeline pays that at every process start otherwise (the
-// H200's fuzzer ran ~12 programs a second, lavapipe ~1,000: bench_results/h200/run13-7e8d606).
+// SPIR-V to machine code per pipeline pays that at every process start otherwise (uncached,
+// the H200's fuzzer ran 2.4 programs/s, mostly creating pipelines: bench_results/h200/fuzz.log).
 // The file is ours: a header with the payload's size and FNV-1a hash, then the driver's
 // blob; a file that fails any check (or names another device or driver) is ignored and
 // rewritten, never handed to the driver. It lives in cache_dir() (cache_files.h:

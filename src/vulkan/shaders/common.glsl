@@ -15,7 +15,7 @@ const uint DT_U8 = 0, DT_U16 = 1, DT_U32 = 2, DT_U64 = 3, DT_S8 = 4, DT_S16 = 5,
 // The host launches a 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
 // Element-wise shaders loop `for (i = global_index(); i < n; i += grid_stride())` over a
 // launch of about n/4 invocations: one element per invocation left the H200 at a fraction
-// of its bandwidth (bench_results/h200/run7-3ffdfe3).
+// of its bandwidth.
 uint grid_stride() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x; }
 // Movement shaders take four elements per step (i, i + stride, i + 2 stride, i + 3 stride),
 // issuing the four loads before the stores; steps start below this bound (no overflow).

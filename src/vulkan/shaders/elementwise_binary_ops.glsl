@@ -56,7 +56,7 @@ bool float_predicate(uint op, float a, float b) {
 // transcendentals; atan2 is written out in elementwise_math_f64.glsl.
 // a / b with the operands that make x / x differ from 1 (zeros, infinities, NaN) decided on
 // the bits first: NVIDIA folds x / x to 1 when both operands are one value, as in a fused
-// kernel's divide(x, x) (H200 run 17, VulkanCompile seed 70: 0 / 0 gave 1).
+// kernel's divide(x, x) (H200, VulkanCompile seed 70: 0 / 0 gave 1).
 double f64_divide(double a, double b) {
   if (f64_is_nan(a) || f64_is_nan(b)) return a + b;  // NaN propagates as the hardware does
   const uint64_t abs_a = f64_bits(a) & 0x7fffffffffffffffUL, abs_b = f64_bits(b) & 0x7fffffffffffffffUL;

@@ -131,7 +131,7 @@ void clip_vec4() {
 #endif
 
 // Four elements per step, their loads issued before any store (one element per step
-// reached a third of the H200's bandwidth: bench_results/h200/run12-b3667f1).
+// reached a fraction of the H200's bandwidth).
 void main() {
 #if WIDTH == 4
   clip_vec4();

@@ -18,11 +18,11 @@
 //   and that axis's extent multiples of 8 (A_VEC / B_VEC), else 8 scalar reads; outside the
 //   matrices zeros enter shared memory, so any M, N, K works. A tile wholly inside C with
 //   both reads wide (hoisted) reads its full K steps from bases made once per tile plus the
-//   step's offset, with no bounds tests (the others take the checked reads): +9-12% for
-//   128 x 128 tiles on the H200 (bench_results/h200/run79-7750610), where two workgroups
+//   step's offset, with no bounds tests (the others take the checked reads): faster for
+//   128 x 128 tiles on the H200, where two workgroups
 //   share an SM and a step's instructions beside the multiplies count. Where the units fill
 //   whole rounds (STRIDED) it keeps one base per operand and steps by a uniform stride: 250
-//   registers against 255 with a base per unit, +2-4% (run94-b445d3a).
+//   registers against 255 with a base per unit (h1), f16 +2-4%: bench_results/h200/matmul.csv.
 // - A fragment wholly inside C is converted to f16 (MODE 0) and stored straight to C when
 //   the host found C's rows 16-byte aligned (C_DIRECT); MODE 1 stores f32 partials the same
 //   way. Other fragments go through a per-subgroup 16 x 16 f32 patch (in the operand

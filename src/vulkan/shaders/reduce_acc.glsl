@@ -156,7 +156,7 @@ ACC identity() {
 
 // a then b combined; max/min keep the first NaN (NaN propagates).
 // Sums and products are precise: a fused prologue's product must not be contracted into
-// the accumulation (NVIDIA did so in a row kernel, run 23); eager's operand is a load.
+// the accumulation (NVIDIA did so in a row kernel on the H200); eager's operand is a load.
 ACC combine(ACC a, ACC b) {
 #ifdef ACC_IS_FLOAT
   precise ACC r = OP == OP_SUM ? a + b : a * b;
