@@ -68,7 +68,12 @@ float f32_of_f64(double x) {
   const double a = abs(x);
   if (!(a < 1.1754943508222875e-38LF) || a == 0.0LF) return float(x);  // NaN, normal or zero
   // Round to nearest even in units of 2^-149; 2^23 units is the smallest normal's encoding.
-  const uint bits = uint(roundEven(ldexp(a, 149)));
+  // By truncation and the exact remainder, not roundEven: lavapipe (Mesa 22.3.6, LLVM 15) on
+  // an AMD EPYC host rounded this tie toward zero (3 * 2^-150 gave 2^-149, not 2^-148).
+  const double units = ldexp(a, 149);  // exact, below 2^23
+  uint bits = uint(units);
+  const double rest = units - double(bits);
+  if (rest > 0.5LF || (rest == 0.5LF && (bits & 1u) != 0u)) bits += 1u;
   return uintBitsToFloat((x < 0.0LF ? 0x80000000u : 0u) | bits);
 }
 #endif
