@@ -88,7 +88,9 @@ TEST(Settings, ABadValueNamesTheVariableAndTheValue) {
       {"VKT_VK_STAGING", "true"},  {"VKT_VK_NO_PUSH_DESCRIPTOR", "-1"},
       {"VKT_HOST_POOL_MB", "64M"}, {"VKT_VK_POOL_CAP_MB", " 1"},
       {"VKT_VK_PINNED_MB", "-5"},  {"VKT_CPU_ISA", "neon"}};
-  for (const auto& [name, value] : bad) {
+  for (const auto& entry : bad) {  // no structured bindings: clang 14 cannot capture them
+    const std::string& name = entry.first;
+    const std::string& value = entry.second;
     const std::string m = message_of([&] { parse({{name, value}}); });
     EXPECT_NE(m.find(name + "='" + value + "'"), std::string::npos) << m;
     EXPECT_NE(m.find("expected"), std::string::npos) << m;
