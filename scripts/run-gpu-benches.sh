@@ -60,8 +60,8 @@ day=$(date -u +%Y-%m-%d)
 sizes=1024,262144,1048576,16777216,67108864
 host_ops=concatenate,pad,put_slice,indexed_put,broadcast,gather,take,add,exp,tanh,sum,argmax,argmax_all,transpose,dot
 host_sizes=1048576,16777216
-if ! "$bench" info | grep -q "device .*H200"; then
-  echo "run-gpu-benches: vkt-bench info does not name an H200; not a run to trust" >&2
+if ! "$bench" info | grep -qE "device .*(H100|H200)"; then
+  echo "run-gpu-benches: vkt-bench info names no H100 or H200; not a run to trust" >&2
 fi
 have_torch() { python3 -c 'import torch' 2>/dev/null; }
 # An idle H200 runs at 345 MHz and a small op then costs markedly more than when warm. The
