@@ -39,7 +39,7 @@ if git rev-parse --verify -q HEAD >/dev/null; then
     esac
     if [ "${#subject}" -gt 72 ]; then
       fail "commit subject over 72 characters (${#subject}): $subject"
-    elif ! [[ "$subject" =~ ^[a-z0-9_./+-]+(,\ ?[a-z0-9_./+-]+)*:\ [^\ ] ]]; then
+    elif ! [[ "$subject" =~ ^[A-Za-z0-9_./+-]+(,\ ?[A-Za-z0-9_./+-]+)*:\ [^\ ] ]]; then
       fail "commit subject not 'area: summary': $subject"
     fi
   done < <(git log --since=2026-12-06T00:00:00Z --format=%s)
