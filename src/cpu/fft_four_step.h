@@ -25,8 +25,8 @@ std::int64_t four_step_split(std::int64_t n);
 // Whether a line of n points of `point_bytes` each goes by the four-step: a direct
 // transform's input, output and scratch (3 n point_bytes) exceed the L2 cache the host
 // reports, n >= 256, and n splits into two factors of at least 16.
-// VKT_CPU_FFT_FOUR_STEP=off (or 0) turns it off; a number of bytes replaces L2 in the rule
-// (to find the crossover, and in tests); read at every call.
+// Overrides::cpu_fft_four_step forces it: off, or a number of bytes that replaces L2 in the
+// rule (to find the crossover, and in tests); read at every call.
 bool four_step_pays(std::int64_t n, std::int64_t point_bytes);
 // Whether `lines` lines of n points, each inside L2, are better split over `threads`.
 bool four_step_spreads(std::int64_t n, std::int64_t lines, std::int64_t threads);

@@ -19,7 +19,6 @@
 #include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
-#include "support/scoped_env.h"
 #include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/testing.h"
 
