@@ -29,7 +29,8 @@ with open(dest, "w", newline="") as f:
     w.writerows(rows)
 PY
 echo "specialise,test,rc,wall_s,limit_s,device,commit,date" > "$out/specialise-suite.csv"
-device=$(grep -m1 -o 'llvmpipe[^,"]*' "$tmp/ops-0.csv" || echo unknown)
+device=$(python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))["device"])' \
+  "$tmp/ops-0.csv" | tr -d ',')
 commit=$(git rev-parse --short=12 HEAD)
 for s in 0 1; do
   mkdir -p "$tmp/cache-$s"

@@ -18,10 +18,10 @@ inline constexpr std::uint32_t kDynamic = 0xffffffffu;
 
 // GPUs get pipelines specialised per op (and binary indexing mode). A CPU device (lavapipe)
 // compiles each pipeline through LLVM, so there one pipeline per dtype takes the op at run
-// time: a specialised add or exp runs several times faster there, but making a pipeline per
-// op, dtype and mode costs far more than most programs' calls save (the every-op tests slow
-// down many times over with an empty cache); scripts/lavapipe-specialise.sh measures both
-// sides on a host. Overrides::specialise forces either.
+// time: a specialised add at 1M runs 6x faster there (exp 27x), but a pipeline per op, dtype
+// and mode costs more than most programs' calls save: the every-op unary test with an empty
+// cache takes 95 s against 7 (bench_results/lavapipe/specialise-*.csv, by
+// scripts/lavapipe-specialise.sh). Overrides::specialise forces either.
 inline bool specialise_elementwise(const VulkanBackend& b) {
   return overrides()->specialise.value_or(b.context().properties().deviceType !=
                                           VK_PHYSICAL_DEVICE_TYPE_CPU);
