@@ -62,6 +62,14 @@ std::optional<std::string> text_value(std::string_view value) {
   return std::string(value);
 }
 
+// One of `words`, or "" to clear it; anything else is named as the environment's words are.
+std::optional<std::string> word_value(std::string_view name, std::string_view value,
+                                      std::initializer_list<std::string_view> words) {
+  const std::string n = "override " + std::string(name);
+  common::word_choice(value, n.c_str(), words, 0, "settings");
+  return text_value(value);
+}
+
 std::optional<std::uint64_t> count_value(std::string_view name, std::string_view value,
                                          std::uint64_t min, std::uint64_t max) {
   const std::string n(name);
@@ -131,22 +139,14 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
   } else if (is("arg_locate")) {
     o.arg_locate = bool_value(name, value);
   } else if (is("sort_digit_bits")) {
-    if (!value.empty() && value != "8" && value != "4") {
-      throw Error("[settings] override sort_digit_bits='" + std::string(value) +
-                  "': expected 8 or 4");
-    }
-    o.sort_digit_bits =
-        value.empty() ? std::nullopt : std::optional<unsigned>(value == "8" ? 8 : 4);
+    const std::optional<std::string> bits = word_value(name, value, {"8", "4"});
+    o.sort_digit_bits = bits ? std::optional<unsigned>(*bits == "8" ? 8 : 4) : std::nullopt;
   } else if (is("specialise")) {
     o.specialise = bool_value(name, value);
   } else if (is("sort_reorder")) {
     o.sort_reorder = bool_value(name, value);
   } else if (is("dot_kernel")) {
-    if (!value.empty() && value != "auto" && value != "tiled" && value != "reg") {
-      throw Error("[settings] override dot_kernel='" + std::string(value) +
-                  "': expected auto, tiled or reg");
-    }
-    o.dot_kernel = text_value(value);
+    o.dot_kernel = word_value(name, value, {"auto", "tiled", "reg"});
   } else if (is("dot_tile")) {
     o.dot_tile = text_value(value);
   } else if (is("dot_vec")) {
@@ -154,11 +154,7 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
   } else if (is("coopmat")) {
     o.coopmat = bool_value(name, value);
   } else if (is("coopmat_api")) {
-    if (!value.empty() && value != "auto" && value != "khr" && value != "nv") {
-      throw Error("[settings] override coopmat_api='" + std::string(value) +
-                  "': expected auto, khr or nv");
-    }
-    o.coopmat_api = text_value(value);
+    o.coopmat_api = word_value(name, value, {"auto", "khr", "nv"});
   } else if (is("coopmat_tile")) {
     o.coopmat_tile = text_value(value);
   } else if (is("conv_gemm")) {
@@ -168,11 +164,7 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
   } else if (is("small_uploads_mapped")) {
     o.small_uploads_mapped = bool_value(name, value);
   } else if (is("cpu_conv_split")) {
-    if (!value.empty() && value != "tiles" && value != "images") {
-      throw Error("[settings] override cpu_conv_split='" + std::string(value) +
-                  "': expected tiles or images");
-    }
-    o.cpu_conv_split = text_value(value);
+    o.cpu_conv_split = word_value(name, value, {"tiles", "images"});
   } else if (is("cpu_fft_four_step")) {
     if (!value.empty() && value != "off") count_value(name, value, 0, INT64_MAX);
     o.cpu_fft_four_step = text_value(value);
