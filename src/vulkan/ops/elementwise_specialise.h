@@ -23,8 +23,7 @@ inline constexpr std::uint32_t kDynamic = 0xffffffffu;
 // cache takes 95 s against 7 (bench_results/lavapipe/specialise-*.csv, by
 // scripts/lavapipe-specialise.sh). Overrides::specialise forces either.
 inline bool specialise_elementwise(const VulkanBackend& b) {
-  return overrides()->specialise.value_or(b.context().properties().deviceType !=
-                                          VK_PHYSICAL_DEVICE_TYPE_CPU);
+  return overrides()->specialise.value_or(is_gpu(b.context()));
 }
 
 // A family's three variant names (VulkanBackend::variant), built once: the elementwise ops

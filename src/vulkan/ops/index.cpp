@@ -188,8 +188,7 @@ void run_clip(VulkanBackend& b, const OpCall& call, const Tensor& out) {
 // their copy command is a memcpy that their shaders come nowhere near (lavapipe: many times
 // slower by the one pass at 1M). Overrides::fused_put forces either.
 bool fused_put_allowed(const VulkanBackend& b) {
-  return vkt::overrides()->fused_put.value_or(b.context().properties().deviceType !=
-                                              VK_PHYSICAL_DEVICE_TYPE_CPU);
+  return vkt::overrides()->fused_put.value_or(is_gpu(b.context()));
 }
 
 // index_put.comp keeps each row's first element in a register: at most this many rows.

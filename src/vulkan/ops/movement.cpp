@@ -59,7 +59,7 @@ bool use_tiled_transpose(const VulkanBackend& b, DType d) {
     case TransposePath::strided:
       return false;
     default:
-      return b.context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+      return is_gpu(b.context());
   }
 }
 

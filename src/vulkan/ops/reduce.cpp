@@ -38,8 +38,7 @@ bool subgroup_tree(const VulkanBackend& b) {
 // by element on CPU devices, where lavapipe's lanes already load adjacent elements as one
 // vector and vec4 doubled reduce_max's time. Overrides::reduce_vec4 forces either.
 bool vec4_allowed(const VulkanBackend& b) {
-  return vkt::overrides()->reduce_vec4.value_or(b.context().properties().deviceType !=
-                                                VK_PHYSICAL_DEVICE_TYPE_CPU);
+  return vkt::overrides()->reduce_vec4.value_or(is_gpu(b.context()));
 }
 
 enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };

@@ -29,8 +29,7 @@ std::uint64_t arg_locate_runs() {
 }  // namespace testing
 
 bool arg_locate_allowed(const VulkanBackend& b) {
-  return vkt::overrides()->arg_locate.value_or(b.context().properties().deviceType !=
-                                               VK_PHYSICAL_DEVICE_TYPE_CPU);
+  return vkt::overrides()->arg_locate.value_or(is_gpu(b.context()));
 }
 
 void record_arg_locate(VulkanBackend& b, bool is_max, bool tie_high, const LocateRows& rows,

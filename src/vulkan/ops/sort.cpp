@@ -108,8 +108,7 @@ bool digits_of_4_requested() {
 // on GPUs, where a lane's store costs a 32-byte sector; from the lanes on CPU devices, where
 // lavapipe pays for the extra barriers. Overrides::sort_reorder forces either.
 bool reorder_requested(const VulkanBackend& b) {
-  return vkt::overrides()->sort_reorder.value_or(b.context().properties().deviceType !=
-                                                 VK_PHYSICAL_DEVICE_TYPE_CPU);
+  return vkt::overrides()->sort_reorder.value_or(is_gpu(b.context()));
 }
 
 // The longest line one workgroup sorts: a power of two whose items fit shared memory.

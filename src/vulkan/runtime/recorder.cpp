@@ -25,7 +25,7 @@ bool overlaps(const Access& a, const Access& b) {
 // device time of every op. Not on cpu devices (lavapipe): there polling takes a core from
 // the driver's own threads.
 std::chrono::microseconds spin_budget(const Context& ctx) {
-  const bool cpu = ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool cpu = !is_gpu(ctx);
   return std::chrono::microseconds(cpu ? 0 : 20000);
 }
 
@@ -34,7 +34,7 @@ std::chrono::microseconds spin_budget(const Context& ctx) {
 // "device" runs on the host's own cores, so a piece gains nothing.
 std::uint32_t flush_ops_for(const Context& ctx) {
   constexpr std::uint32_t kGpuFlushOps = 4;
-  return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : kGpuFlushOps;
+  return is_gpu(ctx) ? kGpuFlushOps : 0;
 }
 
 }  // namespace
