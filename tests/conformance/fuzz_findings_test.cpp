@@ -6,7 +6,8 @@
 // f32 subnormals lost in f32 <-> f64 conversions (stack, select and clip of mixed dtypes),
 // and rank-6 pads and strided copies whose last axis's divisor shift did not fit its word,
 // and triangular_solve with infinities or NaN in b (the cpu's trsm spread NaN to elements
-// that do not depend on them), and the fuzzer's flush model missing complex parts.
+// that do not depend on them), and the fuzzer's flush model missing complex parts, and
+// f64 round(-0) giving +0 on lavapipe.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -97,6 +98,21 @@ TEST_F(FuzzFindings, MaxMinOfBothZerosIsOrderFree) {
       EXPECT_TRUE(std::signbit(as_type(min(x, y), DType::f64).to_vector<double>()[1]));
       EXPECT_TRUE(std::signbit(as_type(min(y, x), DType::f64).to_vector<double>()[1]));
     }
+  }
+}
+
+// Replay: vkt_fuzz --seed 1 --first 5498 --programs 1 (lavapipe's f64 round(-0) gave +0).
+// ceil, floor and round keep the operand's sign, zeros and values that round to zero included.
+TEST_F(FuzzFindings, RoundingOpsKeepTheSignOfZero) {
+  const std::vector<double> v = {-0.0, 0.0, -0.3, 0.3, -0.5, -1.0, 2.5, -2.5, -1e-300, 1e300};
+  for (DType d : {DType::f64, DType::f32, DType::f16, DType::bf16}) {
+    if (d == DType::f64 && !vk::testing::device_caps().float64) continue;
+    const Tensor c = as_type(from_vector(v, &cpu()), d), g = transfer(c, gpu());
+    EXPECT_TRUE(same_bits(round(g), round(c))) << dtype_name(d);
+    EXPECT_TRUE(same_bits(ceil(g), ceil(c))) << dtype_name(d);
+    EXPECT_TRUE(same_bits(floor(g), floor(c))) << dtype_name(d);
+    EXPECT_TRUE(std::signbit(as_type(round(g), DType::f64).to_vector<double>()[0]))
+        << dtype_name(d);
   }
 }
 

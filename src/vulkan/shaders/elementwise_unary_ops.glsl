@@ -212,6 +212,10 @@ float float_function(uint op, float x) {
 }
 
 #ifdef VKT_F64
+// ceil, floor and round keep x's sign (-0.3 gives -0); set from the bits because lavapipe's f64
+// trunc turns -0 into +0.
+double with_sign_of_f64(double r, double x) { return (f64_bits(x) >> 63) != 0UL ? -abs(r) : abs(r); }
+
 double double_function(uint op, double x) {
   switch (op) {
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXP)
@@ -278,15 +282,15 @@ double double_function(uint op, double x) {
     case OP_ABS: return abs(x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CEIL)
-    case OP_CEIL: return ceil(x);
+    case OP_CEIL: return with_sign_of_f64(ceil(x), x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_FLOOR)
-    case OP_FLOOR: return floor(x);
+    case OP_FLOOR: return with_sign_of_f64(floor(x), x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ROUND)
     case OP_ROUND: {
       const double t = trunc(x);
-      return abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t;
+      return with_sign_of_f64(abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t, x);
     }
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_NEGATE)
