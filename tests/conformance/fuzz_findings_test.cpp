@@ -7,7 +7,7 @@
 // and rank-6 pads and strided copies whose last axis's divisor shift did not fit its word,
 // and triangular_solve with infinities or NaN in b (the cpu's trsm spread NaN to elements
 // that do not depend on them), and the fuzzer's flush model missing complex parts, and
-// f64 round(-0) giving +0 on lavapipe.
+// lavapipe's f64 trunc (round of -0 and of large values).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -101,10 +101,28 @@ TEST_F(FuzzFindings, MaxMinOfBothZerosIsOrderFree) {
   }
 }
 
-// Replay: vkt_fuzz --seed 1 --first 5498 --programs 1 (lavapipe's f64 round(-0) gave +0).
-// ceil, floor and round keep the operand's sign, zeros and values that round to zero included.
-TEST_F(FuzzFindings, RoundingOpsKeepTheSignOfZero) {
-  const std::vector<double> v = {-0.0, 0.0, -0.3, 0.3, -0.5, -1.0, 2.5, -2.5, -1e-300, 1e300};
+// Replay: vkt_fuzz --seed 1 --first 5498 --programs 1 (lavapipe's f64 round(-0) gave +0) and
+// --first 9482 (round(102964509.755) gave the value unchanged: its f64 trunc). ceil, floor and
+// round are exact and keep the operand's sign, zeros and values that round to zero included.
+TEST_F(FuzzFindings, RoundingOpsAreExactAndKeepTheSignOfZero) {
+  const std::vector<double> v = {-0.0,
+                                 0.0,
+                                 -0.3,
+                                 0.3,
+                                 -0.5,
+                                 -1.0,
+                                 2.5,
+                                 -2.5,
+                                 -1e-300,
+                                 1e300,
+                                 102964509.75542887,
+                                 -6830587077877.2598,
+                                 -7060337107.1765461,
+                                 4503599627370495.5,
+                                 0.49999999999999994,
+                                 -2.2250738585072014e-308,
+                                 4.9e-324,
+                                 -4.9e-324};
   for (DType d : {DType::f64, DType::f32, DType::f16, DType::bf16}) {
     if (d == DType::f64 && !vk::testing::device_caps().float64) continue;
     const Tensor c = as_type(from_vector(v, &cpu()), d), g = transfer(c, gpu());

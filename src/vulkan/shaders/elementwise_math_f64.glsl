@@ -26,11 +26,26 @@ double frexp_f64(double x, out int e) {
   return packDouble2x32(unpackUint2x32((u & 0x8000000000000000UL) | 0x3fe0000000000000UL | m));
 }
 
+// floor, ceil and round (half away from zero) from trunc_f64: exact, the sign of zero kept,
+// and decided on the bits (a subnormal x gives -1 or 1 where the device flushes it).
+double floor_f64(double x) {
+  const bool down = (f64_bits(x) >> 63) != 0UL && f64_has_fraction(x);
+  return down ? trunc_f64(x) - 1.0LF : trunc_f64(x);
+}
+double ceil_f64(double x) {
+  const bool up = (f64_bits(x) >> 63) == 0UL && f64_has_fraction(x);
+  return up ? trunc_f64(x) + 1.0LF : trunc_f64(x);
+}
+double round_away_f64(double x) {
+  const double t = trunc_f64(x);
+  return abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t;
+}
+
 double exp_f64(double x) {
   if (isnan(x)) return x;
   if (x > 709.782712893384LF) return d_inf();
   if (x < -745.1332191019412LF) return 0.0LF;
-  const double n = round(x * 1.44269504088896338700LF);
+  const double n = round_away_f64(x * 1.44269504088896338700LF);
   precise double r = (x - n * D_LN2_HI) - n * D_LN2_LO;
   precise double q = 1.0LF / 6227020800.0LF;  // 1/13!
   q = q * r + 1.0LF / 479001600.0LF;
@@ -283,7 +298,7 @@ void sincos_f64(double x, out double s, out double c) {
   uint quadrant;
   precise double r;
   if (ax < 1048576.0LF) {
-    const double n = round(ax * 0.63661977236758134308LF);
+    const double n = round_away_f64(ax * 0.63661977236758134308LF);
     quadrant = uint(n);
     r = ((ax - n * 1.57079632673412561417LF) - n * 6.07710050630396597660e-11LF) -
         n * 2.02226624879595063154e-21LF;

@@ -212,10 +212,6 @@ float float_function(uint op, float x) {
 }
 
 #ifdef VKT_F64
-// ceil, floor and round keep x's sign (-0.3 gives -0); set from the bits because lavapipe's f64
-// trunc turns -0 into +0.
-double with_sign_of_f64(double r, double x) { return (f64_bits(x) >> 63) != 0UL ? -abs(r) : abs(r); }
-
 double double_function(uint op, double x) {
   switch (op) {
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_EXP)
@@ -282,16 +278,13 @@ double double_function(uint op, double x) {
     case OP_ABS: return abs(x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_CEIL)
-    case OP_CEIL: return with_sign_of_f64(ceil(x), x);
+    case OP_CEIL: return ceil_f64(x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_FLOOR)
-    case OP_FLOOR: return with_sign_of_f64(floor(x), x);
+    case OP_FLOOR: return floor_f64(x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_ROUND)
-    case OP_ROUND: {
-      const double t = trunc(x);
-      return with_sign_of_f64(abs(x - t) >= 0.5LF ? t + (x < 0.0LF ? -1.0LF : 1.0LF) : t, x);
-    }
+    case OP_ROUND: return round_away_f64(x);
 #endif
 #if !defined(VKT_ONLY_OPS) || defined(VKT_KEEP_OP_NEGATE)
     case OP_NEGATE: return -x;

@@ -33,6 +33,24 @@ float f32_max(float a, float b) { return (f32_order_less(b, a) || f32_is_nan(a))
 #ifdef VKT_F64
 // The same for f64 (the f64 variants always have 64-bit integers).
 uint64_t f64_bits(double x) { return packUint2x32(unpackDouble2x32(x)); }
+double f64_from_bits(uint64_t u) { return packDouble2x32(unpackUint2x32(u)); }
+// trunc on the bits: lavapipe's f64 trunc returns large values unchanged (1.0296450975e8) and
+// drops the sign of -0.
+double trunc_f64(double x) {
+  const uint64_t u = f64_bits(x);
+  const int e = int((u >> 52) & 0x7ffUL) - 1023;
+  if (e >= 52) return x;  // already integral, inf or NaN
+  if (e < 0) return f64_from_bits(u & 0x8000000000000000UL);  // |x| < 1: zero of x's sign
+  return f64_from_bits(u & ~((1UL << uint(52 - e)) - 1UL));
+}
+// Whether trunc_f64 drops a nonzero fraction, on the bits (a subnormal x counts).
+bool f64_has_fraction(double x) {
+  const uint64_t u = f64_bits(x);
+  const int e = int((u >> 52) & 0x7ffUL) - 1023;
+  if (e >= 52) return false;
+  if (e < 0) return (u & 0x7fffffffffffffffUL) != 0UL;
+  return (u & ((1UL << uint(52 - e)) - 1UL)) != 0UL;
+}
 bool f64_is_nan(double x) { return (f64_bits(x) & 0x7fffffffffffffffUL) > 0x7ff0000000000000UL; }
 bool f64_nonzero(double x) { return (f64_bits(x) & 0x7fffffffffffffffUL) != 0UL; }
 int64_t f64_key(double x) {
