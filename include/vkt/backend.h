@@ -64,6 +64,9 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  // Where the data lives: true for the backend whose storage is host memory (placement,
+  // transfers, to_pointer). What a backend chooses to run goes through supports() and the
+  // virtuals below, never through this.
   virtual bool is_cpu() const { return false; }
   // True where the core hands this backend every call as it comes, with no fallback policy:
   // the cpu (the reference runs everything) and vkt::compile's tracer (records every call).

@@ -67,8 +67,8 @@ std::vector<bool> Plan::form_dot_groups(
   if (!caps_.dot_epilogues) return folded;
   for (std::size_t i = 0; i < n; ++i) {
     const GraphNode& dot = graph_.nodes[i];
-    if (dot.kind != GraphNode::Kind::op || dot.op != Op::dot || !dot_dtype(dot.dtype) ||
-        consumers[i].empty())
+    if (dot.kind != GraphNode::Kind::op || op_fusion(dot.op) != Fusion::dot ||
+        !dot_dtype(dot.dtype) || consumers[i].empty())
       continue;
     int group = -1;
     bool alone = true;

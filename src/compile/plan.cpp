@@ -33,15 +33,13 @@ Backend* device_of(const std::vector<Tensor>& inputs) {
 
 }  // namespace
 
+// The op table's fuse column.
 bool fusible_op(Op op) {
-  const OpFamily f = op_family(op);
-  return f == OpFamily::unary || f == OpFamily::binary || op == Op::as_type || op == Op::select ||
-         op == Op::clip;
+  return op_fusion(op) == Fusion::elementwise;
 }
 
 bool reduction_op(Op op) {
-  return op == Op::sum || op == Op::product || op == Op::reduce_max || op == Op::reduce_min ||
-         op == Op::all || op == Op::any;
+  return op_fusion(op) == Fusion::reduction;
 }
 
 Plan::Plan(Graph graph, Backend& where) : graph_(std::move(graph)), caps_(fusion_caps(where)) {
@@ -429,8 +427,10 @@ void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
     if (!t.backend().is_cpu()) b = &t.backend();
   }
   if (leaves.empty() && device != nullptr) b = device;
-  // The legacy path measures what eager dispatches cost: no fused kernels there.
-  FusedKernel* kernel = (b->is_cpu() || legacy_policy().native) ? kernel_for(g, *b) : nullptr;
+  // The legacy path measures what eager dispatches cost: no fused kernels there (a backend
+  // without a fallback policy has no legacy path).
+  FusedKernel* kernel =
+      (b->takes_every_call() || legacy_policy().native) ? kernel_for(g, *b) : nullptr;
   if (kernel != nullptr && !kernel->runs_without_waiting()) kernel = nullptr;
   if (kernel == nullptr && g.dot >= 0) {
     run_unfused_dot(g, values, device);

@@ -46,25 +46,14 @@ Shape with_axis(Shape s, std::int64_t axis, std::int64_t n) {
   return s;
 }
 
-// On a device, integer and 16-bit float inputs are widened to f32 first (as_type, native
-// there): the same values the cpu kernel reads (c64's parts are f32), and the device's
-// transform takes f32. The cpu kernel converts while it gathers lines.
-Tensor widened_on_device(const Tensor& t) {
-  if (t.backend().is_cpu() || is_complex(t.dtype()) || t.dtype() == DType::f32 ||
-      t.dtype() == DType::f64) {
-    return t;
-  }
-  return as_type(t, DType::f32);
-}
-
 Tensor complex_transform(Op op, const Tensor& t, std::optional<std::int64_t> length,
                          std::int64_t axis) {
   const std::string name(op_name(op));
   const Line line = resolve(name, t, length, axis, same_length);
   // Padding, cropping and the conversion to complex happen in the kernels (the cpu's while it
-  // gathers lines; a device runs exact complex lines natively, the rest by fallback).
+  // gathers lines; a device's as its supports() says, the rest by fallback).
   return detail::dispatch(OpCall{op,
-                                 {widened_on_device(t)},
+                                 {t},
                                  FftParams{line.axis, line.length},
                                  to_complex_type(t.dtype()),
                                  with_axis(t.shape(), line.axis, line.length)});
@@ -124,7 +113,7 @@ Tensor rfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t ax
   const Line line = resolve(name, t, length, axis, same_length);
   const std::int64_t half = line.length / 2 + 1;
   return detail::dispatch(OpCall{Op::rfft,
-                                 {widened_on_device(t)},
+                                 {t},
                                  FftParams{line.axis, line.length},
                                  to_complex_type(t.dtype()),
                                  with_axis(t.shape(), line.axis, half)});
@@ -133,7 +122,7 @@ Tensor rfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t ax
 Tensor irfft(const Tensor& t, std::optional<std::int64_t> length, std::int64_t axis) {
   const Line line = resolve("irfft", t, length, axis, irfft_length);
   return detail::dispatch(OpCall{Op::irfft,
-                                 {widened_on_device(t)},
+                                 {t},
                                  FftParams{line.axis, line.length},
                                  to_real_type(to_complex_type(t.dtype())),
                                  with_axis(t.shape(), line.axis, line.length)});

@@ -137,7 +137,7 @@ Tensor copy(const Tensor& t, Backend& b) {
   detail::check_defined("copy", t);
   if (&t.backend() != &b) return transfer(t, b);
   OpCall call{Op::copy, {t}, NoParams{}, t.dtype(), t.shape(), &b};
-  if (b.is_cpu() || b.supports(call)) {
+  if (b.takes_every_call() || b.supports(call)) {
     return detail::naming_failures("[copy] " + detail::describe(t) + " on " + b.name(),
                                    [&] { return b.execute(call); });
   }

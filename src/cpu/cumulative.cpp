@@ -57,27 +57,12 @@ void scan(const T* in, T* out, std::int64_t outer, std::int64_t axis_size, std::
   });
 }
 
-RuleKind rule_of(Op op) {
-  switch (op) {
-    case Op::cumulative_sum:
-      return RuleKind::sum;
-    case Op::cumulative_product:
-      return RuleKind::product;
-    case Op::cumulative_max:
-      return RuleKind::max;
-    case Op::cumulative_min:
-      return RuleKind::min;
-    default:
-      throw Unsupported("[" + std::string(op_name(op)) + "] is not a cumulative op");
-  }
-}
-
 }  // namespace
 
 Tensor run_cumulative(const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   const CumulativeParams& p = call.get<CumulativeParams>();
-  const RuleKind kind = rule_of(call.op);
+  const Combine kind = rule_of(call.op);
   Tensor out = make_output(call);
   if (out.size() == 0) return out;
   const auto axis = static_cast<std::size_t>(p.axis);

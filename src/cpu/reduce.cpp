@@ -213,7 +213,7 @@ void run_typed_reduce(const OpCall& call, const Tensor& out) {
 
 Tensor run_reduce(const OpCall& call) {
   if (op_family(call.op) == OpFamily::argreduce) return run_argreduce(call);
-  const RuleKind kind = rule_of(call.op);
+  const Combine kind = rule_of(call.op);
   Tensor out = make_output(call);
   visit_any_dtype(call.inputs.at(0).dtype(), [&](auto in_tag) {
     using T = typename decltype(in_tag)::type;

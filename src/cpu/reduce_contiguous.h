@@ -63,23 +63,4 @@ using reduce_output_t = std::conditional_t<
                                                  std::is_same_v<Rule, ProductRule<T>>),
                        std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>>;
 
-inline RuleKind rule_of(Op op) {
-  switch (op) {
-    case Op::all:
-      return RuleKind::all;
-    case Op::any:
-      return RuleKind::any;
-    case Op::sum:
-      return RuleKind::sum;
-    case Op::product:
-      return RuleKind::product;
-    case Op::reduce_max:
-      return RuleKind::max;
-    case Op::reduce_min:
-      return RuleKind::min;
-    default:
-      throw Unsupported("[" + std::string(op_name(op)) + "] is not a reduction");
-  }
-}
-
 }  // namespace vkt::cpu_kernels

@@ -11,10 +11,13 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "cpu/float_order.h"
+#include "vkt/backend/op_info.h"
 #include "vkt/dtype.h"
+#include "vkt/error.h"
 
 namespace vkt::cpu_kernels {
 
@@ -137,33 +140,38 @@ inline Out to_output(V v) {
   }
 }
 
-// Which rule an op uses; visit_rule calls f(RuleTag<Rule>{}) once per call, so the typed
-// loops below it carry no per-element switch.
-enum class RuleKind { sum, product, max, min, all, any };
-
+// The rule an op combines with (the op table's combine column); visit_rule calls
+// f(RuleTag<Rule>{}) once per call, so the typed loops below it carry no per-element switch.
 template <template <class> class Rule>
 struct RuleTag {
   template <class T>
   using type = Rule<T>;
 };
 
-template <class F>
-decltype(auto) visit_rule(RuleKind kind, F&& f) {
-  switch (kind) {
-    case RuleKind::sum:
-      return f(RuleTag<SumRule>{});
-    case RuleKind::product:
-      return f(RuleTag<ProductRule>{});
-    case RuleKind::max:
-      return f(RuleTag<MaxRule>{});
-    case RuleKind::min:
-      return f(RuleTag<MinRule>{});
-    case RuleKind::all:
-      return f(RuleTag<AllRule>{});
-    case RuleKind::any:
-      return f(RuleTag<AnyRule>{});
+inline Combine rule_of(Op op) {
+  const Combine c = op_combine(op);
+  if (c == Combine::none || c == Combine::argmax || c == Combine::argmin) {
+    throw Unsupported("[" + std::string(op_name(op)) + "] has no element-combining rule");
   }
-  return f(RuleTag<SumRule>{});  // unreachable: every enumerator is handled
+  return c;
+}
+
+template <class F>
+decltype(auto) visit_rule(Combine kind, F&& f) {
+  switch (kind) {
+    case Combine::product:
+      return f(RuleTag<ProductRule>{});
+    case Combine::max:
+      return f(RuleTag<MaxRule>{});
+    case Combine::min:
+      return f(RuleTag<MinRule>{});
+    case Combine::all:
+      return f(RuleTag<AllRule>{});
+    case Combine::any:
+      return f(RuleTag<AnyRule>{});
+    default:  // sum (rule_of admits no other)
+      return f(RuleTag<SumRule>{});
+  }
 }
 
 }  // namespace vkt::cpu_kernels

@@ -82,26 +82,11 @@ void window_reduce(const T* in, T* out, const Shape& in_shape, const Shape& out_
       });
 }
 
-RuleKind rule_of(Op op) {
-  switch (op) {
-    case Op::window_sum:
-      return RuleKind::sum;
-    case Op::window_product:
-      return RuleKind::product;
-    case Op::window_max:
-      return RuleKind::max;
-    case Op::window_min:
-      return RuleKind::min;
-    default:
-      throw Unsupported("[" + std::string(op_name(op)) + "] is not a window op");
-  }
-}
-
 }  // namespace
 
 Tensor run_window(const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
-  const RuleKind kind = rule_of(call.op);
+  const Combine kind = rule_of(call.op);
   Tensor out = make_output(call);
   if (out.size() == 0) return out;
   visit_any_dtype(in.dtype(), [&](auto tag) {

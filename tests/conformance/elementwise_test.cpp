@@ -16,18 +16,20 @@
 #include "support/op_tolerance.h"
 #include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
+#include "vulkan/ops/op_support.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
 namespace {
 
-// The op table's rules (vkt/backend/op_info.h): integer-only ops, and which f64 ops the
-// device computes natively (the rest fall back by design).
+// The op table's rules (vkt/backend/op_info.h): integer-only ops; and the Vulkan table's
+// (vulkan/ops/op_support.h): which f64 ops the device computes natively (the rest fall back
+// by design).
 bool integer_only(Op op) {
   return op_info(op).dtypes == OpDTypes::integer;
 }
 bool f64_native(Op op) {
-  return vulkan_native(op, DType::f64);
+  return vk::vulkan_native(op, DType::f64);
 }
 
 bool big_sample(Op op) {
@@ -256,7 +258,7 @@ TEST_F(Elementwise, F64TranscendentalsFallBack) {
   const Tensor a_cpu = transfer(a, cpu());
   int checked = 0;
   for (Op op : all_ops()) {
-    if (op_info(op).vulkan != VulkanRule::no_f64) continue;
+    if (vk::vulkan_rule(op).native != vk::Native::no_f64) continue;
     const bool is_binary = op_family(op) == OpFamily::binary;
     LedgerScope scope;
     const Tensor g = is_binary ? binary(op, a, a) : unary(op, a);

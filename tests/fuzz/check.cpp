@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "conformance/flush.h"
@@ -19,51 +20,40 @@ namespace {
 // triangular substitution in another order, bounded by a solve on the magnitudes.
 enum class Rule { bits, exact, elementwise, accumulate, product, solve };
 
-bool in(const std::string& op, const std::set<std::string>& names) {
-  return names.count(op) > 0;
-}
 std::int64_t int0_of(const Node& n, const std::string& key) {
   const auto it = n.ints.find(key);
   return it == n.ints.end() || it->second.empty() ? 0 : it->second[0];
 }
 
-const std::set<std::string> kMoves = {
-    "values",      "indices",      "const",     "bitcast",      "reshape",
-    "squeeze",     "broadcast",    "transpose", "pad",          "reverse",
-    "slice",       "put_slice",    "gather",    "take",         "take_along_axis",
-    "concatenate", "stack",        "select",    "clip",         "indexed_put",
-    "sort",        "top_k.values", "slice_at",  "put_slice_at", "triangle"};
-const std::set<std::string> kAccumulate = {
-    "sum",  "cumulative_sum",     "window_sum",        "dot", "dot2", "matmul", "indexed_add",
-    "conv", "window_scatter_max", "window_scatter_min"};
-const std::set<std::string> kProduct = {"product", "cumulative_product", "window_product"};
-// Decided by comparisons of order keys or exact by construction: the same on any device.
-const std::set<std::string> kExactOps = {"full",
-                                         "iota",
-                                         "eye",
-                                         "as_type",
-                                         "all",
-                                         "any",
-                                         "reduce_max",
-                                         "reduce_min",
-                                         "argmax",
-                                         "argmin",
-                                         "cumulative_max",
-                                         "cumulative_min",
-                                         "window_max",
-                                         "window_min",
-                                         "argsort",
-                                         "top_k.indices"};
+// How the device's answer may differ from the cpu's: the op table's accuracy column for its
+// ops; the fuzzer's own composite nodes say it here.
+const std::map<std::string, Accuracy> kCompositeAccuracy = {
+    {"values", Accuracy::bits},         {"indices", Accuracy::bits},
+    {"const", Accuracy::bits},          {"reshape", Accuracy::bits},
+    {"squeeze", Accuracy::bits},        {"stack", Accuracy::bits},
+    {"slice_at", Accuracy::bits},       {"put_slice_at", Accuracy::bits},
+    {"triangle", Accuracy::bits},       {"top_k.values", Accuracy::bits},
+    {"top_k.indices", Accuracy::exact}, {"dot2", Accuracy::sum_order},
+    {"matmul", Accuracy::sum_order},    {"all_close", Accuracy::exact}};
 
-bool elementwise_op(const std::string& name, Op* op) {
+// The table's op of that name, if the node is one.
+std::optional<Op> table_op(const std::string& name) {
   for (Op o : all_ops()) {
-    if (op_name(o) == name &&
-        (op_family(o) == OpFamily::unary || op_family(o) == OpFamily::binary)) {
-      *op = o;
-      return true;
-    }
+    if (op_name(o) == name) return o;
   }
-  return false;
+  return std::nullopt;
+}
+
+Accuracy accuracy_of(const Node& n) {
+  if (const auto it = kCompositeAccuracy.find(n.op); it != kCompositeAccuracy.end()) {
+    return it->second;
+  }
+  if (const std::optional<Op> op = table_op(n.op)) return op_info(*op).accuracy;
+  throw Error("[vkt_fuzz] no accuracy rule for node '" + n.op + "'");
+}
+
+bool elementwise(Op op) {
+  return op_family(op) == OpFamily::unary || op_family(op) == OpFamily::binary;
 }
 
 bool any_complex(const std::vector<Tensor>& inputs) {
@@ -75,49 +65,42 @@ bool any_complex(const std::vector<Tensor>& inputs) {
 
 Rule rule_for(const Node& n, const std::vector<Tensor>& inputs, DType out) {
   if (!is_float(out) && !is_complex(out)) return Rule::bits;
-  if (in(n.op, kMoves)) {
-    // A move that converts (promoted inputs, a pad value) gives the same value, maybe not
-    // the same NaN payload.
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (is_data_arg(n, i) && inputs[i].dtype() != out) return Rule::exact;
+  switch (accuracy_of(n)) {
+    case Accuracy::bits:
+      // A move that converts (promoted inputs, a pad value) gives the same value, maybe not
+      // the same NaN payload.
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (is_data_arg(n, i) && inputs[i].dtype() != out) return Rule::exact;
+      }
+      return n.literals.empty() ? Rule::bits : Rule::exact;
+    case Accuracy::exact: {
+      // sign and abs of a complex: z / |z| and hypot, rounded.
+      const std::optional<Op> op = table_op(n.op);
+      const bool complex = is_complex(out) || any_complex(inputs);
+      return op && (*op == Op::sign || *op == Op::abs) && complex ? Rule::elementwise : Rule::exact;
     }
-    return n.literals.empty() ? Rule::bits : Rule::exact;
+    case Accuracy::ulps:
+      return Rule::elementwise;
+    case Accuracy::sum_order:
+      return Rule::accumulate;
+    case Accuracy::product_order:
+      return Rule::product;
+    case Accuracy::substitution:
+      return Rule::solve;
+    case Accuracy::factorization:
+    case Accuracy::spectrum:  // compared by compare_spectrum before any rule
+      break;
   }
-  if (in(n.op, kAccumulate)) return Rule::accumulate;
-  if (in(n.op, kProduct)) return Rule::product;
-  if (n.op == "triangular_solve") return Rule::solve;
-  if (in(n.op, kExactOps)) return Rule::exact;
-  Op op;
-  if (elementwise_op(n.op, &op)) {
-    switch (op) {
-      case Op::min:
-      case Op::max:
-      case Op::negate:
-      case Op::ceil:
-      case Op::floor:
-      case Op::round:
-      case Op::conjugate:
-      case Op::real:
-      case Op::imag:
-      case Op::remainder:
-        return Rule::exact;
-      case Op::sign:
-      case Op::abs:  // of a complex: z / |z| and hypot, rounded
-        return is_complex(out) || any_complex(inputs) ? Rule::elementwise : Rule::exact;
-      default:
-        return Rule::elementwise;
-    }
-  }
-  return Rule::exact;
+  throw Error("[vkt_fuzz] no element-wise rule for node '" + n.op + "'");
 }
 
 // docs/semantics-elementwise.md, "Ops that may differ under a flush": float arithmetic may;
 // decisions on the bits, copies, conversions, sorts and selections may not.
 bool may_flush(const Node& n) {
-  if (in(n.op, kMoves) || n.op == "full" || n.op == "iota" || n.op == "eye") return false;
-  Op op;
-  if (elementwise_op(n.op, &op)) return !testing::exact_under_flush(op);
-  return in(n.op, kAccumulate) || in(n.op, kProduct) || n.op == "triangular_solve" ||
+  const std::optional<Op> op = table_op(n.op);
+  if (op && elementwise(*op)) return !testing::exact_under_flush(*op);
+  const Accuracy a = accuracy_of(n);
+  return a == Accuracy::sum_order || a == Accuracy::product_order || a == Accuracy::substitution ||
          n.op == "all_close";
 }
 

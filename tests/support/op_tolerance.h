@@ -4,6 +4,7 @@
 
 #include "support/compare.h"
 #include "vkt/backend/op_call.h"
+#include "vulkan/ops/op_support.h"
 
 namespace vkt::testing {
 
@@ -38,36 +39,10 @@ inline Tolerance complex_tolerance(DType d) {
 }
 
 // Elementwise ops decided on the bits, or computed so that no float operation meets a
-// subnormal (operands and results read and scaled on the bits): the same answer on a device
-// that flushes subnormals. The list "Never" in docs/semantics-elementwise.md, elementwise
-// ops only.
+// subnormal: the same answer on a device that flushes subnormals (the Vulkan table's
+// subnormals column).
 inline bool exact_under_flush(Op op) {
-  if (writes_u8(op)) return true;  // comparisons, logical ops and predicates: on the bits
-  switch (op) {
-    case Op::remainder:
-    case Op::min:
-    case Op::max:
-    case Op::sign:
-    case Op::abs:
-    case Op::negate:
-    case Op::ceil:
-    case Op::floor:
-    case Op::round:
-    case Op::conjugate:
-    case Op::real:
-    case Op::imag:
-    case Op::sqrt:
-    case Op::rsqrt:
-    case Op::cbrt:
-    case Op::log:
-    case Op::divide:
-    case Op::pow:
-    case Op::atan2:
-    case Op::atan:
-      return true;
-    default:
-      return false;
-  }
+  return vk::subnormals_kept(op);
 }
 
 }  // namespace vkt::testing

@@ -1,7 +1,7 @@
-// The op table's rows as constexpr data for backend implementers, the core and the tests:
-// kind, accepted dtypes, the Vulkan rule and the shader op code of every op (op_table.h says
-// what each column means). Header-only so the build-time shader constant generator
-// (src/vulkan/gen_op_codes.cpp) reads the same rows without linking the library.
+// The op table's rows as constexpr data for backend implementers, the core, vkt::compile and
+// the tests: every column of op_table.h (which says what each means) and the shader op code
+// of every op. Header-only so the build-time shader constant generator
+// (src/vulkan/tools/gen_op_codes.cpp) reads the same rows without linking the library.
 #pragma once
 
 #include <array>
@@ -28,7 +28,23 @@ enum class OpKind : std::uint8_t {
   logical
 };
 enum class OpDTypes : std::uint8_t { any, real, integer, to_real };
-enum class VulkanRule : std::uint8_t { native, native_complex, no_f64, own_rule };
+// Reductions, windows, scans and window scatters: how elements combine (the cpu's rules and
+// the shaders' COMBINE_<NAME> codes both follow this order).
+enum class Combine : std::uint8_t { none, sum, product, max, min, all, any, argmax, argmin };
+inline constexpr std::string_view kCombineNames[] = {"none", "sum", "product", "max",   "min",
+                                                     "all",  "any", "argmax",  "argmin"};
+enum class Fusion : std::uint8_t { none, elementwise, reduction, dot };
+enum class Grad : std::uint8_t { diff, zero, none };
+enum class Accuracy : std::uint8_t {
+  bits,
+  exact,
+  ulps,
+  sum_order,
+  product_order,
+  substitution,
+  factorization,
+  spectrum
+};
 
 struct OpInfo {
   Op op;
@@ -36,14 +52,18 @@ struct OpInfo {
   OpFamily family;
   OpKind kind;
   OpDTypes dtypes;
-  VulkanRule vulkan;
+  Combine combine;
+  Fusion fuse;
+  Grad grad;
+  Accuracy accuracy;
   // The op's position in its family's list: the OP_<NAME> constant the shaders read.
   std::uint32_t shader_code = 0;
 };
 
 namespace detail {
-#define VKT_OP_INFO_ROW(X, name, family, kind, dtypes, vulkan) \
-  OpInfo{Op::name, #name, OpFamily::family, OpKind::kind, OpDTypes::dtypes, VulkanRule::vulkan},
+#define VKT_OP_INFO_ROW(X, name, family, kind, dtypes, combine, fuse, grad, accuracy)           \
+  OpInfo{Op::name,         #name,        OpFamily::family, OpKind::kind,      OpDTypes::dtypes, \
+         Combine::combine, Fusion::fuse, Grad::grad,       Accuracy::accuracy},
 inline constexpr OpInfo kOpRows[] = {VKT_OP_TABLE(VKT_OP_INFO_ROW, _)};
 #undef VKT_OP_INFO_ROW
 
@@ -69,6 +89,12 @@ constexpr OpKind op_kind(Op op) {
 }
 constexpr std::uint32_t shader_op_code(Op op) {
   return op_info(op).shader_code;
+}
+constexpr Combine op_combine(Op op) {
+  return op_info(op).combine;
+}
+constexpr Fusion op_fusion(Op op) {
+  return op_info(op).fuse;
 }
 // Elementwise ops whose result is u8 whatever the input dtype.
 constexpr bool writes_u8(Op op) {
@@ -105,22 +131,6 @@ constexpr bool kernel_takes(Op op, DType d) {
     return op_accepts(op, d) && (detail::real_float(d) || detail::complex_dtype(d));
   }
   return op_accepts(op, d);
-}
-// An elementwise op's Vulkan rule for dtype d (the device must also have d): complex
-// operands are native only for native_complex rows (shaders/elementwise_complex.glsl).
-constexpr bool vulkan_native(Op op, DType d) {
-  const VulkanRule rule = op_info(op).vulkan;
-  if (detail::complex_dtype(d)) return rule == VulkanRule::native_complex;
-  switch (rule) {
-    case VulkanRule::native:
-    case VulkanRule::native_complex:
-      return true;
-    case VulkanRule::no_f64:
-      return d != DType::f64;
-    case VulkanRule::own_rule:
-      break;
-  }
-  return false;
 }
 
 }  // namespace vkt

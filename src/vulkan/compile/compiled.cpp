@@ -573,8 +573,7 @@ std::string as_value(DType d, const std::string& x) {
 }
 
 // A reduction with its prologue: reduce.comp's body (reduce_main.glsl, the variant eager's
-// first pass uses) whose load_value(i) evaluates the group at element i. op_codes.glsl's
-// OP_MIN and OP_MAX are renamed: reduce_acc.glsl names its own reduction codes so.
+// first pass uses) whose load_value(i) evaluates the group at element i.
 std::string generate_reduction(const detail::FusedGroup& g, const std::string& variant_defines,
                                bool i64, bool f64) {
   std::ostringstream s;
@@ -584,7 +583,6 @@ std::string generate_reduction(const detail::FusedGroup& g, const std::string& v
   if (f64) s << "#define VKT_F64\n";
   s << variant_defines << kept_ops(g)
     << "#define VKT_FUSED_PROLOGUE\n#include \"reduce_main.glsl\"\n"
-    << "#define OP_MIN ELEMENTWISE_OP_MIN\n#define OP_MAX ELEMENTWISE_OP_MAX\n"
     << kElementwiseIncludes << leaf_buffers(g, 4) << "\nValue load_value(uint i) {\n"
     << value_statements(g);
   const int root = g.outputs.at(0);

@@ -6,6 +6,7 @@
 // (exact for integers, max and min). A complex cumulative_sum scans its parts (parts_call).
 #include <algorithm>
 
+#include "vulkan/ops/op_support.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -17,20 +18,6 @@ enum Mode : std::uint32_t { kRows, kCols };
 struct ScanPush {
   std::uint32_t outer, len, inner, chunk, splits, lanes;
 };
-
-// Operation codes of shaders/reduce_acc.glsl.
-std::uint32_t shader_op(Op op) {
-  switch (op) {
-    case Op::cumulative_sum:
-      return 0;
-    case Op::cumulative_product:
-      return 1;
-    case Op::cumulative_max:
-      return 2;
-    default:
-      return 3;
-  }
-}
 
 // The accumulator's dtype (as reduce.cpp's): integer sums/products wrap in u64.
 DType scan_acc_dtype(Op op, DType in) {
@@ -109,7 +96,8 @@ Tensor run_cumulative(VulkanBackend& b, const OpCall& call) {
     return b.pipelines().get(
         shader, 4,
         {static_cast<std::uint32_t>(in.dtype()), static_cast<std::uint32_t>(out.dtype()),
-         shader_op(call.op), mode, phase, params.reverse ? 1u : 0u, has_carry ? 1u : 0u});
+         combine_code(op_combine(call.op)), mode, phase, params.reverse ? 1u : 0u,
+         has_carry ? 1u : 0u});
   };
   // Rows mode: invocations per chunk (a power of two dividing the workgroup): 256 for
   // split rows, else the row length rounded up to a power of two, at least 32.

@@ -7,6 +7,7 @@
 
 #include "common/broadcast_plan.h"
 #include "vulkan/ops/elementwise_specialise.h"
+#include "vulkan/ops/op_support.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "vulkan/ops/elementwise_specialise.h"
+#include "vulkan/ops/op_support.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {

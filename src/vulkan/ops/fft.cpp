@@ -231,12 +231,16 @@ void move_lines(VulkanBackend& b, const Tensor& src, const Tensor& dst, const La
 
 }  // namespace
 
+// Integer and 16-bit float inputs are read as f32 (an as_type on the device first): the same
+// values the cpu kernel reads while it gathers lines, and VkFFT takes f32 or f64.
+DType read_dtype(DType in) {
+  return in == DType::f64 || is_complex(in) ? in : DType::f32;
+}
+
 bool fft_supported(const VulkanBackend& b, const OpCall& call) {
   const DType in = call.inputs[0].dtype();
-  const bool real = in == DType::f32 || in == DType::f64;
-  const bool complex = in == DType::c64 || in == DType::c128;
-  if (!(real || complex) || (call.op == Op::rfft && !real)) return false;
-  const DType transform = to_complex_type(in);  // what VkFFT works in
+  if (!b.dtype_supported(in) || (call.op == Op::rfft && is_complex(in))) return false;
+  const DType transform = to_complex_type(read_dtype(in));  // what VkFFT works in
   const DType out = call.op == Op::irfft ? to_real_type(transform) : transform;
   if (call.out_dtype != out || !b.dtype_supported(transform)) return false;
   // The transform's own buffer holds every line at full length (rfft's output is shorter).
@@ -255,7 +259,11 @@ Tensor run_fft(VulkanBackend& b, const OpCall& call) {
   }
   Tensor out = b.make_output(call);
   if (out.size() == 0) return out;
-  const Tensor& x = call.inputs[0];
+  const Tensor& in = call.inputs[0];
+  const DType read = read_dtype(in.dtype());
+  const Tensor x = read == in.dtype()
+                       ? in
+                       : run_conversion(b, OpCall{Op::as_type, {in}, NoParams{}, read, in.shape()});
   const FftParams& p = call.get<FftParams>();
   const Layout l = layout_of(x.shape(), p.axis);
   const auto n = static_cast<std::uint64_t>(p.length);

@@ -17,6 +17,7 @@
 
 #include "common/reduce_groups.h"
 #include "common/settings.h"
+#include "vulkan/ops/op_support.h"
 #include "vulkan/ops/reduce_locate.h"
 #include "vulkan/runtime/backend.h"
 
@@ -41,34 +42,12 @@ bool vec4_allowed(const VulkanBackend& b) {
   return vkt::overrides()->reduce_vec4.value_or(is_gpu(b.context()));
 }
 
-enum ShaderOp : std::uint32_t { kSum, kProduct, kMax, kMin, kAll, kAny, kArgmax, kArgmin };
 enum Mode : std::uint32_t { kRows, kCols };
 
 struct ReducePush {
   std::uint32_t outer, len, inner, chunk, splits, lanes;
   std::uint32_t zero = 0;  // vkt::compile's fused prologues XOR their literals with it
 };
-
-ShaderOp shader_op(Op op) {
-  switch (op) {
-    case Op::sum:
-      return kSum;
-    case Op::product:
-      return kProduct;
-    case Op::reduce_max:
-      return kMax;
-    case Op::reduce_min:
-      return kMin;
-    case Op::all:
-      return kAll;
-    case Op::any:
-      return kAny;
-    case Op::argmax:
-      return kArgmax;
-    default:
-      return kArgmin;
-  }
-}
 
 bool is_arg(Op op) {
   return op == Op::argmax || op == Op::argmin;
@@ -227,7 +206,7 @@ struct Reducer {
                                     : fused == nullptr && vec4_cols_pass(b, src_dtype, pass);
     const std::vector<std::uint32_t> constants = {static_cast<std::uint32_t>(src_dtype),
                                                   static_cast<std::uint32_t>(store),
-                                                  shader_op(call.op),
+                                                  combine_code(op_combine(call.op)),
                                                   mode,
                                                   tie_high ? 1u : 0u,
                                                   src_index != nullptr ? 1u : 0u,

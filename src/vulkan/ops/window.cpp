@@ -3,6 +3,7 @@
 // with their neighbours so the per-axis parameters fit the push constants (5 axes).
 #include <vector>
 
+#include "vulkan/ops/op_support.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -47,19 +48,6 @@ std::vector<WindowAxis> merged_axes(const OpCall& call) {
   }
   if (axes.empty()) axes.push_back({1, 1, 1, 1, 0, 1, 0});
   return axes;
-}
-
-std::uint32_t shader_op(Op op) {
-  switch (op) {
-    case Op::window_sum:
-      return 0;
-    case Op::window_product:
-      return 1;
-    case Op::window_max:
-      return 2;
-    default:
-      return 3;
-  }
 }
 
 // Every per-axis value the shader handles in 32-bit signed arithmetic.
@@ -123,8 +111,9 @@ Tensor run_window(VulkanBackend& b, const OpCall& call) {
     for (std::size_t i = 0; i < 6; ++i) push.a[6 * a + i] = static_cast<std::uint32_t>(values[i]);
   }
   const DType d = in.dtype();
-  const Pipeline pipeline = b.pipelines().get(b.variant("window", {d}), 2,
-                                              {static_cast<std::uint32_t>(d), shader_op(call.op)});
+  const Pipeline pipeline =
+      b.pipelines().get(b.variant("window", {d}), 2,
+                        {static_cast<std::uint32_t>(d), combine_code(op_combine(call.op))});
   // An empty input (every window is padding) binds a one-element stand-in that is never read.
   Tensor src = in;
   if (in.size() == 0) {

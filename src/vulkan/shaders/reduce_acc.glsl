@@ -1,8 +1,10 @@
 // The accumulators of the reductions and scans (reduce.comp, cumulative.comp): the type ACC
 // chosen by variant (ACC_F32, ACC_F64, ACC_U32, ACC_S32, ACC_U64, ACC_S64), the source view
 // at binding 0, and the rules of src/cpu/reduce_ops.h (identity, combine).
-// Specialization constants 1..3 are SRC_DTYPE, DST_DTYPE, OP; files number theirs from 4.
+// Specialization constants 1..3 are SRC_DTYPE, DST_DTYPE, OP (a COMBINE_<NAME> code,
+// generated from the op table); files number theirs from 4.
 #include "float_bits.glsl"
+#include "op_codes.glsl"
 
 #if defined(ACC_F32)
 #define ACC float
@@ -24,8 +26,6 @@ layout(constant_id = 1) const uint SRC_DTYPE = 10;
 layout(constant_id = 2) const uint DST_DTYPE = 10;
 layout(constant_id = 3) const uint OP = 0;
 
-const uint OP_SUM = 0, OP_PRODUCT = 1, OP_MAX = 2, OP_MIN = 3, OP_ALL = 4, OP_ANY = 5,
-           OP_ARGMAX = 6, OP_ARGMIN = 7;
 #ifdef VKT_FUSED_PROLOGUE
 // vkt::compile's fused reductions evaluate their elementwise prologue at element i instead
 // of reading a source buffer: the generated shader defines load_value after this file.
@@ -77,7 +77,7 @@ bool float_nonzero(FWIDE x) {
 // The element as an accumulator operand: a truth value (0/1) for all/any, else the value.
 ACC load_acc(uint i) {
   const Value v = load_value(i);
-  if (OP == OP_ALL || OP == OP_ANY) {
+  if (OP == COMBINE_ALL || OP == COMBINE_ANY) {
     const bool truth = v.is_float ? float_nonzero(v.f) : v.i != IWIDE(0);
     return ACC(truth ? 1 : 0);
   }
@@ -128,9 +128,9 @@ bool acc_equal(ACC a, ACC b) {
 // The result of an empty reduction; for max/min the extremes of the source dtype (only an
 // empty input is ever stored with it, and then SRC_DTYPE is the input's dtype).
 ACC identity() {
-  if (OP == OP_SUM || OP == OP_ANY) return ACC(0);
-  if (OP == OP_PRODUCT || OP == OP_ALL) return ACC(1);
-  const bool low = OP == OP_MAX || OP == OP_ARGMAX;
+  if (OP == COMBINE_SUM || OP == COMBINE_ANY) return ACC(0);
+  if (OP == COMBINE_PRODUCT || OP == COMBINE_ALL) return ACC(1);
+  const bool low = OP == COMBINE_MAX || OP == COMBINE_ARGMAX;
 #if defined(ACC_F32)
   return uintBitsToFloat(low ? 0xff800000u : 0x7f800000u);
 #elif defined(ACC_F64)
@@ -159,18 +159,18 @@ ACC identity() {
 // the accumulation (NVIDIA did so in a row kernel on the H200); eager's operand is a load.
 ACC combine(ACC a, ACC b) {
 #ifdef ACC_IS_FLOAT
-  precise ACC r = OP == OP_SUM ? a + b : a * b;
+  precise ACC r = OP == COMBINE_SUM ? a + b : a * b;
 #else
-  ACC r = OP == OP_SUM ? a + b : a * b;
+  ACC r = OP == COMBINE_SUM ? a + b : a * b;
 #endif
-  if (OP == OP_SUM || OP == OP_PRODUCT) return r;
+  if (OP == COMBINE_SUM || OP == COMBINE_PRODUCT) return r;
 #ifndef ACC_IS_FLOAT
-  if (OP == OP_ALL) return a & b;  // all/any always accumulate in ACC_U32
-  if (OP == OP_ANY) return a | b;
+  if (OP == COMBINE_ALL) return a & b;  // all/any always accumulate in ACC_U32
+  if (OP == COMBINE_ANY) return a | b;
 #endif
   if (acc_isnan(a)) return a;
   if (acc_isnan(b)) return b;
-  if (OP == OP_MAX) return acc_order_less(a, b) ? b : a;
+  if (OP == COMBINE_MAX) return acc_order_less(a, b) ? b : a;
   return acc_order_less(b, a) ? b : a;
 }
 

@@ -46,7 +46,7 @@ const uint MODE_ROWS = 0, MODE_COLS = 1;
   const ACC x[4] = ACC[4](load_acc(e), load_acc((e) + (step)),                 \
                           load_acc((e) + 2u * (step)), load_acc((e) + 3u * (step)))
 #endif
-const bool IS_ARG = OP == OP_ARGMAX || OP == OP_ARGMIN;
+const bool IS_ARG = OP == COMBINE_ARGMAX || OP == COMBINE_ARGMIN;
 const uint NO_INDEX = 0xffffffffu;
 
 // Arg-reduction indices as s64 (low word, high word = 0): every index is below 2^31.
@@ -66,7 +66,7 @@ bool arg_beats(ACC vb, uint ib, ACC va, uint ia) {
   const bool index_wins = TIE_HIGH ? ib > ia : ib < ia;
   if (a_nan || b_nan) return a_nan && b_nan ? index_wins : b_nan;
   if (acc_equal(vb, va)) return index_wins;
-  return OP == OP_ARGMAX ? acc_less(va, vb) : acc_less(vb, va);
+  return OP == COMBINE_ARGMAX ? acc_less(va, vb) : acc_less(vb, va);
 }
 
 // The running arg choice (acc, best) takes candidate (x, ix) when it beats it.
@@ -82,7 +82,7 @@ void take_candidate(inout ACC acc, inout uint best, ACC x, uint ix) {
 // lanes do not diverge on the data (argmax/argmin were the slowest full reductions).
 void take_next(inout ACC acc, inout uint best, ACC x, uint ix) {
   const bool acc_nan = acc_isnan(acc), x_nan = acc_isnan(x);
-  const bool beats = OP == OP_ARGMAX ? acc_less(acc, x) : acc_less(x, acc);
+  const bool beats = OP == COMBINE_ARGMAX ? acc_less(acc, x) : acc_less(x, acc);
   const bool ties = acc_equal(x, acc);
   // Lowest index wins ties: a later candidate must beat; highest: it may also tie.
   const bool take = best == NO_INDEX || (x_nan ? (TIE_HIGH || !acc_nan)
@@ -129,7 +129,7 @@ void load_quad(uint q, out ACC a[4]) {
 layout(binding = 0) readonly buffer SrcF32x4 { vec4 v[]; } src_f32x4;
 // load_acc of an f32 element: the value, or its truth for all/any.
 ACC acc_of_f32(float x) {
-  if (OP == OP_ALL || OP == OP_ANY) return ACC(f32_nonzero(x) ? 1 : 0);
+  if (OP == COMBINE_ALL || OP == COMBINE_ANY) return ACC(f32_nonzero(x) ? 1 : 0);
   return ACC(x);
 }
 void load_quad(uint q, out ACC a[4]) {
@@ -147,9 +147,9 @@ ACC combine4(ACC a[4]) { return combine(combine(a[0], a[1]), combine(a[2], a[3])
 int arg_key(float x) {
   const uint u = floatBitsToUint(x), m = u & 0x7fffffffu;
   const int k = (u & 0x80000000u) != 0u ? -int(m) : int(m);
-  return m > 0x7f800000u ? (OP == OP_ARGMAX ? 0x7fffffff : -0x7fffffff - 1) : k;
+  return m > 0x7f800000u ? (OP == COMBINE_ARGMAX ? 0x7fffffff : -0x7fffffff - 1) : k;
 }
-int arg_key_start() { return OP == OP_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
+int arg_key_start() { return OP == COMBINE_ARGMAX ? -0x7fffffff - 1 : 0x7fffffff; }  // beaten by all
 
 // One element of the vec4 scan, e its element index, e - base its row index.
 void arg_element(inout int key, inout float acc, inout uint best, float x, uint e, uint base) {
@@ -158,7 +158,7 @@ void arg_element(inout int key, inout float acc, inout uint best, float x, uint 
     return;
   }
   const int k = arg_key(x);
-  const bool take = OP == OP_ARGMAX ? (TIE_HIGH ? k >= key : k > key) : (TIE_HIGH ? k <= key : k < key);
+  const bool take = OP == COMBINE_ARGMAX ? (TIE_HIGH ? k >= key : k > key) : (TIE_HIGH ? k <= key : k < key);
   key = take ? k : key;
   acc = take ? x : acc;
   best = take ? e - base : best;

@@ -8,12 +8,12 @@
 // the chosen element's bits, and let the last NaN win as the cpu's step does.
 #include "common.glsl"
 #include "dtype_value.glsl"
+#include "op_codes.glsl"
 #define DST_BINDING 1
 #include "dtype_store.glsl"
 
 layout(constant_id = 1) const uint DTYPE = 10;
-layout(constant_id = 2) const uint OP = 0;
-const uint OP_SUM = 0, OP_PRODUCT = 1, OP_MAX = 2, OP_MIN = 3;
+layout(constant_id = 2) const uint OP = 0;  // COMBINE_SUM, _PRODUCT, _MAX or _MIN
 
 layout(binding = 0) readonly buffer SrcU8 { uint8_t v[]; } src_u8;
 layout(binding = 0) readonly buffer SrcU16 { uint16_t v[]; } src_u16;
@@ -63,7 +63,7 @@ uint key32(uint r) {
 
 // The identity's bits: -inf / the lowest value for max, +inf / the highest for min.
 uint identity32() {
-  const bool low = OP == OP_MAX;
+  const bool low = OP == COMBINE_MAX;
   if (DTYPE == DT_F32) return low ? 0xff800000u : 0x7f800000u;
   if (DTYPE == DT_F16) return low ? 0xfc00u : 0x7c00u;
   if (DTYPE == DT_BF16) return low ? 0xff80u : 0x7f80u;
@@ -91,7 +91,7 @@ uint64_t key64(uint64_t r) {
   return IS_SIGNED ? r ^ sign : r;
 }
 uint64_t identity64() {
-  const bool low = OP == OP_MAX;
+  const bool low = OP == COMBINE_MAX;
   if (DTYPE == DT_F64) return low ? 0xfff0000000000000ul : 0x7ff0000000000000ul;
   if (IS_SIGNED) return low ? 0x8000000000000000ul : 0x7ffffffffffffffful;
   return low ? 0ul : ~0ul;
@@ -136,7 +136,7 @@ void main() {
   // The odometer over the window axes (innermost fastest), positions inside the input.
   uint k[MAX_AXES];
   for (int ax = 0; ax < MAX_AXES; ++ax) k[ax] = 0u;
-  const bool is_sum = OP == OP_SUM, is_product = OP == OP_PRODUCT;
+  const bool is_sum = OP == COMBINE_SUM, is_product = OP == COMBINE_PRODUCT;
   float facc = is_product ? 1.0 : 0.0;
 #ifdef VKT_F64
   double dacc = is_product ? 1.0lf : 0.0lf;
@@ -168,7 +168,7 @@ void main() {
           have_nan = true;
         } else if (!have_nan) {
           const uint kx = key32(r);
-          if (OP == OP_MAX ? kx > best_key : kx < best_key) {
+          if (OP == COMBINE_MAX ? kx > best_key : kx < best_key) {
             best = r;
             best_key = kx;
           }
@@ -190,7 +190,7 @@ void main() {
           have_nan = true;
         } else if (!have_nan) {
           const uint64_t kx = key64(r);
-          if (OP == OP_MAX ? kx > best_key64 : kx < best_key64) {
+          if (OP == COMBINE_MAX ? kx > best_key64 : kx < best_key64) {
             best64 = r;
             best_key64 = kx;
           }

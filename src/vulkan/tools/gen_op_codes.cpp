@@ -1,13 +1,17 @@
-// Build-time generator: writes the shaders' op-code constants (OP_EXP, OP_ADD, ...) and
-// which codes write u8 from the op table, so no shader restates an op's position or kind.
+// Build-time generator: writes the shaders' op-code constants (OP_EXP, OP_ADD, ...), which
+// codes write u8, and the combining rules' codes (COMBINE_SUM, ...) from the op table, so no
+// shader restates an op's position, kind or rule.
 // Usage: gen_op_codes <out.glsl>.
 #include <cctype>
+#include <cstddef>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
 #include "vkt/backend/op_info.h"
+#include "vulkan/ops/op_support.h"
 
 namespace {
 
@@ -44,6 +48,11 @@ int main(int argc, char** argv) {
           "#ifndef VKT_OP_CODES_GLSL\n#define VKT_OP_CODES_GLSL\n\n";
   write_family(text, vkt::OpFamily::unary, "unary");
   write_family(text, vkt::OpFamily::binary, "binary");
+  for (std::size_t c = 1; c < std::size(vkt::kCombineNames); ++c) {
+    text << "const uint COMBINE_" << upper(vkt::kCombineNames[c]) << " = "
+         << vkt::vk::combine_code(static_cast<vkt::Combine>(c)) << "u;\n";
+  }
+  text << "\n";
   text << "#endif\n";
   std::ofstream file(argv[1]);
   file << text.str();
