@@ -11,7 +11,7 @@ bash "$root/scripts/build.sh" "$root/build" -DVKT_BUILD_TESTS=ON
 (cd "$root/build" && ctest --output-on-failure)
 if [ "${VKT_SKIP_SANITIZE:-0}" != 1 ]; then
   bash "$root/scripts/build.sh" "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DVKT_SANITIZE=ON -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_TESTS=ON
+    -DVKT_SANITIZE=ON -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_PYTHON=OFF -DVKT_BUILD_TESTS=ON
   # Leak checks off: the Vulkan loader and Mesa keep process-lifetime allocations; a failed
   # allocation returns null, as the library expects (tests/unit/sizes_test.cpp). The
   # staging and descriptor-pool reruns of the Vulkan suite are covered by the first pass;
@@ -26,7 +26,8 @@ if [ "${VKT_SKIP_TSAN:-0}" != 1 ]; then
   # Archer's documentation asks. OpenBLAS runs single-threaded here (its threads are not
   # instrumented either); libgomp's OpenBLAS build is not loaded beside libomp.
   CC=clang CXX=clang++ bash "$root/scripts/build.sh" "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DVKT_SANITIZE_THREAD=ON -DVKT_WITH_VULKAN=OFF -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_TESTS=ON
+    -DVKT_SANITIZE_THREAD=ON -DVKT_WITH_VULKAN=OFF -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_PYTHON=OFF \
+    -DVKT_BUILD_TESTS=ON
   (cd "$root/build-tsan" && \
     OMP_TOOL_LIBRARIES="$(dirname "$(readlink -f "$(command -v clang)")")/../lib/libarcher.so" \
     TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 allocator_may_return_null=1" \

@@ -1,0 +1,48 @@
+// Shared by the binding files: how Python values become dtypes, axes, scalars and tensors,
+// and the register_* functions module.cpp calls, one per file.
+#pragma once
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "vkt/vkt.h"
+
+namespace vkt::python {
+
+namespace py = pybind11;
+
+// A dtype from a vt dtype, a NumPy dtype or scalar type, or a name ("float32", "f32").
+DType dtype_arg(py::handle obj);
+// The NumPy dtype of d (bfloat16 has none: TypeError naming `op`).
+py::dtype numpy_dtype(DType d, const char* op);
+// The vktensor dtype of a NumPy dtype, if it has one (bool reads as u8).
+std::optional<DType> from_numpy_dtype(const py::dtype& d);
+
+// A Python int, float, bool or complex as a weak scalar literal.
+bool is_python_scalar(py::handle obj);
+Scalar scalar_arg(py::handle obj, const char* op);
+
+// Axes from None (every axis: an empty list), an int or a sequence of ints.
+Axes axes_arg(py::handle axis);
+
+// vt.asarray: a tensor from a tensor, NumPy array, buffer, nested sequence or scalar; a
+// C-contiguous NumPy array of a vktensor dtype becomes a cpu tensor without a copy.
+Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
+               std::optional<bool> copy);
+// An op's operand: a tensor as is, anything else through asarray on the cpu.
+Tensor tensor_arg(py::handle obj);
+// A NumPy view of a cpu tensor's memory (read-only, keeping `owner` alive).
+py::array numpy_view(const Tensor& t, py::handle owner);
+
+void register_errors(py::module_& m);
+void register_dtypes(py::module_& m);
+void register_tensor(py::module_& m);
+void register_ops(py::module_& m);
+void register_runtime(py::module_& m);
+
+}  // namespace vkt::python

@@ -1,0 +1,343 @@
+// vt.<op>: every op of vkt/ops.h under its C++ name, with Python keyword arguments. The
+// elementwise ops are stamped from the op table; operands may be tensors, NumPy arrays,
+// lists or Python numbers (weak literals).
+#include "binary_ops.h"
+
+namespace vkt::python {
+namespace {
+
+using py::arg;
+
+// Reductions over no axes (axis=()) reduce nothing, as NumPy's do: a trailing size-1 axis is
+// added and reduced, so the result has the reduction's dtype.
+using Reduction = Tensor (*)(const Tensor&, const Axes&, bool);
+Tensor reduce_over(Reduction f, py::object x, py::object axis, bool keepdims) {
+  const Tensor t = tensor_arg(x);
+  const Axes axes = axes_arg(axis);
+  if (!axis.is_none() && axes.empty()) {
+    Shape s = t.shape();
+    s.push_back(1);
+    return f(reshape(t, s), {static_cast<std::int64_t>(t.shape().size())}, false);
+  }
+  return f(t, axes, keepdims);
+}
+
+TieBreak tie_arg(const std::string& s) {
+  if (s == "low") return TieBreak::low;
+  if (s == "high") return TieBreak::high;
+  throw Error("[argmax] tie_break must be 'low' or 'high', got '" + s + "'");
+}
+
+WindowOptions window_options(py::object strides, py::object padding, py::object dilations) {
+  WindowOptions o;
+  if (!strides.is_none()) o.strides = axes_arg(strides);
+  if (!dilations.is_none()) o.dilations = axes_arg(dilations);
+  if (!padding.is_none()) {
+    for (py::handle p : padding) {
+      o.padding.emplace_back(p[py::int_(0)].cast<std::int64_t>(),
+                             p[py::int_(1)].cast<std::int64_t>());
+    }
+  }
+  return o;
+}
+
+std::vector<Tensor> tensor_list(py::iterable xs) {
+  std::vector<Tensor> v;
+  for (py::handle x : xs) v.push_back(tensor_arg(x));
+  return v;
+}
+
+Backend* device_arg(py::object device) {
+  return device.is_none() ? nullptr : &device.cast<Backend&>();
+}
+
+DType dtype_or(py::object dtype, DType fallback) {
+  return dtype.is_none() ? fallback : dtype_arg(dtype);
+}
+
+void define_elementwise(py::module_& m) {
+#define VKT_DEF_UNARY(name) \
+  m.def(                    \
+      #name, [](py::object x) { return unary(Op::name, tensor_arg(x)); }, arg("x"));
+  VKT_UNARY_OPS(VKT_DEF_UNARY)
+#undef VKT_DEF_UNARY
+#define VKT_DEF_BINARY(name)                                                                  \
+  m.def(                                                                                      \
+      #name, [](py::object a, py::object b) { return binary_any(Op::name, a, b); }, arg("a"), \
+      arg("b"));
+  VKT_BINARY_OPS(VKT_DEF_BINARY)
+#undef VKT_DEF_BINARY
+  m.def("floor_divide", [](py::object a, py::object b) { return floor_divide(a, b); });
+  m.def("mod", [](py::object a, py::object b) { return python_mod(a, b); });
+}
+
+void define_creation(py::module_& m) {
+  m.def(
+      "asarray",
+      [](py::object obj, py::object dtype, py::object device, std::optional<bool> copy) {
+        return asarray(obj, dtype.is_none() ? std::nullopt : std::optional(dtype_arg(dtype)),
+                       device_arg(device), copy);
+      },
+      arg("obj"), arg("dtype") = py::none(), arg("device") = py::none(), arg("copy") = py::none());
+  m.def(
+      "full",
+      [](py::object shape, py::object value, py::object dtype, py::object device) {
+        const Scalar v = scalar_arg(value, "full");
+        return full(axes_arg(shape), v, dtype_or(dtype, v.default_type()), device_arg(device));
+      },
+      arg("shape"), arg("fill_value"), arg("dtype") = py::none(), arg("device") = py::none());
+  m.def(
+      "iota",
+      [](py::object shape, py::object dtype, std::optional<std::int64_t> axis, py::object device) {
+        return iota(axes_arg(shape), dtype_or(dtype, DType::s64), axis, device_arg(device));
+      },
+      arg("shape"), arg("dtype") = py::none(), arg("axis") = py::none(),
+      arg("device") = py::none());
+  m.def(
+      "eye",
+      [](std::int64_t n, py::object dtype, py::object device) {
+        return eye(n, dtype_or(dtype, DType::f32), device_arg(device));
+      },
+      arg("n"), arg("dtype") = py::none(), arg("device") = py::none());
+  m.def(
+      "as_type", [](py::object x, py::object d) { return as_type(tensor_arg(x), dtype_arg(d)); },
+      arg("x"), arg("dtype"));
+  m.def(
+      "bitcast", [](py::object x, py::object d) { return bitcast(tensor_arg(x), dtype_arg(d)); },
+      arg("x"), arg("dtype"));
+}
+
+void define_movement(py::module_& m) {
+  m.def(
+      "reshape", [](py::object x, py::object s) { return reshape(tensor_arg(x), axes_arg(s)); },
+      arg("x"), arg("shape"));
+  m.def(
+      "squeeze", [](py::object x, py::object a) { return squeeze(tensor_arg(x), axes_arg(a)); },
+      arg("x"), arg("axis") = py::none());
+  m.def(
+      "broadcast",
+      [](py::object x, py::object s, py::object a) {
+        return broadcast(tensor_arg(x), axes_arg(s), axes_arg(a));
+      },
+      arg("x"), arg("shape"), arg("axes") = py::none());
+  m.def(
+      "transpose", [](py::object x, py::object a) { return transpose(tensor_arg(x), axes_arg(a)); },
+      arg("x"), arg("axes") = py::none());
+  m.def(
+      "reverse", [](py::object x, py::object a) { return reverse(tensor_arg(x), axes_arg(a)); },
+      arg("x"), arg("axis") = py::none());
+  m.def(
+      "pad",
+      [](py::object x, py::object value, py::iterable config) {
+        std::vector<PadAxis> c;
+        for (py::handle p : config) {
+          const py::tuple t = py::tuple(py::reinterpret_borrow<py::object>(p));
+          c.push_back({t[0].cast<std::int64_t>(), t[1].cast<std::int64_t>(),
+                       t.size() > 2 ? t[2].cast<std::int64_t>() : 0});
+        }
+        return pad(tensor_arg(x), scalar_arg(value, "pad"), c);
+      },
+      arg("x"), arg("value"), arg("config"));
+  m.def(
+      "slice",
+      [](py::object x, py::object start, py::object lengths, py::object strides) {
+        return slice(tensor_arg(x), axes_arg(start), axes_arg(lengths), axes_arg(strides));
+      },
+      arg("x"), arg("start"), arg("lengths"), arg("strides") = py::none());
+  m.def(
+      "put_slice",
+      [](py::object x, py::object start, py::object update) {
+        return put_slice(tensor_arg(x), axes_arg(start), tensor_arg(update));
+      },
+      arg("x"), arg("start"), arg("update"));
+  m.def(
+      "take",
+      [](py::object x, py::object i, std::int64_t axis) {
+        return take(tensor_arg(x), tensor_arg(i), axis);
+      },
+      arg("x"), arg("indices"), arg("axis") = 0);
+  m.def(
+      "take_along_axis",
+      [](py::object x, py::object i, std::int64_t axis) {
+        return take_along_axis(tensor_arg(x), tensor_arg(i), axis);
+      },
+      arg("x"), arg("indices"), arg("axis"));
+  m.def(
+      "gather",
+      [](py::object x, py::object i, py::object axes) {
+        return gather(tensor_arg(x), tensor_arg(i), axes_arg(axes));
+      },
+      arg("x"), arg("indices"), arg("axes") = py::none());
+  m.def(
+      "concatenate",
+      [](py::iterable xs, std::int64_t axis) { return concatenate(tensor_list(xs), axis); },
+      arg("tensors"), arg("axis") = 0);
+  m.def(
+      "stack", [](py::iterable xs, std::int64_t axis) { return stack(tensor_list(xs), axis); },
+      arg("tensors"), arg("axis") = 0);
+  m.def(
+      "select",
+      [](py::object p, py::object a, py::object b) {
+        return select(tensor_arg(p), tensor_arg(a), tensor_arg(b));
+      },
+      arg("pred"), arg("on_true"), arg("on_false"));
+  m.def(
+      "clip",
+      [](py::object x, py::object lo, py::object hi) {
+        if (is_python_scalar(lo) && is_python_scalar(hi)) {
+          return clip(tensor_arg(x), scalar_arg(lo, "clip"), scalar_arg(hi, "clip"));
+        }
+        return clip(tensor_arg(x), tensor_arg(lo), tensor_arg(hi));
+      },
+      arg("x"), arg("lo"), arg("hi"));
+  m.def(
+      "indexed_add",
+      [](py::object x, py::object i, py::object u, py::object axes) {
+        return indexed_add(tensor_arg(x), tensor_arg(i), tensor_arg(u), axes_arg(axes));
+      },
+      arg("x"), arg("indices"), arg("updates"), arg("axes") = py::none());
+  m.def(
+      "indexed_put",
+      [](py::object x, py::object i, py::object u, py::object axes) {
+        return indexed_put(tensor_arg(x), tensor_arg(i), tensor_arg(u), axes_arg(axes));
+      },
+      arg("x"), arg("indices"), arg("updates"), arg("axes") = py::none());
+}
+
+void define_reductions(py::module_& m) {
+  const std::pair<const char*, Reduction> kReductions[] = {{"sum", &sum},
+                                                           {"product", &product},
+                                                           {"reduce_max", &reduce_max},
+                                                           {"reduce_min", &reduce_min},
+                                                           {"all", &all},
+                                                           {"any", &any}};
+  for (const auto& [name, f] : kReductions) {
+    m.def(
+        name,
+        [f = f](py::object x, py::object axis, bool keepdims) {
+          return reduce_over(f, x, axis, keepdims);
+        },
+        arg("x"), arg("axis") = py::none(), arg("keepdims") = false);
+  }
+  m.def(
+      "argmax",
+      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
+        return argmax(tensor_arg(x), axis, keepdims, tie_arg(tie));
+      },
+      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
+  m.def(
+      "argmin",
+      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
+        return argmin(tensor_arg(x), axis, keepdims, tie_arg(tie));
+      },
+      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
+  using Scan = Tensor (*)(const Tensor&, std::int64_t, bool);
+  const std::pair<const char*, Scan> kScans[] = {{"cumulative_sum", &cumulative_sum},
+                                                 {"cumulative_product", &cumulative_product},
+                                                 {"cumulative_max", &cumulative_max},
+                                                 {"cumulative_min", &cumulative_min}};
+  for (const auto& [name, f] : kScans) {
+    m.def(
+        name,
+        [f = f](py::object x, std::int64_t axis, bool reverse) {
+          return f(tensor_arg(x), axis, reverse);
+        },
+        arg("x"), arg("axis") = 0, arg("reverse") = false);
+  }
+  using Window = Tensor (*)(const Tensor&, const Shape&, const WindowOptions&);
+  const std::pair<const char*, Window> kWindows[] = {{"window_sum", &window_sum},
+                                                     {"window_product", &window_product},
+                                                     {"window_max", &window_max},
+                                                     {"window_min", &window_min}};
+  for (const auto& [name, f] : kWindows) {
+    m.def(
+        name,
+        [f = f](py::object x, py::object window, py::object strides, py::object padding,
+                py::object dilations) {
+          return f(tensor_arg(x), axes_arg(window), window_options(strides, padding, dilations));
+        },
+        arg("x"), arg("window"), arg("strides") = py::none(), arg("padding") = py::none(),
+        arg("dilations") = py::none());
+  }
+}
+
+void define_sort_and_linalg(py::module_& m) {
+  m.def(
+      "sort",
+      [](py::object x, std::int64_t axis, bool descending) {
+        return sort(tensor_arg(x), axis, descending ? Direction::desc : Direction::asc);
+      },
+      arg("x"), arg("axis") = -1, arg("descending") = false);
+  m.def(
+      "argsort",
+      [](py::object x, std::int64_t axis, bool descending) {
+        return argsort(tensor_arg(x), axis, descending ? Direction::desc : Direction::asc);
+      },
+      arg("x"), arg("axis") = -1, arg("descending") = false);
+  m.def(
+      "top_k",
+      [](py::object x, std::int64_t k) {
+        auto [values, indices] = top_k(tensor_arg(x), k);
+        return py::make_tuple(values, indices);
+      },
+      arg("x"), arg("k"));
+  m.def("dot", [](py::object a, py::object b) { return dot(tensor_arg(a), tensor_arg(b)); });
+  m.def("matmul", [](py::object a, py::object b) { return matmul(tensor_arg(a), tensor_arg(b)); });
+  m.def("cholesky", [](py::object a) { return cholesky(tensor_arg(a)); });
+  m.def("solve", [](py::object a, py::object b) { return solve(tensor_arg(a), tensor_arg(b)); });
+  m.def("determinant", [](py::object a) { return determinant(tensor_arg(a)); });
+  m.def(
+      "qr",
+      [](py::object a, const std::string& mode) {
+        if (mode != "reduced" && mode != "complete") {
+          throw Error("[qr] mode must be 'reduced' or 'complete', got '" + mode + "'");
+        }
+        QR r = qr(tensor_arg(a), mode == "reduced" ? QrMode::reduced : QrMode::complete);
+        return py::make_tuple(r.q, r.r);
+      },
+      arg("a"), arg("mode") = "reduced");
+  m.def("eigh", [](py::object a) {
+    Eigh r = eigh(tensor_arg(a));
+    return py::make_tuple(r.eigenvalues, r.eigenvectors);
+  });
+  m.def(
+      "svd",
+      [](py::object a, bool full_matrices) {
+        SVD r = svd(tensor_arg(a), full_matrices);
+        return py::make_tuple(r.u, r.s, r.vt);
+      },
+      arg("a"), arg("full_matrices") = true);
+  m.def("lu", [](py::object a) {
+    LU r = lu(tensor_arg(a));
+    return py::make_tuple(r.p, r.l, r.u);
+  });
+  m.def(
+      "all_close",
+      [](py::object a, py::object b, double rtol, double atol, bool equal_nan) {
+        return all_close(tensor_arg(a), tensor_arg(b), AllCloseOptions{rtol, atol, equal_nan});
+      },
+      arg("a"), arg("b"), arg("rtol") = 1e-5, arg("atol") = 1e-8, arg("equal_nan") = false);
+  using Transform = Tensor (*)(const Tensor&, std::optional<std::int64_t>, std::int64_t);
+  const std::pair<const char*, Transform> kTransforms[] = {
+      {"fft", &fft}, {"ifft", &ifft}, {"rfft", &rfft}, {"irfft", &irfft}};
+  for (const auto& [name, f] : kTransforms) {
+    m.def(
+        name,
+        [f = f](py::object x, std::optional<std::int64_t> n, std::int64_t axis) {
+          return f(tensor_arg(x), n, axis);
+        },
+        arg("x"), arg("n") = py::none(), arg("axis") = -1);
+  }
+}
+
+}  // namespace
+
+void register_ops(py::module_& m) {
+  define_elementwise(m);
+  define_creation(m);
+  define_movement(m);
+  define_reductions(m);
+  define_sort_and_linalg(m);
+}
+
+}  // namespace vkt::python
