@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bindings.h"
+#include "dlpack_bridge.h"
 
 namespace vkt::python {
 namespace {
@@ -99,6 +100,14 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
     if (converts) t = as_type(t, *dtype);
     if (moves) return transfer(t, *device);
     if (copy == true && !converts) return vkt::copy(t, t.backend());
+    return t;
+  }
+  if (!py::isinstance<py::array>(obj) && py::hasattr(obj, "__dlpack__")) {
+    const Tensor t = import_dlpack(obj, device, copy);
+    if (dtype && *dtype != t.dtype()) {
+      if (copy == false) throw Error("[asarray] copy=False, but the tensor must be converted");
+      return as_type(t, *dtype);
+    }
     return t;
   }
   bool from_python = false;

@@ -2,6 +2,7 @@
 // elementwise ops are stamped from the op table; operands may be tensors, NumPy arrays,
 // lists or Python numbers (weak literals).
 #include "binary_ops.h"
+#include "dlpack_bridge.h"
 
 namespace vkt::python {
 namespace {
@@ -79,6 +80,13 @@ void define_creation(py::module_& m) {
                        device_arg(device), copy);
       },
       arg("obj"), arg("dtype") = py::none(), arg("device") = py::none(), arg("copy") = py::none());
+  m.def(
+      "from_dlpack",
+      [](py::object x, py::object device, std::optional<bool> copy) {
+        if (py::isinstance<Tensor>(x)) return asarray(x, std::nullopt, device_arg(device), copy);
+        return import_dlpack(x, device_arg(device), copy);
+      },
+      arg("x"), py::kw_only(), arg("device") = py::none(), arg("copy") = py::none());
   m.def(
       "full",
       [](py::object shape, py::object value, py::object dtype, py::object device) {

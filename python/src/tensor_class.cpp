@@ -3,6 +3,7 @@
 #include <complex>
 
 #include "binary_ops.h"
+#include "dlpack_bridge.h"
 #include "indexing.h"
 
 namespace vkt::python {
@@ -128,6 +129,13 @@ void register_tensor(py::module_& m) {
         return dtype.is_none() ? py::object(view) : view.attr("astype")(dtype);
       },
       py::arg("dtype") = py::none(), py::arg("copy") = py::none());
+  c.def(
+      "__dlpack__",
+      [](const Tensor& t, py::object /*stream*/, py::object /*max_version*/, py::object dl_device,
+         std::optional<bool> copy) { return export_dlpack(t, dl_device, copy); },
+      py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
+      py::arg("dl_device") = py::none(), py::arg("copy") = py::none());
+  c.def("__dlpack_device__", &dlpack_device);
   c.def("__repr__", [](const Tensor& t) { return inspect(t); });
   c.def("__len__", [](const Tensor& t) {
     if (t.shape().empty()) throw TypeError("[len] a 0-d tensor has no length");
