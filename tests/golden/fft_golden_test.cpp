@@ -20,8 +20,7 @@ struct FftCase {
 };
 
 std::vector<FftCase> load_fft_cases() {
-  const char* env_dir = std::getenv("VKT_GOLDEN_DIR");
-  const std::string path = std::string(env_dir != nullptr ? env_dir : VKT_GOLDEN_DIR) + "/fft.json";
+  const std::string path = testing::golden_dir() + "/fft.json";
   std::ifstream in(path);
   if (!in) throw std::runtime_error("golden: cannot open " + path);
   const nlohmann::json doc = nlohmann::json::parse(in);

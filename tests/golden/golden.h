@@ -73,12 +73,14 @@ inline Tensor golden_tensor(const nlohmann::json& j) {
   return from_bytes(bytes, dtype, shape, &cpu());
 }
 
+// The folder of the golden data: VKT_GOLDEN_DIR in the environment wins (a build carried to
+// another machine finds the data in its own checkout), else the checkout it was built from.
+// Defined in golden_dir.cpp, the one file compiled with that path, so every other test
+// compiles to the same object in any clone (and ccache reuses it).
+std::string golden_dir();
+
 inline std::vector<GoldenCase> load_golden(const std::string& family) {
-  // VKT_GOLDEN_DIR in the environment wins: a build carried to another machine finds the
-  // data in its own checkout.
-  const char* env_dir = std::getenv("VKT_GOLDEN_DIR");
-  const std::string dir = env_dir != nullptr ? env_dir : VKT_GOLDEN_DIR;
-  const std::string path = dir + "/" + family + ".json";
+  const std::string path = golden_dir() + "/" + family + ".json";
   std::ifstream in(path);
   if (!in) throw std::runtime_error("golden: cannot open " + path);
   const nlohmann::json doc = nlohmann::json::parse(in);
