@@ -34,12 +34,22 @@ const BinaryEntry& entry(Op op) {
 Tensor binary_any(Op op, py::handle a, py::handle b) {
   const char* name = op_name(op).data();
   const bool a_number = is_python_scalar(a), b_number = is_python_scalar(b);
-  if (a_number && b_number) {
-    return binary(op, tensor_arg(a), tensor_arg(b));
+  if (b_number && !a_number) {
+    const Tensor x = tensor_arg(a);
+    const Scalar s = scalar_arg(b, name);
+    return without_gil_if_long(x, [&] { return entry(op).right_literal(x, s); });
   }
-  if (b_number) return entry(op).right_literal(tensor_arg(a), scalar_arg(b, name));
-  if (a_number) return entry(op).left_literal(scalar_arg(a, name), tensor_arg(b));
-  return binary(op, tensor_arg(a), tensor_arg(b));
+  if (a_number && !b_number) {
+    const Scalar s = scalar_arg(a, name);
+    const Tensor y = tensor_arg(b);
+    return without_gil_if_long(y, [&] { return entry(op).left_literal(s, y); });
+  }
+  const Tensor x = tensor_arg(a), y = tensor_arg(b);
+  return without_gil_if_long(x.size() >= y.size() ? x : y, [&] { return binary(op, x, y); });
+}
+
+Tensor binary_right_literal(Op op, const Tensor& a, Scalar b) {
+  return entry(op).right_literal(a, b);
 }
 
 Tensor floor_divide(py::handle a, py::handle b) {

@@ -39,10 +39,21 @@ Tensor tensor_arg(py::handle obj);
 // A NumPy view of a cpu tensor's memory (read-only, keeping `owner` alive).
 py::array numpy_view(const Tensor& t, py::handle owner);
 
+// Runs f without the GIL where the work is long enough to pay for giving it up (a tensor of
+// more than 32768 elements, or any tensor on a device, whose op may wait): other Python
+// threads run meanwhile. Small cpu ops keep it (releasing costs about 0.1 us a call).
+template <class F>
+Tensor without_gil_if_long(const Tensor& t, F&& f) {
+  if (t.size() <= 32768 && t.backend().is_cpu()) return f();
+  py::gil_scoped_release release;
+  return f();
+}
+
 void register_errors(py::module_& m);
 void register_dtypes(py::module_& m);
 void register_tensor(py::module_& m);
 void register_ops(py::module_& m);
 void register_runtime(py::module_& m);
+void register_bench_hooks(py::module_& m);
 
 }  // namespace vkt::python

@@ -20,7 +20,7 @@ Tensor reduce_over(Reduction f, py::object x, py::object axis, bool keepdims) {
     s.push_back(1);
     return f(reshape(t, s), {static_cast<std::int64_t>(t.shape().size())}, false);
   }
-  return f(t, axes, keepdims);
+  return without_gil_if_long(t, [&] { return f(t, axes, keepdims); });
 }
 
 TieBreak tie_arg(const std::string& s) {
@@ -57,9 +57,14 @@ DType dtype_or(py::object dtype, DType fallback) {
 }
 
 void define_elementwise(py::module_& m) {
-#define VKT_DEF_UNARY(name) \
-  m.def(                    \
-      #name, [](py::object x) { return unary(Op::name, tensor_arg(x)); }, arg("x"));
+#define VKT_DEF_UNARY(name)                                                \
+  m.def(                                                                   \
+      #name,                                                               \
+      [](py::object x) {                                                   \
+        const Tensor t = tensor_arg(x);                                    \
+        return without_gil_if_long(t, [&] { return unary(Op::name, t); }); \
+      },                                                                   \
+      arg("x"));
   VKT_UNARY_OPS(VKT_DEF_UNARY)
 #undef VKT_DEF_UNARY
 #define VKT_DEF_BINARY(name)                                                                  \

@@ -21,7 +21,7 @@ py::object item(const Tensor& t, const char* op) {
     throw ShapeError(std::string("[") + op + "] needs a tensor of one element, got " +
                      std::string(dtype_name(t.dtype())) + shape_str(t.shape()));
   }
-  const Tensor h = t.backend().is_cpu() ? t : t.to_cpu();
+  const Tensor h = without_gil_if_long(t, [&] { return t.backend().is_cpu() ? t : t.to_cpu(); });
   const DType d = h.dtype();
   if (is_complex(d)) {
     const std::complex<double> v = as_type(h, DType::c128).to_vector<std::complex<double>>()[0];
@@ -35,7 +35,7 @@ py::object item(const Tensor& t, const char* op) {
 // x.tolist(): nested lists of Python numbers, read to the host once.
 py::object to_list(const Tensor& t) {
   if (t.dtype() == DType::bf16) return to_list(as_type(t, DType::f32));
-  const Tensor h = t.backend().is_cpu() ? t : t.to_cpu();
+  const Tensor h = without_gil_if_long(t, [&] { return t.backend().is_cpu() ? t : t.to_cpu(); });
   return numpy_view(h, py::cast(h)).attr("tolist")();
 }
 
@@ -106,7 +106,11 @@ void register_tensor(py::module_& m) {
       "device", [](const Tensor& t) -> Backend& { return t.backend(); },
       py::return_value_policy::reference);
   c.def(
-      "to_device", [](const Tensor& t, Backend& d) { return transfer(t, d); }, py::arg("device"));
+      "to_device",
+      [](const Tensor& t, Backend& d) {
+        return without_gil_if_long(t, [&] { return transfer(t, d); });
+      },
+      py::arg("device"));
   c.def(
       "astype", [](const Tensor& t, py::object d) { return as_type(t, dtype_arg(d)); },
       py::arg("dtype"));
@@ -119,7 +123,7 @@ void register_tensor(py::module_& m) {
   c.def("tolist", &to_list);
   c.def("numpy", [](const Tensor& t) {
     if (t.backend().is_cpu()) return numpy_view(t, py::cast(t)).attr("copy")();
-    const Tensor h = t.to_cpu();
+    const Tensor h = without_gil_if_long(t, [&] { return t.to_cpu(); });
     return py::object(numpy_view(h, py::cast(h)));
   });
   c.def(
