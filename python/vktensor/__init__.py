@@ -70,3 +70,16 @@ def devices():
 
 
 from_numpy = asarray  # noqa: F405
+
+from . import array_api  # noqa: E402  (after the module: it builds on the ops above)
+
+
+def _array_namespace(self, /, *, api_version=None):
+    if api_version not in (None, "2021.12", "2022.12"):
+        raise ValueError(f"[__array_namespace__] api_version {api_version!r} is not offered "
+                         "(2022.12 is)")
+    return array_api
+
+
+Tensor.__array_namespace__ = _array_namespace  # noqa: F405
+Tensor.mT = property(array_api.matrix_transpose)  # noqa: F405
