@@ -55,5 +55,6 @@ void register_tensor(py::module_& m);
 void register_ops(py::module_& m);
 void register_runtime(py::module_& m);
 void register_bench_hooks(py::module_& m);
+void register_compile(py::module_& m);
 
 }  // namespace vkt::python
