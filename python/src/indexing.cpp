@@ -22,9 +22,42 @@ bool is_index_array(py::handle k) {
   return py::isinstance<Tensor>(k) || py::isinstance<py::array>(k) || py::isinstance<py::list>(k);
 }
 
+bool is_boolean_array(py::handle k) {
+  if (py::isinstance<Tensor>(k) || !is_index_array(k)) return false;
+  return py::module_::import("numpy")
+             .attr("asarray")(k)
+             .attr("dtype")
+             .attr("kind")
+             .cast<std::string>() == "b";
+}
+
+// x[mask]: the elements (or sub-arrays) where the mask, over x's leading axes, is true. The
+// result's length depends on the mask's data, which is read on the host (it is a NumPy array
+// or list already).
+Tensor masked(const Tensor& t, py::handle key) {
+  py::module_ np = py::module_::import("numpy");
+  const py::array mask = np.attr("asarray")(key);
+  const auto rank = static_cast<std::size_t>(mask.ndim());
+  bool fits = rank <= t.shape().size();
+  for (std::size_t a = 0; fits && a < rank; ++a) {
+    fits = mask.shape(static_cast<py::ssize_t>(a)) == t.shape()[a];
+  }
+  if (!fits) {
+    throw AxisError("[getitem] boolean mask of shape " +
+                    py::str(mask.attr("shape")).cast<std::string>() +
+                    " does not match the leading axes of " + std::string(dtype_name(t.dtype())) +
+                    shape_str(t.shape()));
+  }
+  Shape flat = {-1};
+  flat.insert(flat.end(), t.shape().begin() + static_cast<std::ptrdiff_t>(rank), t.shape().end());
+  const Tensor where = tensor_arg(np.attr("flatnonzero")(mask).attr("astype")("int64"));
+  return take(reshape(t, flat), transfer(where, t.backend()), 0);
+}
+
 }  // namespace
 
 Tensor getitem(const Tensor& t, py::handle key) {
+  if (is_boolean_array(key)) return masked(t, key);
   std::vector<py::handle> keys;
   if (py::isinstance<py::tuple>(key)) {
     for (py::handle k : key) keys.push_back(k);
@@ -74,14 +107,16 @@ Tensor getitem(const Tensor& t, py::handle key) {
       new_axis.push_back(false);
       ++axis;
     } else if (is_index_array(k) && !take_at) {
-      if (!py::isinstance<Tensor>(k) && py::module_::import("numpy")
-                                                .attr("asarray")(k)
-                                                .attr("dtype")
-                                                .attr("kind")
-                                                .cast<std::string>() == "b") {
+      if (is_boolean_array(k)) {
         throw TypeError(
-            "[getitem] boolean masks are not supported: the result's shape depends "
-            "on the data; use vt.select(mask, x, other) instead");
+            "[getitem] a boolean mask must be the whole index (x[mask]); combine "
+            "it with other indices in two steps");
+      }
+      if (py::isinstance<Tensor>(k) && k.cast<Tensor>().dtype() == DType::u8) {
+        throw TypeError(
+            "[getitem] a uint8 tensor index is ambiguous: vktensor's comparisons give uint8, "
+            "so it may be a mask or indices. Mask: x[np.asarray(m, bool)] or vt.select; "
+            "indices: vt.take(x, idx, axis) or idx.astype(vt.int64)");
       }
       take_at = std::make_pair(axis, tensor_arg(k));
       new_axis.push_back(false);

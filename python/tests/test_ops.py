@@ -123,7 +123,12 @@ def test_integer_array_index_and_errors():
     np.testing.assert_array_equal(np.asarray(x[1, [[0, 1]], 2:]), a[1, [[0, 1]], 2:])
     with pytest.raises(IndexError, match=r"\[getitem\] index 3 is out of range"):
         x[0, 3]
-    with pytest.raises(TypeError, match="boolean masks"):
-        x[a > 3]
+    np.testing.assert_array_equal(np.asarray(x[a > 3]), a[a > 3])
+    np.testing.assert_array_equal(np.asarray(x[a[:, :, 0] > 8]), a[a[:, :, 0] > 8])
+    assert x[np.zeros((2, 3), bool)].shape == (0, 4)
+    with pytest.raises(IndexError, match="boolean mask of shape"):
+        x[np.ones((3,), bool)]
+    with pytest.raises(TypeError, match="uint8 tensor index is ambiguous"):
+        x[x > 3]
     with pytest.raises(IndexError, match="too many indices"):
         x[0, 0, 0, 0]
