@@ -62,8 +62,8 @@ def per_call(stats, calls):
 def cpp_per_call(op, x, other, calls, reps=100, warmups=20):
     """The C++ loop's own figure (ns per call) for each sample, after warm-up samples."""
     for _ in range(warmups):
-        vt._cpp_ns_per_call(op, x, other, calls)
-    return pc.summarize([vt._cpp_ns_per_call(op, x, other, calls) / 1000.0 for _ in range(reps)])
+        vt._vktensor._cpp_ns_per_call(op, x, other, calls)
+    return pc.summarize([vt._vktensor._cpp_ns_per_call(op, x, other, calls) / 1000.0 for _ in range(reps)])
 
 
 def row(meta, label, library, stats, calls):
