@@ -49,6 +49,9 @@ Tensor without_gil_if_long(const Tensor& t, F&& f) {
   return f();
 }
 
+// Gives the Tensor class (made with py::buffer_protocol()) the buffer protocol of buffer.cpp.
+void enable_buffer_protocol(py::handle tensor_class);
+
 void register_errors(py::module_& m);
 void register_dtypes(py::module_& m);
 void register_tensor(py::module_& m);

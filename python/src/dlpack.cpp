@@ -1,10 +1,12 @@
-// DLPack (the unversioned capsule of dlpack.h 0.6, which NumPy 1.24 reads and writes):
-// x.__dlpack__() exports a cpu tensor without a copy, vt.from_dlpack() imports a cpu
-// producer's memory without a copy where it is compact. A Vulkan tensor reports its Vulkan
-// device and is copied to the host only when the consumer allows a copy.
+// DLPack: x.__dlpack__() exports a cpu tensor without a copy, vt.from_dlpack() imports a cpu
+// producer's memory without a copy where it is compact. The unversioned capsule (dlpack.h
+// 0.6, what NumPy 1.24 reads and writes) unless the consumer passes max_version >= (1, 0),
+// then the versioned one, which also says the memory is read-only. A Vulkan tensor reports
+// its Vulkan device and is copied to the host only when the consumer allows a copy.
 #include <dlpack/dlpack.h>
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "dlpack_bridge.h"
@@ -14,12 +16,30 @@ namespace {
 
 constexpr const char* kCapsuleName = "dltensor";
 constexpr const char* kUsedCapsuleName = "used_dltensor";
+constexpr const char* kVersionedName = "dltensor_versioned";
+constexpr const char* kUsedVersionedName = "used_dltensor_versioned";
+
+// DLPack 1.0's versioned struct, which Debian 12's dlpack.h (0.6) predates; the layout is the
+// standard's (dlpack.h 1.0, DLManagedTensorVersioned).
+struct DLPackVersion1 {
+  std::uint32_t major, minor;
+};
+struct DLManagedTensorVersioned1 {
+  DLPackVersion1 version;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensorVersioned1* self);
+  std::uint64_t flags;
+  DLTensor dl_tensor;
+};
+constexpr std::uint64_t kFlagReadOnly = 1ULL << 0;
+constexpr std::uint64_t kFlagIsCopied = 1ULL << 1;
 
 // What an exported capsule owns: the tensor (so its storage lives) and the shape arrays.
 struct Exported {
   Tensor tensor;
   std::vector<std::int64_t> shape, strides;
   DLManagedTensor managed{};
+  DLManagedTensorVersioned1 versioned{};
 };
 
 DLDataType dl_type(DType d) {
@@ -62,15 +82,27 @@ int vulkan_index(const Backend& b) {
   return 0;
 }
 
-void delete_exported(DLManagedTensor* m) {
+template <class Managed>
+void delete_exported(Managed* m) {
   delete static_cast<Exported*>(m->manager_ctx);
 }
 
+// A consumer that took the tensor renamed the capsule; one that did not leaves it to us.
+template <class Managed, const char* const* Name>
 void capsule_destructor(PyObject* capsule) {
-  // A consumer that took the tensor renamed the capsule; one that did not leaves it to us.
-  if (!PyCapsule_IsValid(capsule, kCapsuleName)) return;
-  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kCapsuleName));
+  if (!PyCapsule_IsValid(capsule, *Name)) return;
+  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule, *Name));
   if (m != nullptr && m->deleter != nullptr) m->deleter(m);
+}
+
+// True when the consumer's max_version asks for DLPack 1.x's versioned capsule.
+bool wants_versioned(py::handle max_version) {
+  if (max_version.is_none()) return false;
+  if (!py::isinstance<py::tuple>(max_version) || py::len(max_version) != 2) {
+    throw TypeError("[__dlpack__] max_version must be a (major, minor) tuple, got " +
+                    py::repr(max_version).cast<std::string>());
+  }
+  return py::reinterpret_borrow<py::tuple>(max_version)[0].cast<int>() >= 1;
 }
 
 // Copies a strided DLPack tensor into compact row-major bytes.
@@ -104,6 +136,47 @@ bool compact(const DLTensor& t) {
   return true;
 }
 
+// A producer's capsule, consumed: its tensor, and the call that hands it back (once).
+struct Taken {
+  const DLTensor* tensor;
+  std::function<void(const void*)> release;
+};
+
+template <class Managed>
+Taken take_managed(py::handle capsule, const char* name, const char* used_name) {
+  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), name));
+  if (m == nullptr) throw py::error_already_set();
+  PyCapsule_SetName(capsule.ptr(), used_name);  // ours now: the deleter is our call
+  return {&m->dl_tensor, [m](const void*) {
+            if (m->deleter == nullptr || !Py_IsInitialized()) return;
+            py::gil_scoped_acquire gil;
+            m->deleter(m);
+          }};
+}
+
+// Asks for the versioned capsule first; a producer of DLPack 0.x (NumPy 1.24) takes no
+// max_version and raises TypeError, and is asked again without it.
+Taken take_capsule(py::handle producer) {
+  py::object capsule;
+  try {
+    capsule = producer.attr("__dlpack__")(py::arg("max_version") = py::make_tuple(1, 0));
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    capsule = producer.attr("__dlpack__")();
+  }
+  if (PyCapsule_IsValid(capsule.ptr(), kVersionedName)) {
+    const auto* v = static_cast<DLManagedTensorVersioned1*>(
+        PyCapsule_GetPointer(capsule.ptr(), kVersionedName));
+    if (v->version.major != 1) {
+      throw Error("[from_dlpack] the producer's DLPack capsule is version " +
+                  std::to_string(v->version.major) + "." + std::to_string(v->version.minor) +
+                  "; vktensor reads 1.x and 0.x");
+    }
+    return take_managed<DLManagedTensorVersioned1>(capsule, kVersionedName, kUsedVersionedName);
+  }
+  return take_managed<DLManagedTensor>(capsule, kCapsuleName, kUsedCapsuleName);
+}
+
 }  // namespace
 
 py::tuple dlpack_device(const Tensor& t) {
@@ -111,7 +184,9 @@ py::tuple dlpack_device(const Tensor& t) {
   return py::make_tuple(static_cast<int>(kDLVulkan), vulkan_index(t.backend()));
 }
 
-py::capsule export_dlpack(const Tensor& t, py::object dl_device, std::optional<bool> copy) {
+py::capsule export_dlpack(const Tensor& t, py::object max_version, py::object dl_device,
+                          std::optional<bool> copy) {
+  const bool versioned = wants_versioned(max_version);
   Tensor host = t;
   if (!t.backend().is_cpu()) {
     const bool wants_cpu =
@@ -132,7 +207,7 @@ py::capsule export_dlpack(const Tensor& t, py::object dl_device, std::optional<b
     e->strides[a] = stride;
     stride *= e->shape[a];
   }
-  DLTensor& d = e->managed.dl_tensor;
+  DLTensor& d = versioned ? e->versioned.dl_tensor : e->managed.dl_tensor;
   d.data = host.size() == 0 ? nullptr : const_cast<void*>(to_pointer(host));
   d.device = {kDLCPU, 0};
   d.ndim = static_cast<int>(e->shape.size());
@@ -140,9 +215,19 @@ py::capsule export_dlpack(const Tensor& t, py::object dl_device, std::optional<b
   d.shape = e->shape.data();
   d.strides = e->strides.data();
   d.byte_offset = 0;
+  if (versioned) {
+    e->versioned.version = {1, 0};
+    e->versioned.manager_ctx = e;
+    e->versioned.deleter = &delete_exported<DLManagedTensorVersioned1>;
+    // Tensors are immutable; a device tensor's host copy and copy=True are copies.
+    e->versioned.flags = kFlagReadOnly | (host.storage() != t.storage() ? kFlagIsCopied : 0);
+    return py::capsule(&e->versioned, kVersionedName,
+                       &capsule_destructor<DLManagedTensorVersioned1, &kVersionedName>);
+  }
   e->managed.manager_ctx = e;
-  e->managed.deleter = &delete_exported;
-  return py::capsule(&e->managed, kCapsuleName, &capsule_destructor);
+  e->managed.deleter = &delete_exported<DLManagedTensor>;
+  return py::capsule(&e->managed, kCapsuleName,
+                     &capsule_destructor<DLManagedTensor, &kCapsuleName>);
 }
 
 Tensor import_dlpack(py::handle producer, Backend* device, std::optional<bool> copy) {
@@ -154,16 +239,9 @@ Tensor import_dlpack(py::handle producer, Backend* device, std::optional<bool> c
                     ", which the host cannot read; move it to the cpu "
                     "first");
   }
-  py::object capsule = producer.attr("__dlpack__")();
-  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), kCapsuleName));
-  if (m == nullptr) throw py::error_already_set();
-  PyCapsule_SetName(capsule.ptr(), kUsedCapsuleName);  // ours now: the deleter is our call
-  const auto release = [m](const void*) {
-    if (m->deleter == nullptr || !Py_IsInitialized()) return;
-    py::gil_scoped_acquire gil;
-    m->deleter(m);
-  };
-  const DLTensor& t = m->dl_tensor;
+  const Taken taken = take_capsule(producer);
+  const auto& release = taken.release;
+  const DLTensor& t = *taken.tensor;
   DType dtype;
   try {
     dtype = from_dl_type(t.dtype);

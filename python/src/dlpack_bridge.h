@@ -7,9 +7,11 @@
 namespace vkt::python {
 
 py::tuple dlpack_device(const Tensor& t);
-// A "dltensor" capsule over a cpu tensor (zero-copy); a device tensor is copied to the host
-// only when dl_device asks for the cpu and copy is not False (BufferError otherwise).
-py::capsule export_dlpack(const Tensor& t, py::object dl_device, std::optional<bool> copy);
+// A capsule over a cpu tensor (zero-copy): "dltensor", or "dltensor_versioned" when
+// max_version is (1, x) or later. A device tensor is copied to the host only when dl_device
+// asks for the cpu and copy is not False (BufferError otherwise).
+py::capsule export_dlpack(const Tensor& t, py::object max_version, py::object dl_device,
+                          std::optional<bool> copy);
 // A cpu tensor over a DLPack producer's host memory (zero-copy where compact), moved to
 // `device` when one is given.
 Tensor import_dlpack(py::handle producer, Backend* device, std::optional<bool> copy);

@@ -93,10 +93,12 @@ void define_operators(py::class_<Tensor>& c) {
 }  // namespace
 
 void register_tensor(py::module_& m) {
-  // NumPy reads a cpu tensor through __array__, a view of its memory. Not through the buffer
-  // protocol: pybind11's getbuffer cannot raise, and a bfloat16 or device tensor must.
+  // NumPy reads a cpu tensor through the buffer protocol (buffer.cpp), in place; where that
+  // raises (bfloat16, a device tensor) it asks __array__, whose error says what to do.
   py::class_<Tensor> c(m, "Tensor",
-                       "An immutable n-dimensional array on the cpu or a Vulkan device.");
+                       "An immutable n-dimensional array on the cpu or a Vulkan device.",
+                       py::buffer_protocol());
+  enable_buffer_protocol(c);
   c.def_property_readonly("shape", &shape_tuple);
   c.def_property_readonly("dtype", &Tensor::dtype);
   c.def_property_readonly("ndim", [](const Tensor& t) { return t.shape().size(); });
@@ -135,8 +137,8 @@ void register_tensor(py::module_& m) {
       py::arg("dtype") = py::none(), py::arg("copy") = py::none());
   c.def(
       "__dlpack__",
-      [](const Tensor& t, py::object /*stream*/, py::object /*max_version*/, py::object dl_device,
-         std::optional<bool> copy) { return export_dlpack(t, dl_device, copy); },
+      [](const Tensor& t, py::object /*stream*/, py::object max_version, py::object dl_device,
+         std::optional<bool> copy) { return export_dlpack(t, max_version, dl_device, copy); },
       py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
       py::arg("dl_device") = py::none(), py::arg("copy") = py::none());
   c.def("__dlpack_device__", &dlpack_device);

@@ -1,4 +1,5 @@
 """DLPack both ways with NumPy: zero-copy for cpu memory, explicit copies for device memory."""
+import ctypes
 import gc
 
 import numpy as np
@@ -71,3 +72,56 @@ def test_a_vulkan_tensor_is_copied_only_when_asked():
     assert type(cap).__name__ == "PyCapsule"
     y = vt.from_dlpack(x, device=vt.cpu())
     assert y.device == vt.cpu() and y.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def _versioned_header(capsule):
+    """(major, minor, flags) of a "dltensor_versioned" capsule, read as DLPack 1.0 lays it out."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    address = get(capsule, b"dltensor_versioned")
+    major, minor = (ctypes.c_uint32 * 2).from_address(address)
+    flags = ctypes.c_uint64.from_address(address + 8 + 2 * ctypes.sizeof(ctypes.c_void_p)).value
+    return major, minor, flags
+
+
+def test_the_versioned_capsule_is_given_when_asked_and_says_read_only():
+    x = vt.iota((2, 2), dtype=vt.float32)
+    assert "dltensor\"" in repr(x.__dlpack__())  # NumPy 1.24 and older consumers
+    cap = x.__dlpack__(max_version=(1, 0))
+    assert "dltensor_versioned" in repr(cap)
+    assert _versioned_header(cap) == (1, 0, 1)  # read-only, not a copy
+    assert _versioned_header(x.__dlpack__(max_version=(1, 2), copy=True)) == (1, 0, 3)
+    assert "dltensor\"" in repr(x.__dlpack__(max_version=(0, 8)))
+    with pytest.raises(TypeError, match=r"\[__dlpack__\] max_version"):
+        x.__dlpack__(max_version=3)
+
+
+class Recording:
+    """A producer that records what its consumer asked for."""
+
+    def __init__(self, tensor):
+        self.tensor, self.asked = tensor, []
+
+    def __dlpack__(self, **kwargs):
+        self.asked.append(kwargs)
+        return self.tensor.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+def test_the_versioned_capsule_is_read_without_a_copy():
+    x = vt.iota((5,), dtype=vt.int64)
+    producer = Recording(x)
+    y = vt.from_dlpack(producer)
+    assert producer.asked == [{"max_version": (1, 0)}]
+    assert np.shares_memory(np.asarray(y), np.asarray(x))
+    del x, producer
+    gc.collect()
+    assert y.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_a_producer_without_max_version_is_asked_again_without_it():
+    a = np.arange(6, dtype=np.float32)
+    producer = Strided(a)  # its __dlpack__ takes only stream=, as NumPy 1.24's
+    assert np.shares_memory(np.asarray(vt.from_dlpack(producer)), a)
