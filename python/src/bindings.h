@@ -39,18 +39,22 @@ Tensor tensor_arg(py::handle obj);
 // A NumPy view of a cpu tensor's memory (read-only, keeping `owner` alive).
 py::array numpy_view(const Tensor& t, py::handle owner);
 
-// Runs f without the GIL where the work is long enough to pay for giving it up (a tensor of
-// more than 32768 elements, or any tensor on a device, whose op may wait): other Python
-// threads run meanwhile. Small cpu ops keep it (releasing costs about 0.1 us a call).
+// Runs f without the GIL where the work is long enough to pay for giving it up (`t`, the op's
+// main input, has more than 32768 elements or lives on a device, whose op may wait): other
+// Python threads run meanwhile. Small cpu ops keep it (releasing costs about 0.1 us a call).
+// f must not touch Python objects: convert the arguments first.
+inline bool worth_releasing_gil(const Tensor& t) {
+  return t.defined() && (t.size() > 32768 || !t.backend().is_cpu());
+}
 template <class F>
-Tensor without_gil_if_long(const Tensor& t, F&& f) {
-  if (t.size() <= 32768 && t.backend().is_cpu()) return f();
+auto without_gil_if_long(const Tensor& t, F&& f) -> decltype(f()) {
+  if (!worth_releasing_gil(t)) return f();
   py::gil_scoped_release release;
   return f();
 }
 
 // Gives the Tensor class (made with py::buffer_protocol()) the buffer protocol of buffer.cpp.
-void enable_buffer_protocol(py::handle tensor_class);
+void install_tensor_buffer(py::handle tensor_class);
 
 void register_errors(py::module_& m);
 void register_dtypes(py::module_& m);

@@ -126,7 +126,7 @@ extern "C" void release_buffer(PyObject* /*self*/, Py_buffer* view) noexcept {
 
 }  // namespace
 
-void enable_buffer_protocol(py::handle tensor_class) {
+void install_tensor_buffer(py::handle tensor_class) {
   // py::buffer_protocol() gave the class its own PyBufferProcs; these replace pybind11's.
   PyBufferProcs* procs = reinterpret_cast<PyTypeObject*>(tensor_class.ptr())->tp_as_buffer;
   procs->bf_getbuffer = &get_buffer;

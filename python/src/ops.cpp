@@ -48,6 +48,18 @@ std::vector<Tensor> tensor_list(py::iterable xs) {
   return v;
 }
 
+// The input that decides whether an op of several releases the GIL: a device one, else the
+// largest.
+const Tensor& largest(const std::vector<Tensor>& ts) {
+  static const Tensor kNone;
+  const Tensor* pick = &kNone;
+  for (const Tensor& t : ts) {
+    if (pick == &kNone || worth_releasing_gil(t) || t.size() > pick->size()) pick = &t;
+    if (worth_releasing_gil(*pick)) break;
+  }
+  return *pick;
+}
+
 Backend* device_arg(py::object device) {
   return device.is_none() ? nullptr : &device.cast<Backend&>();
 }
@@ -113,7 +125,12 @@ void define_creation(py::module_& m) {
       },
       arg("n"), arg("dtype") = py::none(), arg("device") = py::none());
   m.def(
-      "as_type", [](py::object x, py::object d) { return as_type(tensor_arg(x), dtype_arg(d)); },
+      "as_type",
+      [](py::object x, py::object d) {
+        const Tensor t = tensor_arg(x);
+        const DType to = dtype_arg(d);
+        return without_gil_if_long(t, [&] { return as_type(t, to); });
+      },
       arg("x"), arg("dtype"));
   m.def(
       "bitcast", [](py::object x, py::object d) { return bitcast(tensor_arg(x), dtype_arg(d)); },
@@ -122,22 +139,44 @@ void define_creation(py::module_& m) {
 
 void define_movement(py::module_& m) {
   m.def(
-      "reshape", [](py::object x, py::object s) { return reshape(tensor_arg(x), axes_arg(s)); },
+      "reshape",
+      [](py::object x, py::object s) {
+        const Tensor t = tensor_arg(x);
+        const Axes shape = axes_arg(s);
+        return without_gil_if_long(t, [&] { return reshape(t, shape); });
+      },
       arg("x"), arg("shape"));
   m.def(
-      "squeeze", [](py::object x, py::object a) { return squeeze(tensor_arg(x), axes_arg(a)); },
+      "squeeze",
+      [](py::object x, py::object a) {
+        const Tensor t = tensor_arg(x);
+        const Axes axes = axes_arg(a);
+        return without_gil_if_long(t, [&] { return squeeze(t, axes); });
+      },
       arg("x"), arg("axis") = py::none());
   m.def(
       "broadcast",
       [](py::object x, py::object s, py::object a) {
-        return broadcast(tensor_arg(x), axes_arg(s), axes_arg(a));
+        const Tensor t = tensor_arg(x);
+        const Axes shape = axes_arg(s), axes = axes_arg(a);
+        return without_gil_if_long(t, [&] { return broadcast(t, shape, axes); });
       },
       arg("x"), arg("shape"), arg("axes") = py::none());
   m.def(
-      "transpose", [](py::object x, py::object a) { return transpose(tensor_arg(x), axes_arg(a)); },
+      "transpose",
+      [](py::object x, py::object a) {
+        const Tensor t = tensor_arg(x);
+        const Axes axes = axes_arg(a);
+        return without_gil_if_long(t, [&] { return transpose(t, axes); });
+      },
       arg("x"), arg("axes") = py::none());
   m.def(
-      "reverse", [](py::object x, py::object a) { return reverse(tensor_arg(x), axes_arg(a)); },
+      "reverse",
+      [](py::object x, py::object a) {
+        const Tensor t = tensor_arg(x);
+        const Axes axes = axes_arg(a);
+        return without_gil_if_long(t, [&] { return reverse(t, axes); });
+      },
       arg("x"), arg("axis") = py::none());
   m.def(
       "pad",
@@ -148,73 +187,96 @@ void define_movement(py::module_& m) {
           c.push_back({t[0].cast<std::int64_t>(), t[1].cast<std::int64_t>(),
                        t.size() > 2 ? t[2].cast<std::int64_t>() : 0});
         }
-        return pad(tensor_arg(x), scalar_arg(value, "pad"), c);
+        const Tensor t = tensor_arg(x);
+        const Scalar v = scalar_arg(value, "pad");
+        return without_gil_if_long(t, [&] { return pad(t, v, c); });
       },
       arg("x"), arg("value"), arg("config"));
   m.def(
       "slice",
       [](py::object x, py::object start, py::object lengths, py::object strides) {
-        return slice(tensor_arg(x), axes_arg(start), axes_arg(lengths), axes_arg(strides));
+        const Tensor t = tensor_arg(x);
+        const Axes s = axes_arg(start), l = axes_arg(lengths), st = axes_arg(strides);
+        return without_gil_if_long(t, [&] { return slice(t, s, l, st); });
       },
       arg("x"), arg("start"), arg("lengths"), arg("strides") = py::none());
   m.def(
       "put_slice",
       [](py::object x, py::object start, py::object update) {
-        return put_slice(tensor_arg(x), axes_arg(start), tensor_arg(update));
+        const Tensor t = tensor_arg(x), u = tensor_arg(update);
+        const Axes s = axes_arg(start);
+        return without_gil_if_long(t, [&] { return put_slice(t, s, u); });
       },
       arg("x"), arg("start"), arg("update"));
   m.def(
       "take",
       [](py::object x, py::object i, std::int64_t axis) {
-        return take(tensor_arg(x), tensor_arg(i), axis);
+        const Tensor t = tensor_arg(x), idx = tensor_arg(i);
+        return without_gil_if_long(t, [&] { return take(t, idx, axis); });
       },
       arg("x"), arg("indices"), arg("axis") = 0);
   m.def(
       "take_along_axis",
       [](py::object x, py::object i, std::int64_t axis) {
-        return take_along_axis(tensor_arg(x), tensor_arg(i), axis);
+        const Tensor t = tensor_arg(x), idx = tensor_arg(i);
+        return without_gil_if_long(t, [&] { return take_along_axis(t, idx, axis); });
       },
       arg("x"), arg("indices"), arg("axis"));
   m.def(
       "gather",
-      [](py::object x, py::object i, py::object axes) {
-        return gather(tensor_arg(x), tensor_arg(i), axes_arg(axes));
+      [](py::object x, py::object i, py::object a) {
+        const Tensor t = tensor_arg(x), idx = tensor_arg(i);
+        const Axes axes = axes_arg(a);
+        return without_gil_if_long(t, [&] { return gather(t, idx, axes); });
       },
       arg("x"), arg("indices"), arg("axes") = py::none());
   m.def(
       "concatenate",
-      [](py::iterable xs, std::int64_t axis) { return concatenate(tensor_list(xs), axis); },
+      [](py::iterable xs, std::int64_t axis) {
+        const std::vector<Tensor> ts = tensor_list(xs);
+        return without_gil_if_long(largest(ts), [&] { return concatenate(ts, axis); });
+      },
       arg("tensors"), arg("axis") = 0);
   m.def(
-      "stack", [](py::iterable xs, std::int64_t axis) { return stack(tensor_list(xs), axis); },
+      "stack",
+      [](py::iterable xs, std::int64_t axis) {
+        const std::vector<Tensor> ts = tensor_list(xs);
+        return without_gil_if_long(largest(ts), [&] { return stack(ts, axis); });
+      },
       arg("tensors"), arg("axis") = 0);
   m.def(
       "select",
       [](py::object p, py::object a, py::object b) {
-        return select(tensor_arg(p), tensor_arg(a), tensor_arg(b));
+        const Tensor pred = tensor_arg(p), on_true = tensor_arg(a), on_false = tensor_arg(b);
+        return without_gil_if_long(largest({pred, on_true, on_false}),
+                                   [&] { return select(pred, on_true, on_false); });
       },
       arg("pred"), arg("on_true"), arg("on_false"));
   m.def(
       "clip",
       [](py::object x, py::object lo, py::object hi) {
+        const Tensor t = tensor_arg(x);
         if (is_python_scalar(lo) && is_python_scalar(hi)) {
-          return clip(tensor_arg(x), scalar_arg(lo, "clip"), scalar_arg(hi, "clip"));
+          const Scalar l = scalar_arg(lo, "clip"), h = scalar_arg(hi, "clip");
+          return without_gil_if_long(t, [&] { return clip(t, l, h); });
         }
-        return clip(tensor_arg(x), tensor_arg(lo), tensor_arg(hi));
+        const Tensor l = tensor_arg(lo), h = tensor_arg(hi);
+        return without_gil_if_long(t, [&] { return clip(t, l, h); });
       },
       arg("x"), arg("lo"), arg("hi"));
-  m.def(
-      "indexed_add",
-      [](py::object x, py::object i, py::object u, py::object axes) {
-        return indexed_add(tensor_arg(x), tensor_arg(i), tensor_arg(u), axes_arg(axes));
-      },
-      arg("x"), arg("indices"), arg("updates"), arg("axes") = py::none());
-  m.def(
-      "indexed_put",
-      [](py::object x, py::object i, py::object u, py::object axes) {
-        return indexed_put(tensor_arg(x), tensor_arg(i), tensor_arg(u), axes_arg(axes));
-      },
-      arg("x"), arg("indices"), arg("updates"), arg("axes") = py::none());
+  using Scatter = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Axes&);
+  const std::pair<const char*, Scatter> kScatters[] = {{"indexed_add", &indexed_add},
+                                                       {"indexed_put", &indexed_put}};
+  for (const auto& [name, f] : kScatters) {
+    m.def(
+        name,
+        [f = f](py::object x, py::object i, py::object u, py::object a) {
+          const Tensor t = tensor_arg(x), idx = tensor_arg(i), updates = tensor_arg(u);
+          const Axes axes = axes_arg(a);
+          return without_gil_if_long(t, [&] { return f(t, idx, updates, axes); });
+        },
+        arg("x"), arg("indices"), arg("updates"), arg("axes") = py::none());
+  }
 }
 
 void define_reductions(py::module_& m) {
@@ -235,13 +297,17 @@ void define_reductions(py::module_& m) {
   m.def(
       "argmax",
       [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
-        return argmax(tensor_arg(x), axis, keepdims, tie_arg(tie));
+        const Tensor t = tensor_arg(x);
+        const TieBreak b = tie_arg(tie);
+        return without_gil_if_long(t, [&] { return argmax(t, axis, keepdims, b); });
       },
       arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
   m.def(
       "argmin",
       [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
-        return argmin(tensor_arg(x), axis, keepdims, tie_arg(tie));
+        const Tensor t = tensor_arg(x);
+        const TieBreak b = tie_arg(tie);
+        return without_gil_if_long(t, [&] { return argmin(t, axis, keepdims, b); });
       },
       arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
   using Scan = Tensor (*)(const Tensor&, std::int64_t, bool);
@@ -253,7 +319,8 @@ void define_reductions(py::module_& m) {
     m.def(
         name,
         [f = f](py::object x, std::int64_t axis, bool reverse) {
-          return f(tensor_arg(x), axis, reverse);
+          const Tensor t = tensor_arg(x);
+          return without_gil_if_long(t, [&] { return f(t, axis, reverse); });
         },
         arg("x"), arg("axis") = 0, arg("reverse") = false);
   }
@@ -267,7 +334,10 @@ void define_reductions(py::module_& m) {
         name,
         [f = f](py::object x, py::object window, py::object strides, py::object padding,
                 py::object dilations) {
-          return f(tensor_arg(x), axes_arg(window), window_options(strides, padding, dilations));
+          const Tensor t = tensor_arg(x);
+          const Axes w = axes_arg(window);
+          const WindowOptions o = window_options(strides, padding, dilations);
+          return without_gil_if_long(t, [&] { return f(t, w, o); });
         },
         arg("x"), arg("window"), arg("strides") = py::none(), arg("padding") = py::none(),
         arg("dilations") = py::none());
@@ -278,56 +348,79 @@ void define_sort_and_linalg(py::module_& m) {
   m.def(
       "sort",
       [](py::object x, std::int64_t axis, bool descending) {
-        return sort(tensor_arg(x), axis, descending ? Direction::desc : Direction::asc);
+        const Tensor t = tensor_arg(x);
+        const Direction d = descending ? Direction::desc : Direction::asc;
+        return without_gil_if_long(t, [&] { return sort(t, axis, d); });
       },
       arg("x"), arg("axis") = -1, arg("descending") = false);
   m.def(
       "argsort",
       [](py::object x, std::int64_t axis, bool descending) {
-        return argsort(tensor_arg(x), axis, descending ? Direction::desc : Direction::asc);
+        const Tensor t = tensor_arg(x);
+        const Direction d = descending ? Direction::desc : Direction::asc;
+        return without_gil_if_long(t, [&] { return argsort(t, axis, d); });
       },
       arg("x"), arg("axis") = -1, arg("descending") = false);
   m.def(
       "top_k",
       [](py::object x, std::int64_t k) {
-        auto [values, indices] = top_k(tensor_arg(x), k);
+        const Tensor t = tensor_arg(x);
+        auto [values, indices] = without_gil_if_long(t, [&] { return top_k(t, k); });
         return py::make_tuple(values, indices);
       },
       arg("x"), arg("k"));
-  m.def("dot", [](py::object a, py::object b) { return dot(tensor_arg(a), tensor_arg(b)); });
-  m.def("matmul", [](py::object a, py::object b) { return matmul(tensor_arg(a), tensor_arg(b)); });
-  m.def("cholesky", [](py::object a) { return cholesky(tensor_arg(a)); });
-  m.def("solve", [](py::object a, py::object b) { return solve(tensor_arg(a), tensor_arg(b)); });
-  m.def("determinant", [](py::object a) { return determinant(tensor_arg(a)); });
+  using Binary = Tensor (*)(const Tensor&, const Tensor&);
+  for (const auto& [name, f] :
+       {std::pair<const char*, Binary>{"dot", &dot}, {"matmul", &matmul}, {"solve", &solve}}) {
+    m.def(name, [f = f](py::object a, py::object b) {
+      const Tensor x = tensor_arg(a), y = tensor_arg(b);
+      return without_gil_if_long(largest({x, y}), [&] { return f(x, y); });
+    });
+  }
+  using Unary = Tensor (*)(const Tensor&);
+  for (const auto& [name, f] :
+       {std::pair<const char*, Unary>{"cholesky", &cholesky}, {"determinant", &determinant}}) {
+    m.def(name, [f = f](py::object a) {
+      const Tensor x = tensor_arg(a);
+      return without_gil_if_long(x, [&] { return f(x); });
+    });
+  }
   m.def(
       "qr",
       [](py::object a, const std::string& mode) {
         if (mode != "reduced" && mode != "complete") {
           throw Error("[qr] mode must be 'reduced' or 'complete', got '" + mode + "'");
         }
-        QR r = qr(tensor_arg(a), mode == "reduced" ? QrMode::reduced : QrMode::complete);
+        const Tensor x = tensor_arg(a);
+        const QrMode q = mode == "reduced" ? QrMode::reduced : QrMode::complete;
+        QR r = without_gil_if_long(x, [&] { return qr(x, q); });
         return py::make_tuple(r.q, r.r);
       },
       arg("a"), arg("mode") = "reduced");
   m.def("eigh", [](py::object a) {
-    Eigh r = eigh(tensor_arg(a));
+    const Tensor x = tensor_arg(a);
+    Eigh r = without_gil_if_long(x, [&] { return eigh(x); });
     return py::make_tuple(r.eigenvalues, r.eigenvectors);
   });
   m.def(
       "svd",
       [](py::object a, bool full_matrices) {
-        SVD r = svd(tensor_arg(a), full_matrices);
+        const Tensor x = tensor_arg(a);
+        SVD r = without_gil_if_long(x, [&] { return svd(x, full_matrices); });
         return py::make_tuple(r.u, r.s, r.vt);
       },
       arg("a"), arg("full_matrices") = true);
   m.def("lu", [](py::object a) {
-    LU r = lu(tensor_arg(a));
+    const Tensor x = tensor_arg(a);
+    LU r = without_gil_if_long(x, [&] { return lu(x); });
     return py::make_tuple(r.p, r.l, r.u);
   });
   m.def(
       "all_close",
       [](py::object a, py::object b, double rtol, double atol, bool equal_nan) {
-        return all_close(tensor_arg(a), tensor_arg(b), AllCloseOptions{rtol, atol, equal_nan});
+        const Tensor x = tensor_arg(a), y = tensor_arg(b);
+        const AllCloseOptions o{rtol, atol, equal_nan};
+        return without_gil_if_long(largest({x, y}), [&] { return all_close(x, y, o); });
       },
       arg("a"), arg("b"), arg("rtol") = 1e-5, arg("atol") = 1e-8, arg("equal_nan") = false);
   using Transform = Tensor (*)(const Tensor&, std::optional<std::int64_t>, std::int64_t);
@@ -337,7 +430,8 @@ void define_sort_and_linalg(py::module_& m) {
     m.def(
         name,
         [f = f](py::object x, std::optional<std::int64_t> n, std::int64_t axis) {
-          return f(tensor_arg(x), n, axis);
+          const Tensor t = tensor_arg(x);
+          return without_gil_if_long(t, [&] { return f(t, n, axis); });
         },
         arg("x"), arg("n") = py::none(), arg("axis") = -1);
   }

@@ -98,7 +98,7 @@ void register_tensor(py::module_& m) {
   py::class_<Tensor> c(m, "Tensor",
                        "An immutable n-dimensional array on the cpu or a Vulkan device.",
                        py::buffer_protocol());
-  enable_buffer_protocol(c);
+  install_tensor_buffer(c);
   c.def_property_readonly("shape", &shape_tuple);
   c.def_property_readonly("dtype", &Tensor::dtype);
   c.def_property_readonly("ndim", [](const Tensor& t) { return t.shape().size(); });
