@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run on the GPU machine after `source scripts/gpu-env.sh`: builds the Python module for its
 # python3 from python/src against build-gpu/python-kit.tar.xz (scripts/pack-gpu-python.sh)
-# into build-gpu/python, laid out as a build tree's, then prints the PYTHONPATH to use:
+# into build-gpu/python, laid out as a build tree's, then prints the PYTHONPATH to use (with
+# Debian's pytest and hypothesis from /opt/gl where this python3 has none):
 #   export PYTHONPATH=$(bash scripts/gpu-python.sh)
 set -euo pipefail
 kit=build-gpu/python-kit
@@ -25,4 +26,6 @@ ls python/src/*.cpp | xargs -P "$(nproc)" -I{} sh -c \
 g++ -shared -fopenmp -o "$out/_vktensor$suffix" "$kit"/obj/*.o -L"$kit/lib" -lvktensor \
   -Wl,-rpath,"$(realpath "$kit/lib")"
 cp python/vktensor/*.py "$out/"
-realpath build-gpu/python
+path=$(realpath build-gpu/python)
+"$py" -c 'import pytest, hypothesis' 2> /dev/null || path=$path:/opt/gl/usr/lib/python3/dist-packages
+echo "$path"

@@ -47,6 +47,10 @@
 #           a C++ function (the Scalar form, by host fallback) and all_close, at 64K and 1M
 # linalg    triangular_solve (native) and the LAPACK decompositions (fallback), square
 #           matrices of 64, 256 and 1024 rows (sizes 4096, 65536, 1048576)
+# python    the Python module built here (scripts/gpu-python.sh; pack-gpu-python.sh packs its
+#           kit): its tests (PyTorch's DLPack interop included), the per-call cost against
+#           the C++ call, NumPy and PyTorch (python_overhead.py), and the seed ops at 1M and
+#           16M driven from Python beside vkt-bench consumer's D in the same call
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -223,6 +227,15 @@ for b in $benches; do
         --sizes 4096,65536,1048576 --reps 10 --out "$out/${host}_ops-linalg_${day}.csv" ;;
     ops|shapes|matmul|chain|overhead) "$bench" "$b" --out "$out/${host}_${b}_${day}.csv" ;;
     coverage) "$bench" coverage --out "$out/coverage-${host}.md" > /dev/null ;;
+    python)
+      pypath=$(bash scripts/gpu-python.sh)
+      # The tests first, bounded: a failure is logged and the benches still run.
+      PYTHONPATH=$pypath timeout 300 python3 -m pytest -q -p no:cacheprovider python/tests \
+        > "$out/python-tests.log" 2>&1 || echo "run-gpu-benches: python tests failed (python-tests.log)" >&2
+      PYTHONPATH=$pypath python3 bench/peers/python_overhead.py --out "$out/${host}_python-overhead_${day}.csv"
+      "$bench" consumer --sizes 1048576,16777216 --out "$out/${host}_python-cpp-consumer_${day}.csv"
+      PYTHONPATH=$pypath python3 bench/peers/vktensor_python_bench.py --sizes 1048576,16777216 \
+        --cpp "$out/${host}_python-cpp-consumer_${day}.csv" --out "$out/${host}_python-consumer_${day}.csv" ;;
     *) echo "run-gpu-benches: unknown bench '$b'" >&2; exit 2 ;;
   esac
 done
