@@ -136,12 +136,13 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
     t = borrow(a, *natural);
   } else {
     py::module_ np = py::module_::import("numpy");
-    // np.array keeps a 0-d array 0-d (ascontiguousarray would make it 1-d).
-    py::array c = np.attr("array")(a, py::arg("dtype") = numpy_dtype(*natural, "asarray"),
-                                   py::arg("order") = "C", py::arg("copy") = false);
+    // np.asarray keeps a 0-d array 0-d (ascontiguousarray would make it 1-d) and copies only
+    // where it must, under NumPy 1 and 2 alike (np.array's copy=False means never in NumPy 2).
+    py::array c = np.attr("asarray")(a, py::arg("dtype") = numpy_dtype(*natural, "asarray"),
+                                     py::arg("order") = "C");
     if (copy == true || !target.is_cpu() || c.ptr() == a.ptr()) {
       const auto* p = static_cast<const std::byte*>(c.data());
-      t = from_bytes(std::span<const std::byte>(p, static_cast<std::size_t>(c.nbytes())), *natural,
+      t = from_bytes(std::span<const std::byte>(p, c.attr("nbytes").cast<std::size_t>()), *natural,
                      shape_of(c), &target);
     } else {
       t = borrow(c, *natural);  // the contiguous copy NumPy just made is ours alone

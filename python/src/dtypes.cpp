@@ -47,8 +47,10 @@ py::dtype numpy_dtype(DType d, const char* op) {
 }
 
 std::optional<DType> from_numpy_dtype(const py::dtype& d) {
-  const char kind = d.kind();
-  const auto size = static_cast<std::size_t>(d.itemsize());
+  // Read as Python attributes: pybind11 before 2.12 reads itemsize at NumPy 1's offset, which
+  // NumPy 2 moved.
+  const char kind = d.attr("kind").cast<std::string>().at(0);
+  const auto size = d.attr("itemsize").cast<std::size_t>();
   if (kind == 'b') return DType::u8;
   for (const DTypeName& n : kNames) {
     if (*n.numpy == '\0') continue;

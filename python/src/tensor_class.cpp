@@ -130,9 +130,16 @@ void register_tensor(py::module_& m) {
   });
   c.def(
       "__array__",
-      [](py::object self, py::object dtype, py::object /*copy*/) {
+      [](py::object self, py::object dtype, py::object copy) {
         py::array view = numpy_view(self.cast<Tensor>(), self);
-        return dtype.is_none() ? py::object(view) : view.attr("astype")(dtype);
+        const bool converts = !dtype.is_none() && !view.dtype().equal(py::dtype::from_args(dtype));
+        // NumPy 2's protocol: copy=True asks for a copy, copy=False for none at all.
+        if (converts && !copy.is_none() && !copy.cast<bool>()) {
+          throw py::value_error("[__array__] copy=False, but a conversion to " +
+                                py::str(dtype).cast<std::string>() + " needs a copy");
+        }
+        if (converts) return py::object(view.attr("astype")(dtype));
+        return !copy.is_none() && copy.cast<bool>() ? view.attr("copy")() : py::object(view);
       },
       py::arg("dtype") = py::none(), py::arg("copy") = py::none());
   c.def(

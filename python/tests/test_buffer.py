@@ -81,3 +81,12 @@ def test_a_device_tensor_is_not_read_behind_the_users_back():
         with pytest.raises(vt.TypeError, match="to_device"):
             np.asarray(x)
     assert led.downloads == 0
+
+
+def test_dunder_array_follows_numpy_2s_copy_protocol():
+    x = vt.iota((3,), dtype=vt.float32)
+    assert np.shares_memory(x.__array__(), np.asarray(x))
+    assert not np.shares_memory(x.__array__(copy=True), np.asarray(x))
+    assert x.__array__(np.float64).dtype == np.float64
+    with pytest.raises(ValueError, match=r"\[__array__\] copy=False"):
+        x.__array__(np.float64, copy=False)
