@@ -5,14 +5,14 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include "common/small_dims.h"
 #include "vkt/shape.h"
 
 namespace vkt::common {
 
 struct BroadcastPlan {
-  std::vector<std::int64_t> dims, a_strides, b_strides;
+  SmallDims dims, a_strides, b_strides;
 };
 
 // Never empty: rank 0 or all-ones outputs are one element, dims {1} with strides {0}.
@@ -20,7 +20,7 @@ inline BroadcastPlan plan_broadcast(const Shape& a, const Shape& b, const Shape&
   const std::size_t rank = out.size();
   // Row-major strides of s right-aligned to the output's rank; 0 along size-1 axes.
   auto strides_for = [&](const Shape& s) {
-    std::vector<std::int64_t> st(rank, 0);
+    SmallDims st(rank, 0);
     std::int64_t stride = 1;
     for (std::size_t k = 0; k < s.size(); ++k) {
       const std::size_t axis = s.size() - 1 - k, out_axis = rank - 1 - k;
@@ -29,7 +29,7 @@ inline BroadcastPlan plan_broadcast(const Shape& a, const Shape& b, const Shape&
     }
     return st;
   };
-  const std::vector<std::int64_t> sa = strides_for(a), sb = strides_for(b);
+  const SmallDims sa = strides_for(a), sb = strides_for(b);
   BroadcastPlan plan;
   for (std::size_t d = 0; d < rank; ++d) {
     if (out[d] == 1) continue;

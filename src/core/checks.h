@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,6 +65,10 @@ inline std::int64_t checked_mul(std::string_view op, const std::string& what, st
 // Two inputs on different non-cpu backends: IncompatibleBackends naming `op`. Ops built on
 // other ops (stack on concatenate, matmul on dot) check first, so the error names them.
 void check_backends(std::string_view op, std::span<const Tensor> inputs);
+// The same over tensors named in place ({a, b}): no copies, which at small sizes cost an
+// allocation each (a Tensor holds its shape).
+void check_backends(std::string_view op,
+                    std::initializer_list<std::reference_wrapper<const Tensor>> inputs);
 
 // Runs f; an OutOfMemory or DeviceLost from below is rethrown with `context` (which starts
 // with "[op]") in front, so the caller's op is named, with the same type.

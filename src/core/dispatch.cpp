@@ -95,7 +95,9 @@ LegacyPolicy legacy_policy() {
 
 namespace detail {
 
-void check_backends(std::string_view op, std::span<const Tensor> inputs) {
+namespace {
+template <class Range>
+void check_one_device(std::string_view op, const Range& inputs) {
   Backend* chosen = nullptr;
   for (const Tensor& t : inputs) {
     Backend& b = t.backend();
@@ -107,6 +109,16 @@ void check_backends(std::string_view op, std::span<const Tensor> inputs) {
                                  " and " + b.name() + "; transfer one explicitly");
     }
   }
+}
+}  // namespace
+
+void check_backends(std::string_view op, std::span<const Tensor> inputs) {
+  check_one_device(op, inputs);
+}
+
+void check_backends(std::string_view op,
+                    std::initializer_list<std::reference_wrapper<const Tensor>> inputs) {
+  check_one_device(op, inputs);
 }
 
 std::string describe_inputs(const OpCall& call) {

@@ -11,7 +11,7 @@ namespace vkt {
 Tensor all_close(const Tensor& a, const Tensor& b, const AllCloseOptions& opts) {
   detail::check_defined("all_close", a);
   detail::check_defined("all_close", b);
-  detail::check_backends("all_close", std::vector<Tensor>{a, b});
+  detail::check_backends("all_close", {a, b});
   if (!(opts.rtol >= 0) || !(opts.atol >= 0) || std::isinf(opts.rtol) || std::isinf(opts.atol)) {
     detail::fail<Error>("all_close", "rtol " + std::to_string(opts.rtol) + " and atol " +
                                          std::to_string(opts.atol) +

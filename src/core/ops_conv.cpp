@@ -193,7 +193,7 @@ Tensor conv_default_layout(const Tensor& input, const Tensor& kernel, const Conv
 Tensor conv(const Tensor& input, const Tensor& kernel, const ConvOptions& opts) {
   detail::check_defined(kOp, input);
   detail::check_defined(kOp, kernel);
-  detail::check_backends(kOp, std::vector<Tensor>{input, kernel});
+  detail::check_backends(kOp, {input, kernel});
   const Axes in_perm =
       checked_permutation("input_permutation", opts.input_permutation, input.rank());
   const Axes k_perm =

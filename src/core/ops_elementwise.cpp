@@ -57,8 +57,8 @@ Tensor binary(Op op, const Tensor& a, const Tensor& b) {
   detail::check_defined(name, a);
   detail::check_defined(name, b);
   // Before any conversion: a converted input that fell back to the cpu would hide its device.
-  detail::check_backends(name, std::vector<Tensor>{a, b});
-  const Shape out_shape = broadcast_shapes(name.c_str(), a.shape(), b.shape());
+  detail::check_backends(name, {a, b});
+  Shape out_shape = broadcast_shapes(name.c_str(), a.shape(), b.shape());
   const DType promoted = promote(a.dtype(), b.dtype());
   DType compute = promoted;
   DType out_dtype = promoted;
@@ -81,8 +81,11 @@ Tensor binary(Op op, const Tensor& a, const Tensor& b) {
     default:  // arithmetic
       break;
   }
-  return detail::dispatch(
-      {op, {as_type(a, compute), as_type(b, compute)}, NoParams{}, out_dtype, out_shape});
+  return detail::dispatch({op,
+                           {as_type(a, compute), as_type(b, compute)},
+                           NoParams{},
+                           out_dtype,
+                           std::move(out_shape)});
 }
 
 namespace {

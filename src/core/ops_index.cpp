@@ -77,7 +77,7 @@ Tensor indexed_update(Op op, const Tensor& t, const Tensor& indices, const Tenso
   detail::check_defined(name, t);
   detail::check_defined(name, indices);
   detail::check_defined(name, updates);
-  detail::check_backends(name, std::vector<Tensor>{t, indices, updates});
+  detail::check_backends(name, {t, indices, updates});
   if (indices.rank() != 2) {
     detail::fail<ShapeError>(name,
                              "indices must have shape {m, k}, got " + shape_str(indices.shape()));
@@ -108,7 +108,7 @@ Tensor broadcast_to(const Tensor& t, const Shape& shape, DType dtype) {
 Tensor gather(const Tensor& t, const Tensor& indices, const Axes& axes) {
   detail::check_defined("gather", t);
   detail::check_defined("gather", indices);
-  detail::check_backends("gather", std::vector<Tensor>{t, indices});
+  detail::check_backends("gather", {t, indices});
   if (indices.rank() < 1) {
     detail::fail<ShapeError>("gather", "indices must have rank >= 1, got shape {}");
   }
@@ -124,7 +124,7 @@ Tensor gather(const Tensor& t, const Tensor& indices, const Axes& axes) {
 Tensor take(const Tensor& t, const Tensor& indices, std::int64_t axis) {
   detail::check_defined("take", t);
   detail::check_defined("take", indices);
-  detail::check_backends("take", std::vector<Tensor>{t, indices});
+  detail::check_backends("take", {t, indices});
   const Tensor idx = s64_indices("take", indices);
   const std::int64_t a = normalize_axis("take", axis, t.rank());
   check_indexable("take", t, {a}, indices.size());
@@ -137,7 +137,7 @@ Tensor take(const Tensor& t, const Tensor& indices, std::int64_t axis) {
 Tensor take_along_axis(const Tensor& t, const Tensor& indices, std::int64_t axis) {
   detail::check_defined("take_along_axis", t);
   detail::check_defined("take_along_axis", indices);
-  detail::check_backends("take_along_axis", std::vector<Tensor>{t, indices});
+  detail::check_backends("take_along_axis", {t, indices});
   const Tensor idx = s64_indices("take_along_axis", indices);
   const std::int64_t a = normalize_axis("take_along_axis", axis, t.rank());
   bool ok = indices.rank() == t.rank();
@@ -157,7 +157,7 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   detail::check_defined("select", pred);
   detail::check_defined("select", on_true);
   detail::check_defined("select", on_false);
-  detail::check_backends("select", std::vector<Tensor>{pred, on_true, on_false});
+  detail::check_backends("select", {pred, on_true, on_false});
   const Shape shape = broadcast_shapes(
       "select", broadcast_shapes("select", pred.shape(), on_true.shape()), on_false.shape());
   const DType dtype = promote(on_true.dtype(), on_false.dtype());
@@ -178,7 +178,7 @@ Tensor clip(const Tensor& t, const Tensor& lo, const Tensor& hi) {
   detail::check_defined("clip", t);
   detail::check_defined("clip", lo);
   detail::check_defined("clip", hi);
-  detail::check_backends("clip", std::vector<Tensor>{t, lo, hi});
+  detail::check_backends("clip", {t, lo, hi});
   const Shape shape =
       broadcast_shapes("clip", broadcast_shapes("clip", t.shape(), lo.shape()), hi.shape());
   const DType dtype = promote(promote(t.dtype(), lo.dtype()), hi.dtype());

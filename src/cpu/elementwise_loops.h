@@ -80,7 +80,7 @@ void map_binary_rows(const T* a, const T* b, Out* out, const BroadcastPlan& plan
   const std::int64_t sa_inner = plan.a_strides[inner], sb_inner = plan.b_strides[inner];
   parallel_for(n, grain, [&](std::int64_t begin, std::int64_t end) {
     // Multi-index of `begin` and the matching input offsets.
-    std::vector<std::int64_t> idx(rank);
+    common::SmallDims idx(rank);
     std::int64_t rest = begin, oa = 0, ob = 0;
     for (std::size_t k = rank; k-- > 0;) {
       idx[k] = rest % plan.dims[k];
