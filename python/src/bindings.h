@@ -36,6 +36,11 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
                std::optional<bool> copy);
 // An op's operand: a tensor as is, anything else through asarray on the cpu.
 Tensor tensor_arg(py::handle obj);
+// (lo, hi) pairs from a sequence of 2-sequences (TypeError naming `op` otherwise).
+std::vector<std::pair<std::int64_t, std::int64_t>> pairs_arg(py::handle pairs, const char* op);
+// Window strides, padding and dilations from Python values (None: the defaults).
+WindowOptions window_options(py::object strides, py::object padding, py::object dilations);
+
 // A NumPy view of a cpu tensor's memory (read-only, keeping `owner` alive).
 py::array numpy_view(const Tensor& t, py::handle owner);
 
@@ -56,6 +61,10 @@ auto without_gil_if_long(const Tensor& t, F&& f) -> decltype(f()) {
 // Gives the Tensor class (made with py::buffer_protocol()) the buffer protocol of buffer.cpp.
 void install_tensor_buffer(py::handle tensor_class);
 
+// The input that decides whether an op of several releases the GIL: a device one, else the
+// largest.
+const Tensor& largest(const std::vector<Tensor>& ts);
+
 void register_errors(py::module_& m);
 void register_dtypes(py::module_& m);
 void register_tensor(py::module_& m);
@@ -63,5 +72,6 @@ void register_ops(py::module_& m);
 void register_runtime(py::module_& m);
 void register_bench_hooks(py::module_& m);
 void register_compile(py::module_& m);
+void register_option_ops(py::module_& m);
 
 }  // namespace vkt::python

@@ -29,35 +29,10 @@ TieBreak tie_arg(const std::string& s) {
   throw Error("[argmax] tie_break must be 'low' or 'high', got '" + s + "'");
 }
 
-WindowOptions window_options(py::object strides, py::object padding, py::object dilations) {
-  WindowOptions o;
-  if (!strides.is_none()) o.strides = axes_arg(strides);
-  if (!dilations.is_none()) o.dilations = axes_arg(dilations);
-  if (!padding.is_none()) {
-    for (py::handle p : padding) {
-      o.padding.emplace_back(p[py::int_(0)].cast<std::int64_t>(),
-                             p[py::int_(1)].cast<std::int64_t>());
-    }
-  }
-  return o;
-}
-
 std::vector<Tensor> tensor_list(py::iterable xs) {
   std::vector<Tensor> v;
   for (py::handle x : xs) v.push_back(tensor_arg(x));
   return v;
-}
-
-// The input that decides whether an op of several releases the GIL: a device one, else the
-// largest.
-const Tensor& largest(const std::vector<Tensor>& ts) {
-  static const Tensor kNone;
-  const Tensor* pick = &kNone;
-  for (const Tensor& t : ts) {
-    if (pick == &kNone || worth_releasing_gil(t) || t.size() > pick->size()) pick = &t;
-    if (worth_releasing_gil(*pick)) break;
-  }
-  return *pick;
 }
 
 Backend* device_arg(py::object device) {
@@ -87,6 +62,21 @@ void define_elementwise(py::module_& m) {
 #undef VKT_DEF_BINARY
   m.def("floor_divide", [](py::object a, py::object b) { return floor_divide(a, b); });
   m.def("mod", [](py::object a, py::object b) { return python_mod(a, b); });
+  // The op by its name, as vkt::unary / vkt::binary take an Op.
+  m.def(
+      "unary",
+      [](const std::string& op, py::object x) {
+        const Op o = op_from_name(op);
+        const Tensor t = tensor_arg(x);
+        return without_gil_if_long(t, [&] { return unary(o, t); });
+      },
+      arg("op"), arg("x"));
+  m.def(
+      "binary",
+      [](const std::string& op, py::object a, py::object b) {
+        return binary_any(op_from_name(op), a, b);
+      },
+      arg("op"), arg("a"), arg("b"));
 }
 
 void define_creation(py::module_& m) {
@@ -111,6 +101,14 @@ void define_creation(py::module_& m) {
         return full(axes_arg(shape), v, dtype_or(dtype, v.default_type()), device_arg(device));
       },
       arg("shape"), arg("fill_value"), arg("dtype") = py::none(), arg("device") = py::none());
+  m.def(
+      "scalar_tensor",
+      [](py::object value, py::object dtype, py::object device) {
+        const Scalar v = scalar_arg(value, "scalar_tensor");
+        return scalar_tensor(v, dtype.is_none() ? std::nullopt : std::optional(dtype_arg(dtype)),
+                             device_arg(device));
+      },
+      arg("value"), arg("dtype") = py::none(), arg("device") = py::none());
   m.def(
       "iota",
       [](py::object shape, py::object dtype, std::optional<std::int64_t> axis, py::object device) {
@@ -371,7 +369,7 @@ void define_sort_and_linalg(py::module_& m) {
       arg("x"), arg("k"));
   using Binary = Tensor (*)(const Tensor&, const Tensor&);
   for (const auto& [name, f] :
-       {std::pair<const char*, Binary>{"dot", &dot}, {"matmul", &matmul}, {"solve", &solve}}) {
+       {std::pair<const char*, Binary>{"matmul", &matmul}, {"solve", &solve}}) {
     m.def(name, [f = f](py::object a, py::object b) {
       const Tensor x = tensor_arg(a), y = tensor_arg(b);
       return without_gil_if_long(largest({x, y}), [&] { return f(x, y); });
@@ -439,12 +437,46 @@ void define_sort_and_linalg(py::module_& m) {
 
 }  // namespace
 
+// The input that decides whether an op of several releases the GIL: a device one, else the
+// largest.
+const Tensor& largest(const std::vector<Tensor>& ts) {
+  static const Tensor kNone;
+  const Tensor* pick = &kNone;
+  for (const Tensor& t : ts) {
+    if (pick == &kNone || worth_releasing_gil(t) || t.size() > pick->size()) pick = &t;
+    if (worth_releasing_gil(*pick)) break;
+  }
+  return *pick;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> pairs_arg(py::handle pairs, const char* op) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  for (py::handle p : pairs) {
+    const py::sequence lo_hi = py::reinterpret_borrow<py::sequence>(p);
+    if (!py::isinstance<py::sequence>(p) || py::len(lo_hi) != 2) {
+      throw TypeError("[" + std::string(op) + "] padding is a list of (lo, hi) pairs, got " +
+                      py::repr(pairs).cast<std::string>());
+    }
+    out.emplace_back(lo_hi[0].cast<std::int64_t>(), lo_hi[1].cast<std::int64_t>());
+  }
+  return out;
+}
+
+WindowOptions window_options(py::object strides, py::object padding, py::object dilations) {
+  WindowOptions o;
+  if (!strides.is_none()) o.strides = axes_arg(strides);
+  if (!dilations.is_none()) o.dilations = axes_arg(dilations);
+  if (!padding.is_none()) o.padding = pairs_arg(padding, "window");
+  return o;
+}
+
 void register_ops(py::module_& m) {
   define_elementwise(m);
   define_creation(m);
   define_movement(m);
   define_reductions(m);
   define_sort_and_linalg(m);
+  register_option_ops(m);
 }
 
 }  // namespace vkt::python
