@@ -156,6 +156,17 @@ Tensor tensor_arg(py::handle obj) {
   return asarray(obj, std::nullopt, &cpu(), std::nullopt);
 }
 
+const Tensor& tensor_ref(py::handle obj, Tensor& converted) {
+  // The exact type first: pybind11's isinstance looks the type up in a hash map.
+  static PyTypeObject* const tensor_type =
+      reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr());
+  if (Py_TYPE(obj.ptr()) == tensor_type || py::isinstance<Tensor>(obj)) {
+    return obj.cast<const Tensor&>();
+  }
+  converted = asarray(obj, std::nullopt, &cpu(), std::nullopt);
+  return converted;
+}
+
 py::array numpy_view(const Tensor& t, py::handle owner) {
   if (!t.backend().is_cpu()) {
     throw TypeError("[numpy] the tensor lives on " + t.backend().name() +

@@ -34,17 +34,19 @@ const BinaryEntry& entry(Op op) {
 Tensor binary_any(Op op, py::handle a, py::handle b) {
   const char* name = op_name(op).data();
   const bool a_number = is_python_scalar(a), b_number = is_python_scalar(b);
+  Tensor held_a, held_b;
   if (b_number && !a_number) {
-    const Tensor x = tensor_arg(a);
+    const Tensor& x = tensor_ref(a, held_a);
     const Scalar s = scalar_arg(b, name);
     return without_gil_if_long(x, [&] { return entry(op).right_literal(x, s); });
   }
   if (a_number && !b_number) {
     const Scalar s = scalar_arg(a, name);
-    const Tensor y = tensor_arg(b);
+    const Tensor& y = tensor_ref(b, held_b);
     return without_gil_if_long(y, [&] { return entry(op).left_literal(s, y); });
   }
-  const Tensor x = tensor_arg(a), y = tensor_arg(b);
+  const Tensor& x = tensor_ref(a, held_a);
+  const Tensor& y = tensor_ref(b, held_b);
   return without_gil_if_long(x.size() >= y.size() ? x : y, [&] { return binary(op, x, y); });
 }
 

@@ -36,6 +36,9 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
                std::optional<bool> copy);
 // An op's operand: a tensor as is, anything else through asarray on the cpu.
 Tensor tensor_arg(py::handle obj);
+// The same without copying a tensor (a copy costs an allocation, its shape): a reference to
+// the one `obj` holds, valid while obj lives, or `converted`, filled by asarray.
+const Tensor& tensor_ref(py::handle obj, Tensor& converted);
 // (lo, hi) pairs from a sequence of 2-sequences (TypeError naming `op` otherwise).
 std::vector<std::pair<std::int64_t, std::int64_t>> pairs_arg(py::handle pairs, const char* op);
 // Window strides, padding and dilations from Python values (None: the defaults).

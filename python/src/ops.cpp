@@ -13,7 +13,8 @@ using py::arg;
 // added and reduced, so the result has the reduction's dtype.
 using Reduction = Tensor (*)(const Tensor&, const Axes&, bool);
 Tensor reduce_over(Reduction f, py::object x, py::object axis, bool keepdims) {
-  const Tensor t = tensor_arg(x);
+  Tensor held;
+  const Tensor& t = tensor_ref(x, held);
   const Axes axes = axes_arg(axis);
   if (!axis.is_none() && axes.empty()) {
     Shape s = t.shape();
@@ -48,7 +49,8 @@ void define_elementwise(py::module_& m) {
   m.def(                                                                   \
       #name,                                                               \
       [](py::object x) {                                                   \
-        const Tensor t = tensor_arg(x);                                    \
+        Tensor held;                                                       \
+        const Tensor& t = tensor_ref(x, held);                             \
         return without_gil_if_long(t, [&] { return unary(Op::name, t); }); \
       },                                                                   \
       arg("x"));
