@@ -11,13 +11,13 @@ bash "$root/scripts/build.sh" "$root/build" -DVKT_BUILD_TESTS=ON
 (cd "$root/build" && ctest --output-on-failure)
 if [ "${VKT_SKIP_SANITIZE:-0}" != 1 ]; then
   bash "$root/scripts/build.sh" "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DVKT_SANITIZE=ON -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_PYTHON=OFF -DVKT_BUILD_TESTS=ON
+    -DVKT_SANITIZE=ON -DVKT_BUILD_BENCH=OFF -DVKT_BUILD_TESTS=ON
   # Leak checks off: the Vulkan loader and Mesa keep process-lifetime allocations; a failed
   # allocation returns null, as the library expects (tests/unit/sizes_test.cpp). The
   # staging and descriptor-pool reruns of the Vulkan suite are covered by the first pass;
   # this build's Vulkan pass runs without the validation layer and the long sweeps, which
-  # the first pass runs validated (tests/conformance/CMakeLists.txt). No Python module here:
-  # an instrumented extension would need libasan preloaded into python3.
+  # the first pass runs validated (tests/conformance/CMakeLists.txt). The Python module's
+  # tests run with the sanitizer runtimes preloaded into python3 (python/CMakeLists.txt).
   (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 ctest --output-on-failure -E 'vulkan_staging|vulkan_descriptor_pools')
 fi
 if [ "${VKT_SKIP_TSAN:-0}" != 1 ]; then

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <clocale>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -47,6 +48,18 @@ class Fft : public VulkanTest {
     EXPECT_TRUE(spectra_close(complex_values(got), complex_values(want), x.dtype(), n));
   }
 };
+
+// VkFFT switches to the "C" locale while it prints a plan's shaders; a process under another
+// locale (Python's C.UTF-8) once got it back from freed memory (ASan's use-after-free).
+TEST_F(Fft, PlansKeepTheProcessLocale) {
+  const std::string before = std::setlocale(LC_ALL, nullptr);
+  if (std::setlocale(LC_ALL, "C.UTF-8") == nullptr) GTEST_SKIP() << "no C.UTF-8 locale here";
+  const std::string wanted = std::setlocale(LC_ALL, nullptr);
+  // A length no other test plans, so VkFFT makes a plan now.
+  check_native(complex_tensor(random_pairs(2 * 4093, 4093), DType::c64, {2, 4093}), false, -1);
+  EXPECT_EQ(std::string(std::setlocale(LC_ALL, nullptr)), wanted);
+  std::setlocale(LC_ALL, before.c_str());
+}
 
 TEST_F(Fft, EveryLengthInnerAxis) {
   for (DType d : complex_dtypes()) {

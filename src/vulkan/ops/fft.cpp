@@ -14,6 +14,7 @@
 #include <vkFFT.h>  // the build's patched copy (src/vulkan/CMakeLists.txt)
 
 #include <algorithm>
+#include <clocale>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,29 @@
 #include "vulkan/runtime/storage.h"
 
 namespace vkt::vk {
+namespace {
+
+// VkFFT prints its shaders under the "C" locale: it keeps the pointer setlocale(LC_ALL,
+// nullptr) gives, switches, and restores from that pointer, which the switch has freed
+// unless the locale was "C" already (a use-after-free ASan found under Python, whose locale
+// is C.UTF-8). So the switch is made here first, and undone from a copy.
+class CLocaleForVkFFT {
+ public:
+  CLocaleForVkFFT() {
+    if (const char* now = std::setlocale(LC_ALL, nullptr)) saved_ = now;
+    std::setlocale(LC_ALL, "C");
+  }
+  ~CLocaleForVkFFT() {
+    if (!saved_.empty()) std::setlocale(LC_ALL, saved_.c_str());
+  }
+  CLocaleForVkFFT(const CLocaleForVkFFT&) = delete;
+  CLocaleForVkFFT& operator=(const CLocaleForVkFFT&) = delete;
+
+ private:
+  std::string saved_;
+};
+
+}  // namespace
 
 struct FftPlans::Plan {
   Tensor work;  // empty for a plan that writes each call's output
@@ -77,6 +101,7 @@ FftPlans::Plan* FftPlans::find(const FftGeometry& g) {
 
 FftPlans::Plan& FftPlans::make(const FftGeometry& g, VkBuffer buffer, std::uint64_t offset,
                                Tensor work) {
+  const CLocaleForVkFFT c_locale;
   auto plan = std::make_unique<Plan>();
   plan->out[0] = buffer;
   plan->offset = offset;
