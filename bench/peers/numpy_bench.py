@@ -169,10 +169,7 @@ def blas_name():
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description="NumPy peer of vkt-bench consumer: columns A (op) and B (op + read).")
-    p.add_argument("--ops", default=",".join(pc.SEED_OPS),
-                   help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
-    p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
-    p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    pc.add_case_arguments(p, CASES)
     p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/numpy-consumer.csv)")
     return p.parse_args(argv)
 
@@ -180,10 +177,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     try:
-        ops = pc.parse_ops(args.ops, CASES)
-        sizes = pc.parse_sizes(args.sizes)
-        if args.reps < 1:
-            raise ValueError("--reps must be >= 1")
+        ops, sizes = pc.cases_of(args, CASES)
         cases = {(op, n): CASES[op] for op in ops for n in sizes}
         for op, n in cases:  # shape errors before any timing (sizes are already multiples of 16)
             if op in SQUARE_ISH_OPS:

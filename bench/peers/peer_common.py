@@ -62,6 +62,25 @@ def parse_sizes(text):
     return sizes
 
 
+def add_case_arguments(parser, known, reps=30):
+    """The --ops, --sizes and --reps options every consumer peer takes."""
+    parser.add_argument("--ops", default=",".join(SEED_OPS),
+                        help=f"comma-separated ops (default: the seed's seven); known: {','.join(known)}")
+    parser.add_argument("--sizes", default=",".join(map(str, SEED_SIZES)),
+                        help="comma-separated sizes n (default: %(default)s)")
+    parser.add_argument("--reps", type=int, default=reps,
+                        help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+
+
+def cases_of(args, known):
+    """(ops, sizes) from add_case_arguments' options, checked (ValueError naming the bad one)."""
+    ops = parse_ops(args.ops, known)
+    sizes = parse_sizes(args.sizes)
+    if args.reps < 1:
+        raise ValueError("--reps must be >= 1")
+    return ops, sizes
+
+
 def parse_ops(text, known):
     ops = [op for op in text.split(",") if op]
     unknown = [op for op in ops if op not in known]

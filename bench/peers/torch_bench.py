@@ -252,10 +252,7 @@ def cuda_timed(run, min_reps):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description="PyTorch peer of vkt-bench consumer: A/B on cpu tensors, C/D on CUDA.")
-    p.add_argument("--ops", default=",".join(pc.SEED_OPS),
-                   help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
-    p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)), help="comma-separated sizes n (default: %(default)s)")
-    p.add_argument("--reps", type=int, default=30, help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    pc.add_case_arguments(p, CASES)
     p.add_argument("--cpu-only", action="store_true", help="columns A, B and B_vec only (torch CPU)")
     p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-consumer.csv)")
     return p.parse_args(argv)
@@ -264,10 +261,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     try:
-        ops = pc.parse_ops(args.ops, CASES)
-        sizes = pc.parse_sizes(args.sizes)
-        if args.reps < 1:
-            raise ValueError("--reps must be >= 1")
+        ops, sizes = pc.cases_of(args, CASES)
         for op in ops:  # shape errors before any timing (sizes are already multiples of 16)
             for n in sizes:
                 if op in SQUARE_ISH_OPS:

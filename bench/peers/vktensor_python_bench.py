@@ -167,12 +167,7 @@ def read_cpp_d(path):
 def parse_args(argv):
     p = argparse.ArgumentParser(description="vktensor from Python, peer of vkt-bench consumer: "
                                 "A/B on the cpu, C/D on a Vulkan device.")
-    p.add_argument("--ops", default=",".join(pc.SEED_OPS),
-                   help=f"comma-separated ops (default: the seed's seven); known: {','.join(CASES)}")
-    p.add_argument("--sizes", default=",".join(map(str, pc.SEED_SIZES)),
-                   help="comma-separated sizes n (default: %(default)s)")
-    p.add_argument("--reps", type=int, default=30,
-                   help="minimum timed repetitions per column, after 2 warm-ups (default: %(default)s)")
+    pc.add_case_arguments(p, CASES)
     p.add_argument("--device", default="-1",
                    help="Vulkan device index (default -1: VKT_DEVICE or the best); 'cpu': columns A and B only")
     p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/python-consumer.csv)")
@@ -184,10 +179,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     try:
-        ops = pc.parse_ops(args.ops, CASES)
-        sizes = pc.parse_sizes(args.sizes)
-        if args.reps < 1:
-            raise ValueError("--reps must be >= 1")
+        ops, sizes = pc.cases_of(args, CASES)
         cpp, cpp_devices = read_cpp_d(args.cpp) if args.cpp else (None, set())
         dev = find_device(args.device)
         meta = pc.host_metadata("", device_fields(dev))
