@@ -7,7 +7,7 @@ Each sample times a loop of --calls back-to-back calls (a single sub-microsecond
 below the timer's resolution) and divides; medians over samples after warm-up, as every
 vkt-bench figure. Writes bench_results/<machine>/python-overhead.csv.
 
-Usage: PYTHONPATH=build/python python3 bench/peers/python_overhead.py [--calls 200]
+Usage: PYTHONPATH=build/python python3 bench/peers/python_overhead.py [--calls 1000]
 """
 import argparse
 import os
@@ -74,7 +74,9 @@ def row(meta, label, library, stats, calls):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=200, help="calls per timed sample")
+    parser.add_argument("--calls", type=int, default=1000,
+                        help="calls per timed sample: about a millisecond at 1k elements, so one "
+                             "scheduler tick or a neighbour's burst moves a median little")
     parser.add_argument("--out", default=None, help="CSV path")
     args = parser.parse_args()
     device = None
