@@ -82,8 +82,14 @@ void define_operators(py::class_<Tensor>& c) {
       "__mod__", [](py::object a, py::object b) { return python_mod(a, b); }, py::is_operator());
   c.def(
       "__rmod__", [](py::object a, py::object b) { return python_mod(b, a); }, py::is_operator());
-  c.def("__matmul__", [](const Tensor& a, py::object b) { return matmul(a, tensor_arg(b)); });
-  c.def("__rmatmul__", [](const Tensor& a, py::object b) { return matmul(tensor_arg(b), a); });
+  c.def("__matmul__", [](const Tensor& a, py::object b) {
+    const Tensor y = tensor_arg(b);
+    return without_gil_if_long(largest({a, y}), [&] { return matmul(a, y); });
+  });
+  c.def("__rmatmul__", [](const Tensor& a, py::object b) {
+    const Tensor x = tensor_arg(b);
+    return without_gil_if_long(largest({x, a}), [&] { return matmul(x, a); });
+  });
   c.def("__neg__", [](const Tensor& t) { return negate(t); });
   c.def("__pos__", [](const Tensor& t) { return t; });
   c.def("__invert__", [](const Tensor& t) { return bitwise_not(t); });
