@@ -5,6 +5,7 @@
 #include "vkt/backend.h"
 #include "vkt/dtype.h"
 #include "vkt/error.h"
+#include "vkt/grad.h"
 #include "vkt/host_pool.h"
 #include "vkt/ledger.h"
 #include "vkt/op.h"

@@ -1,0 +1,28 @@
+// The derivative rules of the ops, one per op-table row whose grad column is `diff`: each
+// maps the cotangent of an op's output to cotangents of its inputs, in vktensor's own ops.
+#pragma once
+
+#include <vector>
+
+#include "compile/graph.h"
+#include "vkt/tensor.h"
+
+namespace vkt::detail {
+
+struct RuleArgs {
+  const GraphNode& node;          // the op, its parameters, out dtype and shape
+  const std::vector<Tensor>& in;  // its inputs' values, as it saw them
+  const Tensor& out;              // its output's value
+  const Tensor& g;                // the output's cotangent (out's dtype and shape)
+};
+// Input cotangents, one per input (an undefined Tensor: none flows there).
+using Rule = std::vector<Tensor> (*)(const RuleArgs&);
+
+// The rule of `op`; nullptr where none is written yet.
+Rule elementwise_rule(Op op);
+Rule structural_rule(Op op);
+
+// g summed down to `shape` (a broadcast's inverse: leading axes and size-1 axes).
+Tensor unbroadcast(const Tensor& g, const Shape& shape);
+
+}  // namespace vkt::detail

@@ -1,0 +1,236 @@
+// Derivative rules of the elementwise ops (Nx.Defn.Grad's where it defines them, else
+// JAX's): x the input, y the output, g its cotangent. Binary rules sum each input's share
+// back over the axes it was broadcast along.
+#include <cmath>
+
+#include "grad/rules.h"
+#include "vkt/ops.h"
+
+namespace vkt::detail {
+namespace {
+
+using Tensors = std::vector<Tensor>;
+
+Tensor x_of(const RuleArgs& r) {
+  return r.in[0];
+}
+
+Tensors one(Tensor t) {
+  return {std::move(t)};
+}
+
+// Unary rules: d/dx as a product with g.
+Tensors d_exp(const RuleArgs& r) {
+  return one(multiply(r.g, r.out));
+}
+Tensors d_expm1(const RuleArgs& r) {
+  return one(multiply(r.g, add(r.out, 1)));
+}
+Tensors d_log(const RuleArgs& r) {
+  return one(divide(r.g, x_of(r)));
+}
+Tensors d_log1p(const RuleArgs& r) {
+  return one(divide(r.g, add(x_of(r), 1)));
+}
+Tensors d_sigmoid(const RuleArgs& r) {
+  return one(multiply(r.g, multiply(r.out, subtract(1, r.out))));
+}
+Tensors d_sin(const RuleArgs& r) {
+  return one(multiply(r.g, cos(x_of(r))));
+}
+Tensors d_cos(const RuleArgs& r) {
+  return one(negate(multiply(r.g, sin(x_of(r)))));
+}
+Tensors d_tan(const RuleArgs& r) {
+  return one(multiply(r.g, add(multiply(r.out, r.out), 1)));
+}
+Tensors d_sinh(const RuleArgs& r) {
+  return one(multiply(r.g, cosh(x_of(r))));
+}
+Tensors d_cosh(const RuleArgs& r) {
+  return one(multiply(r.g, sinh(x_of(r))));
+}
+Tensors d_tanh(const RuleArgs& r) {
+  return one(multiply(r.g, subtract(1, multiply(r.out, r.out))));
+}
+Tensors d_asin(const RuleArgs& r) {  // 1 / sqrt(1 - x^2)
+  return one(multiply(r.g, rsqrt(subtract(1, multiply(x_of(r), x_of(r))))));
+}
+Tensors d_acos(const RuleArgs& r) {
+  return one(negate(multiply(r.g, rsqrt(subtract(1, multiply(x_of(r), x_of(r)))))));
+}
+Tensors d_atan(const RuleArgs& r) {
+  return one(divide(r.g, add(multiply(x_of(r), x_of(r)), 1)));
+}
+Tensors d_asinh(const RuleArgs& r) {
+  return one(multiply(r.g, rsqrt(add(multiply(x_of(r), x_of(r)), 1))));
+}
+Tensors d_acosh(const RuleArgs& r) {
+  return one(multiply(r.g, rsqrt(subtract(multiply(x_of(r), x_of(r)), 1))));
+}
+Tensors d_atanh(const RuleArgs& r) {
+  return one(divide(r.g, subtract(1, multiply(x_of(r), x_of(r)))));
+}
+Tensors d_sqrt(const RuleArgs& r) {
+  return one(divide(r.g, multiply(r.out, 2)));
+}
+Tensors d_rsqrt(const RuleArgs& r) {  // -x^(-3/2) / 2 = -y^3 / 2
+  return one(multiply(r.g, multiply(multiply(r.out, multiply(r.out, r.out)), -0.5)));
+}
+Tensors d_cbrt(const RuleArgs& r) {  // 1 / (3 y^2)
+  return one(divide(r.g, multiply(multiply(r.out, r.out), 3)));
+}
+Tensors d_erf(const RuleArgs& r) {  // 2 / sqrt(pi) exp(-x^2)
+  const double c = 2.0 / std::sqrt(M_PI);
+  return one(multiply(r.g, multiply(exp(negate(multiply(x_of(r), x_of(r)))), c)));
+}
+Tensors d_erfc(const RuleArgs& r) {
+  const double c = -2.0 / std::sqrt(M_PI);
+  return one(multiply(r.g, multiply(exp(negate(multiply(x_of(r), x_of(r)))), c)));
+}
+Tensors d_erf_inv(const RuleArgs& r) {  // sqrt(pi) / 2 exp(y^2)
+  const double c = std::sqrt(M_PI) / 2.0;
+  return one(multiply(r.g, multiply(exp(multiply(r.out, r.out)), c)));
+}
+// Nx: g where x >= 0, else -g (so the derivative at 0 is 1).
+Tensors d_abs(const RuleArgs& r) {
+  return one(select(greater_equal(x_of(r), 0), r.g, negate(r.g)));
+}
+Tensors d_negate(const RuleArgs& r) {
+  return one(negate(r.g));
+}
+
+// Binary rules: the two shares, each summed back to its input's shape.
+Tensors both(const RuleArgs& r, const Tensor& da, const Tensor& db) {
+  return {da.defined() ? unbroadcast(da, r.in[0].shape()) : Tensor(),
+          db.defined() ? unbroadcast(db, r.in[1].shape()) : Tensor()};
+}
+Tensors d_add(const RuleArgs& r) {
+  return both(r, r.g, r.g);
+}
+Tensors d_subtract(const RuleArgs& r) {
+  return both(r, r.g, negate(r.g));
+}
+Tensors d_multiply(const RuleArgs& r) {
+  return both(r, multiply(r.g, r.in[1]), multiply(r.g, r.in[0]));
+}
+Tensors d_divide(const RuleArgs& r) {  // d/db a / b = -y / b
+  return both(r, divide(r.g, r.in[1]), negate(divide(multiply(r.g, r.out), r.in[1])));
+}
+Tensors d_pow(const RuleArgs& r) {  // b a^(b - 1), and a^b log(a)
+  const Tensor& a = r.in[0];
+  const Tensor& b = r.in[1];
+  return both(r, multiply(r.g, multiply(b, pow(a, subtract(b, 1)))),
+              multiply(r.g, multiply(r.out, log(a))));
+}
+Tensors d_atan2(const RuleArgs& r) {  // b / (a^2 + b^2), -a / (a^2 + b^2)
+  const Tensor& a = r.in[0];
+  const Tensor& b = r.in[1];
+  const Tensor norm = add(multiply(a, a), multiply(b, b));
+  return both(r, divide(multiply(r.g, b), norm), negate(divide(multiply(r.g, a), norm)));
+}
+// Nx: an input equal to the result gets g, halved where both are (a tie).
+Tensors d_min_max(const RuleArgs& r) {
+  const DType t = r.g.dtype();
+  const Tensor a_is = as_type(equal(r.in[0], r.out), t);
+  const Tensor b_is = as_type(equal(r.in[1], r.out), t);
+  return both(r, multiply(r.g, divide(a_is, add(b_is, 1))),
+              multiply(r.g, divide(b_is, add(a_is, 1))));
+}
+// remainder(a, b) = a - b trunc(a / b): 1, and -trunc(a / b) (both floats here).
+Tensors d_remainder(const RuleArgs& r) {
+  const Tensor q = divide(r.in[0], r.in[1]);
+  const Tensor trunc_q = select(greater_equal(q, 0), floor(q), ceil(q));
+  return both(r, r.g, negate(multiply(r.g, trunc_q)));
+}
+
+}  // namespace
+
+Tensor unbroadcast(const Tensor& g, const Shape& shape) {
+  if (g.shape() == shape) return g;
+  const std::size_t lead = g.shape().size() - shape.size();
+  Axes axes;
+  for (std::size_t a = 0; a < g.shape().size(); ++a) {
+    if (a < lead || (shape[a - lead] == 1 && g.shape()[a] != 1)) {
+      axes.push_back(static_cast<std::int64_t>(a));
+    }
+  }
+  const Tensor summed = axes.empty() ? g : sum(g, axes, true);
+  return reshape(summed, shape);
+}
+
+Rule elementwise_rule(Op op) {
+  switch (op) {
+    case Op::exp:
+      return d_exp;
+    case Op::expm1:
+      return d_expm1;
+    case Op::log:
+      return d_log;
+    case Op::log1p:
+      return d_log1p;
+    case Op::sigmoid:
+      return d_sigmoid;
+    case Op::sin:
+      return d_sin;
+    case Op::cos:
+      return d_cos;
+    case Op::tan:
+      return d_tan;
+    case Op::sinh:
+      return d_sinh;
+    case Op::cosh:
+      return d_cosh;
+    case Op::tanh:
+      return d_tanh;
+    case Op::asin:
+      return d_asin;
+    case Op::acos:
+      return d_acos;
+    case Op::atan:
+      return d_atan;
+    case Op::asinh:
+      return d_asinh;
+    case Op::acosh:
+      return d_acosh;
+    case Op::atanh:
+      return d_atanh;
+    case Op::sqrt:
+      return d_sqrt;
+    case Op::rsqrt:
+      return d_rsqrt;
+    case Op::cbrt:
+      return d_cbrt;
+    case Op::erf:
+      return d_erf;
+    case Op::erfc:
+      return d_erfc;
+    case Op::erf_inv:
+      return d_erf_inv;
+    case Op::abs:
+      return d_abs;
+    case Op::negate:
+      return d_negate;
+    case Op::add:
+      return d_add;
+    case Op::subtract:
+      return d_subtract;
+    case Op::multiply:
+      return d_multiply;
+    case Op::divide:
+      return d_divide;
+    case Op::pow:
+      return d_pow;
+    case Op::atan2:
+      return d_atan2;
+    case Op::min:
+    case Op::max:
+      return d_min_max;
+    case Op::remainder:
+      return d_remainder;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace vkt::detail

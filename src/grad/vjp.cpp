@@ -1,0 +1,194 @@
+// vkt::vjp, grad and value_and_grad: trace f, run its graph forward on the primals keeping
+// every value, then walk the graph backwards applying each op's rule (rules.h).
+#include <string>
+
+#include "compile/trace.h"
+#include "core/dispatch.h"
+#include "grad/rules.h"
+#include "vkt/backend/op_info.h"
+#include "vkt/grad.h"
+#include "vkt/ops.h"
+
+namespace vkt {
+namespace {
+
+using detail::Graph;
+using detail::GraphNode;
+using detail::ValueRef;
+
+bool carries_gradient(DType d) {
+  return is_float(d);
+}
+
+// A value as one use saw it: reshape and bitcast alias storage without an op.
+Tensor as_seen(const Tensor& t, const ValueRef& ref) {
+  Tensor v = t;
+  if (ref.dtype != v.dtype()) v = bitcast(v, ref.dtype);
+  if (ref.shape != v.shape()) v = reshape(v, ref.shape);
+  return v;
+}
+
+// The recorded function and every node's value at the primals.
+struct Recording {
+  Graph graph;
+  std::vector<Tensor> values;
+  std::vector<Tensor> primals;
+};
+
+Recording record(const TensorFunction& f, const std::vector<Tensor>& primals) {
+  Recording r;
+  r.primals = primals;
+  for (const Tensor& p : primals) {
+    if (!p.defined()) throw Error("[grad] a primal is an empty (default-constructed) tensor");
+  }
+  {
+    detail::Trace trace(primals);
+    const std::vector<Tensor> outputs = f(trace.symbolic_inputs());
+    r.graph = trace.finish(outputs);
+  }
+  Backend* device = &cpu();
+  for (const Tensor& p : primals) {
+    if (!p.backend().is_cpu()) device = &p.backend();
+  }
+  r.values.resize(r.graph.nodes.size());
+  for (std::size_t i = 0; i < r.graph.nodes.size(); ++i) {
+    const GraphNode& n = r.graph.nodes[i];
+    switch (n.kind) {
+      case GraphNode::Kind::input:
+        r.values[i] = primals.at(static_cast<std::size_t>(n.input));
+        break;
+      case GraphNode::Kind::constant:
+        r.values[i] = from_bytes(n.bytes, n.dtype, n.shape, &cpu());
+        break;
+      case GraphNode::Kind::captured:
+        r.values[i] = n.captured;
+        break;
+      case GraphNode::Kind::op: {
+        OpCall call{n.op, {}, n.params, n.dtype, n.shape, nullptr};
+        for (const ValueRef& a : n.args) {
+          call.inputs.push_back(as_seen(r.values[static_cast<std::size_t>(a.node)], a));
+        }
+        if (n.target_is_trace) call.target = device;
+        r.values[i] = detail::dispatch(std::move(call));
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+detail::Rule rule_of(Op op) {
+  if (detail::Rule r = detail::elementwise_rule(op)) return r;
+  return detail::structural_rule(op);
+}
+
+std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cotangents) {
+  const Graph& graph = r.graph;
+  if (cotangents.size() != graph.outputs.size()) {
+    throw Error("[vjp] the pullback takes one cotangent per output: " +
+                std::to_string(graph.outputs.size()) + ", got " +
+                std::to_string(cotangents.size()));
+  }
+  std::vector<Tensor> cot(graph.nodes.size());
+  // Adds g, the cotangent of one use, into its node's (no gradient crosses a bitcast).
+  const auto accumulate = [&](const ValueRef& use, const Tensor& g) {
+    const GraphNode& n = graph.nodes[static_cast<std::size_t>(use.node)];
+    if (!g.defined() || !carries_gradient(n.dtype) || use.dtype != n.dtype) return;
+    Tensor& sum = cot[static_cast<std::size_t>(use.node)];
+    const Tensor shaped = as_type(reshape(g, n.shape), n.dtype);
+    sum = sum.defined() ? add(sum, shaped) : shaped;
+  };
+  for (std::size_t k = 0; k < cotangents.size(); ++k) {
+    const ValueRef& out = graph.outputs[k];
+    if (!cotangents[k].defined() || cotangents[k].shape() != out.shape) {
+      throw ShapeError("[vjp] cotangent " + std::to_string(k) + " must have its output's shape " +
+                       shape_str(out.shape) +
+                       (cotangents[k].defined() ? ", got " + shape_str(cotangents[k].shape())
+                                                : ", got an empty tensor"));
+    }
+    accumulate(out, cotangents[k]);
+  }
+  for (std::size_t i = graph.nodes.size(); i-- > 0;) {
+    const GraphNode& n = graph.nodes[i];
+    if (n.kind != GraphNode::Kind::op || !cot[i].defined()) continue;
+    if (is_complex(n.dtype)) {
+      throw Unsupported("[grad] " + std::string(op_name(n.op)) +
+                        ": derivatives of complex values are not written yet");
+    }
+    if (op_info(n.op).grad == Grad::zero) continue;
+    const detail::Rule rule = op_info(n.op).grad == Grad::diff ? rule_of(n.op) : nullptr;
+    if (rule == nullptr) {
+      throw Unsupported("[grad] " + std::string(op_name(n.op)) +
+                        (op_info(n.op).grad == Grad::none ? " has no derivative"
+                                                          : ": its derivative is not written yet"));
+    }
+    std::vector<Tensor> in;
+    for (const ValueRef& a : n.args)
+      in.push_back(as_seen(r.values[static_cast<std::size_t>(a.node)], a));
+    const std::vector<Tensor> grads = rule({n, in, r.values[i], cot[i]});
+    for (std::size_t j = 0; j < n.args.size() && j < grads.size(); ++j)
+      accumulate(n.args[j], grads[j]);
+  }
+  std::vector<Tensor> out;
+  for (std::size_t p = 0; p < r.primals.size(); ++p) {
+    const Tensor& primal = r.primals[p];
+    out.push_back(cot[p].defined() ? cot[p]
+                                   : full(primal.shape(), 0, primal.dtype(), &primal.backend()));
+  }
+  return out;
+}
+
+std::vector<int> chosen(const std::vector<int>& argnums, std::size_t count) {
+  std::vector<int> picks = argnums;
+  if (picks.empty()) {
+    for (std::size_t i = 0; i < count; ++i) picks.push_back(static_cast<int>(i));
+  }
+  for (int a : picks) {
+    if (a < 0 || static_cast<std::size_t>(a) >= count) {
+      throw Error("[grad] argnums names primal " + std::to_string(a) + " of " +
+                  std::to_string(count));
+    }
+  }
+  return picks;
+}
+
+}  // namespace
+
+Vjp vjp(const TensorFunction& f, const std::vector<Tensor>& primals) {
+  auto r = std::make_shared<Recording>(record(f, primals));
+  Vjp result;
+  for (const ValueRef& out : r->graph.outputs) {
+    result.outputs.push_back(as_seen(r->values[static_cast<std::size_t>(out.node)], out));
+  }
+  result.pullback = [r](const std::vector<Tensor>& cotangents) {
+    return pull_back(*r, cotangents);
+  };
+  return result;
+}
+
+std::pair<Tensor, std::vector<Tensor>> value_and_grad(const TensorFunction& f,
+                                                      const std::vector<Tensor>& primals,
+                                                      const std::vector<int>& argnums) {
+  const std::vector<int> picks = chosen(argnums, primals.size());
+  Vjp v = vjp(f, primals);
+  if (v.outputs.size() != 1 || v.outputs[0].rank() != 0 || !is_float(v.outputs[0].dtype())) {
+    throw Error("[grad] the function must return one float scalar (rank 0), got " +
+                std::to_string(v.outputs.size()) + " outputs" +
+                (v.outputs.empty()
+                     ? std::string()
+                     : ", the first " + std::string(dtype_name(v.outputs[0].dtype())) +
+                           shape_str(v.outputs[0].shape())));
+  }
+  const Tensor& value = v.outputs[0];
+  const std::vector<Tensor> all = v.pullback({full({}, 1, value.dtype(), &value.backend())});
+  std::vector<Tensor> grads;
+  for (int a : picks) grads.push_back(all[static_cast<std::size_t>(a)]);
+  return {value, grads};
+}
+
+std::vector<Tensor> grad(const TensorFunction& f, const std::vector<Tensor>& primals,
+                         const std::vector<int>& argnums) {
+  return value_and_grad(f, primals, argnums).second;
+}
+
+}  // namespace vkt

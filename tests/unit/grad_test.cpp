@@ -1,0 +1,249 @@
+// vkt::vjp / grad against central differences in f64: every written rule at several shapes
+// (size-1 axes, broadcasting), and a deliberately wrong gradient the checker must reject.
+#include "vkt/grad.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vkt/vkt.h"
+
+namespace vkt {
+namespace {
+
+using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+// Deterministic f64 values in [lo, hi).
+Tensor values(const Shape& shape, double lo, double hi, std::uint32_t seed) {
+  std::vector<double> v(static_cast<std::size_t>(numel(shape)));
+  std::uint32_t s = seed * 2654435761u + 12345u;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = lo + (hi - lo) * (static_cast<double>(s >> 8) / static_cast<double>(1u << 24));
+  }
+  return from_vector<double>(v, shape, &cpu());
+}
+
+// The largest difference between `analytic` (one gradient per primal) and f's central
+// differences, relative to max(1, |numeric|). f: primals -> f64 scalar.
+double worst_error(const Fn& f, const std::vector<Tensor>& primals,
+                   const std::vector<Tensor>& analytic) {
+  double worst = 0;
+  const double h = 1e-6;
+  for (std::size_t p = 0; p < primals.size(); ++p) {
+    std::vector<double> base = primals[p].to_vector<double>();
+    const std::vector<double> got = analytic[p].to_vector<double>();
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      auto at = [&](double delta) {
+        std::vector<double> moved = base;
+        moved[i] += delta;
+        std::vector<Tensor> args = primals;
+        args[p] = from_vector<double>(moved, primals[p].shape(), &cpu());
+        return f(args).item<double>();
+      };
+      const double numeric = (at(h) - at(-h)) / (2 * h);
+      worst = std::max(worst, std::abs(got[i] - numeric) / std::max(1.0, std::abs(numeric)));
+    }
+  }
+  return worst;
+}
+
+// f's gradient by vkt::grad, checked against central differences.
+void check(const std::string& what, const Fn& f, const std::vector<Tensor>& primals) {
+  SCOPED_TRACE(what);
+  const TensorFunction wrapped = [&](const std::vector<Tensor>& a) {
+    return std::vector<Tensor>{f(a)};
+  };
+  const std::vector<Tensor> g = grad(wrapped, primals);
+  ASSERT_EQ(g.size(), primals.size());
+  for (std::size_t p = 0; p < g.size(); ++p) {
+    EXPECT_EQ(g[p].shape(), primals[p].shape());
+    EXPECT_EQ(g[p].dtype(), primals[p].dtype());
+  }
+  EXPECT_LT(worst_error(f, primals, g), 1e-6);
+}
+
+TEST(Grad, TheCheckerRejectsAWrongGradient) {
+  const Fn f = [](const std::vector<Tensor>& a) { return sum(multiply(sin(a[0]), a[0])); };
+  const Tensor x = values({5}, -1, 1, 1);
+  const std::vector<Tensor> right =
+      grad([&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a)}; }, {x});
+  EXPECT_LT(worst_error(f, {x}, right), 1e-6);
+  const std::vector<Tensor> wrong = {multiply(cos(x), x)};  // the product rule forgotten
+  EXPECT_GT(worst_error(f, {x}, wrong), 1e-2);
+}
+
+TEST(Grad, UnaryRules) {
+  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&)>> in_unit = {
+      {"exp", &exp},   {"expm1", &expm1},     {"log1p", &log1p}, {"sigmoid", &sigmoid},
+      {"sin", &sin},   {"cos", &cos},         {"tan", &tan},     {"sinh", &sinh},
+      {"cosh", &cosh}, {"tanh", &tanh},       {"asin", &asin},   {"acos", &acos},
+      {"atan", &atan}, {"asinh", &asinh},     {"atanh", &atanh}, {"erf", &erf},
+      {"erfc", &erfc}, {"erf_inv", &erf_inv}, {"abs", &abs},     {"negate", &negate},
+      {"cbrt", &cbrt}};
+  for (const auto& [name, op] : in_unit) {
+    check(name, [op = op](const std::vector<Tensor>& a) { return sum(op(a[0])); },
+          {values({2, 3}, -0.8, 0.8, 2)});
+  }
+  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&)>> positive = {
+      {"log", &log}, {"sqrt", &sqrt}, {"rsqrt", &rsqrt}, {"acosh", &acosh}};
+  for (const auto& [name, op] : positive) {
+    check(name, [op = op](const std::vector<Tensor>& a) { return sum(op(a[0])); },
+          {values({4}, 1.2, 3.0, 3)});
+  }
+}
+
+TEST(Grad, BinaryRulesUndoBroadcasting) {
+  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&, const Tensor&)>> ops = {
+      {"add", &add},       {"subtract", &subtract}, {"multiply", &multiply},
+      {"divide", &divide}, {"pow", &pow},           {"atan2", &atan2},
+      {"max", &max},       {"min", &min},           {"remainder", &remainder}};
+  for (const auto& [name, op] : ops) {
+    for (const auto& [sa, sb] : std::vector<std::pair<Shape, Shape>>{
+             {{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{3, 1}, {1, 4}}, {{}, {2, 3}}}) {
+      check(std::string(name) + " " + shape_str(sa) + " " + shape_str(sb),
+            [op = op](const std::vector<Tensor>& a) { return sum(multiply(op(a[0], a[1]), a[0])); },
+            {values(sa, 0.5, 2.0, 4), values(sb, 0.6, 1.9, 5)});
+    }
+  }
+}
+
+TEST(Grad, MaxAndMinSplitTies) {
+  const Tensor x = from_vector<double>({1, 2, 3}, &cpu());
+  const TensorFunction f = [](const std::vector<Tensor>& a) {
+    return std::vector<Tensor>{sum(max(a[0], a[1]))};
+  };
+  const std::vector<Tensor> g = grad(f, {x, x});
+  EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{0.5, 0.5, 0.5}));
+  EXPECT_EQ(g[1].to_vector<double>(), (std::vector<double>{0.5, 0.5, 0.5}));
+}
+
+TEST(Grad, ReductionsAndMovement) {
+  const Tensor x = values({2, 3, 4}, -1, 1, 6);
+  const Tensor w = values({4, 5}, -1, 1, 7);
+  const std::vector<std::pair<std::string, Fn>> cases = {
+      {"sum axis", [](const std::vector<Tensor>& a) { return sum(exp(sum(a[0], {1}))); }},
+      {"sum keep",
+       [](const std::vector<Tensor>& a) {
+         return sum(multiply(sum(a[0], {0, 2}, true), a[0]));
+       }},
+      {"reduce_max", [](const std::vector<Tensor>& a) { return sum(reduce_max(a[0], {2})); }},
+      {"reduce_min",
+       [](const std::vector<Tensor>& a) {
+         return sum(reduce_min(a[0], {0, 1}));
+       }},
+      {"transpose",
+       [](const std::vector<Tensor>& a) {
+         return sum(multiply(transpose(a[0], {2, 0, 1}), iota({4, 2, 3}, DType::f64)));
+       }},
+      {"broadcast",
+       [](const std::vector<Tensor>& a) {
+         return sum(sin(broadcast(slice(a[0], {0, 0, 0}, {2, 1, 4}), {5, 2, 3, 4})));
+       }},
+      {"reverse",
+       [](const std::vector<Tensor>& a) {
+         return sum(multiply(reverse(a[0], {1}), iota({2, 3, 4}, DType::f64)));
+       }},
+      {"pad",
+       [](const std::vector<Tensor>& a) {
+         return sum(exp(pad(a[0], 0.5, {{1, -1, 0}, {0, 2, 1}, {-1, 1, 2}})));
+       }},
+      {"slice",
+       [](const std::vector<Tensor>& a) {
+         return sum(exp(slice(a[0], {0, 1, 0}, {2, 2, 2}, {1, 1, 3})));
+       }},
+      {"concatenate",
+       [](const std::vector<Tensor>& a) {
+         return sum(multiply(concatenate({a[0], sin(a[0])}, 1), iota({2, 6, 4}, DType::f64)));
+       }},
+      {"cumulative_sum",
+       [](const std::vector<Tensor>& a) { return sum(sin(cumulative_sum(a[0], 2))); }},
+      {"select",
+       [](const std::vector<Tensor>& a) {
+         return sum(select(greater(a[0], 0), exp(a[0]), multiply(a[0], 3.0)));
+       }},
+      {"dot",
+       [&w](const std::vector<Tensor>& a) {
+         return sum(sin(dot(reshape(a[0], {6, 4}), w)));
+       }},
+  };
+  for (const auto& [name, f] : cases) check(name, f, {x});
+}
+
+TEST(Grad, AsTypeSendsTheCotangentBackInTheInputsDtype) {
+  // Central differences cannot see through f32 rounding: the exact value is checked instead.
+  const std::vector<Tensor> g = grad(
+      [](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{
+            as_type(sum(multiply(as_type(a[0], DType::f32), 2.0f)), DType::f64)};
+      },
+      {values({3}, -1, 1, 14)});
+  EXPECT_EQ(g[0].dtype(), DType::f64);
+  EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{2, 2, 2}));
+}
+
+TEST(Grad, DotWithBatchAndContractionAxes) {
+  const Tensor a = values({2, 3, 4}, -1, 1, 8);
+  const Tensor b = values({4, 2, 5}, -1, 1, 9);
+  check("dot_general",
+        [](const std::vector<Tensor>& v) {
+          return sum(sin(dot(v[0], {2}, {0}, v[1], {0}, {1})));  // [2, 3, 5]
+        },
+        {a, b});
+  check("matmul", [](const std::vector<Tensor>& v) { return sum(tanh(matmul(v[0], v[1]))); },
+        {values({3, 2, 4}, -1, 1, 10), values({3, 4, 2}, -1, 1, 11)});
+}
+
+TEST(Grad, VjpTakesACotangentPerOutputAndIntegersGetZeros) {
+  const Tensor x = values({3}, 0.5, 1.5, 12);
+  const Tensor n = iota({3}, DType::s32);
+  Vjp v = vjp(
+      [](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{exp(a[0]), multiply(a[0], as_type(a[1], DType::f64))};
+      },
+      {x, n});
+  ASSERT_EQ(v.outputs.size(), 2u);
+  const Tensor ones = full({3}, 1.0, DType::f64);
+  const std::vector<Tensor> g = v.pullback({ones, ones});
+  const std::vector<double> ex = exp(x).to_vector<double>();
+  const std::vector<double> got = g[0].to_vector<double>();
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(got[i], ex[i] + static_cast<double>(i));
+  EXPECT_EQ(g[1].dtype(), DType::s32);
+  EXPECT_EQ(g[1].to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 0, 0}));
+  EXPECT_THROW(v.pullback({ones}), Error);
+  EXPECT_THROW(v.pullback({ones, full({2}, 1.0, DType::f64)}), ShapeError);
+}
+
+TEST(Grad, ErrorsNameTheOp) {
+  const Tensor x = values({4}, 0.5, 1.5, 13);
+  auto message = [&](const TensorFunction& f) {
+    try {
+      grad(f, {x});
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([](const std::vector<Tensor>& a) {
+              return std::vector<Tensor>{sum(cumulative_product(a[0]))};
+            }).find("[grad] cumulative_product"),
+            std::string::npos);
+  EXPECT_NE(message([](const std::vector<Tensor>& a) {
+              return std::vector<Tensor>{exp(a[0])};
+            }).find("one float scalar"),
+            std::string::npos);
+  EXPECT_THROW(
+      grad([](const std::vector<Tensor>& a) { return std::vector<Tensor>{sum(a[0])}; }, {x}, {1}),
+      Error);
+  // Rounding has a zero derivative, not an error.
+  const std::vector<Tensor> g = grad(
+      [](const std::vector<Tensor>& a) { return std::vector<Tensor>{sum(add(floor(a[0]), a[0]))}; },
+      {x});
+  EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{1, 1, 1, 1}));
+}
+
+}  // namespace
+}  // namespace vkt
