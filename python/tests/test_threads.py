@@ -23,22 +23,28 @@ LONG_OPS = {
 @pytest.mark.parametrize("name", sorted(LONG_OPS))
 def test_a_long_op_lets_other_threads_run(name):
     op = LONG_OPS[name]
-    durations = []
+    runs = []  # (start, end) of each op
 
     def worker():
         for _ in range(3):
             start = time.perf_counter()
             op()
-            durations.append(time.perf_counter() - start)
+            runs.append((start, time.perf_counter()))
 
     t = threading.Thread(target=worker)
-    longest_gap, last = 0.0, time.perf_counter()
+    stalls, last = [], time.perf_counter()  # spans over 10 ms in which this loop did not run
     t.start()
     while t.is_alive():
         now = time.perf_counter()
-        longest_gap, last = max(longest_gap, now - last), now
+        if now - last > 0.01:
+            stalls.append((last, now))
+        last = now
     t.join()
-    # Holding the GIL, an op stops this loop for all of its run: a gap as long as the op.
-    # Without it the loop only waits its turn (the 5 ms switch interval, a time slice).
-    shortest = min(durations)
-    assert longest_gap < shortest / 2, f"{name}: the loop stalled {longest_gap:.3f} s, an op took {shortest:.3f} s"
+
+    def stalled(start, end):
+        return max((min(end, b) - max(start, a) for a, b in stalls), default=0.0)
+    # Holding the GIL, every op stops this loop for all of its run. Without it the loop runs
+    # beside them; a loaded machine may still stall it now and then, so one op in three run
+    # free is enough.
+    free = [(s, e) for s, e in runs if stalled(s, e) < (e - s) / 2]
+    assert free, f"{name}: every op stalled the loop: {[(round(e - s, 3), round(stalled(s, e), 3)) for s, e in runs]}"
