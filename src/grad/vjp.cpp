@@ -78,8 +78,12 @@ Recording record(const TensorFunction& f, const std::vector<Tensor>& primals) {
 }
 
 detail::Rule rule_of(Op op) {
-  if (detail::Rule r = detail::elementwise_rule(op)) return r;
-  return detail::structural_rule(op);
+  for (const auto lookup : {detail::elementwise_rule, detail::structural_rule,
+                            detail::indexing_rule, detail::window_rule, detail::linalg_rule,
+                            detail::spectral_rule}) {
+    if (const detail::Rule r = lookup(op)) return r;
+  }
+  return nullptr;
 }
 
 std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cotangents) {
