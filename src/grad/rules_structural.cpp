@@ -10,6 +10,11 @@ namespace {
 
 using Tensors = std::vector<Tensor>;
 
+// A rank-0 tensor of `like`'s dtype and backend (select takes tensors only).
+Tensor constant_like(const Tensor& like, double v) {
+  return full({}, v, like.dtype(), &like.backend());
+}
+
 // The reduced axes (every axis where none are named) and x's shape with them kept as 1.
 Axes reduced_axes(const ReduceParams& p, std::int64_t rank) {
   if (!p.axes.empty()) return p.axes;
@@ -36,6 +41,37 @@ Tensors d_reduce_extreme(const RuleArgs& r) {
   const Tensor hits = as_type(equal(x, reshape(r.out, kept)), r.g.dtype());
   const Tensor share = divide(reshape(r.g, kept), sum(hits, axes, true));
   return {multiply(hits, share)};
+}
+// Nx: d/dx_i of a product is the product of the others: y / x_i where x_i != 0; the
+// product of the nonzero elements for a line's only zero; 0 where a line has two zeros.
+Tensors d_product(const RuleArgs& r) {
+  const Tensor& x = r.in[0];
+  const Axes axes = reduced_axes(std::get<ReduceParams>(r.node.params), x.rank());
+  const Shape kept = kept_shape(x.shape(), axes);
+  const Tensor g = reshape(r.g, kept);
+  const Tensor y = reshape(r.out, kept);
+  const Tensor zero = equal(x, 0);
+  const Tensor x_or_one = select(zero, constant_like(x, 1), x);
+  const Tensor zeros = sum(as_type(zero, DType::s32), axes, true);
+  const Tensor others = select(equal(zeros, 1), product(x_or_one, axes, true), constant_like(x, 0));
+  return {multiply(g, select(zero, broadcast(others, x.shape()), divide(y, x_or_one)))};
+}
+// d/dx_j of y_i = x_0...x_i (i >= j) is y_i / x_j: suffix sums of g y over x. A line's
+// first zero z gets the suffix sums of g y', y' the scan with x_z taken as 1 (the products
+// without it); the elements after it get 0, as every y_i they reach holds x_z.
+Tensors d_cumulative_product(const RuleArgs& r) {
+  const auto& p = std::get<CumulativeParams>(r.node.params);
+  const Tensor& x = r.in[0];
+  const Tensor zero = equal(x, 0);
+  const Tensor first_zero =
+      logical_and(zero, equal(cumulative_sum(as_type(zero, DType::s32), p.axis, p.reverse), 1));
+  const Tensor x_or_one = select(zero, constant_like(x, 1), x);
+  const Tensor through = cumulative_sum(multiply(r.g, r.out), p.axis, !p.reverse);
+  const Tensor without_first_zero =
+      cumulative_product(select(first_zero, constant_like(x, 1), x), p.axis, p.reverse);
+  const Tensor at_zero = cumulative_sum(multiply(r.g, without_first_zero), p.axis, !p.reverse);
+  return {
+      select(zero, select(first_zero, at_zero, constant_like(x, 0)), divide(through, x_or_one))};
 }
 Tensors d_cumulative_sum(const RuleArgs& r) {
   const auto& p = std::get<CumulativeParams>(r.node.params);
@@ -173,8 +209,12 @@ Rule structural_rule(Op op) {
     case Op::reduce_max:
     case Op::reduce_min:
       return d_reduce_extreme;
+    case Op::product:
+      return d_product;
     case Op::cumulative_sum:
       return d_cumulative_sum;
+    case Op::cumulative_product:
+      return d_cumulative_product;
     case Op::transpose:
       return d_transpose;
     case Op::broadcast:
