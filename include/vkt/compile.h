@@ -16,10 +16,11 @@
 // every other op is an ordinary dispatch, in order, with the usual
 // fallback rule. Compiled results equal eager ones bit for bit (docs/compile.md).
 //
-// Arguments: Tensors (traced) and arithmetic values or Scalars (part of the signature,
-// baked into the plan). Results: Tensor, std::vector<Tensor>, std::pair or std::tuple of
-// Tensors. Tensors captured by the function are constants of the plan; a captured tensor
-// on a device must be passed as an argument instead.
+// Arguments: Tensors and std::vector<Tensor>s (traced; a vector's length is part of the
+// signature) and arithmetic values or Scalars (part of the signature, baked into the plan).
+// Results: Tensor, std::vector<Tensor>, std::pair or std::tuple of Tensors. Tensors captured by the
+// function are constants of the plan; a captured tensor on a device must be passed as an argument
+// instead.
 //
 // VKT_COMPILE_DUMP=1 (or set_compile_dump(true)) prints each traced graph, its fused
 // groups and every generated shader's source on stderr. The ledger (vkt/ledger.h) counts
@@ -102,22 +103,33 @@ void collect_arg(const A& a, std::vector<Tensor>& tensors, std::string& key) {
   if constexpr (std::is_same_v<A, Tensor>) {
     tensors.push_back(a);
     key += "T;";
+  } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
+    tensors.insert(tensors.end(), a.begin(), a.end());
+    key += "V" + std::to_string(a.size()) + ";";
   } else if constexpr (std::is_arithmetic_v<A> || std::is_same_v<A, Scalar>) {
     append_scalar_key(key, Scalar(a));
     key += ";";
   } else {
     static_assert(std::is_same_v<A, Tensor>,
-                  "vkt::compile: arguments are Tensors, arithmetic values or Scalars");
+                  "vkt::compile: arguments are Tensors, std::vector<Tensor>, arithmetic values "
+                  "or Scalars");
   }
 }
 
+// A vector argument is traced as a new vector of its elements' symbolic tensors.
 template <class A>
-using traced_t = std::conditional_t<std::is_same_v<A, Tensor>, const Tensor&, const A&>;
+using traced_t =
+    std::conditional_t<std::is_same_v<A, std::vector<Tensor>>, std::vector<Tensor>, const A&>;
 
 template <class A>
 traced_t<A> traced_arg(const A& a, const std::vector<Tensor>& symbolic, std::size_t& next) {
   if constexpr (std::is_same_v<A, Tensor>) {
     return symbolic.at(next++);
+  } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
+    std::vector<Tensor> elements(symbolic.begin() + static_cast<std::ptrdiff_t>(next),
+                                 symbolic.begin() + static_cast<std::ptrdiff_t>(next + a.size()));
+    next += a.size();
+    return elements;
   } else {
     return a;
   }

@@ -42,4 +42,14 @@ std::pair<Tensor, std::vector<Tensor>> value_and_grad(const TensorFunction& f,
                                                       const std::vector<Tensor>& primals,
                                                       const std::vector<int>& argnums = {});
 
+// The same as functions of the primals (JAX's jax.grad(f)), to call later or to compile:
+// vkt::compile(vkt::grad(loss))(std::vector<vkt::Tensor>{w, x, y}) traces the forward and
+// backward passes into one plan. value_and_grad's function returns {value, gradients...}.
+TensorFunction grad(TensorFunction f, std::vector<int> argnums = {});
+TensorFunction value_and_grad(TensorFunction f, std::vector<int> argnums = {});
+
+// t, through which no gradient flows (JAX's lax.stop_gradient): inside a function being
+// differentiated, f(stop_gradient(x)) is treated as a constant of x. Elsewhere it is t.
+Tensor stop_gradient(const Tensor& t);
+
 }  // namespace vkt

@@ -15,6 +15,7 @@ struct ValueRef {
   int node = -1;
   DType dtype = DType::f32;
   Shape shape;
+  bool stops_gradient = false;  // a use through vkt::stop_gradient: no cotangent flows back
 };
 
 struct GraphNode {

@@ -22,6 +22,7 @@ class TraceStorage final : public Storage {
   std::vector<std::byte> bytes;
   int node_index() const { return node_; }
   void set_node(int n) { node_ = n; }
+  bool stops_gradient = false;
 
  private:
   std::uint64_t trace_;
@@ -86,6 +87,12 @@ bool is_tracer(const Backend& b) {
   return &b == &tracer();
 }
 
+Tensor stop_gradient_in_trace(const Tensor& t) {
+  const auto* s = t.defined() ? dynamic_cast<const TraceStorage*>(t.storage().get()) : nullptr;
+  if (s == nullptr || current_trace == nullptr || current_trace->id() != s->trace()) return t;
+  return current_trace->stopped(t);
+}
+
 Trace::Trace(const std::vector<Tensor>& inputs)
     : id_(next_trace_id.fetch_add(1)), previous_(current_trace) {
   current_trace = this;
@@ -126,7 +133,15 @@ ValueRef Trace::ref_of(const Tensor& t) {
     graph_.nodes.push_back(std::move(n));
     s->set_node(static_cast<int>(graph_.nodes.size()) - 1);
   }
-  return {s->node_index(), t.dtype(), t.shape()};
+  return {s->node_index(), t.dtype(), t.shape(), s->stops_gradient};
+}
+
+Tensor Trace::stopped(const Tensor& t) {
+  const ValueRef ref = ref_of(t);
+  const std::size_t bytes = static_cast<std::size_t>(numel(ref.shape)) * itemsize(ref.dtype);
+  auto s = std::make_shared<TraceStorage>(tracer(), bytes, id_, ref.node);
+  s->stops_gradient = true;
+  return Tensor(ref.dtype, ref.shape, std::move(s));
 }
 
 Graph Trace::finish(const std::vector<Tensor>& outputs) {

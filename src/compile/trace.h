@@ -13,6 +13,8 @@ namespace vkt::detail {
 
 // True for the tracer backend (dispatch sends every call on it straight to execute()).
 bool is_tracer(const Backend& b);
+// t through a use no cotangent crosses, when t is a value of the current trace; else t.
+Tensor stop_gradient_in_trace(const Tensor& t);
 
 // One trace on this thread: makes the symbolic inputs, records calls until finish().
 class Trace {
@@ -30,6 +32,8 @@ class Trace {
   Graph& graph() { return graph_; }
   std::uint64_t id() const { return id_; }
   ValueRef ref_of(const Tensor& t);
+  // t's value through a use that no cotangent crosses (vkt::stop_gradient): no op.
+  Tensor stopped(const Tensor& t);
   Tensor symbolic(int node, DType dtype, const Shape& shape);
 
  private:

@@ -78,9 +78,9 @@ Recording record(const TensorFunction& f, const std::vector<Tensor>& primals) {
 }
 
 detail::Rule rule_of(Op op) {
-  for (const auto lookup : {detail::elementwise_rule, detail::structural_rule,
-                            detail::indexing_rule, detail::window_rule, detail::linalg_rule,
-                            detail::spectral_rule}) {
+  for (const auto lookup :
+       {detail::elementwise_rule, detail::structural_rule, detail::indexing_rule,
+        detail::window_rule, detail::linalg_rule, detail::spectral_rule}) {
     if (const detail::Rule r = lookup(op)) return r;
   }
   return nullptr;
@@ -97,7 +97,9 @@ std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cot
   // Adds g, the cotangent of one use, into its node's (no gradient crosses a bitcast).
   const auto accumulate = [&](const ValueRef& use, const Tensor& g) {
     const GraphNode& n = graph.nodes[static_cast<std::size_t>(use.node)];
-    if (!g.defined() || !carries_gradient(n.dtype) || use.dtype != n.dtype) return;
+    if (!g.defined() || use.stops_gradient || !carries_gradient(n.dtype) || use.dtype != n.dtype) {
+      return;
+    }
     Tensor& sum = cot[static_cast<std::size_t>(use.node)];
     const Tensor shaped = as_type(reshape(g, n.shape), n.dtype);
     sum = sum.defined() ? add(sum, shaped) : shaped;
@@ -193,6 +195,24 @@ std::pair<Tensor, std::vector<Tensor>> value_and_grad(const TensorFunction& f,
 std::vector<Tensor> grad(const TensorFunction& f, const std::vector<Tensor>& primals,
                          const std::vector<int>& argnums) {
   return value_and_grad(f, primals, argnums).second;
+}
+
+TensorFunction grad(TensorFunction f, std::vector<int> argnums) {
+  return [f = std::move(f), argnums = std::move(argnums)](const std::vector<Tensor>& primals) {
+    return grad(f, primals, argnums);
+  };
+}
+
+TensorFunction value_and_grad(TensorFunction f, std::vector<int> argnums) {
+  return [f = std::move(f), argnums = std::move(argnums)](const std::vector<Tensor>& primals) {
+    auto [value, grads] = value_and_grad(f, primals, argnums);
+    grads.insert(grads.begin(), std::move(value));
+    return grads;
+  };
+}
+
+Tensor stop_gradient(const Tensor& t) {
+  return detail::stop_gradient_in_trace(t);
 }
 
 }  // namespace vkt

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/grad_check.h"
+#include "vkt/compile.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
@@ -179,9 +180,12 @@ TEST(Grad, ErrorsNameTheOp) {
     }
     return std::string("no error");
   };
+  // A user's combining function has no derivative: an error naming the op, not a zero.
   EXPECT_NE(message([](const std::vector<Tensor>& a) {
-              return std::vector<Tensor>{sum(cumulative_product(a[0]))};
-            }).find("[grad] cumulative_product"),
+              return std::vector<Tensor>{reduce(a[0], 0.0, [](Scalar e, Scalar acc) {
+                return Scalar(e.as_double() + acc.as_double());
+              })};
+            }).find("[grad] reduce has no derivative"),
             std::string::npos);
   EXPECT_NE(message([](const std::vector<Tensor>& a) {
               return std::vector<Tensor>{exp(a[0])};
@@ -195,6 +199,46 @@ TEST(Grad, ErrorsNameTheOp) {
       [](const std::vector<Tensor>& a) { return std::vector<Tensor>{sum(add(floor(a[0]), a[0]))}; },
       {x});
   EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{1, 1, 1, 1}));
+}
+
+TEST(Grad, StopGradientTreatsAValueAsAConstant) {
+  const Tensor x = values({3}, 0.5, 1.5, 15);
+  // d/dx sum(x * sg(x)) = sg(x) = x; without the stop it would be 2x.
+  const std::vector<Tensor> g = grad(
+      [](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{sum(multiply(a[0], stop_gradient(a[0])))};
+      },
+      {x});
+  EXPECT_EQ(g[0].to_vector<double>(), x.to_vector<double>());
+  // A stopped output gets no cotangent; outside a trace stop_gradient is the identity.
+  Vjp v = vjp(
+      [](const std::vector<Tensor>& a) { return std::vector<Tensor>{stop_gradient(exp(a[0]))}; },
+      {x});
+  EXPECT_EQ(v.pullback({full({3}, 1.0, DType::f64)})[0].to_vector<double>(),
+            (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(stop_gradient(x).to_vector<double>(), x.to_vector<double>());
+}
+
+TEST(Grad, GradAsAFunctionComposesWithCompile) {
+  const TensorFunction loss = [](const std::vector<Tensor>& a) {  // a: w, x
+    return std::vector<Tensor>{sum(tanh(dot(a[1], a[0])))};
+  };
+  const Tensor w = values({4, 3}, -1, 1, 16);
+  const Tensor x = values({5, 4}, -1, 1, 17);
+  const std::vector<Tensor> eager = grad(loss, {w, x}, {0});
+  const TensorFunction dw = grad(loss, std::vector<int>{0});
+  EXPECT_EQ(dw({w, x})[0].to_vector<double>(), eager[0].to_vector<double>());
+  auto compiled = compile(grad(loss, std::vector<int>{0}));
+  for (int call = 0; call < 2; ++call) {
+    const std::vector<Tensor> got = compiled(std::vector<Tensor>{w, x});
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].to_vector<double>(), eager[0].to_vector<double>());
+  }
+  EXPECT_EQ(compiled.plans(), 1u);  // forward and backward in one traced plan, replayed
+  const std::vector<Tensor> both = value_and_grad(loss)({w, x});
+  ASSERT_EQ(both.size(), 3u);
+  EXPECT_EQ(both[0].item<double>(), loss({w, x})[0].item<double>());
+  EXPECT_EQ(both[2].to_vector<double>(), grad(loss, {w, x}, {1})[0].to_vector<double>());
 }
 
 }  // namespace
