@@ -1,11 +1,13 @@
 // @vt.compile: a Python function of tensors traced once per signature through the C++
 // tracer (the same plans, fused kernels and cache as vkt::compile), then replayed. Tensor and
 // NumPy arguments are traced; every other argument (numbers, axes, strings) is part of the
-// signature, as vkt::compile's scalars are. The function returns a tensor or a tuple or list
-// of tensors.
+// signature, as vkt::compile's scalars are. Tuples and lists of arguments are walked (the
+// tensors in them traced), and the function returns a tensor or tuples and lists of them,
+// nested as vt.value_and_grad's (value, (gradients...)) is.
 #include "vkt/compile.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -14,7 +16,35 @@
 namespace vkt::python {
 namespace {
 
-enum class ResultForm : std::uint8_t { single, tuple, list };
+bool is_tensor_like(py::handle a) {
+  return py::isinstance<Tensor>(a) || py::isinstance<py::array>(a);
+}
+bool is_sequence(py::handle a) {
+  return py::isinstance<py::tuple>(a) || py::isinstance<py::list>(a);
+}
+
+// A result's structure: the same tuples and lists with None where each tensor was.
+py::object structure_of(py::handle r, std::vector<Tensor>& flat) {
+  if (py::isinstance<Tensor>(r)) {
+    flat.push_back(r.cast<Tensor>());
+    return py::none();
+  }
+  if (!is_sequence(r)) {
+    throw TypeError("[compile] the function returned a " +
+                    py::str(py::type::of(r).attr("__name__")).cast<std::string>() +
+                    "; it must return a tensor, or tuples or lists of tensors");
+  }
+  py::list items;
+  for (py::handle item : r) items.append(structure_of(item, flat));
+  return py::isinstance<py::tuple>(r) ? py::object(py::tuple(items)) : py::object(items);
+}
+
+py::object rebuild(py::handle structure, const std::vector<Tensor>& out, std::size_t& next) {
+  if (structure.is_none()) return py::cast(out.at(next++));
+  py::list items;
+  for (py::handle item : structure) items.append(rebuild(item, out, next));
+  return py::isinstance<py::tuple>(structure) ? py::object(py::tuple(items)) : py::object(items);
+}
 
 class Compiled {
  public:
@@ -26,10 +56,14 @@ class Compiled {
     std::string key;
     // Positional and keyword arguments in a fixed order: tensors become inputs, the rest
     // the signature (by repr, with its type, so 1 and 1.0 differ).
-    const auto take = [&](py::handle a) {
-      if (py::isinstance<Tensor>(a) || py::isinstance<py::array>(a)) {
+    std::function<void(py::handle)> take = [&](py::handle a) {
+      if (is_tensor_like(a)) {
         inputs.push_back(tensor_arg(a));
         key += "T;";
+      } else if (is_sequence(a)) {
+        key += py::isinstance<py::tuple>(a) ? "(" : "[";
+        for (py::handle item : a) take(item);
+        key += ")";
       } else {
         key += py::str(py::type::of(a).attr("__name__")).cast<std::string>() + ":" +
                py::repr(a).cast<std::string>() + ";";
@@ -50,9 +84,12 @@ class Compiled {
     }
     const auto trace = [&](const std::vector<Tensor>& traced) {
       std::size_t next = 0;
-      const auto swap_in = [&](py::handle a) -> py::object {
-        if (py::isinstance<Tensor>(a) || py::isinstance<py::array>(a)) {
-          return py::cast(traced.at(next++));
+      std::function<py::object(py::handle)> swap_in = [&](py::handle a) -> py::object {
+        if (is_tensor_like(a)) return py::cast(traced.at(next++));
+        if (is_sequence(a)) {
+          py::list items;
+          for (py::handle item : a) items.append(swap_in(item));
+          return py::isinstance<py::tuple>(a) ? py::object(py::tuple(items)) : py::object(items);
         }
         return py::reinterpret_borrow<py::object>(a);
       };
@@ -61,50 +98,22 @@ class Compiled {
       py::dict call_kwargs;
       for (const std::string& n : names) call_kwargs[py::str(n)] = swap_in(kwargs[py::str(n)]);
       const py::object result = fn_(*call_args, **call_kwargs);
-      return flatten(result, signature);
+      std::vector<Tensor> flat;
+      results_[signature] = structure_of(result, flat);
+      return flat;
     };
     const std::vector<Tensor> out = cache_->call(key, inputs, trace);
-    return rebuild(out, results_.at(signature));
+    std::size_t next = 0;
+    return rebuild(results_.at(signature), out, next);
   }
 
   std::string describe() const { return cache_->describe_last(); }
   std::size_t plans() const { return cache_->plans(); }
 
  private:
-  std::vector<Tensor> flatten(const py::object& r, const std::string& signature) {
-    std::vector<Tensor> flat;
-    ResultForm form = ResultForm::single;
-    if (py::isinstance<Tensor>(r)) {
-      flat.push_back(r.cast<Tensor>());
-    } else if (py::isinstance<py::tuple>(r) || py::isinstance<py::list>(r)) {
-      form = py::isinstance<py::tuple>(r) ? ResultForm::tuple : ResultForm::list;
-      for (py::handle item : r) {
-        if (!py::isinstance<Tensor>(item)) {
-          throw TypeError("[compile] the function returned a " +
-                          py::str(py::type::of(item).attr("__name__")).cast<std::string>() +
-                          " among its results; it must return tensors");
-        }
-        flat.push_back(item.cast<Tensor>());
-      }
-    } else {
-      throw TypeError("[compile] the function returned a " +
-                      py::str(py::type::of(r).attr("__name__")).cast<std::string>() +
-                      "; it must return a tensor, or a tuple or list of tensors");
-    }
-    results_[signature] = form;
-    return flat;
-  }
-
-  static py::object rebuild(const std::vector<Tensor>& out, ResultForm form) {
-    if (form == ResultForm::single) return py::cast(out.at(0));
-    py::list items;
-    for (const Tensor& t : out) items.append(py::cast(t));
-    return form == ResultForm::tuple ? py::object(py::tuple(items)) : py::object(items);
-  }
-
   py::function fn_;
   std::shared_ptr<detail::CompileCache> cache_;
-  std::map<std::string, ResultForm> results_;  // each signature's result structure
+  std::map<std::string, py::object> results_;  // each signature's result structure
 };
 
 }  // namespace

@@ -51,6 +51,10 @@ py::tuple vjp_of(py::function f, py::iterable primal_objects) {
 
 void register_grad(py::module_& m) {
   m.def("_vjp", &vjp_of, py::arg("f"), py::arg("primals"));
+  m.def(
+      "stop_gradient", [](const Tensor& t) { return stop_gradient(t); }, py::arg("x"),
+      "x, through which no gradient flows: inside a function being differentiated, "
+      "f(stop_gradient(x)) is a constant of x (jax.lax.stop_gradient).");
 }
 
 }  // namespace vkt::python

@@ -67,8 +67,8 @@ def test_grad_composes_with_compile():
 
 def test_errors_name_the_op_and_leave_the_process_usable():
     x = vt.asarray(np.array([1.0, 2.0]))
-    with pytest.raises(vt.Error, match=r"\[grad\] cumulative_product"):
-        vt.grad(lambda v: vt.sum(vt.cumulative_product(v)))(x)
+    with pytest.raises(vt.Error, match=r"\[grad\] reduce has no derivative"):
+        vt.grad(lambda v: vt.reduce(v, 0.0, lambda e, acc: e + acc))(x)
     with pytest.raises(vt.Error, match="one float scalar"):
         vt.grad(lambda v: vt.exp(v))(x)
     with pytest.raises(vt.TypeError, match="must return"):
@@ -76,3 +76,51 @@ def test_errors_name_the_op_and_leave_the_process_usable():
     with pytest.raises(vt.Error, match="argnums"):
         vt.grad(lambda v: vt.sum(v), argnums=2)(x)
     assert vt.grad(lambda v: vt.sum(v * v))(x).tolist() == [2.0, 4.0]
+
+
+def test_stop_gradient_makes_a_constant():
+    x = vt.asarray(np.array([0.5, 2.0]))
+    assert vt.grad(lambda v: vt.sum(v * vt.stop_gradient(v)))(x).tolist() == [0.5, 2.0]
+    assert vt.stop_gradient(x).tolist() == [0.5, 2.0]
+
+
+def test_parameters_as_a_tuple_or_dict_get_gradients_of_the_same_structure(device):
+    w = vt.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]), device=device)
+    b = vt.asarray(np.array([0.5, -0.5]), device=device)
+    x = vt.asarray(np.array([[1.0, -1.0]]), device=device)
+
+    def loss(params, inputs):
+        return vt.sum((inputs @ params["w"] + params["b"]) ** 2)
+
+    g = vt.grad(loss)({"w": w, "b": b}, x)
+    assert set(g) == {"w", "b"}
+    out = np.array([[1.0, -1.0]]) @ np.array([[1.0, 2.0], [3.0, 4.0]]) + [0.5, -0.5]
+    np.testing.assert_allclose(np.asarray(g["b"].to_device(vt.cpu())), 2 * out[0])
+    np.testing.assert_allclose(np.asarray(g["w"].to_device(vt.cpu())),
+                               np.array([[1.0], [-1.0]]) @ (2 * out))
+    tuple_grads = vt.grad(lambda p, v: vt.sum(v @ p[0] + p[1]))((w, b), x)
+    assert isinstance(tuple_grads, tuple) and tuple_grads[1].tolist() == [1.0, 1.0]
+
+
+def test_compile_takes_parameter_tuples_and_returns_nested_results():
+    x = vt.asarray(np.linspace(-1, 1, 6).reshape(2, 3))
+    params = (vt.asarray(np.ones((3, 2))), vt.asarray(np.zeros(2)))
+    step = vt.compile(vt.value_and_grad(lambda p, v: vt.sum(vt.tanh(v @ p[0] + p[1]))))
+    value, (dw, db) = step(params, x)
+    eager_value, (ew, eb) = vt.value_and_grad(lambda p, v: vt.sum(vt.tanh(v @ p[0] + p[1])))(params, x)
+    assert value.item() == eager_value.item()
+    assert np.array_equal(np.asarray(dw), np.asarray(ew)) and np.array_equal(np.asarray(db), np.asarray(eb))
+    step(params, x)
+    assert step.plans == 1
+
+
+def test_the_digits_example_trains_to_97_percent():
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    run = subprocess.run([sys.executable, os.path.join(root, "examples", "python", "train_digits.py"),
+                          "--model", "mlp", "--epochs", "30", "--require", "0.97"],
+                         capture_output=True, text=True, env=os.environ)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 fallbacks" in run.stdout

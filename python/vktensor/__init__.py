@@ -73,6 +73,7 @@ from_numpy = asarray  # noqa: F405
 
 from . import array_api  # noqa: E402  (after the module: it builds on the ops above)
 from .grad import grad, value_and_grad, vjp  # noqa: E402,F401
+from ._vktensor import stop_gradient  # noqa: E402,F401
 
 
 def _array_namespace(self, /, *, api_version=None):

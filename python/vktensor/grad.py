@@ -1,19 +1,45 @@
 """Derivatives: vt.vjp, vt.grad and vt.value_and_grad over vkt::vjp (the C++ tracer's graph,
 one rule per op in vktensor's own ops). As in JAX: `f` is traced once per call over symbolic
 tensors (Python control flow sees shapes, not values); grad and value_and_grad take a
-function returning one float scalar and work as decorators."""
+function returning one float scalar and work as decorators. An argument may be a tuple,
+list or dict of tensors (a model's parameters): its gradient has the same structure."""
 import functools
 
 from . import _vktensor
 
 
+def _flatten(tree, leaves):
+    """The structure of `tree` with None at each tensor, its tensors appended to leaves."""
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_flatten(t, leaves) for t in tree)
+    if isinstance(tree, dict):
+        return {k: _flatten(v, leaves) for k, v in tree.items()}
+    leaves.append(tree)
+    return None
+
+
+def _unflatten(structure, leaves):
+    """`structure` with its Nones replaced by the next of the iterator `leaves`."""
+    if isinstance(structure, (tuple, list)):
+        return type(structure)(_unflatten(s, leaves) for s in structure)
+    if isinstance(structure, dict):
+        return {k: _unflatten(v, leaves) for k, v in structure.items()}
+    return next(leaves)
+
+
 def vjp(f, *primals):
-    """(f(*primals), pullback): pullback(cotangent, ...) gives one cotangent per primal."""
-    outputs, pullback, returned_one = _vktensor._vjp(f, primals)
+    """(f(*primals), pullback): pullback(cotangent, ...) gives one cotangent per primal, each
+    of its primal's structure."""
+    leaves = []
+    structure = _flatten(primals, leaves)
+
+    def flat_f(*flat):
+        return f(*_unflatten(structure, iter(flat)))
+
+    outputs, pullback, returned_one = _vktensor._vjp(flat_f, leaves)
 
     def pull(*cotangents):
-        got = pullback(list(cotangents))
-        return tuple(got)
+        return _unflatten(structure, iter(pullback(list(cotangents))))
 
     return (outputs[0] if returned_one else tuple(outputs)), pull
 
