@@ -108,6 +108,16 @@ class Backend {
   // Facts about the device for reports: device_name, device_type, driver_version,
   // api_version, ... (empty for the cpu).
   virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }
+
+  // Device memory for tensors: bytes held by live tensors (their pooled ranges) and bytes
+  // reserved from the driver (pool blocks and kept buffers), with the most of each since
+  // reset_peak_memory() (PyTorch's max_memory_allocated / max_memory_reserved). Zeros on a
+  // backend that does not pool device memory (the cpu).
+  struct MemoryStats {
+    std::uint64_t in_use = 0, reserved = 0, peak_in_use = 0, peak_reserved = 0;
+  };
+  virtual MemoryStats memory_stats() const { return {}; }
+  virtual void reset_peak_memory() {}
 };
 
 Backend& cpu();

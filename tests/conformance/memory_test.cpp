@@ -38,6 +38,31 @@ TEST_F(Memory, FreedRangesAreReusedWithoutNewAllocations) {
   EXPECT_EQ(scope.delta().allocations, 0u) << scope.delta().to_string();
 }
 
+TEST_F(Memory, StatsCountLiveTensorsAndTheirPeak) {
+  gpu().synchronize();
+  gpu().reset_peak_memory();
+  const Backend::MemoryStats before = gpu().memory_stats();
+  EXPECT_EQ(before.peak_in_use, before.in_use);
+  EXPECT_GE(before.reserved, before.in_use);
+  const std::int64_t n = 3 << 20;  // 12 MiB of f32: a dedicated buffer on every device
+  {
+    const Tensor big = full({n}, 1.0f, DType::f32, &gpu());
+    gpu().synchronize();
+    const Backend::MemoryStats held = gpu().memory_stats();
+    EXPECT_GE(held.in_use, before.in_use + big.nbytes());
+    EXPECT_GE(held.reserved, held.in_use);
+    EXPECT_GE(held.peak_in_use, held.in_use);
+  }
+  gpu().synchronize();
+  const Backend::MemoryStats after = gpu().memory_stats();
+  EXPECT_EQ(after.in_use, before.in_use);  // the tensor's range went back to the pool
+  EXPECT_GE(after.peak_in_use, before.in_use + static_cast<std::uint64_t>(n) * 4);
+  EXPECT_GE(after.peak_reserved, after.peak_in_use);
+  gpu().reset_peak_memory();
+  EXPECT_EQ(gpu().memory_stats().peak_in_use, after.in_use);
+  EXPECT_EQ(cpu().memory_stats().peak_reserved, 0u);  // the cpu does not pool device memory
+}
+
 TEST_F(Memory, DedicatedBuffersAreReusedAndTrimmed) {
   const std::int64_t n = 5 << 20;  // 20 MiB of f32: past the block size class, dedicated
   { full({n}, 1.0f, DType::f32, &gpu()).to_vector<float>(); }  // warm

@@ -109,6 +109,27 @@ std::shared_ptr<Storage> VulkanBackend::to_host_storage(const Storage& storage, 
   });
 }
 
+// The working pool and the small-upload pool together (both hold tensors); peaks are
+// summed, an upper bound where the two peaked at different moments.
+Backend::MemoryStats VulkanBackend::memory_stats() const {
+  MemoryStats m;
+  const MemoryPool* const pools[] = {&pool_, small_uploads_.get()};
+  for (const MemoryPool* p : pools) {
+    if (p == nullptr) continue;
+    const MemoryPool::Usage u = p->usage();
+    m.in_use += u.in_use;
+    m.reserved += u.reserved;
+    m.peak_in_use += u.peak_in_use;
+    m.peak_reserved += u.peak_reserved;
+  }
+  return m;
+}
+
+void VulkanBackend::reset_peak_memory() {
+  pool_.reset_peaks();
+  if (small_uploads_) small_uploads_->reset_peaks();
+}
+
 std::vector<std::pair<std::string, std::string>> VulkanBackend::properties() const {
   const VkPhysicalDeviceProperties& p = ctx_.properties();
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};

@@ -51,6 +51,8 @@ class VulkanBackend final : public Backend {
   double device_timer_us() override;
   std::vector<double> device_timer_passes_us() override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
+  MemoryStats memory_stats() const override;
+  void reset_peak_memory() override;
 
   // For op families (called with the backend lock held).
   const Context& context() const { return ctx_; }

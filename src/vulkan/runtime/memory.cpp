@@ -242,6 +242,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
       r = carve(size_class, block);
     }
     blocks_[r.owner]->live += 1;
+    count_handed_out(r.size);
     return r;
   }
   // Dedicated: by size class, so a released buffer is reused by the next tensor of about
@@ -253,6 +254,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
     const std::uint32_t slot = *it;
     idle_dedicated_.erase(it);
     idle_bytes_ -= size;
+    count_handed_out(size);
     return dedicated_range(slot);
   }
   ensure_room(size);
@@ -264,7 +266,14 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
   }
   if (slot == dedicated_.size()) dedicated_.push_back(nullptr);
   dedicated_[slot] = std::move(owned);
+  count_handed_out(size);
   return dedicated_range(slot);
+}
+
+void MemoryPool::count_handed_out(VkDeviceSize bytes) {
+  in_use_ += bytes;
+  peak_in_use_ = std::max(peak_in_use_, in_use_);
+  peak_allocated_ = std::max(peak_allocated_, allocated_);
 }
 
 BufferRange MemoryPool::dedicated_range(std::uint32_t slot) const {
@@ -285,6 +294,7 @@ void MemoryPool::free_dedicated(std::uint32_t slot) {
 
 void MemoryPool::release(const BufferRange& r) {
   std::lock_guard lock(mutex_);
+  in_use_ -= r.size;
   if (r.dedicated) {
     // Kept for reuse (no vkAllocateMemory per op); the oldest idle ones go past the cap.
     idle_dedicated_.push_back(r.owner);
@@ -320,6 +330,17 @@ void MemoryPool::trim() {
 VkDeviceSize MemoryPool::allocated_bytes() const {
   std::lock_guard lock(mutex_);
   return allocated_;
+}
+
+MemoryPool::Usage MemoryPool::usage() const {
+  std::lock_guard lock(mutex_);
+  return {in_use_, allocated_, peak_in_use_, peak_allocated_};
+}
+
+void MemoryPool::reset_peaks() {
+  std::lock_guard lock(mutex_);
+  peak_in_use_ = in_use_;
+  peak_allocated_ = allocated_;
 }
 
 void MemoryPool::set_cap(VkDeviceSize cap) {

@@ -83,6 +83,12 @@ class MemoryPool {
   // Overrides::staging, read when the pool is made) turns it off.
   bool host_mapped() const { return host_mapped_; }
   VkDeviceSize allocated_bytes() const;
+  // Ranges handed out and reserved bytes, now and at their most since reset_peaks().
+  struct Usage {
+    VkDeviceSize in_use = 0, reserved = 0, peak_in_use = 0, peak_reserved = 0;
+  };
+  Usage usage() const;
+  void reset_peaks();
   VkDeviceSize cap() const { return cap_; }
   void set_cap(VkDeviceSize cap);
   // "heap 0 (2048 MiB, device-local) of <device>": where working memory comes from, for errors.
@@ -116,6 +122,9 @@ class MemoryPool {
   VkDeviceSize cap_ = 0;
   std::uint32_t heap_ = 0;  // the largest device-local heap, which the cap is taken from
   VkDeviceSize allocated_ = 0;
+  VkDeviceSize in_use_ = 0, peak_in_use_ = 0, peak_allocated_ = 0;
+  // After a range is handed out: the usage and the peaks it may have raised.
+  void count_handed_out(VkDeviceSize bytes);
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Block>> blocks_;           // null where trimmed
   std::uint32_t current_ = UINT32_MAX;                   // the block being carved
