@@ -15,6 +15,7 @@
 #include "device.h"
 #include "fft_bench.h"
 #include "suite.h"
+#include "train_bench.h"
 
 namespace {
 
@@ -216,6 +217,24 @@ int main(int argc, char** argv) {
       "--cpu-only", [&] { fft_opts.device = vkt::bench::kNoDevice; }, "columns A and B only");
   fft->add_flag("--device-only", fft_opts.device_only, "columns C and D only");
 
+  vkt::bench::TrainBenchOptions train_opts;
+  std::string train_cases = "mlp,resnet_block";
+  auto* train = app.add_subcommand(
+      "train",
+      "one training step (forward, backward, SGD update) of an MLP 784-1024-1024-10 (batch 256) "
+      "and a ResNet basic block (64 channels, 56x56, batch 32), f32, eager and compiled: the "
+      "step's time with the loss read, its dispatches and the device's peak memory");
+  train->add_option("--cases", train_cases, "comma-separated: mlp, resnet_block")
+      ->capture_default_str();
+  train->add_option("--reps", train_opts.min_reps, "minimum timed steps per mode")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  train->add_option("--out", train_opts.out,
+                    "CSV path (default bench_results/<machine>/train.csv)");
+  train->add_option("--device", train_opts.device, "Vulkan device index");
+  train->add_flag_callback(
+      "--cpu-only", [&] { train_opts.device = vkt::bench::kNoDevice; }, "the cpu backend");
+
   auto* info = app.add_subcommand("info", "devices, memory heaps and types, limits, features");
   info->add_option("--device", device, "Vulkan device index");
 
@@ -287,6 +306,9 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("fft: --dtypes and --sizes need at least one entry");
       }
       vkt::bench::run_fft_bench(fft_opts);
+    } else if (train->parsed()) {
+      train_opts.cases = split_list(train_cases);
+      vkt::bench::run_train(train_opts);
     } else if (info->parsed()) {
       vkt::bench::run_info(device);
     } else if (coverage->parsed()) {

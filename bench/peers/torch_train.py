@@ -1,0 +1,131 @@
+"""PyTorch eager and torch.compile as peers of `vkt-bench train` (bench/train.cpp).
+
+The same workloads, data and step: an MLP 784 -> 1024 -> 1024 -> 10 (relu, softmax
+cross-entropy against one-hot labels, batch 256) and a ResNet basic block (two 3x3 convs of
+64 channels at 56x56, relu, identity shortcut, batch 32, loss the mean square of the output),
+f32 with TF32 off (as vktensor computes), parameters and data resident on the GPU. One step:
+the loss and its gradients by autograd, an SGD update of every parameter in place
+(torch._foreach_add_, what torch.optim.SGD's foreach path runs), then loss.item(), the read
+a training loop's log line makes and vkt-bench's step ends with. Modes: eager, and compiled
+(torch.compile of the loss function: forward and backward by AOTAutograd, the update eager).
+Peak memory: torch.cuda.max_memory_allocated / max_memory_reserved over one step.
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_common as pc  # noqa: E402
+
+COLUMNS = pc.HOST_COLUMNS + ["op", "dtype", "shape", "size", "case", "mode", "step_us", "step_p95_us",
+                             "step_min_us", "reps", "peak_in_use_MiB", "peak_reserved_MiB", "library"]
+
+
+def centred(shape, scale, dev):
+    """bench/train.cpp's centred(): (seed_data - 0.5) * 2 * scale, seed_data = iota(n)/n + 0.01
+    (or VKT_BENCH_DATA=random's hashed values)."""
+    n = 1
+    for d in shape:
+        n *= d
+    x = pc.bench_data_torch(n) if pc.random_data() else torch.arange(n, dtype=torch.float32) / n + 0.01
+    return ((x - 0.5) * (2 * scale)).reshape(shape).to(dev)
+
+
+def mlp(dev):
+    batch = 256
+    params = [centred(s, k, dev) for s, k in (([784, 1024], 0.05), ([1024], 0.01), ([1024, 1024], 0.05),
+                                              ([1024], 0.01), ([1024, 10], 0.05), ([10], 0.01))]
+    labels = torch.arange(batch) % 10
+    one_hot = (labels[:, None] == torch.arange(10)[None, :]).float().to(dev)
+    data = [centred([batch, 784], 1.0, dev), one_hot]
+
+    def loss(p, d):
+        h1 = torch.relu(d[0] @ p[0] + p[1])
+        h2 = torch.relu(h1 @ p[2] + p[3])
+        z = h2 @ p[4] + p[5]
+        shifted = z - z.amax(dim=1, keepdim=True).detach()
+        log_p = shifted - torch.log(torch.exp(shifted).sum(dim=1, keepdim=True))
+        return -(log_p * d[1]).sum() / z.shape[0]
+    return "mlp", [batch, 784], params, data, loss
+
+
+def basic_block(dev):
+    batch, c, hw = 32, 64, 56
+    params = [centred([c, c, 3, 3], 0.05, dev), centred([c, c, 3, 3], 0.05, dev)]
+    data = [centred([batch, c, hw, hw], 1.0, dev)]
+
+    def loss(p, d):
+        h = torch.relu(F.conv2d(d[0], p[0], padding=1))
+        out = torch.relu(F.conv2d(h, p[1], padding=1) + d[0])
+        return (out * out).sum() / out.numel()
+    return "resnet_block", [batch, c, hw, hw], params, data, loss
+
+
+def time_mode(loss_fn, params, data, reps):
+    params = [p.clone().requires_grad_(True) for p in params]
+
+    def step():
+        loss = loss_fn(params, data)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            torch._foreach_add_(params, grads, alpha=-0.01)
+        loss.item()
+    stats = pc.gpu_time_it(step, min_reps=reps)
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    step()
+    mib = float(1 << 20)
+    return stats, torch.cuda.max_memory_allocated() / mib, torch.cuda.max_memory_reserved() / mib
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="PyTorch eager and torch.compile peer of vkt-bench train.")
+    p.add_argument("--cases", default="mlp,resnet_block")
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-train.csv)")
+    args = p.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("torch_train: no CUDA device", file=sys.stderr)
+        return 2
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    meta = pc.host_metadata(f"torch {torch.__version__}, CUDA {torch.version.cuda}")
+    out = args.out or pc.default_csv_path(meta, "torch-train")
+    pc.check_writable(out)
+    makers = {"mlp": mlp, "resnet_block": basic_block}
+    rows = []
+    for name in args.cases.split(","):
+        label, shape, params, data, loss = makers[name]("cuda")
+        modes = [("eager", loss)]
+        try:
+            modes.append(("compiled", torch.compile(loss)))
+        except Exception as e:  # noqa: BLE001  (a missing toolchain shows here or at first call)
+            print(f"torch_train: torch.compile of {label} failed: {e}", file=sys.stderr)
+        for mode, fn in modes:
+            print(f"\r{label} {mode}          ", end="", file=sys.stderr, flush=True)
+            try:
+                stats, in_use, reserved = time_mode(fn, params, data, args.reps)
+            except Exception as e:  # noqa: BLE001
+                print(f"\ntorch_train: {label} {mode} failed: {e}", file=sys.stderr)
+                continue
+            size = 1
+            for d in shape:
+                size *= d
+            rows.append(dict(meta, op=label, dtype="f32", shape=pc.shape_str(shape), size=str(size), case=label,
+                             mode=mode, step_us=pc.fmt_num(stats.median_us), step_p95_us=pc.fmt_num(stats.p95_us),
+                             step_min_us=pc.fmt_num(stats.min_us), reps=str(stats.reps),
+                             peak_in_use_MiB=pc.fmt_num(in_use), peak_reserved_MiB=pc.fmt_num(reserved),
+                             library="torch"))
+    print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    pc.print_table(rows, ["case", "mode", "step_us", "step_p95_us", "peak_in_use_MiB", "peak_reserved_MiB"])
+    pc.write_csv(out, rows, COLUMNS)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
