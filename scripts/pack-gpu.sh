@@ -31,13 +31,17 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/tests" "$packed"
 cp "$build/vkt-bench" "$build/vkt-pipeline-time" "$build/vkt-coopmat-peak" "$stage/"
+# The training example and its data (the GPU image has no python3-sklearn).
+cp "$build/vkt-train-digits" /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz "$stage/"
 cp "$build"/coopmat_peak_*.spv "$build"/gemm_ladder.spv "$stage/"
 cp "$build/tests/conformance/vkt_vulkan_tests" "$stage/tests/"
 if [ "$lean" != lean ]; then
   cp "$build/tests/vkt_unit_tests" "$build/tests/fuzz/vkt_fuzz" "$stage/tests/"
 fi
-strip "$stage/vkt-bench" "$stage/vkt-pipeline-time" "$stage/vkt-coopmat-peak" "$stage"/tests/*
-(cd "$stage" && tar -czf - vkt-bench vkt-pipeline-time vkt-coopmat-peak coopmat_peak_*.spv gemm_ladder.spv tests) \
+strip "$stage/vkt-bench" "$stage/vkt-pipeline-time" "$stage/vkt-coopmat-peak" "$stage/vkt-train-digits" \
+  "$stage"/tests/*
+(cd "$stage" && tar -czf - vkt-bench vkt-pipeline-time vkt-coopmat-peak coopmat_peak_*.spv gemm_ladder.spv \
+  vkt-train-digits digits.csv.gz tests) \
   > "$packed/binaries.tar.gz"
 git rev-parse --short=12 HEAD > "$packed/COMMIT"
 git diff --quiet HEAD -- src include bench || echo "pack-gpu: warning: uncommitted changes in src/include/bench (CSVs will be stamped -dirty)" >&2
