@@ -19,7 +19,8 @@ Tensors one(Tensor t) {
   return {std::move(t)};
 }
 
-// Unary rules: d/dx as a product with g.
+// Unary rules: d/dx as a product with g. Complex z: holomorphic, so g f'(z) with no conjugate
+// under Nx's (and JAX's) convention (rules_spectral.cpp); abs and acosh say where they differ.
 Tensors d_exp(const RuleArgs& r) {
   return one(multiply(r.g, r.out));
 }
@@ -66,6 +67,11 @@ Tensors d_asinh(const RuleArgs& r) {
   return one(multiply(r.g, rsqrt(add(multiply(x_of(r), x_of(r)), 1))));
 }
 Tensors d_acosh(const RuleArgs& r) {
+  // Complex: 1 / (sqrt(z - 1) sqrt(z + 1)), the principal branch's; sqrt(z^2 - 1) flips sign
+  // where re(z) < 0. Equal for a real x > 1.
+  if (is_complex(x_of(r).dtype())) {
+    return one(multiply(r.g, multiply(rsqrt(subtract(x_of(r), 1)), rsqrt(add(x_of(r), 1)))));
+  }
   return one(multiply(r.g, rsqrt(subtract(multiply(x_of(r), x_of(r)), 1))));
 }
 Tensors d_atanh(const RuleArgs& r) {
@@ -92,8 +98,14 @@ Tensors d_erf_inv(const RuleArgs& r) {  // sqrt(pi) / 2 exp(y^2)
   const double c = std::sqrt(M_PI) / 2.0;
   return one(multiply(r.g, multiply(exp(multiply(r.out, r.out)), c)));
 }
-// Nx: g where x >= 0, else -g (so the derivative at 0 is 1).
+// Nx: g where x >= 0, else -g (so the derivative at 0 is 1). Complex z (Nx): d|z| =
+// re(conj(z) dz) / |z|, so the real g gives g conj(z) / |z|, and 0 at z = 0.
 Tensors d_abs(const RuleArgs& r) {
+  if (is_complex(x_of(r).dtype())) {
+    const Tensor at_zero = equal(r.out, 0);
+    const Tensor safe = select(at_zero, full({}, 1, r.out.dtype(), &r.out.backend()), r.out);
+    return one(divide(multiply(r.g, conjugate(x_of(r))), safe));
+  }
   return one(select(greater_equal(x_of(r), 0), r.g, negate(r.g)));
 }
 Tensors d_negate(const RuleArgs& r) {
