@@ -16,8 +16,9 @@ using detail::Graph;
 using detail::GraphNode;
 using detail::ValueRef;
 
+// Complex values carry one too, in Nx's convention (docs/grad.md): dL/dx - i dL/dy.
 bool carries_gradient(DType d) {
-  return is_float(d);
+  return is_float(d) || is_complex(d);
 }
 
 // A value as one use saw it: reshape and bitcast alias storage without an op.
@@ -117,9 +118,15 @@ std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cot
   for (std::size_t i = graph.nodes.size(); i-- > 0;) {
     const GraphNode& n = graph.nodes[i];
     if (n.kind != GraphNode::Kind::op || !cot[i].defined()) continue;
-    if (is_complex(n.dtype)) {
-      throw Unsupported("[grad] " + std::string(op_name(n.op)) +
-                        ": derivatives of complex values are not written yet");
+    // The factorizations' and solves' rules are written for real values (their complex forms
+    // are Hermitian, which needs conjugates their rules do not take); dot's transpose is right.
+    if (op_info(n.op).family == OpFamily::linalg && n.op != Op::dot) {
+      bool complex_values = is_complex(n.dtype);
+      for (const ValueRef& a : n.args) complex_values = complex_values || is_complex(a.dtype);
+      if (complex_values) {
+        throw Unsupported("[grad] " + std::string(op_name(n.op)) +
+                          ": derivatives of complex values are not written yet");
+      }
     }
     if (op_info(n.op).grad == Grad::zero) continue;
     const detail::Rule rule = op_info(n.op).grad == Grad::diff ? rule_of(n.op) : nullptr;
