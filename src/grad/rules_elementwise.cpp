@@ -129,11 +129,16 @@ Tensors d_multiply(const RuleArgs& r) {
 Tensors d_divide(const RuleArgs& r) {  // d/db a / b = -y / b
   return both(r, divide(r.g, r.in[1]), negate(divide(multiply(r.g, r.out), r.in[1])));
 }
-Tensors d_pow(const RuleArgs& r) {  // b a^(b - 1), and a^b log(a)
+// b a^(b - 1), and a^b log(a). As JAX: the base's share is 0 where b == 0 (not 0 * 0^-1),
+// and the exponent's is 0 where a == 0 (a^b is 0 or 1 there, not 0 * log 0).
+Tensors d_pow(const RuleArgs& r) {
   const Tensor& a = r.in[0];
   const Tensor& b = r.in[1];
-  return both(r, multiply(r.g, multiply(b, pow(a, subtract(b, 1)))),
-              multiply(r.g, multiply(r.out, log(a))));
+  const Tensor zero = full({}, 0, r.g.dtype(), &r.g.backend());
+  const Tensor one = full({}, 1, a.dtype(), &a.backend());
+  const Tensor base_share = select(equal(b, 0), zero, multiply(b, pow(a, subtract(b, 1))));
+  const Tensor log_a = log(select(equal(a, 0), one, a));
+  return both(r, multiply(r.g, base_share), multiply(r.g, multiply(r.out, log_a)));
 }
 Tensors d_atan2(const RuleArgs& r) {  // b / (a^2 + b^2), -a / (a^2 + b^2)
   const Tensor& a = r.in[0];

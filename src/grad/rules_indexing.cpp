@@ -115,6 +115,9 @@ Tensor update_cotangent(const RuleArgs& r, const Tensor& g) {
   const Tensor& rows = r.in[1];
   const Tensor& updates = r.in[2];
   const Axes axes = indexed_axes(r);
+  for (std::int64_t a : axes) {  // an empty indexed axis: every row was skipped
+    if (t.dim(a) == 0) return zeros_like(updates, g.dtype());
+  }
   const Tensor read = reshape(gather(g, rows, axes), updates.shape());
   Shape keep(static_cast<std::size_t>(updates.rank()), 1);
   keep[0] = updates.dim(0);
@@ -149,17 +152,20 @@ Tensors d_indexed_put(const RuleArgs& r) {
   return {t_part, Tensor(), multiply(update_cotangent(r, r.g), reshape(won, keep))};
 }
 
-// Nx: t gets g where lo <= t <= hi (the bounds pass it through); a bound gets g only where
-// it is strictly exceeded (lo also only where lo < hi).
+// As the forward computes it, v = x < lo ? lo : x, then v > hi ? hi : v: x gets g where
+// neither replaced it (so at the bounds, as Nx; and past a NaN bound, which compares false),
+// lo where it replaced x and hi did not replace it (lo > hi gives hi), hi where it did.
 Tensors d_clip(const RuleArgs& r) {
   const Tensor& x = r.in[0];
   const Tensor& lo = r.in[1];
   const Tensor& hi = r.in[2];
   const Tensor zero = full({}, 0, r.g.dtype(), &r.g.backend());
-  const Tensor inside = logical_and(greater_equal(x, lo), less_equal(x, hi));
-  const Tensor lo_wins = logical_and(greater(lo, x), less(lo, hi));
-  return {select(inside, r.g, zero), unbroadcast(select(lo_wins, r.g, zero), lo.shape()),
-          unbroadcast(select(less(hi, x), r.g, zero), hi.shape())};
+  const Tensor below = less(x, lo);
+  const Tensor above = greater(select(below, lo, x), hi);
+  const Tensor lo_holds = logical_and(below, logical_not(greater(lo, hi)));
+  return {select(logical_or(below, above), zero, r.g),
+          unbroadcast(select(lo_holds, r.g, zero), lo.shape()),
+          unbroadcast(select(above, r.g, zero), hi.shape())};
 }
 
 // Nx: g put back through the inverse of the (stable) sorting permutation.

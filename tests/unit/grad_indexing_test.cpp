@@ -3,6 +3,7 @@
 // differences, plus the exact answers at ties, zeros and duplicate indices.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,11 @@ TEST(GradIndexing, PutSliceAndIndexedUpdates) {
       [](const Tensor& a, const Tensor& i, const Tensor& b) { return indexed_add(a, i, b); });
   EXPECT_EQ(add[0].to_vector<double>(), (std::vector<double>{10, 20, 30}));
   EXPECT_EQ(add[1].to_vector<double>(), (std::vector<double>{20, 20, 20, 0}));
+  // An empty indexed axis skips every row: the updates get zeros, not a gather error.
+  const Ts empty =
+      grad([&](const Ts& a) { return Ts{vkt::add(sum(indexed_add(a[0], dup, a[1])), sum(a[1]))}; },
+           {full({0}, 0.0, DType::f64), up});
+  EXPECT_EQ(empty[1].to_vector<double>(), (std::vector<double>{1, 1, 1, 1}));
 }
 
 TEST(GradIndexing, ClipPassesTheBoundsToTheOperand) {
@@ -102,6 +108,18 @@ TEST(GradIndexing, ClipPassesTheBoundsToTheOperand) {
   EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{0, 1, 1, 1, 0}));
   EXPECT_EQ(g[1].item<double>(), 1);
   EXPECT_EQ(g[2].item<double>(), 1);
+  // The fuzzer's findings: lo > hi gives hi (so hi's gradient, not x's); a NaN bound is
+  // ignored by the forward, so x keeps its gradient.
+  const Ts crossed = grad(
+      [](const Ts& a) { return Ts{sum(clip(a[0], a[1], a[2]))}; },
+      {from_vector<double>({-3, 0.5, 3}), full({}, 2.0, DType::f64), full({}, 1.0, DType::f64)});
+  EXPECT_EQ(crossed[0].to_vector<double>(), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(crossed[1].item<double>(), 0);
+  EXPECT_EQ(crossed[2].item<double>(), 3);
+  const Ts nan_bound =
+      grad([](const Ts& a) { return Ts{sum(clip(a[0], a[1], a[2]))}; },
+           {from_vector<double>({-3, 3}), full({}, -1.0, DType::f64), full({}, NAN, DType::f64)});
+  EXPECT_EQ(nan_bound[0].to_vector<double>(), (std::vector<double>{0, 1}));
   check("clip tensor bounds",
         [](const Ts& a) { return sum(sin(clip(a[0], a[1], add(a[1], 0.8)))); },
         {values({2, 3}, -1, 1, 29), values({3}, -0.7, -0.1, 30)});

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,15 @@ TEST(Grad, BinaryRulesUndoBroadcasting) {
             {values(sa, 0.5, 2.0, 4), values(sb, 0.6, 1.9, 5)});
     }
   }
+}
+
+TEST(Grad, PowAtAZeroBaseOrExponent) {
+  // d/db 0^b = 0 (not 0 * log 0) and d/da a^0 = 0 (not 0 * 0^-1), as JAX.
+  const std::vector<Tensor> g =
+      grad([](const std::vector<Tensor>& a) { return std::vector<Tensor>{sum(pow(a[0], a[1]))}; },
+           {from_vector<double>({0, 0, 2}), from_vector<double>({0.5, 0, 3})});
+  EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{INFINITY, 0, 12}));
+  EXPECT_EQ(g[1].to_vector<double>(), (std::vector<double>{0, 0, 8 * std::log(2.0)}));
 }
 
 TEST(Grad, MaxAndMinSplitTies) {
