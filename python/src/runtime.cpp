@@ -52,6 +52,21 @@ void register_runtime(py::module_& m) {
   b.def("__str__", &Backend::name);
   b.def("synchronize", &Backend::synchronize, py::call_guard<py::gil_scoped_release>());
   b.def_property_readonly("properties", &Backend::properties);
+  b.def(
+      "memory_stats",
+      [](const Backend& d) {
+        const Backend::MemoryStats m = d.memory_stats();
+        py::dict out;
+        out["in_use"] = m.in_use;
+        out["reserved"] = m.reserved;
+        out["peak_in_use"] = m.peak_in_use;
+        out["peak_reserved"] = m.peak_reserved;
+        return out;
+      },
+      "Bytes of device memory held by live tensors and reserved from the driver, and the most "
+      "of each since reset_peak_memory() (torch.cuda.max_memory_allocated / _reserved); zeros "
+      "on the cpu.");
+  b.def("reset_peak_memory", &Backend::reset_peak_memory);
   b.def("__eq__", [](const Backend& a, const Backend& o) { return &a == &o; });
   b.def("__hash__", [](const Backend& d) { return std::hash<const Backend*>{}(&d); });
 

@@ -124,3 +124,20 @@ def test_the_digits_example_trains_to_97_percent():
                          capture_output=True, text=True, env=os.environ)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 fallbacks" in run.stdout
+
+
+def test_memory_stats_see_a_training_step(device):
+    w = vt.asarray(np.ones((64, 64), np.float32), device=device)
+    device.synchronize()
+    device.reset_peak_memory()
+    before = device.memory_stats()
+    g = vt.grad(lambda v: vt.sum(vt.tanh(v @ v)))(w)
+    device.synchronize()
+    after = device.memory_stats()
+    assert set(after) == {"in_use", "reserved", "peak_in_use", "peak_reserved"}
+    if device == vt.cpu():
+        assert after == {"in_use": 0, "reserved": 0, "peak_in_use": 0, "peak_reserved": 0}
+    else:
+        assert after["peak_in_use"] >= before["in_use"] + 3 * w.nbytes  # w, v @ v, the gradient
+        assert after["peak_reserved"] >= after["peak_in_use"]
+    assert g.shape == (64, 64)
