@@ -328,25 +328,6 @@ class Harness {
   }
 };
 
-Program without(const Program& p, std::size_t drop) {
-  Program q;
-  q.seed = p.seed;
-  std::vector<int> map(p.nodes.size(), -1);
-  for (std::size_t k = 0; k < p.nodes.size(); ++k) {
-    if (k == drop) continue;
-    Node n = p.nodes[k];
-    bool alive = true;
-    for (int& a : n.args) {
-      a = map[static_cast<std::size_t>(a)];
-      alive = alive && a >= 0;
-    }
-    if (!alive) continue;
-    map[k] = static_cast<int>(q.nodes.size());
-    q.nodes.push_back(std::move(n));
-  }
-  return q;
-}
-
 }  // namespace
 
 std::string GradMismatch::describe() const {

@@ -49,6 +49,9 @@ struct Program {
 // Throws what the op throws.
 Tensor run_node(const Node& n, const std::vector<Tensor>& inputs, Backend& where);
 
+// p without node i and every node that depends on it, the rest renumbered (shrinking).
+Program without(const Program& p, std::size_t i);
+
 // Which arguments carry data an accumulating op sums or multiplies (not indices).
 bool is_data_arg(const Node& n, std::size_t arg);
 
