@@ -87,7 +87,41 @@ detail::Rule rule_of(Op op) {
   return nullptr;
 }
 
-std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cotangents) {
+// Node i's rule applied to its cotangent, each input's share passed to `accumulate`.
+template <class Accumulate>
+void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>& cot,
+                    const Accumulate& accumulate) {
+  const GraphNode& n = r.graph.nodes[i];
+  if (n.kind != GraphNode::Kind::op || !cot[i].defined()) return;
+  // The factorizations' and solves' rules are written for real values (their complex forms
+  // are Hermitian, which needs conjugates their rules do not take); dot's transpose is right.
+  if (op_info(n.op).family == OpFamily::linalg && n.op != Op::dot) {
+    bool complex_values = is_complex(n.dtype);
+    for (const ValueRef& a : n.args) complex_values = complex_values || is_complex(a.dtype);
+    if (complex_values) {
+      throw Unsupported("[grad] " + std::string(op_name(n.op)) +
+                        ": derivatives of complex values are not written yet");
+    }
+  }
+  if (op_info(n.op).grad == Grad::zero) return;
+  const detail::Rule rule = op_info(n.op).grad == Grad::diff ? rule_of(n.op) : nullptr;
+  if (rule == nullptr) {
+    throw Unsupported("[grad] " + std::string(op_name(n.op)) +
+                      (op_info(n.op).grad == Grad::none ? " has no derivative"
+                                                        : ": its derivative is not written yet"));
+  }
+  std::vector<Tensor> in;
+  for (const ValueRef& a : n.args)
+    in.push_back(as_seen(r.values[static_cast<std::size_t>(a.node)], a));
+  const std::vector<Tensor> grads = rule({n, in, r.values[i], cot[i]});
+  for (std::size_t j = 0; j < n.args.size() && j < grads.size(); ++j)
+    accumulate(n.args[j], grads[j]);
+}
+
+// release: a one-shot pullback (grad, value_and_grad) drops each node's value and cotangent
+// once its own rule has run (every use of it came later in the graph, so was already
+// walked), so the backward pass holds what is still ahead, not the whole forward pass.
+std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangents, bool release) {
   const Graph& graph = r.graph;
   if (cotangents.size() != graph.outputs.size()) {
     throw Error("[vjp] the pullback takes one cotangent per output: " +
@@ -115,32 +149,13 @@ std::vector<Tensor> pull_back(const Recording& r, const std::vector<Tensor>& cot
     }
     accumulate(out, cotangents[k]);
   }
+  const std::size_t inputs = r.primals.size();
   for (std::size_t i = graph.nodes.size(); i-- > 0;) {
-    const GraphNode& n = graph.nodes[i];
-    if (n.kind != GraphNode::Kind::op || !cot[i].defined()) continue;
-    // The factorizations' and solves' rules are written for real values (their complex forms
-    // are Hermitian, which needs conjugates their rules do not take); dot's transpose is right.
-    if (op_info(n.op).family == OpFamily::linalg && n.op != Op::dot) {
-      bool complex_values = is_complex(n.dtype);
-      for (const ValueRef& a : n.args) complex_values = complex_values || is_complex(a.dtype);
-      if (complex_values) {
-        throw Unsupported("[grad] " + std::string(op_name(n.op)) +
-                          ": derivatives of complex values are not written yet");
-      }
+    pull_back_node(r, i, cot, accumulate);
+    if (release && i >= inputs) {
+      r.values[i] = Tensor();
+      cot[i] = Tensor();
     }
-    if (op_info(n.op).grad == Grad::zero) continue;
-    const detail::Rule rule = op_info(n.op).grad == Grad::diff ? rule_of(n.op) : nullptr;
-    if (rule == nullptr) {
-      throw Unsupported("[grad] " + std::string(op_name(n.op)) +
-                        (op_info(n.op).grad == Grad::none ? " has no derivative"
-                                                          : ": its derivative is not written yet"));
-    }
-    std::vector<Tensor> in;
-    for (const ValueRef& a : n.args)
-      in.push_back(as_seen(r.values[static_cast<std::size_t>(a.node)], a));
-    const std::vector<Tensor> grads = rule({n, in, r.values[i], cot[i]});
-    for (std::size_t j = 0; j < n.args.size() && j < grads.size(); ++j)
-      accumulate(n.args[j], grads[j]);
   }
   std::vector<Tensor> out;
   for (std::size_t p = 0; p < r.primals.size(); ++p) {
@@ -174,7 +189,7 @@ Vjp vjp(const TensorFunction& f, const std::vector<Tensor>& primals) {
     result.outputs.push_back(as_seen(r->values[static_cast<std::size_t>(out.node)], out));
   }
   result.pullback = [r](const std::vector<Tensor>& cotangents) {
-    return pull_back(*r, cotangents);
+    return pull_back(*r, cotangents, false);  // callable again: the values stay
   };
   return result;
 }
@@ -183,17 +198,21 @@ std::pair<Tensor, std::vector<Tensor>> value_and_grad(const TensorFunction& f,
                                                       const std::vector<Tensor>& primals,
                                                       const std::vector<int>& argnums) {
   const std::vector<int> picks = chosen(argnums, primals.size());
-  Vjp v = vjp(f, primals);
-  if (v.outputs.size() != 1 || v.outputs[0].rank() != 0 || !is_float(v.outputs[0].dtype())) {
-    throw Error("[grad] the function must return one float scalar (rank 0), got " +
-                std::to_string(v.outputs.size()) + " outputs" +
-                (v.outputs.empty()
-                     ? std::string()
-                     : ", the first " + std::string(dtype_name(v.outputs[0].dtype())) +
-                           shape_str(v.outputs[0].shape())));
+  Recording r = record(f, primals);
+  std::vector<Tensor> outputs;
+  for (const ValueRef& out : r.graph.outputs) {
+    outputs.push_back(as_seen(r.values[static_cast<std::size_t>(out.node)], out));
   }
-  const Tensor& value = v.outputs[0];
-  const std::vector<Tensor> all = v.pullback({full({}, 1, value.dtype(), &value.backend())});
+  if (outputs.size() != 1 || outputs[0].rank() != 0 || !is_float(outputs[0].dtype())) {
+    throw Error("[grad] the function must return one float scalar (rank 0), got " +
+                std::to_string(outputs.size()) + " outputs" +
+                (outputs.empty() ? std::string()
+                                 : ", the first " + std::string(dtype_name(outputs[0].dtype())) +
+                                       shape_str(outputs[0].shape())));
+  }
+  const Tensor value = outputs[0];
+  const std::vector<Tensor> all =
+      pull_back(r, {full({}, 1, value.dtype(), &value.backend())}, true);
   std::vector<Tensor> grads;
   for (int a : picks) grads.push_back(all[static_cast<std::size_t>(a)]);
   return {value, grads};
