@@ -24,9 +24,22 @@
 namespace vkt {
 namespace {
 
-using grad_check::check;
 using grad_check::values;
 using Ts = std::vector<Tensor>;
+
+// grad_check::check, and every cotangent finite: its largest-error fold (std::max) passes
+// over a NaN, so a NaN cotangent would go unseen.
+void check(const std::string& what, const grad_check::Fn& f, const Ts& primals,
+           double tolerance = 1e-6) {
+  grad_check::check(what, f, primals, tolerance);
+  const Ts g = grad([&f](const Ts& a) { return Ts{f(a)}; }, primals);
+  for (std::size_t p = 0; p < g.size(); ++p) {
+    const std::vector<double> v = g[p].to_vector<double>();
+    const auto bad = std::find_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); });
+    EXPECT_TRUE(bad == v.end()) << what << ": primal " << p << " element " << (bad - v.begin())
+                                << " of its cotangent is " << (bad == v.end() ? 0.0 : *bad);
+  }
+}
 
 Tensor mT(const Tensor& t) {
   Axes perm;
@@ -353,15 +366,18 @@ TEST(GradLinalg, EighReadsTheLowerTriangle) {
 }
 
 // trace(exp(a)) = sum(exp(w)) is smooth at repeated eigenvalues, and so is its cotangent
-// (v·diag(exp(w))·vᵀ folded): the eigenvectors' zero cotangent adds no NaN there.
+// (v·diag(exp(w))·vᵀ folded): the eigenvectors' zero cotangent adds no NaN there, with the
+// eigenvalues exactly equal (a diagonal a) or equal up to rounding (a rotated one).
 TEST(GradLinalg, EigenvaluesAloneAtARepeatedEigenvalue) {
-  const Tensor q = qr(values({3, 3}, -1, 1, 650)).q;
   const Tensor d = from_vector<double>({1, 0, 0, 0, 1, 0, 0, 0, 4}, {3, 3}, &cpu());
-  const Tensor a = matmul(matmul(q, d), mT(q));
-  check("eigh, eigenvalues 1, 1, 4", [](const Ts& x) { return sum(exp(eigh(x[0]).eigenvalues)); },
-        {a});
-  check("eigh of sym(x), eigenvalues 1, 1, 4",
-        [](const Ts& x) { return sum(exp(eigh(sym(x[0])).eigenvalues)); }, {a});
+  const Tensor q = qr(values({3, 3}, -1, 1, 650)).q;
+  const Tensor rotated = matmul(matmul(q, d), mT(q));
+  for (const Tensor& a : {d, rotated, multiply(eye(3, DType::f64, &cpu()), 2.0)}) {
+    check("eigh, repeated eigenvalues",
+          [](const Ts& x) { return sum(exp(eigh(x[0]).eigenvalues)); }, {a});
+    check("eigh of sym(x), repeated eigenvalues",
+          [](const Ts& x) { return sum(exp(eigh(sym(x[0])).eigenvalues)); }, {a});
+  }
 }
 
 // ---- svd ----
@@ -403,22 +419,30 @@ TEST(GradLinalg, Svd) {
 }
 
 // The nuclear norm sum(s) at repeated singular values and sum(s²) = |a|² at a zero one
-// (rank 2 of 3, deep and wide): smooth there, and the vectors' zero cotangent adds no NaN.
+// (deep, wide, square): smooth there, and the vectors' zero cotangent adds no NaN, with the
+// values exactly repeated or zero (a diagonal a, a zero column) or up to rounding.
 TEST(GradLinalg, SingularValuesAloneAtRepeatedAndZeroOnes) {
-  const Tensor q1 = qr(values({4, 3}, -1, 1, 760)).q;
+  const Tensor d = from_vector<double>({2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}, {4, 3}, &cpu());
+  const Tensor q1 = qr(values({4, 4}, -1, 1, 760)).q;
   const Tensor q2 = qr(values({3, 3}, -1, 1, 761)).q;
-  const Tensor d = from_vector<double>({2, 0, 0, 0, 2, 0, 0, 0, 1}, {3, 3}, &cpu());
-  const Tensor repeated = matmul(matmul(q1, d), mT(q2));
-  check("svd, singular values 2, 2, 1", [](const Ts& x) { return sum(svd(x[0], false).s); },
-        {repeated});
-  for (const bool wide : {false, true}) {
-    Tensor low = matmul(values({4, 2}, -1, 1, 762), values({2, 3}, -1, 1, 763));
-    if (wide) low = mT(low);
-    const Tensor g =
-        grad([](const Ts& x) { return Ts{sum(multiply(svd(x[0], false).s, svd(x[0], false).s))}; },
-             {low})[0];
-    const std::vector<double> got = g.to_vector<double>(), a = low.to_vector<double>();
-    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], 2 * a[i], 1e-9) << i;
+  const Tensor rotated = matmul(matmul(q1, d), mT(q2));
+  for (const Tensor& a : {d, mT(d), rotated, mT(rotated)}) {
+    check("svd, singular values 2, 2, 1", [](const Ts& x) { return sum(svd(x[0], false).s); }, {a});
+  }
+  const Tensor low = matmul(values({4, 2}, -1, 1, 762), values({2, 3}, -1, 1, 763));
+  const Tensor zero_column =
+      concatenate({values({4, 2}, -1, 1, 764), full({4, 1}, 0.0, DType::f64, &cpu())}, 1);
+  const Tensor zero_row =
+      concatenate({values({2, 3}, -1, 1, 765), full({1, 3}, 0.0, DType::f64, &cpu())}, 0);
+  for (const Tensor& a : {low, mT(low), zero_column, mT(zero_column), zero_row}) {
+    const Tensor g = grad(
+        [](const Ts& x) {
+          const Tensor sv = svd(x[0], false).s;
+          return Ts{sum(multiply(sv, sv))};
+        },
+        {a})[0];
+    const std::vector<double> got = g.to_vector<double>(), want = a.to_vector<double>();
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], 2 * want[i], 1e-9) << i;
   }
 }
 
