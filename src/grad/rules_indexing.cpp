@@ -109,15 +109,19 @@ Axes indexed_axes(const RuleArgs& r) {
   return std::get<GatherParams>(r.node.params).axes;
 }
 
+// An empty indexed axis: no row was written.
+bool every_row_skipped(const RuleArgs& r) {
+  const Axes axes = indexed_axes(r);
+  return std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) { return r.in[0].dim(a) == 0; });
+}
+
 // Each update row's cotangent: g where the row was written, zero for a skipped row.
 Tensor update_cotangent(const RuleArgs& r, const Tensor& g) {
   const Tensor& t = r.in[0];
   const Tensor& rows = r.in[1];
   const Tensor& updates = r.in[2];
   const Axes axes = indexed_axes(r);
-  for (std::int64_t a : axes) {  // an empty indexed axis: every row was skipped
-    if (t.dim(a) == 0) return zeros_like(updates, g.dtype());
-  }
+  if (every_row_skipped(r)) return zeros_like(updates, g.dtype());
   const Tensor read = reshape(gather(g, rows, axes), updates.shape());
   Shape keep(static_cast<std::size_t>(updates.rank()), 1);
   keep[0] = updates.dim(0);
@@ -134,6 +138,7 @@ Tensors d_indexed_put(const RuleArgs& r) {
   const Tensor& rows = r.in[1];
   const Tensor& updates = r.in[2];
   const Axes axes = indexed_axes(r);
+  if (every_row_skipped(r)) return {r.g, Tensor(), zeros_like(updates, r.g.dtype())};
   const Tensor t_part = indexed_put(r.g, rows, zeros_like(updates, r.g.dtype()), axes);
   // Each place's winner: the row numbers put into a tensor over the indexed axes.
   Shape places;

@@ -29,8 +29,9 @@ struct GradMismatch {
 // What became of the programs given to check_gradients.
 struct GradStats {
   std::int64_t programs = 0;
-  std::int64_t checked = 0;  // differentiated and compared
-  // Reason -> programs: "complex", "bitcast", "no_float_leaf", "too_many_elements",
+  std::int64_t checked = 0;         // differentiated and compared
+  std::int64_t cut_at_complex = 0;  // checked up to their first complex node
+  // Reason -> programs: "bitcast", "no_float_leaf", "too_many_elements",
   // "rewrite_throws", "large_values", "fine_remainder", "no_loss_node", "unsupported".
   std::map<std::string, std::int64_t> skipped;
   std::map<std::string, std::int64_t> unsupported;     // op -> programs it stopped

@@ -14,9 +14,9 @@ namespace vkt::fuzz {
 namespace {
 
 constexpr std::uint64_t kSeed = 1;
-// 5 s in the Release build on the 2-core VM (12 s beside other builds); more with
-// VKT_GRAD_FUZZ_PROGRAMS.
-constexpr std::int64_t kDefaultPrograms = 20000;
+// Every unit run checks these (about a quarter of them reach a comparison), in the
+// sanitizer builds too, so the count stays modest; VKT_GRAD_FUZZ_PROGRAMS runs more.
+constexpr std::int64_t kDefaultPrograms = 10000;
 
 std::int64_t program_count() {
   const char* env = std::getenv("VKT_GRAD_FUZZ_PROGRAMS");
@@ -43,9 +43,9 @@ TEST(GradFuzz, ProgramsMatchFiniteDifferences) {
   RecordProperty("checked", std::to_string(stats.checked));
   RecordProperty("elements_compared", std::to_string(stats.elements_compared));
   EXPECT_EQ(stats.mismatches, 0);
-  // Most programs are skipped (complex stages, bitcasts, sizes); a twentieth must remain,
-  // or the checker has stopped checking.
-  EXPECT_GE(stats.checked * 20, count);
+  // Many programs are skipped (bitcasts, no float leaf, sizes); a tenth must remain, or the
+  // checker has stopped checking.
+  EXPECT_GE(stats.checked * 10, count);
   EXPECT_GE(stats.elements_compared, 4 * stats.checked);
 }
 
