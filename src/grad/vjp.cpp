@@ -92,7 +92,8 @@ template <class Accumulate>
 void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>& cot,
                     const Accumulate& accumulate) {
   const GraphNode& n = r.graph.nodes[i];
-  if (n.kind != GraphNode::Kind::op || !cot[i].defined()) return;
+  // A creation op (no inputs: full, iota, eye on the traced backend) is a constant.
+  if (n.kind != GraphNode::Kind::op || !cot[i].defined() || n.args.empty()) return;
   // The factorizations' and solves' rules are written for real values (their complex forms
   // are Hermitian, which needs conjugates their rules do not take); dot's transpose is right.
   if (op_info(n.op).family == OpFamily::linalg && n.op != Op::dot) {

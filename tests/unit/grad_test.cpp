@@ -65,6 +65,18 @@ TEST(Grad, BinaryRulesUndoBroadcasting) {
   }
 }
 
+TEST(Grad, ConstantsMadeOnTheTracedBackendAreConstants) {
+  const Tensor x = values({3, 3}, -1, 1, 18);
+  const std::vector<Tensor> g = grad(
+      [](const std::vector<Tensor>& a) {
+        const Tensor shift = eye(3, DType::f64, &a[0].backend());
+        return std::vector<Tensor>{sum(
+            multiply(add(a[0], shift), iota({3, 3}, DType::f64, std::nullopt, &a[0].backend())))};
+      },
+      {x});
+  EXPECT_EQ(g[0].to_vector<double>(), iota({3, 3}, DType::f64).to_vector<double>());
+}
+
 TEST(Grad, PowAtAZeroBaseOrExponent) {
   // d/db 0^b = 0 (not 0 * log 0) and d/da a^0 = 0 (not 0 * 0^-1), as JAX.
   const std::vector<Tensor> g =
