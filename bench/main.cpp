@@ -307,7 +307,14 @@ int main(int argc, char** argv) {
       }
       vkt::bench::run_fft_bench(fft_opts);
     } else if (train->parsed()) {
+      // Checked before any work, so a bad list leaves no file and costs nothing.
       train_opts.cases = split_list(train_cases);
+      for (const std::string& c : train_opts.cases) {
+        if (c != "mlp" && c != "resnet_block") {
+          throw std::invalid_argument("train --cases: '" + c + "' is not mlp or resnet_block");
+        }
+      }
+      if (train_opts.cases.empty()) throw std::invalid_argument("train: --cases is empty");
       vkt::bench::run_train(train_opts);
     } else if (info->parsed()) {
       vkt::bench::run_info(device);

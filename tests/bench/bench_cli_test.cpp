@@ -226,6 +226,29 @@ TEST(BenchCli, FftCsvKeepsItsColumnsWithAndWithoutADevice) {
   EXPECT_GT(num(rows[0], "A_us"), 0);
 }
 
+// A training step's rows on the cpu: eager and compiled, no fallback, the pool's peak zero
+// (the cpu pools no device memory); an unknown case is refused before any work.
+TEST(BenchCli, TrainRowsOnTheCpu) {
+  const fs::path out = temp_dir() / "train.csv";
+  Result r = run("train --cases mlp,nope --cpu-only --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("'nope'"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  r = run("train --cases mlp --cpu-only --reps 1 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(field(rows[0], "mode"), "eager");
+  EXPECT_EQ(field(rows[1], "mode"), "compiled");
+  for (const auto& row : rows) {
+    EXPECT_EQ(field(row, "case"), "mlp");
+    EXPECT_EQ(field(row, "fallbacks"), "0");
+    EXPECT_GT(num(row, "step_us"), 0);
+    EXPECT_EQ(num(row, "peak_reserved_MiB"), 0);
+  }
+  EXPECT_EQ(field(rows[1], "plan_reuses"), "1");  // the compiled step replays its plan
+}
+
 // The overhead split adds up: rest = C - device time - recording, per row; device time is
 // present where the device has timestamps (lavapipe has them). The last row, submit_wait, is
 // an empty batch's round trip: nothing recorded.
