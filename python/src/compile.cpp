@@ -1,9 +1,9 @@
 // @vt.compile: a Python function of tensors traced once per signature through the C++
 // tracer (the same plans, fused kernels and cache as vkt::compile), then replayed. Tensor and
 // NumPy arguments are traced; every other argument (numbers, axes, strings) is part of the
-// signature, as vkt::compile's scalars are. Tuples and lists of arguments are walked (the
-// tensors in them traced), and the function returns a tensor or tuples and lists of them,
-// nested as vt.value_and_grad's (value, (gradients...)) is.
+// signature, as vkt::compile's scalars are. Tuples, lists and dicts of arguments are walked
+// (the tensors in them traced), and the function returns a tensor or tuples and lists of them,
+// nested as vt.value_and_grad's (value, gradients in the parameters' structure) is.
 #include "vkt/compile.h"
 
 #include <algorithm>
@@ -23,16 +23,23 @@ bool is_sequence(py::handle a) {
   return py::isinstance<py::tuple>(a) || py::isinstance<py::list>(a);
 }
 
-// A result's structure: the same tuples and lists with None where each tensor was.
+// A result's structure: the same tuples, lists and dicts with None where each tensor was.
 py::object structure_of(py::handle r, std::vector<Tensor>& flat) {
   if (py::isinstance<Tensor>(r)) {
     flat.push_back(r.cast<Tensor>());
     return py::none();
   }
+  if (py::isinstance<py::dict>(r)) {
+    py::dict items;
+    for (auto item : py::reinterpret_borrow<py::dict>(r)) {
+      items[item.first] = structure_of(item.second, flat);
+    }
+    return items;
+  }
   if (!is_sequence(r)) {
     throw TypeError("[compile] the function returned a " +
                     py::str(py::type::of(r).attr("__name__")).cast<std::string>() +
-                    "; it must return a tensor, or tuples or lists of tensors");
+                    "; it must return a tensor, or tuples, lists or dicts of tensors");
   }
   py::list items;
   for (py::handle item : r) items.append(structure_of(item, flat));
@@ -41,6 +48,13 @@ py::object structure_of(py::handle r, std::vector<Tensor>& flat) {
 
 py::object rebuild(py::handle structure, const std::vector<Tensor>& out, std::size_t& next) {
   if (structure.is_none()) return py::cast(out.at(next++));
+  if (py::isinstance<py::dict>(structure)) {
+    py::dict items;
+    for (auto item : py::reinterpret_borrow<py::dict>(structure)) {
+      items[item.first] = rebuild(item.second, out, next);
+    }
+    return items;
+  }
   py::list items;
   for (py::handle item : structure) items.append(rebuild(item, out, next));
   return py::isinstance<py::tuple>(structure) ? py::object(py::tuple(items)) : py::object(items);
@@ -64,6 +78,13 @@ class Compiled {
         key += py::isinstance<py::tuple>(a) ? "(" : "[";
         for (py::handle item : a) take(item);
         key += ")";
+      } else if (py::isinstance<py::dict>(a)) {  // in its order: keys are the signature's
+        key += "{";
+        for (auto item : py::reinterpret_borrow<py::dict>(a)) {
+          key += py::repr(item.first).cast<std::string>() + ":";
+          take(item.second);
+        }
+        key += "}";
       } else {
         key += py::str(py::type::of(a).attr("__name__")).cast<std::string>() + ":" +
                py::repr(a).cast<std::string>() + ";";
@@ -90,6 +111,13 @@ class Compiled {
           py::list items;
           for (py::handle item : a) items.append(swap_in(item));
           return py::isinstance<py::tuple>(a) ? py::object(py::tuple(items)) : py::object(items);
+        }
+        if (py::isinstance<py::dict>(a)) {
+          py::dict traced_dict;
+          for (auto item : py::reinterpret_borrow<py::dict>(a)) {
+            traced_dict[item.first] = swap_in(item.second);
+          }
+          return traced_dict;
         }
         return py::reinterpret_borrow<py::object>(a);
       };

@@ -141,3 +141,18 @@ def test_memory_stats_see_a_training_step(device):
         assert after["peak_in_use"] >= before["in_use"] + 3 * w.nbytes  # w, v @ v, the gradient
         assert after["peak_reserved"] >= after["peak_in_use"]
     assert g.shape == (64, 64)
+
+
+def test_compile_traces_the_tensors_of_a_dict_argument():
+    f = vt.compile(lambda d: d["a"] * 2 + d["b"])
+    a = vt.asarray(np.arange(100.0))
+    changed = vt.asarray(np.arange(100.0) + np.r_[np.zeros(99), 5.0])  # the same printed prefix
+    one = vt.asarray(np.ones(100))
+    assert f({"a": a, "b": one}).tolist()[-1] == 199.0
+    assert f({"a": changed, "b": one}).tolist()[-1] == 209.0
+    assert f.plans == 1
+    params = {"w": vt.asarray(np.ones(3)), "b": vt.asarray(np.zeros(3))}
+    value, grads = vt.compile(vt.value_and_grad(lambda p, x: vt.sum(p["w"] * x + p["b"])))(
+        params, vt.asarray(np.array([1.0, 2.0, 3.0])))
+    assert value.item() == 6.0
+    assert grads["w"].tolist() == [1.0, 2.0, 3.0] and grads["b"].tolist() == [1.0, 1.0, 1.0]
