@@ -23,6 +23,21 @@ bool is_sequence(py::handle a) {
   return py::isinstance<py::tuple>(a) || py::isinstance<py::list>(a);
 }
 
+// An argument keyed by its repr must hold no tensor in its attributes: a tensor's repr
+// prints its first elements only, so two such arguments could share a plan and its
+// constants (a wrong answer); the tensors would not be traced either.
+void refuse_hidden_tensors(py::handle a) {
+  if (!py::hasattr(a, "__dict__")) return;
+  for (auto item : py::reinterpret_borrow<py::dict>(a.attr("__dict__"))) {
+    if (is_tensor_like(item.second)) {
+      throw TypeError("[compile] an argument of type " +
+                      py::str(py::type::of(a).attr("__name__")).cast<std::string>() +
+                      " holds a tensor in ." + py::str(item.first).cast<std::string>() +
+                      ": pass tensors directly or in tuples, lists or dicts");
+    }
+  }
+}
+
 // A result's structure: the same tuples, lists and dicts with None where each tensor was.
 py::object structure_of(py::handle r, std::vector<Tensor>& flat) {
   if (py::isinstance<Tensor>(r)) {
@@ -86,6 +101,7 @@ class Compiled {
         }
         key += "}";
       } else {
+        refuse_hidden_tensors(a);
         key += py::str(py::type::of(a).attr("__name__")).cast<std::string>() + ":" +
                py::repr(a).cast<std::string>() + ";";
       }

@@ -156,3 +156,14 @@ def test_compile_traces_the_tensors_of_a_dict_argument():
         params, vt.asarray(np.array([1.0, 2.0, 3.0])))
     assert value.item() == 6.0
     assert grads["w"].tolist() == [1.0, 2.0, 3.0] and grads["b"].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_compile_refuses_tensors_hidden_in_other_objects():
+    class Params:
+        def __init__(self, w):
+            self.w = w
+
+    f = vt.compile(lambda p, x: p.w * x)
+    with pytest.raises(vt.TypeError, match=r"\[compile\] an argument of type Params holds a tensor in \.w"):
+        f(Params(vt.asarray(np.ones(3))), vt.asarray(np.ones(3)))
+    assert f(Params(2.0), vt.asarray(np.ones(3))).tolist() == [2.0, 2.0, 2.0]
