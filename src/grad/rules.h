@@ -18,6 +18,8 @@ struct RuleArgs {
 // Input cotangents, one per input (an undefined Tensor: none flows there).
 using Rule = std::vector<Tensor> (*)(const RuleArgs&);
 
+// The rule of `op` from the lookups below; nullptr where the op has none.
+Rule rule_of(Op op);
 // The rule of `op`; nullptr where none is written yet. One lookup per rule file.
 Rule elementwise_rule(Op op);  // rules_elementwise.cpp: unary and binary arithmetic
 Rule structural_rule(Op op);   // rules_structural.cpp: reductions, movement, dot
@@ -25,6 +27,10 @@ Rule indexing_rule(Op op);     // rules_indexing.cpp: gather, take, scatters, so
 Rule window_rule(Op op);       // rules_window.cpp: conv, window ops, window_scatter
 Rule linalg_rule(Op op);       // rules_linalg.cpp: factorizations and solves
 Rule spectral_rule(Op op);     // rules_spectral.cpp: the fft family, complex parts
+
+// A rank-0 tensor holding v in `like`'s dtype, on its backend: select and clip take
+// tensors, not literals.
+Tensor scalar_like(const Tensor& like, Scalar v);
 
 // g summed down to `shape` (a broadcast's inverse: leading axes and size-1 axes).
 Tensor unbroadcast(const Tensor& g, const Shape& shape);

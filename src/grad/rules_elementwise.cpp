@@ -103,7 +103,7 @@ Tensors d_erf_inv(const RuleArgs& r) {  // sqrt(pi) / 2 exp(y^2)
 Tensors d_abs(const RuleArgs& r) {
   if (is_complex(x_of(r).dtype())) {
     const Tensor at_zero = equal(r.out, 0);
-    const Tensor safe = select(at_zero, full({}, 1, r.out.dtype(), &r.out.backend()), r.out);
+    const Tensor safe = select(at_zero, scalar_like(r.out, 1), r.out);
     return one(divide(multiply(r.g, conjugate(x_of(r))), safe));
   }
   return one(select(greater_equal(x_of(r), 0), r.g, negate(r.g)));
@@ -134,8 +134,8 @@ Tensors d_divide(const RuleArgs& r) {  // d/db a / b = -y / b
 Tensors d_pow(const RuleArgs& r) {
   const Tensor& a = r.in[0];
   const Tensor& b = r.in[1];
-  const Tensor zero = full({}, 0, r.g.dtype(), &r.g.backend());
-  const Tensor one = full({}, 1, a.dtype(), &a.backend());
+  const Tensor zero = scalar_like(r.g, 0);
+  const Tensor one = scalar_like(a, 1);
   const Tensor base_share = select(equal(b, 0), zero, multiply(b, pow(a, subtract(b, 1))));
   const Tensor log_a = log(select(equal(a, 0), one, a));
   return both(r, multiply(r.g, base_share), multiply(r.g, multiply(r.out, log_a)));
@@ -162,6 +162,10 @@ Tensors d_remainder(const RuleArgs& r) {
 }
 
 }  // namespace
+
+Tensor scalar_like(const Tensor& like, Scalar v) {
+  return full({}, v, like.dtype(), &like.backend());
+}
 
 Tensor unbroadcast(const Tensor& g, const Shape& shape) {
   if (g.shape() == shape) return g;

@@ -17,31 +17,35 @@ Tensor zeros_like(const Tensor& t, DType dtype) {
   return full(t.shape(), 0, dtype, &t.backend());
 }
 
-// Index rows {m, k} for t's `axes`, clamped into range as gather, take and take_along_axis
-// clamp them (indexed_add would skip an out-of-range row instead).
+// The size of each of t's `axes` plus `offset`, as s64 to compare index rows {m, k} with:
+// a rank-0 fill for one axis (no transfer: the common take and embedding case), else the k
+// values uploaded.
+Tensor axis_limits(const Shape& t_shape, const Axes& axes, std::int64_t offset, Backend& b) {
+  std::vector<std::int64_t> limits;
+  for (std::int64_t a : axes) limits.push_back(t_shape[static_cast<std::size_t>(a)] + offset);
+  if (limits.size() == 1) return full({}, limits[0], DType::s64, &b);
+  return from_vector<std::int64_t>(limits, {static_cast<std::int64_t>(limits.size())}, &b);
+}
+
+// Index rows {m, k} for t's `axes`, clamped into range as gather and take clamp them
+// (indexed_add would skip an out-of-range row instead).
 Tensor clamped_rows(const Tensor& indices, const Shape& t_shape, const Axes& axes) {
   const std::int64_t k = static_cast<std::int64_t>(axes.size());
-  std::vector<std::int64_t> last;
-  for (std::int64_t a : axes) last.push_back(t_shape[static_cast<std::size_t>(a)] - 1);
   const Tensor rows = reshape(indices, {indices.size() / std::max<std::int64_t>(k, 1), k});
   return clip(rows, full({}, 0, DType::s64, &indices.backend()),
-              from_vector<std::int64_t>(last, {k}, &indices.backend()));
+              axis_limits(t_shape, axes, -1, indices.backend()));
 }
 
 // 1 (in `dtype`) for each index row {m, k} inside t's `axes`: indexed_add/put skip the rest.
 Tensor rows_in_range(const Tensor& rows, const Shape& t_shape, const Axes& axes, DType dtype) {
-  std::vector<std::int64_t> dims;
-  for (std::int64_t a : axes) dims.push_back(t_shape[static_cast<std::size_t>(a)]);
-  const Tensor ok =
-      logical_and(greater_equal(rows, full({}, 0, DType::s64, &rows.backend())),
-                  less(rows, from_vector<std::int64_t>(dims, {rows.dim(1)}, &rows.backend())));
+  const Tensor ok = logical_and(greater_equal(rows, full({}, 0, DType::s64, &rows.backend())),
+                                less(rows, axis_limits(t_shape, axes, 0, rows.backend())));
   return as_type(all(ok, {1}), dtype);
 }
 
-// The cotangent of t for out = gather(t, indices, axes): g's rows added where they were read.
-Tensor gather_cotangent(const Tensor& g, const Tensor& indices, const Shape& t_shape,
-                        const Axes& axes) {
-  const Tensor rows = clamped_rows(indices, t_shape, axes);
+// The cotangent of t for an op that read t at the (in-range) index rows {m, k} of `axes`:
+// g's rows added where they were read.
+Tensor scatter_rows(const Tensor& g, const Tensor& rows, const Shape& t_shape, const Axes& axes) {
   Shape updates{rows.dim(0)};
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(t_shape.size()); ++i) {
     if (std::find(axes.begin(), axes.end(), i) == axes.end()) {
@@ -49,6 +53,12 @@ Tensor gather_cotangent(const Tensor& g, const Tensor& indices, const Shape& t_s
     }
   }
   return indexed_add(full(t_shape, 0, g.dtype(), &g.backend()), rows, reshape(g, updates), axes);
+}
+
+// The cotangent of t for out = gather(t, indices, axes).
+Tensor gather_cotangent(const Tensor& g, const Tensor& indices, const Shape& t_shape,
+                        const Axes& axes) {
+  return scatter_rows(g, clamped_rows(indices, t_shape, axes), t_shape, axes);
 }
 
 Tensors d_gather(const RuleArgs& r) {
@@ -72,13 +82,16 @@ Tensors d_take(const RuleArgs& r) {
           Tensor()};
 }
 
-// Every element's full coordinates in t {m, rank}: the indices along `axis`, iota elsewhere.
-Tensor along_axis_rows(const Tensor& idx, std::int64_t axis) {
+// Every element's full coordinates in t {m, rank}: the indices along `axis` clamped as
+// take_along_axis clamps them, iota elsewhere (in range by construction).
+Tensor along_axis_rows(const Tensor& idx, std::int64_t axis, std::int64_t dim) {
   Tensors columns;
   for (std::int64_t d = 0; d < idx.rank(); ++d) {
-    columns.push_back(d == axis ? idx : iota(idx.shape(), DType::s64, d, &idx.backend()));
+    columns.push_back(d == axis ? clip(idx, full({}, 0, DType::s64, &idx.backend()),
+                                       full({}, dim - 1, DType::s64, &idx.backend()))
+                                : iota(idx.shape(), DType::s64, d, &idx.backend()));
   }
-  return stack(columns, idx.rank());
+  return reshape(stack(columns, idx.rank()), {idx.size(), idx.rank()});
 }
 
 Tensor take_along_axis_cotangent(const Tensor& g, const Tensor& idx, const Shape& t_shape,
@@ -87,7 +100,8 @@ Tensor take_along_axis_cotangent(const Tensor& g, const Tensor& idx, const Shape
   for (std::int64_t d = 0; d < static_cast<std::int64_t>(t_shape.size()); ++d) {
     all_axes.push_back(d);
   }
-  return gather_cotangent(g, along_axis_rows(idx, axis), t_shape, all_axes);
+  const Tensor rows = along_axis_rows(idx, axis, t_shape[static_cast<std::size_t>(axis)]);
+  return scatter_rows(g, rows, t_shape, all_axes);
 }
 
 Tensors d_take_along_axis(const RuleArgs& r) {
@@ -164,7 +178,7 @@ Tensors d_clip(const RuleArgs& r) {
   const Tensor& x = r.in[0];
   const Tensor& lo = r.in[1];
   const Tensor& hi = r.in[2];
-  const Tensor zero = full({}, 0, r.g.dtype(), &r.g.backend());
+  const Tensor zero = scalar_like(r.g, 0);
   const Tensor below = less(x, lo);
   const Tensor above = greater(select(below, lo, x), hi);
   const Tensor lo_holds = logical_and(below, logical_not(greater(lo, hi)));

@@ -37,9 +37,6 @@ Shape with_tail(Shape s, std::initializer_list<std::int64_t> tail) {
   s.insert(s.end(), tail.begin(), tail.end());
   return s;
 }
-Tensor zero_like(const Tensor& t) {
-  return full({}, 0, t.dtype(), &t.backend());
-}
 
 // Matrix transpose (the last two axes) and batched matrix product.
 Tensor mT(const Tensor& t) {
@@ -74,13 +71,13 @@ Tensor mask_of(const Tensor& x, Part part) {
 }
 // x where `part` holds, 0 elsewhere.
 Tensor keep(const Tensor& x, Part part) {
-  return select(mask_of(x, part), x, zero_like(x));
+  return select(mask_of(x, part), x, scalar_like(x, 0));
 }
 // [..., n] -> [..., n, n] with v on the diagonal.
 Tensor diag_embed(const Tensor& v) {
   const std::int64_t n = cols_of(v);
   return select(mask(n, n, Part::diagonal, &v.backend()),
-                reshape(v, with_tail(batch_of(v, 1), {1, n})), zero_like(v));
+                reshape(v, with_tail(batch_of(v, 1), {1, n})), scalar_like(v, 0));
 }
 // v [..., k] as a row [..., 1, k] (scales columns) or a column [..., k, 1] (scales rows).
 Tensor as_row(const Tensor& v) {
@@ -92,18 +89,18 @@ Tensor as_col(const Tensor& v) {
 // 1 / d off the diagonal, 0 on it (d's diagonal is never divided by).
 Tensor off_diagonal_reciprocal(const Tensor& d) {
   const Tensor diagonal = mask_of(d, Part::diagonal);
-  const Tensor one = full({}, 1, d.dtype(), &d.backend());
-  return select(diagonal, zero_like(d), divide(one, select(diagonal, one, d)));
+  const Tensor one = scalar_like(d, 1);
+  return select(diagonal, scalar_like(d, 0), divide(one, select(diagonal, one, d)));
 }
 // f ∘ x and x / d, but 0 where x is 0: a cotangent no loss sends (the zeros a part nobody
 // reads gets) adds nothing, as JAX's symbolic zeros, even where f or 1 / d is infinite
 // (eigenvalues' cotangent alone at repeated eigenvalues, singular values' alone at repeated
 // or zero ones: derivatives that exist there).
 Tensor times_unless_zero(const Tensor& f, const Tensor& x) {
-  return select(equal(x, 0), zero_like(x), multiply(f, x));
+  return select(equal(x, 0), scalar_like(x, 0), multiply(f, x));
 }
 Tensor over_unless_zero(const Tensor& x, const Tensor& d) {
-  return select(equal(x, 0), zero_like(x), divide(x, d));
+  return select(equal(x, 0), scalar_like(x, 0), divide(x, d));
 }
 // Columns [start, start + length) of x.
 Tensor columns(const Tensor& x, std::int64_t start, std::int64_t length) {

@@ -39,11 +39,6 @@ Tensor for_input(const Tensor& share, const Tensor& x) {
   return is_complex(x.dtype()) ? share : real(share);
 }
 
-// A rank-0 tensor of `like`'s dtype and backend (select takes tensors only).
-Tensor constant_like(const Tensor& like, Scalar v) {
-  return full({}, v, like.dtype(), &like.backend());
-}
-
 // fft: y = F P x with P the padding or cropping to n points. The DFT matrix F is symmetric,
 // so the transpose is fft itself (Nx and JAX alike), then P's transpose.
 Tensors d_fft(const RuleArgs& r) {
@@ -85,7 +80,7 @@ Tensors d_irfft(const RuleArgs& r) {
   Tensor single = equal(k, 0);
   if (n % 2 == 0) single = logical_or(single, equal(k, n / 2));
   const double nd = static_cast<double>(n);
-  const Tensor c = select(single, constant_like(r.g, 1.0 / nd), constant_like(r.g, 2.0 / nd));
+  const Tensor c = select(single, scalar_like(r.g, 1.0 / nd), scalar_like(r.g, 2.0 / nd));
   const Tensor back = multiply(spectrum, c);
   return {for_input(fit(back, p.axis, size_on(r.in[0], p.axis)), r.in[0])};
 }
@@ -114,10 +109,10 @@ Tensors d_phase(const RuleArgs& r) {
   const Tensor& z = r.in[0];
   if (!is_complex(z.dtype())) return {Tensor()};
   const Tensor at_zero = equal(z, 0);
-  const Tensor safe = select(at_zero, constant_like(z, 1.0), z);
+  const Tensor safe = select(at_zero, scalar_like(z, 1.0), z);
   const Tensor share =
       divide(multiply(as_type(r.g, z.dtype()), Scalar(std::complex<double>(0.0, -1.0))), safe);
-  return {select(at_zero, constant_like(z, 0.0), share)};
+  return {select(at_zero, scalar_like(z, 0.0), share)};
 }
 
 }  // namespace

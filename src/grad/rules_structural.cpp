@@ -10,11 +10,6 @@ namespace {
 
 using Tensors = std::vector<Tensor>;
 
-// A rank-0 tensor of `like`'s dtype and backend (select takes tensors only).
-Tensor constant_like(const Tensor& like, double v) {
-  return full({}, v, like.dtype(), &like.backend());
-}
-
 // The reduced axes (every axis where none are named) and x's shape with them kept as 1.
 Axes reduced_axes(const ReduceParams& p, std::int64_t rank) {
   if (!p.axes.empty()) return p.axes;
@@ -51,9 +46,9 @@ Tensors d_product(const RuleArgs& r) {
   const Tensor g = reshape(r.g, kept);
   const Tensor y = reshape(r.out, kept);
   const Tensor zero = equal(x, 0);
-  const Tensor x_or_one = select(zero, constant_like(x, 1), x);
+  const Tensor x_or_one = select(zero, scalar_like(x, 1), x);
   const Tensor zeros = sum(as_type(zero, DType::s32), axes, true);
-  const Tensor others = select(equal(zeros, 1), product(x_or_one, axes, true), constant_like(x, 0));
+  const Tensor others = select(equal(zeros, 1), product(x_or_one, axes, true), scalar_like(x, 0));
   return {multiply(g, select(zero, broadcast(others, x.shape()), divide(y, x_or_one)))};
 }
 // d/dx_j of y_i = x_0...x_i (i >= j) is y_i / x_j: suffix sums of g y over x. A line's
@@ -65,13 +60,12 @@ Tensors d_cumulative_product(const RuleArgs& r) {
   const Tensor zero = equal(x, 0);
   const Tensor first_zero =
       logical_and(zero, equal(cumulative_sum(as_type(zero, DType::s32), p.axis, p.reverse), 1));
-  const Tensor x_or_one = select(zero, constant_like(x, 1), x);
+  const Tensor x_or_one = select(zero, scalar_like(x, 1), x);
   const Tensor through = cumulative_sum(multiply(r.g, r.out), p.axis, !p.reverse);
   const Tensor without_first_zero =
-      cumulative_product(select(first_zero, constant_like(x, 1), x), p.axis, p.reverse);
+      cumulative_product(select(first_zero, scalar_like(x, 1), x), p.axis, p.reverse);
   const Tensor at_zero = cumulative_sum(multiply(r.g, without_first_zero), p.axis, !p.reverse);
-  return {
-      select(zero, select(first_zero, at_zero, constant_like(x, 0)), divide(through, x_or_one))};
+  return {select(zero, select(first_zero, at_zero, scalar_like(x, 0)), divide(through, x_or_one))};
 }
 Tensors d_cumulative_sum(const RuleArgs& r) {
   const auto& p = std::get<CumulativeParams>(r.node.params);
@@ -141,7 +135,7 @@ Tensors d_concatenate(const RuleArgs& r) {
   return out;
 }
 Tensors d_select(const RuleArgs& r) {
-  const Tensor zero = full({}, 0, r.g.dtype(), &r.g.backend());
+  const Tensor zero = scalar_like(r.g, 0);
   return {Tensor(), unbroadcast(select(r.in[0], r.g, zero), r.in[1].shape()),
           unbroadcast(select(r.in[0], zero, r.g), r.in[2].shape())};
 }

@@ -9,6 +9,18 @@
 #include "vkt/grad.h"
 #include "vkt/ops.h"
 
+namespace vkt::detail {
+
+Rule rule_of(Op op) {
+  for (const auto lookup : {elementwise_rule, structural_rule, indexing_rule, window_rule,
+                            linalg_rule, spectral_rule}) {
+    if (const Rule r = lookup(op)) return r;
+  }
+  return nullptr;
+}
+
+}  // namespace vkt::detail
+
 namespace vkt {
 namespace {
 
@@ -78,15 +90,6 @@ Recording record(const TensorFunction& f, const std::vector<Tensor>& primals) {
   return r;
 }
 
-detail::Rule rule_of(Op op) {
-  for (const auto lookup :
-       {detail::elementwise_rule, detail::structural_rule, detail::indexing_rule,
-        detail::window_rule, detail::linalg_rule, detail::spectral_rule}) {
-    if (const detail::Rule r = lookup(op)) return r;
-  }
-  return nullptr;
-}
-
 // Node i's rule applied to its cotangent, each input's share passed to `accumulate`.
 template <class Accumulate>
 void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>& cot,
@@ -105,7 +108,7 @@ void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>
     }
   }
   if (op_info(n.op).grad == Grad::zero) return;
-  const detail::Rule rule = op_info(n.op).grad == Grad::diff ? rule_of(n.op) : nullptr;
+  const detail::Rule rule = op_info(n.op).grad == Grad::diff ? detail::rule_of(n.op) : nullptr;
   if (rule == nullptr) {
     throw Unsupported("[grad] " + std::string(op_name(n.op)) +
                       (op_info(n.op).grad == Grad::none ? " has no derivative"

@@ -10,18 +10,10 @@
 namespace vkt::detail {
 namespace {
 
-Rule any_rule(Op op) {
-  for (const auto lookup : {elementwise_rule, structural_rule, indexing_rule, window_rule,
-                            linalg_rule, spectral_rule}) {
-    if (const Rule r = lookup(op)) return r;
-  }
-  return nullptr;
-}
-
 TEST(GradRules, EveryDifferentiableOpHasARuleAndNoOtherDoes) {
   for (const Op op : all_ops()) {
     SCOPED_TRACE(std::string(op_name(op)));
-    const bool has_rule = any_rule(op) != nullptr;
+    const bool has_rule = rule_of(op) != nullptr;
     // top_k's node is its indices (the core gathers the values with take_along_axis, whose
     // rule carries the gradient), so its row says diff while the node needs no rule.
     if (op == Op::top_k) {
