@@ -526,6 +526,9 @@ bool f32_flushes() {
 std::uint64_t pool_bytes() {
   return backend_for(-1).pool().allocated_bytes();
 }
+bool pool_queue_ordered() {
+  return backend_for(-1).pool().queue_ordered();
+}
 void trim_pool() {
   backend_for(-1).synchronize();
   backend_for(-1).trim_memory();

@@ -192,7 +192,7 @@ BufferRange MemoryPool::carve(std::uint8_t size_class, VkDeviceSize block_bytes)
   const VkDeviceSize size = kMinClass << size_class;
   if (current_ == UINT32_MAX || blocks_[current_]->bump + size > blocks_[current_]->storage.size) {
     ensure_room(block_bytes);
-    auto block = std::make_unique<Block>();
+    auto block = std::make_shared<Block>();
     block->storage = create_working(block_bytes);
     allocated_ += block_bytes;
     current_ = static_cast<std::uint32_t>(blocks_.size());
@@ -258,7 +258,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
     return dedicated_range(slot);
   }
   ensure_room(size);
-  auto owned = std::make_unique<OwnedBuffer>(create_working(size));
+  auto owned = std::make_shared<OwnedBuffer>(create_working(size));
   allocated_ += size;
   std::uint32_t slot = static_cast<std::uint32_t>(dedicated_.size());
   for (std::uint32_t i = 0; i < dedicated_.size(); ++i) {
@@ -308,6 +308,12 @@ void MemoryPool::release(const BufferRange& r) {
   }
   blocks_[r.owner]->live -= 1;
   free_[r.size_class].push_back({r.owner, r.offset});
+}
+
+std::shared_ptr<const void> MemoryPool::memory_of(const BufferRange& r) const {
+  std::lock_guard lock(mutex_);
+  if (r.dedicated) return dedicated_[r.owner];
+  return blocks_[r.owner];
 }
 
 void MemoryPool::trim() {

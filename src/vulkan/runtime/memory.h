@@ -1,6 +1,7 @@
 // Working memory: a pool of device buffer ranges. Size classes (powers of two from 256 B)
 // are carved from 64 MiB blocks (one VkBuffer per block; a range is buffer + offset);
-// larger tensors get a dedicated allocation. Freed ranges are reused; vkAllocateMemory
+// larger tensors get a dedicated allocation. Freed ranges are reused (in queue order, while
+// batches may still read them, where only the device touches the pool); vkAllocateMemory
 // happens only for a new block or a dedicated allocation (and is counted in the ledger).
 #pragma once
 
@@ -75,6 +76,15 @@ class MemoryPool {
   // past maxMemoryAllocationSize or the pool cap.
   BufferRange allocate(std::size_t nbytes);
   void release(const BufferRange& range);
+  // True when only commands on the device's queue touch this pool's ranges (working memory
+  // the host never maps): a released range may then be handed out again while earlier
+  // batches still use it, since later device work is ordered after them by the batch
+  // barriers and the recorder's hazard barriers. The batches keep the memory under the
+  // range alive instead (memory_of), so it is not freed while in flight.
+  bool queue_ordered() const { return kind_ == Kind::working && !host_mapped_; }
+  // The allocation under `range` (its block or dedicated buffer), shared with whatever
+  // must keep it alive.
+  std::shared_ptr<const void> memory_of(const BufferRange& range) const;
   // Frees every block none of whose ranges is in use.
   void trim();
 
@@ -126,10 +136,10 @@ class MemoryPool {
   // After a range is handed out: the usage and the peaks it may have raised.
   void count_handed_out(VkDeviceSize bytes);
   mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<Block>> blocks_;           // null where trimmed
+  std::vector<std::shared_ptr<Block>> blocks_;           // null where trimmed
   std::uint32_t current_ = UINT32_MAX;                   // the block being carved
   std::vector<std::vector<FreeRange>> free_;             // per size class
-  std::vector<std::unique_ptr<OwnedBuffer>> dedicated_;  // null where released
+  std::vector<std::shared_ptr<OwnedBuffer>> dedicated_;  // null where released
   std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
   VkDeviceSize idle_bytes_ = 0;
 };

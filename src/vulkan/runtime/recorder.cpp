@@ -5,6 +5,7 @@
 #include "vkt/error.h"
 #include "vkt/ledger.h"
 #include "vulkan/runtime/check.h"
+#include "vulkan/runtime/storage.h"
 
 namespace vkt::vk {
 namespace {
@@ -172,7 +173,14 @@ VkCommandBuffer Recorder::begin_command(const std::vector<Access>& accesses,
 
 void Recorder::hold(std::shared_ptr<const Storage> s) {
   open_batch();
-  pending_.held.push_back(std::move(s));
+  // Queue-ordered memory: the batch keeps the allocation alive, not the tensor's range,
+  // which later commands may reuse behind barriers (a training step's peak is its live
+  // tensors, not every tensor its batches touched).
+  const auto* v = dynamic_cast<const VulkanStorage*>(s.get());
+  std::shared_ptr<const void> keep = v != nullptr && v->memory() ? v->memory() : std::move(s);
+  if (pending_.held.empty() || pending_.held.back() != keep) {
+    pending_.held.push_back(std::move(keep));
+  }
 }
 
 void Recorder::end_command() {

@@ -1,8 +1,9 @@
 // Batching: commands are recorded into one pending command buffer and submitted at host
 // boundaries (a read, synchronize), when the batch reaches kMaxCommands, or (on GPUs) every
 // few ops, so the device starts while the host records the rest. One timeline semaphore
-// orders completion; each batch keeps the storages it uses alive until its value is
-// reached. Barriers are inserted only for real hazards inside a batch.
+// orders completion; each batch keeps the memory it uses alive until its value is reached
+// (a tensor's range itself may be reused by later device work first: MemoryPool's
+// queue_ordered). Barriers are inserted only for real hazards inside a batch.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -47,7 +48,8 @@ class Recorder {
                                 VkPipelineStageFlags stage = kAnyStage);
   VkCommandBuffer begin_command(const std::vector<Access>& accesses,
                                 VkPipelineStageFlags stage = kAnyStage);
-  // Keeps `s` alive until the pending batch completes.
+  // Keeps `s` alive until the pending batch completes: the storage, or where its pool is
+  // queue-ordered only the memory under it (VulkanStorage::memory).
   void hold(std::shared_ptr<const Storage> s);
   // Call after recording the command begin_command returned; may submit at the bound.
   void end_command();
@@ -96,7 +98,7 @@ class Recorder {
     std::uint32_t commands = 0;
     std::uint32_t ops = 0;                          // ops that ended in this batch (end_op)
     VkDescriptorPool descriptors = VK_NULL_HANDLE;  // created on first use, then recycled
-    std::vector<std::shared_ptr<const Storage>> held;
+    std::vector<std::shared_ptr<const void>> held;  // storages, or the memory under them
   };
   void open_batch();
   void recycle_completed();

@@ -46,6 +46,9 @@ bool subgroup_reductions();
 // Bytes of device memory the pool holds, and a trim of its unused blocks.
 std::uint64_t pool_bytes();
 void trim_pool();
+// Whether released ranges return to the pool while batches may still use them
+// (MemoryPool::queue_ordered: working memory the host never maps).
+bool pool_queue_ordered();
 // Barriers the recorder inserted for hazards inside batches so far.
 std::uint64_t hazard_barriers();
 // Ops per submitted piece of a batch (0: none; by default 4 on GPUs, 0 on CPU devices). The
