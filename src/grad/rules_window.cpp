@@ -130,9 +130,12 @@ Tensor conv_kernel_cotangent(const Tensor& x, const Tensor& k, const Tensor& g,
 
 // The kernel cotangent as one dot per kernel tap: dk[:, :, tap] sums, over the images and
 // the out positions, g times the input elements the tap read (a strided slice of the
-// padded, input-dilated input). Each is a GEMM over the out positions batched over the
-// images and groups, where the transposed conv above runs a kernel as large as g's
-// spatial extent (ResNet's 3x3 over 56x56: a 56x56 kernel producing 3x3 outputs).
+// padded, input-dilated input). With channels leading ({C, N, ...} and {O, N, ...}) each
+// tap is one GEMM per group whose K (images x positions) is contiguous in both operands:
+// long enough for the GEMM to split K over the whole device, where a dot batched over the
+// images (then summed) ran a few small tiles at a time. The transposed conv below runs a
+// kernel as large as g's spatial extent (ResNet's 3x3 over 56x56: a 56x56 kernel producing
+// 3x3 outputs).
 Tensor conv_kernel_cotangent_by_taps(const Tensor& x, const Tensor& k, const Tensor& g,
                                      const ConvParams& p) {
   const std::int64_t n = x.shape()[0], c = x.shape()[1], o = k.shape()[0], kc = k.shape()[1];
@@ -143,9 +146,10 @@ Tensor conv_kernel_cotangent_by_taps(const Tensor& x, const Tensor& k, const Ten
     config.push_back({p.padding[a].first, p.padding[a].second, p.input_dilation[a] - 1});
     positions *= g.shape()[a + 2];
   }
-  const Tensor padded = pad(x, 0, config);
-  const Tensor g_rows = reshape(g, {n, groups, o / groups, positions});
-  std::vector<std::int64_t> lengths{n, c}, strides{1, 1};
+  const Axes swap = swap_leading(x.rank());
+  const Tensor padded = pad(transpose(x, swap), 0, config);  // {C, N, padded spatial...}
+  const Tensor g_rows = reshape(transpose(g, swap), {groups, o / groups, n * positions});
+  std::vector<std::int64_t> lengths{c, n}, strides{1, 1};
   for (std::size_t a = 0; a < p.strides.size(); ++a) {
     lengths.push_back(g.shape()[a + 2]);
     strides.push_back(p.strides[a]);
@@ -154,8 +158,9 @@ Tensor conv_kernel_cotangent_by_taps(const Tensor& x, const Tensor& k, const Ten
   for (const std::vector<std::int64_t>& tap : kernel_taps(k, p)) {
     std::vector<std::int64_t> start{0, 0};
     start.insert(start.end(), tap.begin(), tap.end());
-    const Tensor read = reshape(slice(padded, start, lengths, strides), {n, groups, kc, positions});
-    taps.push_back(sum(dot(g_rows, {3}, {0, 1}, read, {3}, {0, 1}), {0}));  // {groups, o/g, kc}
+    const Tensor read =
+        reshape(slice(padded, start, lengths, strides), {groups, kc, n * positions});
+    taps.push_back(dot(g_rows, {2}, {0}, read, {2}, {0}));  // {groups, o / groups, kc}
   }
   return reshape(stack(taps, 3), k.shape());  // {groups, o / groups, kc, taps}
 }
