@@ -229,8 +229,16 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
     auto& list = free_[size_class];
     BufferRange r;
     if (!list.empty()) {
-      const FreeRange f = list.back();
-      list.pop_back();
+      // Queue-ordered: the range released longest ago, the least likely to be read by
+      // commands since the batch's last barrier (reusing one of those costs a barrier, and a
+      // barrier waits for all earlier work). Else the latest: warm in a host-mapped cache.
+      const bool oldest = queue_ordered();
+      const FreeRange f = oldest ? list.front() : list.back();
+      if (oldest) {
+        list.pop_front();
+      } else {
+        list.pop_back();
+      }
       Block& b = *blocks_[f.block];
       r.buffer = b.storage.buffer.get();
       r.offset = f.offset;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -138,7 +139,7 @@ class MemoryPool {
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<Block>> blocks_;           // null where trimmed
   std::uint32_t current_ = UINT32_MAX;                   // the block being carved
-  std::vector<std::vector<FreeRange>> free_;             // per size class
+  std::vector<std::deque<FreeRange>> free_;              // per size class
   std::vector<std::shared_ptr<OwnedBuffer>> dedicated_;  // null where released
   std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
   VkDeviceSize idle_bytes_ = 0;
