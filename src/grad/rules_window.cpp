@@ -99,12 +99,6 @@ Tensor conv_input_cotangent(const Tensor& x, const Tensor& k, const Tensor& g,
   return reshape(transpose(reshape(dx, by_group), outer), back);
 }
 
-// Each kernel tap's start in the padded, input-dilated input, in the kernel's row-major order.
-std::vector<std::vector<std::int64_t>> kernel_taps(const Tensor& k, const ConvParams& p) {
-  return grid_offsets(std::vector<std::int64_t>(k.shape().begin() + 2, k.shape().end()),
-                      p.kernel_dilation);
-}
-
 // The kernel cotangent, as JAX's _conv_general_dilated_transpose_rhs: the input with batch
 // and channels swapped, convolved with g (batch and channels swapped) as the kernel; the
 // forward stride becomes the kernel dilation, and the feature and batch groups trade places.
@@ -128,43 +122,6 @@ Tensor conv_kernel_cotangent(const Tensor& x, const Tensor& k, const Tensor& g,
   return transpose(conv(transpose(x, swap), transpose(g, swap), opts), swap);
 }
 
-// The kernel cotangent as one dot per kernel tap: dk[:, :, tap] sums, over the images and
-// the out positions, g times the input elements the tap read (a strided slice of the
-// padded, input-dilated input). With channels leading ({C, N, ...} and {O, N, ...}) each
-// tap is one GEMM per group whose K (images x positions) is contiguous in both operands:
-// long enough for the GEMM to split K over the whole device, where a dot batched over the
-// images (then summed) ran a few small tiles at a time. The transposed conv below runs a
-// kernel as large as g's spatial extent (ResNet's 3x3 over 56x56: a 56x56 kernel producing
-// 3x3 outputs).
-Tensor conv_kernel_cotangent_by_taps(const Tensor& x, const Tensor& k, const Tensor& g,
-                                     const ConvParams& p) {
-  const std::int64_t n = x.shape()[0], c = x.shape()[1], o = k.shape()[0], kc = k.shape()[1];
-  const std::int64_t groups = p.feature_groups;
-  std::vector<PadAxis> config{{0, 0, 0}, {0, 0, 0}};
-  std::int64_t positions = 1;
-  for (std::size_t a = 0; a < p.strides.size(); ++a) {
-    config.push_back({p.padding[a].first, p.padding[a].second, p.input_dilation[a] - 1});
-    positions *= g.shape()[a + 2];
-  }
-  const Axes swap = swap_leading(x.rank());
-  const Tensor padded = pad(transpose(x, swap), 0, config);  // {C, N, padded spatial...}
-  const Tensor g_rows = reshape(transpose(g, swap), {groups, o / groups, n * positions});
-  std::vector<std::int64_t> lengths{c, n}, strides{1, 1};
-  for (std::size_t a = 0; a < p.strides.size(); ++a) {
-    lengths.push_back(g.shape()[a + 2]);
-    strides.push_back(p.strides[a]);
-  }
-  Tensors taps;
-  for (const std::vector<std::int64_t>& tap : kernel_taps(k, p)) {
-    std::vector<std::int64_t> start{0, 0};
-    start.insert(start.end(), tap.begin(), tap.end());
-    const Tensor read =
-        reshape(slice(padded, start, lengths, strides), {groups, kc, n * positions});
-    taps.push_back(dot(g_rows, {2}, {0}, read, {2}, {0}));  // {groups, o / groups, kc}
-  }
-  return reshape(stack(taps, 3), k.shape());  // {groups, o / groups, kc, taps}
-}
-
 Tensors d_conv(const RuleArgs& r) {
   const auto& p = std::get<ConvParams>(r.node.params);
   const Tensor& x = r.in[0];
@@ -174,14 +131,7 @@ Tensors d_conv(const RuleArgs& r) {
   if (r.g.size() == 0 || x.size() == 0 || k.size() == 0) {
     return {zeros(x.shape(), r.g), zeros(k.shape(), r.g)};
   }
-  // Per tap where the kernel has no more taps than the output has positions (the usual
-  // layer); the transposed conv where the kernel is the larger (or batch groups).
-  const std::int64_t taps = numel(Shape(k.shape().begin() + 2, k.shape().end()));
-  const std::int64_t positions = numel(Shape(r.g.shape().begin() + 2, r.g.shape().end()));
-  const Tensor dk = p.batch_groups == 1 && taps <= positions
-                        ? conv_kernel_cotangent_by_taps(x, k, r.g, p)
-                        : conv_kernel_cotangent(x, k, r.g, p);
-  return {conv_input_cotangent(x, k, r.g, p), dk};
+  return {conv_input_cotangent(x, k, r.g, p), conv_kernel_cotangent(x, k, r.g, p)};
 }
 
 // ---- window reductions ----

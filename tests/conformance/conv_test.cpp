@@ -82,6 +82,23 @@ const std::vector<ConvCase>& conv_cases() {
        {},
        {}},
       {"kernel as large as the input", {1, 2, 4, 4}, {3, 2, 4, 4}, {}, {}, {}, {}},
+      // A kernel cotangent as its rule writes it (batch and channels swapped, g the kernel):
+      // a kernel longer than the output, and K long enough to split.
+      {"kernel cotangent geometry, split K",
+       {3, 4, 18, 20},
+       {5, 4, 16, 18},
+       {},
+       {{1, 1}, {1, 1}},
+       {},
+       {}},
+      {"kernel cotangent geometry, dilation 2, groups 2",
+       {2, 8, 33, 33},
+       {4, 4, 16, 16},
+       {},
+       {{1, 0}, {1, 0}},
+       {},
+       {2, 2},
+       2},
       {"zero input channels", {2, 0, 4}, {3, 0, 2}, {}, {}, {}, {}},
       {"zero batch", {0, 2, 5}, {3, 2, 2}, {}, {}, {}, {}},
       {"empty kernel axis", {1, 2, 5}, {3, 2, 0}, {}, {}, {}, {2}},
@@ -168,7 +185,7 @@ class Conv : public VulkanTest {
         EXPECT_EQ(took_gemm, one_group) << what;
       }
       if (got.size() > 0) {
-        if (took_gemm) {
+        if (took_gemm || vk::testing::last_conv_splits() > 1) {  // a split K adds its sum
           EXPECT_LE(scope.delta().dispatches, 3u + conversions) << what;
         } else {
           EXPECT_EQ(scope.delta().dispatches, 1u + conversions) << what;
@@ -187,6 +204,18 @@ class Conv : public VulkanTest {
 TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
   for (DType d : float_dtypes()) {
     for (const ConvCase& c : conv_cases()) check(c, d, 0);
+  }
+}
+
+// A few output tiles over a long K (a kernel cotangent's geometry): f32 and f64 split K
+// and add the partial outputs; f16 runs one chunk.
+TEST_F(Conv, FewTilesOverALongKSplitK) {
+  const ConvCase& c = conv_cases().at(19);
+  ASSERT_EQ(c.name, "kernel cotangent geometry, split K");
+  for (DType d : float_dtypes()) {
+    check(c, d, 0);
+    const bool splits = d == DType::f32 || d == DType::f64;
+    EXPECT_EQ(vk::testing::last_conv_splits() > 1, splits) << dtype_name(d);
   }
 }
 

@@ -4,7 +4,9 @@
 // device with cooperative matrices (or any one-group conv with the conv_gemm override) run as
 // im2col (shaders/conv_im2col.comp; conv_im2col_vec.comp in 16-byte stores where its rows
 // allow) then dot's GEMM on cooperative matrices; the two passes are marked for the device
-// timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us).
+// timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). A conv with few output tiles
+// over a long K (a kernel cotangent: 3x3 outputs of a 56x56 kernel) splits K over the
+// device and sums the partial outputs with the reduce kernel.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -30,6 +32,7 @@ struct ConvPush {
   std::int32_t pad[3];
   std::uint32_t in_dil[3];
   std::uint32_t k_dil[3];
+  std::uint32_t k_chunk, split_stride;
 };
 static_assert(sizeof(ConvPush) <= Pipelines::kPushBytes);
 
@@ -81,6 +84,36 @@ std::int64_t im2col_vector(DType d, std::int64_t positions) {
 }
 
 std::atomic<bool> g_last_conv_gemm{false};
+std::atomic<std::uint32_t> g_last_conv_splits{1};
+
+// K in `splits` chunks of `chunk` (a multiple of the tile's K step).
+struct ConvSplit {
+  std::uint64_t splits, chunk;
+};
+
+// Splits K, as the GEMM does (linalg.cpp), when the output has too few tiles to keep a large
+// GPU busy and K is long (a kernel cotangent: a 64 x 576 output over K = images x 3136
+// positions): about 512 workgroups in all, chunks of at least 256, the partial outputs at
+// most 2^24 elements and within maxStorageBufferRange. f32 and f64 only, whose partials
+// are their accumulator's type. Otherwise one chunk.
+ConvSplit choose_split(const VulkanBackend& b, const OpCall& call, const ConvTile& t,
+                       std::int64_t cols, std::int64_t group_out, std::int64_t groups,
+                       std::int64_t k) {
+  const auto kk = static_cast<std::uint64_t>(k);
+  const ConvSplit one{1, std::max<std::uint64_t>(kk, 1)};
+  if (call.out_dtype != DType::f32 && call.out_dtype != DType::f64) return one;
+  const auto out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
+  const auto tiles =
+      static_cast<std::uint64_t>(((cols + 16 * t.tn - 1) / (16 * t.tn)) *
+                                 ((group_out + 16 * t.tm - 1) / (16 * t.tm)) * groups);
+  std::uint64_t s = std::min<std::uint64_t>((512 + tiles - 1) / tiles, kk / 256);
+  s = std::min(s, (std::uint64_t{1} << 24) / out_elements);
+  s = std::min(s,
+               b.context().limits().max_storage_range / (out_elements * itemsize(call.out_dtype)));
+  if (s < 2) return one;
+  const std::uint64_t chunk = ((kk + s - 1) / s + t.bk - 1) / t.bk * t.bk;
+  return {(kk + chunk - 1) / chunk, chunk};
+}
 
 // The shader computes each tap's position in the padded, dilated input in int32:
 // out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
@@ -113,6 +146,9 @@ namespace testing {
 bool last_conv_took_gemm() {
   return g_last_conv_gemm.load();
 }
+std::uint32_t last_conv_splits() {
+  return g_last_conv_splits.load();
+}
 }  // namespace testing
 
 bool conv_supported(const VulkanBackend& b, const OpCall& call) {
@@ -134,8 +170,7 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
                       std::to_string(call.out_shape.size() - 2) + " spatial axes has no native " +
                       b.name() + " kernel");
   }
-  Tensor out = b.make_output(call);
-  if (out.size() == 0) return out;
+  if (numel(call.out_shape) == 0) return b.make_output(call);
   const ConvParams& p = call.get<ConvParams>();
   const Tensor& input = call.inputs[0];
   const Tensor& kernel = call.inputs[1];
@@ -186,11 +221,15 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
                       {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1]),
                        static_cast<std::int32_t>(pad[2])},
                       {u32(in_dil[0]), u32(in_dil[1]), u32(in_dil[2])},
-                      {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])}};
+                      {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])},
+                      u32(std::max<std::int64_t>(kernel.shape()[1] * taps, 1)),
+                      0};
 
   const DType d = call.out_dtype;
   g_last_conv_gemm.store(false);
+  g_last_conv_splits.store(1);
   if (use_im2col_gemm(b, call, groups, push.k, positions)) {
+    Tensor out = b.make_output(call);
     // out[n] = kernel [O, K] . cols[n] [K, positions]: the output's [n, o, pos] layout.
     const std::int64_t batch = call.out_shape[0], k = push.k;
     const Tensor cols =
@@ -217,13 +256,23 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   const std::uint64_t word = d == DType::f64 ? 8 : 4;
   const std::uint64_t shared_limit = b.context().properties().limits.maxComputeSharedMemorySize;
   const ConvTile t = choose_tile(group_out, word, shared_limit);
+  // Loads run along K where the kernel's last axis is longer than the output's (there
+  // consecutive taps are the adjacent input elements), else along the columns.
+  const bool k_fastest = k_d[2] > out_d[2];
+  const ConvSplit split = choose_split(b, call, t, cols, group_out, groups, push.k);
+  ConvPush push_split = push;
+  push_split.k_chunk = u32(split.chunk);
+  push_split.split_stride = u32(split.splits > 1 ? numel(call.out_shape) : 0);
+  Shape target_shape = call.out_shape;
+  if (split.splits > 1) target_shape.insert(target_shape.begin(), std::int64_t(split.splits));
+  const Tensor target = b.make_output(OpCall{Op::conv, {}, NoParams{}, d, target_shape});
   // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
   // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
   const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
   const Pipeline pipeline = b.pipelines().get(
       b.variant("conv", {d}), 3,
       {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
-       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u});
+       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u, k_fastest ? 1u : 0u});
   // Tiles and groups past the device's grid limits are looped over inside the kernel.
   const auto& limit = b.context().limits().max_group_count;
   auto tiles = [](std::int64_t extent, std::uint32_t tile) {
@@ -233,10 +282,12 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
       static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(cols, 16 * t.tn), limit[0])),
       static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(group_out, 16 * t.tm), limit[1])),
       static_cast<std::uint32_t>(
-          std::min<std::uint64_t>(static_cast<std::uint64_t>(groups), limit[2]))};
-  b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&out, true}}, &push,
-                    sizeof(push), grid);
-  return out;
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(groups) * split.splits, limit[2]))};
+  b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&target, true}}, &push_split,
+                    sizeof(push_split), grid);
+  if (split.splits == 1) return target;
+  g_last_conv_splits.store(static_cast<std::uint32_t>(split.splits));
+  return run_reduce(b, OpCall{Op::sum, {target}, ReduceParams{{0}, false}, d, call.out_shape});
 }
 
 }  // namespace vkt::vk

@@ -61,6 +61,8 @@ DotKernel last_dot_kernel();
 std::uint64_t arg_locate_runs();
 // Whether the last native conv took the im2col + GEMM path (conv.cpp; the conv_gemm override).
 bool last_conv_took_gemm();
+// K splits of the last implicit-GEMM conv (1: none).
+std::uint32_t last_conv_splits();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.
 bool host_mapped();
 // The longest line sorted inside one workgroup (longer ones take the radix sort); 0 forces

@@ -7,6 +7,11 @@
 // per step, vec4 shared rows). Up to 3 spatial axes (the host pads missing ones with size 1).
 // Each invocation always loads the same tile column of B (BN divides the workgroup), so its
 // column's output coordinates are decoded once per tile. f16/bf16 accumulate in f32, f64 in f64.
+// K_FASTEST: consecutive invocations load consecutive K rows of one column instead, for a
+// kernel longer than the output on its last axis (a kernel cotangent as a conv: 3x3 outputs
+// of a 56x56 kernel), where consecutive taps, not consecutive columns, are adjacent in memory.
+// Split K: z runs over groups x splits; split s sums K rows [s * k_chunk, +k_chunk) into the
+// output's s-th copy (split_stride elements apart), which the host then adds.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : enable
 
@@ -22,6 +27,7 @@ layout(constant_id = 6) const uint K_D0 = 0;
 layout(constant_id = 7) const uint K_D1 = 0;
 layout(constant_id = 8) const uint K_D2 = 0;
 const bool FIXED_KERNEL = K_D0 != 0;
+layout(constant_id = 9) const bool K_FASTEST = false;
 
 const uint SIDE = 16;
 const uint THREADS = SIDE * SIDE;
@@ -52,6 +58,7 @@ layout(push_constant) uniform Push {
   int pad0, pad1, pad2;
   uint in_dil0, in_dil1, in_dil2;
   uint k_dil0, k_dil1, k_dil2;
+  uint k_chunk, split_stride;
 } p;
 
 shared VEC4 As[2 * BK * PA];
@@ -69,18 +76,35 @@ int source(int q, uint dil, uint dim) {
   return i < dim ? int(i) : -1;
 }
 
-void compute_tile(uint g, uint m0, uint n0, uint tid) {
-  const uint tx = tid % SIDE, ty = tid / SIDE;
-  const uint a_base = g * p.m * p.k;
-  // This invocation's B column: its image and output coordinates.
-  const uint col = n0 + tid % BN;
-  const bool col_in = col < p.cols;
+// Column col's image base and origin on each axis (output index * stride - pad).
+struct Column {
+  bool inside;  // col < cols
+  uint img;
+  int q0, q1, q2;
+};
+
+Column column(uint col, uint g) {
+  Column c;
+  c.inside = col < p.cols;
   const uint nb = col / p.positions, pos = col % p.positions;
   const uint o2 = pos % p.out_d2, o1 = (pos / p.out_d2) % p.out_d1,
              o0 = pos / (p.out_d2 * p.out_d1);
-  const int q0 = int(o0 * p.stride0) - p.pad0, q1 = int(o1 * p.stride1) - p.pad1,
-            q2 = int(o2 * p.stride2) - p.pad2;
-  const uint img = nb * p.image_stride + g * p.group_stride;
+  c.q0 = int(o0 * p.stride0) - p.pad0;
+  c.q1 = int(o1 * p.stride1) - p.pad1;
+  c.q2 = int(o2 * p.stride2) - p.pad2;
+  c.img = nb * p.image_stride + g * p.group_stride;
+  return c;
+}
+
+void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
+  const uint tx = tid % SIDE, ty = tid / SIDE;
+  const uint a_base = g * p.m * p.k;
+  // This invocation's B columns: one (tid % BN), or with K_FASTEST LOADS_B of them.
+  Column cols[LOADS_B];
+  [[unroll]] for (uint r = 0; r < (K_FASTEST ? LOADS_B : 1u); ++r) {
+    cols[r] = column(n0 + (K_FASTEST ? tid / BK + r * (THREADS / BK) : tid % BN), g);
+  }
+  const uint k_begin = split * p.k_chunk, k_end = min(p.k, k_begin + p.k_chunk);
   const uint taps = FIXED_KERNEL ? K_D0 * K_D1 * K_D2 : p.taps;
   const uint kd1 = FIXED_KERNEL ? K_D1 : p.k_d1, kd2 = FIXED_KERNEL ? K_D2 : p.k_d2;
 
@@ -95,19 +119,20 @@ void compute_tile(uint g, uint m0, uint n0, uint tid) {
     [[unroll]] for (uint r = 0; r < LOADS_A; ++r) {                                          \
       const uint u = tid + r * THREADS;                                                      \
       const uint gm = m0 + u / BK, gk = (k0) + u % BK;                                       \
-      ra[r] = gm < p.m && gk < p.k ? load_a(a_base + gm * p.k + gk) : ACC(0);                \
+      ra[r] = gm < p.m && gk < k_end ? load_a(a_base + gm * p.k + gk) : ACC(0);              \
     }                                                                                        \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                          \
-      const uint gk = (k0) + tid / BN + r * B_ROWS;                                          \
+      const uint gk = (k0) + (K_FASTEST ? tid % BK : tid / BN + r * B_ROWS);                 \
+      const Column cl = cols[K_FASTEST ? r : 0];                                             \
       ACC v = ACC(0);                                                                        \
-      if (col_in && gk < p.k) {                                                              \
+      if (cl.inside && gk < k_end) {                                                         \
         const uint c = gk / taps, t = gk % taps;                                             \
         const uint t2 = t % kd2, t1 = (t / kd2) % kd1, t0 = t / (kd2 * kd1);                 \
-        const int i0 = source(q0 + int(t0 * p.k_dil0), p.in_dil0, p.in_d0);                  \
-        const int i1 = source(q1 + int(t1 * p.k_dil1), p.in_dil1, p.in_d1);                  \
-        const int i2 = source(q2 + int(t2 * p.k_dil2), p.in_dil2, p.in_d2);                  \
+        const int i0 = source(cl.q0 + int(t0 * p.k_dil0), p.in_dil0, p.in_d0);               \
+        const int i1 = source(cl.q1 + int(t1 * p.k_dil1), p.in_dil1, p.in_d1);               \
+        const int i2 = source(cl.q2 + int(t2 * p.k_dil2), p.in_dil2, p.in_d2);               \
         if (i0 >= 0 && i1 >= 0 && i2 >= 0) {                                                 \
-          v = load_b(img + c * p.in_plane + (uint(i0) * p.in_d1 + uint(i1)) * p.in_d2 +      \
+          v = load_b(cl.img + c * p.in_plane + (uint(i0) * p.in_d1 + uint(i1)) * p.in_d2 +   \
                      uint(i2));                                                              \
         }                                                                                    \
       }                                                                                      \
@@ -121,16 +146,17 @@ void compute_tile(uint g, uint m0, uint n0, uint tid) {
       As[((buf) * BK + kk) * PA + row / 4][row % 4] = ra[r];                                 \
     }                                                                                        \
     [[unroll]] for (uint r = 0; r < LOADS_B; ++r) {                                          \
-      const uint cl = tid % BN, kk = tid / BN + r * B_ROWS;                                  \
+      const uint cl = K_FASTEST ? tid / BK + r * (THREADS / BK) : tid % BN;                  \
+      const uint kk = K_FASTEST ? tid % BK : tid / BN + r * B_ROWS;                          \
       Bs[((buf) * BK + kk) * PB + cl / 4][cl % 4] = rb[r];                                   \
     }
 
   uint buf = 0;
-  FETCH(0)
+  FETCH(k_begin)
   STORE(0)
   barrier();
-  for (uint k0 = 0; k0 < p.k; k0 += BK) {
-    const bool more = k0 + BK < p.k;  // uniform: the barrier below stays uniform
+  for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
+    const bool more = k0 + BK < k_end;  // uniform: the barrier below stays uniform
     if (more) {
       FETCH(k0 + BK)
     }
@@ -159,7 +185,9 @@ void compute_tile(uint g, uint m0, uint n0, uint tid) {
       const uint out_col = (gn / p.positions) * p.out_channels * p.positions + gn % p.positions;
       [[unroll]] for (uint i = 0; i < TM; ++i) {
         const uint gm = m0 + (i / 4) * (SIDE * 4) + ty * 4 + i % 4;
-        if (gm < p.m) store_c(out_col + (g * p.m + gm) * p.positions, acc[i][j][c]);
+        if (gm < p.m) {
+          store_c(split * p.split_stride + out_col + (g * p.m + gm) * p.positions, acc[i][j][c]);
+        }
       }
     }
   }
@@ -169,10 +197,11 @@ void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tiles_m = (p.m + BM - 1) / BM;
   const uint tiles_n = (p.cols + BN - 1) / BN;
-  for (uint g = gl_WorkGroupID.z; g < p.groups; g += gl_NumWorkGroups.z) {
+  const uint splits = max(1u, (p.k + p.k_chunk - 1) / p.k_chunk);  // K = 0: one, of zeros
+  for (uint z = gl_WorkGroupID.z; z < p.groups * splits; z += gl_NumWorkGroups.z) {
     for (uint tm = gl_WorkGroupID.y; tm < tiles_m; tm += gl_NumWorkGroups.y) {
       for (uint tn = gl_WorkGroupID.x; tn < tiles_n; tn += gl_NumWorkGroups.x) {
-        compute_tile(g, tm * BM, tn * BN, tid);
+        compute_tile(z % p.groups, z / p.groups, tm * BM, tn * BN, tid);
       }
     }
   }
