@@ -114,12 +114,80 @@ void gemm(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const
   }
 }
 
+// C[m, n] = A[m, k] . B^T, B stored [n, k] row-major (no conjugation for complex types).
+template <class F>
+void gemm_bt(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const F* a,
+             const F* b, F* c) {
+  const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+  if constexpr (std::is_same_v<F, float>) {
+    lib.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, a, K, b, K, 0.0f, c, N);
+  } else if constexpr (std::is_same_v<F, double>) {
+    lib.dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0, a, K, b, K, 0.0, c, N);
+  } else {
+    const F one(1), zero(0);
+    auto complex_gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
+    complex_gemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, &one, a, K, b, K, &zero, c, N);
+  }
+}
+
+// Few output positions over a long K (a kernel cotangent as a conv: the input and g with
+// batch and channels swapped, 3x3 outputs of a 56x56 kernel), where im2col's rows are a few
+// positions each: each column is filled along K instead (conv_column_along_k), the columns
+// of several images at once (at most 32 MiB, whole images), and one GEMM per group gives
+// their outputs transposed (columns x out channels: a long side for BLAS, where the
+// positions of one image are a handful), scattered into the [n, o, pos] output.
+template <class F>
+void conv_long_k(const ConvGeometry& g, const ConvParams& p, const F* input, const F* kernel,
+                 F* out) {
+  const std::int64_t k = g.rows();
+  const Blas& lib = blas();
+  const std::int64_t column_bytes = k * static_cast<std::int64_t>(sizeof(F));
+  const std::int64_t per_chunk = std::clamp<std::int64_t>(
+      (std::int64_t{32} << 20) / std::max<std::int64_t>(column_bytes * g.positions, 1), 1,
+      g.out_batch);
+  const std::size_t rank = g.in_dims.size();
+  const Tensor col =
+      make_tensor(DType::u8, {per_chunk * g.positions * column_bytes});  // the host pool's bytes
+  F* cols = mutable_data<F>(col);
+  std::vector<F> block(static_cast<std::size_t>(per_chunk * g.positions * g.group_out));
+  const std::int64_t in_image = g.channels * g.in_plane;
+  for (std::int64_t grp = 0; grp < g.groups; ++grp) {
+    for (std::int64_t b0 = 0; b0 < g.out_batch; b0 += per_chunk) {
+      const std::int64_t b1 = std::min(g.out_batch, b0 + per_chunk);
+      const std::int64_t n = (b1 - b0) * g.positions;
+      parallel_for(n, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(k, 1)),
+                   [&](std::int64_t j0, std::int64_t j1) {
+                     std::vector<std::int64_t> scratch(2 * rank);
+                     for (std::int64_t j = j0; j < j1; ++j) {
+                       const std::int64_t b = b0 + j / g.positions;
+                       // Feature groups read a channel slice; batch groups another image.
+                       const std::int64_t image = p.batch_groups > 1 ? b + grp * g.out_batch : b;
+                       const std::int64_t channel0 = p.feature_groups > 1 ? grp * g.group_in : 0;
+                       conv_column_along_k(g, input + image * in_image + channel0 * g.in_plane,
+                                           j % g.positions, cols + j * k, scratch.data());
+                     }
+                   });
+      gemm_bt<F>(lib, n, g.group_out, k, cols, kernel + grp * g.group_out * k, block.data());
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t b = b0 + j / g.positions, pos = j % g.positions;
+        F* dst = out + (b * g.out_channels + grp * g.group_out) * g.positions + pos;
+        const F* src = block.data() + j * g.group_out;
+        for (std::int64_t o = 0; o < g.group_out; ++o) dst[o * g.positions] = src[o];
+      }
+    }
+  }
+}
+
 // out[n, o, pos] for float type F, input and kernel already in F.
 template <class F>
 void conv_gemm(const ConvGeometry& g, const ConvParams& p, const F* input, const F* kernel,
                F* out) {
   const std::int64_t k = g.rows();
   const bool pointwise = is_pointwise(g);
+  if (!pointwise && g.positions < g.taps) {
+    conv_long_k(g, p, input, kernel, out);
+    return;
+  }
   const Blas& lib = blas();
   const Split split = split_for(lib, g);
   const std::int64_t width = split == Split::images ? g.positions : tile_width(g, sizeof(F));

@@ -101,4 +101,52 @@ void conv_column_row(const ConvGeometry& g, const F* chan0, std::int64_t row, st
   }
 }
 
+// Writes the column of output position `pos` along all of K: dst[row] for row in [0, rows())
+// (channel row / taps, tap row % taps). For a kernel longer than the output (a kernel
+// cotangent as a conv), where a row of the matrix above is a few positions and a column a
+// long run of taps; the taps on the last axis read one run of x per channel and outer tap.
+// `scratch` holds 2 * spatial rank integers.
+template <class F>
+void conv_column_along_k(const ConvGeometry& g, const F* chan0, std::int64_t pos, F* dst,
+                         std::int64_t* scratch) {
+  const std::size_t rank = g.in_dims.size(), last = rank - 1;
+  std::int64_t* o = scratch;
+  std::int64_t* tap = scratch + rank;
+  std::int64_t rem = pos;
+  for (std::size_t a = rank; a-- > 0;) {
+    o[a] = rem % g.out_dims[a];
+    rem /= g.out_dims[a];
+  }
+  const std::int64_t run = g.k_dims[last];
+  const std::int64_t outer_taps = g.taps / std::max<std::int64_t>(run, 1);
+  for (std::int64_t c = 0; c < g.group_in; ++c) {
+    const F* chan = chan0 + c * g.in_plane;
+    for (std::int64_t t = 0; t < outer_taps; ++t) {
+      std::int64_t idx = t;
+      for (std::size_t a = last; a-- > 0;) {
+        tap[a] = idx % g.k_dims[a];
+        idx /= g.k_dims[a];
+      }
+      std::int64_t offset = 0, scale = g.in_dims[last];
+      bool inside = true;
+      for (std::size_t a = last; a-- > 0;) {
+        const std::int64_t i = conv_source_index(g, a, o[a], tap[a]);
+        inside = inside && i >= 0;
+        offset += i * scale;
+        scale *= g.in_dims[a];
+      }
+      F* out = dst + (c * outer_taps + t) * run;
+      if (!inside) {
+        std::fill(out, out + run, F(0));
+        continue;
+      }
+      const F* src = chan + offset;
+      for (std::int64_t x = 0; x < run; ++x) {
+        const std::int64_t i = conv_source_index(g, last, o[last], x);
+        out[x] = i < 0 ? F(0) : src[i];
+      }
+    }
+  }
+}
+
 }  // namespace vkt::cpu_kernels

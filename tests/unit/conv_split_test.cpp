@@ -1,7 +1,8 @@
 // conv on the cpu against a direct sum in double, on layers wide enough (64 input channels
 // x 3x3 taps) that the output positions are cut into several column tiles whose edges fall
 // inside output rows, under both work splits (cpu_conv_split=tiles|images): strides,
-// padding (negative too), input and kernel dilation, feature groups.
+// padding (negative too), input and kernel dilation, feature groups; and kernels longer than
+// the output, whose columns are filled along K.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -89,6 +90,10 @@ TEST(ConvSplit, EverySplitMatchesADirectSum) {
       {{2, 64, 11, 13}, {3, 64, 3, 3}, options({1, 2}, {{1, 0}, {2, 1}}, {2, 3}, {1, 2}, 1)},
       {{2, 128, 17, 21}, {6, 64, 3, 3}, options({1, 1}, {{0, 0}, {1, 1}}, {1, 1}, {1, 1}, 2)},
       {{4, 64, 9, 70}, {2, 64, 1, 1}, options({1, 1}, {{0, 0}, {0, 0}}, {1, 1}, {1, 1}, 1)},
+      // Kernels longer than the output (kernel cotangents as convs): columns along K.
+      {{3, 8, 20, 22}, {5, 8, 17, 19}, options({1, 1}, {{1, 1}, {1, 1}}, {1, 1}, {1, 1}, 1)},
+      {{2, 6, 21, 21}, {4, 3, 9, 9}, options({1, 1}, {{1, 0}, {1, 0}}, {1, 1}, {2, 2}, 2)},
+      {{2, 4, 7, 8}, {3, 4, 10, 11}, options({1, 1}, {{1, 1}, {0, 1}}, {2, 2}, {1, 1}, 1)},
   };
   for (const char* split : {"tiles", "images"}) {
     const OverrideScope forced(std::string("cpu_conv_split=") + split);
