@@ -71,6 +71,12 @@ class Backend {
   // True where the core hands this backend every call as it comes, with no fallback policy:
   // the cpu (the reference runs everything) and vkt::compile's tracer (records every call).
   virtual bool takes_every_call() const { return is_cpu(); }
+  // True where this backend records calls rather than running them (vkt::compile's tracer):
+  // a tensor of a device that such a call reads is kept by reference, a constant of the
+  // recording (capture), where a cpu tensor's bytes are copied in.
+  virtual bool captures_device_tensors() const { return false; }
+  // `t`, a tensor of a device, as this backend's; only where captures_device_tensors().
+  virtual Tensor capture(const Tensor& t);
 
   // Storage holding a copy of `nbytes` host bytes (an upload on a device backend).
   virtual std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) = 0;

@@ -84,6 +84,18 @@ def test_stop_gradient_makes_a_constant():
     assert vt.stop_gradient(x).tolist() == [0.5, 2.0]
 
 
+def test_a_closed_over_tensor_is_a_constant(device):
+    w = vt.asarray(np.array([1.0, 2.0, 3.0]), device=device)
+    x = vt.asarray(np.array([1.0, -1.0, 0.5]), device=device)
+
+    def loss(v):  # reads w without taking it, as a model's closure over its weights does
+        return vt.sum(v * v * w)
+
+    g = vt.grad(loss)(x)
+    assert g.device == device and g.tolist() == [2.0, -4.0, 3.0]
+    assert vt.compile(loss)(x).item() == 1.0 + 2.0 + 0.75
+
+
 def test_parameters_as_a_tuple_or_dict_get_gradients_of_the_same_structure(device):
     w = vt.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]), device=device)
     b = vt.asarray(np.array([0.5, -0.5]), device=device)

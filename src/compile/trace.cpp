@@ -42,6 +42,11 @@ class TracerBackend final : public Backend {
  public:
   std::string name() const override { return "trace"; }
   bool takes_every_call() const override { return true; }
+  bool captures_device_tensors() const override { return true; }
+  Tensor capture(const Tensor& t) override {
+    if (current_trace == nullptr) active_trace(0, "capture");
+    return current_trace->captured(t);
+  }
 
   std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) override {
     if (current_trace == nullptr) {
@@ -142,6 +147,23 @@ Tensor Trace::stopped(const Tensor& t) {
   auto s = std::make_shared<TraceStorage>(tracer(), bytes, id_, ref.node);
   s->stops_gradient = true;
   return Tensor(ref.dtype, ref.shape, std::move(s));
+}
+
+Tensor Trace::captured(const Tensor& t) {
+  for (const auto& [real, symbol] : captured_) {
+    if (real.storage() == t.storage() && real.dtype() == t.dtype() && real.shape() == t.shape()) {
+      return symbol;
+    }
+  }
+  GraphNode n;
+  n.kind = GraphNode::Kind::captured;
+  n.dtype = t.dtype();
+  n.shape = t.shape();
+  n.captured = t;
+  graph_.nodes.push_back(std::move(n));
+  Tensor symbol = symbolic(static_cast<int>(graph_.nodes.size()) - 1, t.dtype(), t.shape());
+  captured_.emplace_back(t, symbol);
+  return symbol;
 }
 
 Graph Trace::finish(const std::vector<Tensor>& outputs) {

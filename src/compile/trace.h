@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "compile/graph.h"
@@ -34,11 +35,15 @@ class Trace {
   ValueRef ref_of(const Tensor& t);
   // t's value through a use that no cotangent crosses (vkt::stop_gradient): no op.
   Tensor stopped(const Tensor& t);
+  // A device tensor an op reads without the function taking it: a captured value (a constant
+  // of the trace, no copy), the same node for each use of the same tensor.
+  Tensor captured(const Tensor& t);
   Tensor symbolic(int node, DType dtype, const Shape& shape);
 
  private:
   Graph graph_;
   std::vector<Tensor> symbolic_;
+  std::vector<std::pair<Tensor, Tensor>> captured_;  // a device tensor, its symbolic value
   std::uint64_t id_;
   Trace* previous_;
 };

@@ -11,7 +11,9 @@
 #include "core/legacy_policy.h"
 #include "vkt/backend.h"
 #include "vkt/backend/op_info.h"
+#include "vkt/error.h"
 #include "vkt/ledger.h"
+#include "vkt/tensor.h"
 
 namespace vkt {
 namespace {
@@ -35,6 +37,9 @@ thread_local Backend* scoped_default = nullptr;
 Backend& pick_backend(const OpCall& call) {
   detail::check_backends(op_name(call.op), call.inputs);
   for (const Tensor& t : call.inputs) {
+    if (t.backend().captures_device_tensors()) return t.backend();
+  }
+  for (const Tensor& t : call.inputs) {
     if (!t.backend().is_cpu()) return t.backend();
   }
   if (!call.inputs.empty()) return cpu();
@@ -57,6 +62,11 @@ void apply_fallback_policy(const OpCall& call, Backend& b) {
 }
 
 }  // namespace
+
+Tensor Backend::capture(const Tensor& t) {
+  throw Error("[" + name() + "] records no calls, so it captures no tensors (got one of " +
+              t.backend().name() + ")");
+}
 
 Backend& default_backend() {
   if (scoped_default != nullptr) return *scoped_default;
@@ -105,6 +115,12 @@ void check_one_device(std::string_view op, const Range& inputs) {
     if (chosen == nullptr) {
       chosen = &b;
     } else if (chosen != &b) {
+      // A recording backend (the tracer) takes the devices' tensors by reference.
+      if (chosen->captures_device_tensors()) continue;
+      if (b.captures_device_tensors()) {
+        chosen = &b;
+        continue;
+      }
       throw IncompatibleBackends("[" + std::string(op) + "] inputs live on " + chosen->name() +
                                  " and " + b.name() + "; transfer one explicitly");
     }
@@ -160,6 +176,10 @@ void move_inputs(OpCall& call, Backend& b) {
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     Tensor& t = call.inputs[i];
     if (t.defined() && &t.backend() == &b) continue;  // transfer would return t itself
+    if (t.defined() && b.captures_device_tensors() && !t.backend().is_cpu()) {
+      t = b.capture(t);
+      continue;
+    }
     t = naming_failures_lazily(
         [&] {
           return "[" + std::string(op_name(call.op)) + "] moving input " + std::to_string(i) +

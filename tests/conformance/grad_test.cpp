@@ -1,7 +1,7 @@
 // Gradients on Vulkan: every rule family gives the cpu's gradient within f32 tolerance, the
 // gradient stays on the device, and a training step of an MLP and of a CNN on resident
 // parameters records no fallback and no download (the seed project's conv backward ran on
-// the cpu unnoticed; here it cannot).
+// the cpu unnoticed; here it cannot). A device tensor the function captures is a constant.
 #include <cmath>
 #include <functional>
 #include <string>
@@ -27,7 +27,6 @@ class GradOnVulkan : public VulkanTest {};
 void expect_same_gradient(const std::string& name, const Unary& f, const Tensor& x_cpu) {
   SCOPED_TRACE(name);
   const Shape out = f(x_cpu).shape();
-  // A device tensor the function uses is an argument (as for vkt::compile), not a capture.
   const TensorFunction loss = [f](const Ts& a) { return Ts{sum(multiply(f(a[0]), a[1]))}; };
   const Tensor w = f32_values(out, -1, 1, 99);
   const Tensor expected = grad(loss, {x_cpu, w}, {0})[0];
@@ -182,6 +181,26 @@ TEST_F(GradOnVulkan, CnnStepStaysOnTheDevice) {
     const std::vector<float> t = traced[i].to_vector<float>();
     for (std::size_t j = 0; j < e.size(); ++j) EXPECT_NEAR(t[j], e[j], 1e-5 * (1 + std::abs(e[j])));
   }
+}
+
+// A device tensor the function reads without taking it (a closure's weights) is a constant
+// of the trace, kept by reference: no gradient, no copy to the host, and compile keeps it in
+// the plan, as JAX's jit keeps a closed-over array.
+TEST_F(GradOnVulkan, ACapturedDeviceTensorIsAConstant) {
+  const Tensor w = transfer(from_vector<float>({1, 2, 3, 4}), vulkan());
+  const Tensor x = transfer(from_vector<float>({1, -1, 2, 0.5f}), vulkan());
+  const TensorFunction loss = [w](const Ts& a) {
+    return Ts{sum(multiply(multiply(a[0], a[0]), w))};
+  };
+  LedgerScope scope;
+  const Ts g = grad(loss, {x}, {0});
+  const Ts value = compile(loss)(Ts{x});
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(d.downloads, 0u) << d.to_string();
+  EXPECT_EQ(d.fallbacks, 0u) << d.to_string();
+  EXPECT_EQ(&g[0].backend(), &vulkan());
+  EXPECT_EQ(g[0].to_vector<float>(), (std::vector<float>{2, -4, 12, 4}));  // 2 x w
+  EXPECT_EQ(value[0].item<float>(), 1.0f + 2.0f + 12.0f + 1.0f);
 }
 
 }  // namespace
