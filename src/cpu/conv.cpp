@@ -96,37 +96,22 @@ std::int64_t tile_width(const ConvGeometry& g, std::size_t item_bytes) {
   return std::clamp<std::int64_t>(width, 1, g.positions);
 }
 
+// C[m, n] = A[m, k] . B, B stored [k, n] (ldb) or, with b_transposed, [n, k] (ldb = k);
+// no conjugation for complex types (Nx's conv).
 template <class F>
 void gemm(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const F* a, const F* b,
-          std::int64_t ldb, F* c, std::int64_t ldc) {
+          std::int64_t ldb, F* c, std::int64_t ldc, bool b_transposed = false) {
   const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+  const auto LDB = static_cast<blasint>(ldb), LDC = static_cast<blasint>(ldc);
+  const CBLAS_TRANSPOSE tb = b_transposed ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<F, float>) {
-    lib.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b,
-              static_cast<blasint>(ldb), 0.0f, c, static_cast<blasint>(ldc));
+    lib.sgemm(CblasRowMajor, CblasNoTrans, tb, M, N, K, 1.0f, a, K, b, LDB, 0.0f, c, LDC);
   } else if constexpr (std::is_same_v<F, double>) {
-    lib.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b,
-              static_cast<blasint>(ldb), 0.0, c, static_cast<blasint>(ldc));
-  } else {  // c64, c128: no conjugation (Nx's conv)
-    const F one(1), zero(0);
-    auto complex_gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
-    complex_gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, &one, a, K, b,
-                 static_cast<blasint>(ldb), &zero, c, static_cast<blasint>(ldc));
-  }
-}
-
-// C[m, n] = A[m, k] . B^T, B stored [n, k] row-major (no conjugation for complex types).
-template <class F>
-void gemm_bt(const Blas& lib, std::int64_t m, std::int64_t n, std::int64_t k, const F* a,
-             const F* b, F* c) {
-  const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
-  if constexpr (std::is_same_v<F, float>) {
-    lib.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, a, K, b, K, 0.0f, c, N);
-  } else if constexpr (std::is_same_v<F, double>) {
-    lib.dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0, a, K, b, K, 0.0, c, N);
+    lib.dgemm(CblasRowMajor, CblasNoTrans, tb, M, N, K, 1.0, a, K, b, LDB, 0.0, c, LDC);
   } else {
     const F one(1), zero(0);
     auto complex_gemm = std::is_same_v<F, std::complex<float>> ? lib.cgemm : lib.zgemm;
-    complex_gemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, &one, a, K, b, K, &zero, c, N);
+    complex_gemm(CblasRowMajor, CblasNoTrans, tb, M, N, K, &one, a, K, b, LDB, &zero, c, LDC);
   }
 }
 
@@ -167,7 +152,8 @@ void conv_long_k(const ConvGeometry& g, const ConvParams& p, const F* input, con
                                            j % g.positions, cols + j * k, scratch.data());
                      }
                    });
-      gemm_bt<F>(lib, n, g.group_out, k, cols, kernel + grp * g.group_out * k, block.data());
+      gemm<F>(lib, n, g.group_out, k, cols, kernel + grp * g.group_out * k, k, block.data(),
+              g.group_out, true);
       for (std::int64_t j = 0; j < n; ++j) {
         const std::int64_t b = b0 + j / g.positions, pos = j % g.positions;
         F* dst = out + (b * g.out_channels + grp * g.group_out) * g.positions + pos;

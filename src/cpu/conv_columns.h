@@ -33,6 +33,23 @@ inline std::int64_t conv_source_index(const ConvGeometry& g, std::size_t a, std:
   return i < g.in_dims[a] ? i : -1;
 }
 
+// The offset in a channel of the input row that output index o and tap read on every axis
+// but the last; false where one of those axes falls on padding or between dilated elements.
+inline bool conv_outer_offset(const ConvGeometry& g, const std::int64_t* o, const std::int64_t* tap,
+                              std::int64_t& offset) {
+  const std::size_t last = g.in_dims.size() - 1;
+  std::int64_t scale = g.in_dims[last];
+  bool inside = true;
+  offset = 0;
+  for (std::size_t a = last; a-- > 0;) {
+    const std::int64_t i = conv_source_index(g, a, o[a], tap[a]);
+    inside = inside && i >= 0;
+    offset += i * scale;
+    scale *= g.in_dims[a];
+  }
+  return inside;
+}
+
 // Writes row `row` (channel row / taps, tap row % taps) of the column matrix for output
 // positions [p0, p1) into dst[0, p1 - p0); `chan0` points at the group's first channel of
 // the image; `scratch` holds 2 * spatial rank integers (kept by the caller: this runs per
@@ -67,14 +84,8 @@ void conv_column_row(const ConvGeometry& g, const F* chan0, std::int64_t row, st
       o[a] = idx % g.out_dims[a];
       idx /= g.out_dims[a];
     }
-    std::int64_t offset = 0, scale = in_width;
-    bool inside = true;
-    for (std::size_t a = last; a-- > 0;) {
-      const std::int64_t i = conv_source_index(g, a, o[a], tap[a]);
-      inside = inside && i >= 0;
-      offset += i * scale;
-      scale *= g.in_dims[a];
-    }
+    std::int64_t offset = 0;
+    const bool inside = conv_outer_offset(g, o, tap, offset);
     F* out = dst + (p - p0);
     const std::int64_t n = x1 - x0;
     if (!inside) {
@@ -127,14 +138,8 @@ void conv_column_along_k(const ConvGeometry& g, const F* chan0, std::int64_t pos
         tap[a] = idx % g.k_dims[a];
         idx /= g.k_dims[a];
       }
-      std::int64_t offset = 0, scale = g.in_dims[last];
-      bool inside = true;
-      for (std::size_t a = last; a-- > 0;) {
-        const std::int64_t i = conv_source_index(g, a, o[a], tap[a]);
-        inside = inside && i >= 0;
-        offset += i * scale;
-        scale *= g.in_dims[a];
-      }
+      std::int64_t offset = 0;
+      const bool inside = conv_outer_offset(g, o, tap, offset);
       F* out = dst + (c * outer_taps + t) * run;
       if (!inside) {
         std::fill(out, out + run, F(0));
