@@ -43,6 +43,7 @@ VulkanBackend::VulkanBackend(int index)
       copy_path_(CopyPath::transfer_command),
       poison_(settings().poison.value_or(false)),
       sort_local_max_(kNoCount) {
+  pool_.set_reuse_clock(&recorder_.reuse_clock());
   detail::register_fused_compiler(*this, &compile_fused, {true, true, kMaxFusedRow, true});
   // shaderc's one-time start-up, off the first compiled call's path (kernel_cache.h).
   warm_up_shader_compiler();

@@ -228,11 +228,12 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
   if (rounded <= block / 4 && size_class < free_.size()) {
     auto& list = free_[size_class];
     BufferRange r;
-    if (!list.empty()) {
-      // Queue-ordered: the range released longest ago, the least likely to be read by
-      // commands since the batch's last barrier (reusing one of those costs a barrier, and a
-      // barrier waits for all earlier work). Else the latest: warm in a host-mapped cache.
-      const bool oldest = queue_ordered();
+    // Queue-ordered: the range released longest ago, once a barrier was recorded after its
+    // release (reusing one the latest commands read would cost a barrier, which waits for
+    // all earlier work); the list is in release order. Else the latest: warm in a
+    // host-mapped cache.
+    const bool oldest = queue_ordered();
+    if (!list.empty() && (!oldest || past_barrier(list.front().released_at))) {
       const FreeRange f = oldest ? list.front() : list.back();
       if (oldest) {
         list.pop_front();
@@ -259,6 +260,7 @@ BufferRange MemoryPool::allocate(std::size_t nbytes) {
   if (size > ctx_.limits().max_allocation) size = (want + kMinClass - 1) / kMinClass * kMinClass;
   for (auto it = idle_dedicated_.begin(); it != idle_dedicated_.end(); ++it) {
     if (dedicated_[*it]->size != size) continue;
+    if (queue_ordered() && !past_barrier(dedicated_released_at_[*it])) continue;
     const std::uint32_t slot = *it;
     idle_dedicated_.erase(it);
     idle_bytes_ -= size;
@@ -306,6 +308,8 @@ void MemoryPool::release(const BufferRange& r) {
   if (r.dedicated) {
     // Kept for reuse (no vkAllocateMemory per op); the oldest idle ones go past the cap.
     idle_dedicated_.push_back(r.owner);
+    if (dedicated_released_at_.size() <= r.owner) dedicated_released_at_.resize(r.owner + 1);
+    dedicated_released_at_[r.owner] = clock_now();
     idle_bytes_ += dedicated_[r.owner]->size;
     while (idle_bytes_ > kIdleDedicatedCap && !idle_dedicated_.empty()) {
       idle_bytes_ -= dedicated_[idle_dedicated_.front()]->size;
@@ -315,7 +319,7 @@ void MemoryPool::release(const BufferRange& r) {
     return;
   }
   blocks_[r.owner]->live -= 1;
-  free_[r.size_class].push_back({r.owner, r.offset});
+  free_[r.size_class].push_back({r.owner, r.offset, clock_now()});
 }
 
 std::shared_ptr<const void> MemoryPool::memory_of(const BufferRange& r) const {

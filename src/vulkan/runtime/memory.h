@@ -7,6 +7,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -54,6 +55,17 @@ OwnedBuffer create_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFl
                           VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred = 0,
                           VkMemoryPropertyFlags avoid = 0);
 
+// The recorder's side of a queue-ordered pool's reuse (Recorder keeps one): a range the
+// pending batch used since its last barrier is reused only after the next barrier, so reuse
+// never adds a barrier (one waits for all earlier work) between ops that could overlap.
+struct ReuseClock {
+  std::atomic<std::uint64_t> barriers{0};  // barriers recorded and batches submitted
+  std::atomic<bool> batch_open{false};
+  // Whether a range released when `barriers` read `at` is free of hazards for the next
+  // command: no batch is open (the next opens with a barrier), or a barrier came since.
+  bool past(std::uint64_t at) const { return !batch_open.load() || barriers.load() > at; }
+};
+
 class MemoryPool {
  public:
   static constexpr VkDeviceSize kMinClass = 256;
@@ -86,6 +98,9 @@ class MemoryPool {
   // The allocation under `range` (its block or dedicated buffer), shared with whatever
   // must keep it alive.
   std::shared_ptr<const void> memory_of(const BufferRange& range) const;
+  // The recorder's clock: a queue-ordered pool hands a released range out again only once
+  // it is past a barrier (ReuseClock::past). Unset: at once.
+  void set_reuse_clock(const ReuseClock* clock) { clock_ = clock; }
   // Frees every block none of whose ranges is in use.
   void trim();
 
@@ -114,7 +129,10 @@ class MemoryPool {
   struct FreeRange {
     std::uint32_t block;
     VkDeviceSize offset;
+    std::uint64_t released_at = 0;  // the barrier clock when released
   };
+  bool past_barrier(std::uint64_t at) const { return clock_ == nullptr || clock_->past(at); }
+  std::uint64_t clock_now() const { return clock_ != nullptr ? clock_->barriers.load() : 0; }
 
   OwnedBuffer create_working(VkDeviceSize size);
   // Sets r's host address (mapped, or write_mapped for small uploads) from its block's.
@@ -142,6 +160,8 @@ class MemoryPool {
   std::vector<std::deque<FreeRange>> free_;              // per size class
   std::vector<std::shared_ptr<OwnedBuffer>> dedicated_;  // null where released
   std::vector<std::uint32_t> idle_dedicated_;            // released, kept for reuse
+  std::vector<std::uint64_t> dedicated_released_at_;     // per slot, the barrier clock
+  const ReuseClock* clock_ = nullptr;
   VkDeviceSize idle_bytes_ = 0;
 };
 

@@ -70,6 +70,7 @@ void Recorder::abandon() {
   (void)vkDeviceWaitIdle(ctx_.device());
   abandoned_ = true;
   open_ = false;
+  reuse_clock_.batch_open.store(false);
   pending_ = Batch{};  // its command buffer and descriptor pool go with their pools
   in_flight_.clear();  // releases the storages the batches held
   written_.clear();
@@ -105,6 +106,8 @@ void Recorder::open_batch() {
   mb.dstAccessMask = kDeviceAccess;
   vkCmdPipelineBarrier(pending_.cmd, kDeviceStages, kDeviceStages, 0, 1, &mb, 0, nullptr, 0,
                        nullptr);
+  reuse_clock_.barriers.fetch_add(1);
+  reuse_clock_.batch_open.store(true);
   written_.clear();
   read_.clear();
   since_barrier_stages_ = 0;
@@ -149,6 +152,7 @@ void Recorder::barrier_if_hazard(const Access* begin, const Access* end,
     vkCmdPipelineBarrier(pending_.cmd, src, kDeviceStages, 0, 0, nullptr,
                          static_cast<std::uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
     hazard_barriers_ += 1;
+    reuse_clock_.barriers.fetch_add(1);
     written_.clear();
     read_.clear();
     since_barrier_stages_ = 0;
@@ -197,6 +201,9 @@ void Recorder::end_op() {
 std::uint64_t Recorder::submit() {
   check_alive();
   if (!open_) return next_value_ - 1;
+  // The next command follows the next batch's opening barrier.
+  reuse_clock_.barriers.fetch_add(1);
+  reuse_clock_.batch_open.store(false);
   // Device writes become visible to host reads once the timeline value is reached.
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = kDeviceWrites;

@@ -8,6 +8,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -82,6 +83,8 @@ class Recorder {
   static constexpr std::uint32_t kMaxBindings = 4;
   // Hazard barriers inserted inside batches so far (not the one barrier opening each batch).
   std::uint64_t hazard_barriers() const { return hazard_barriers_; }
+  // Barriers and batch boundaries, for the pool's reuse (MemoryPool::set_reuse_clock).
+  const ReuseClock& reuse_clock() const { return reuse_clock_; }
 
   // After the device is lost: waits until nothing runs (a lost device returns at once),
   // drops the pending and in-flight batches with the storages they held, and from then on
@@ -124,6 +127,7 @@ class Recorder {
   Owned<VkSemaphore> timeline_;
   std::uint64_t next_value_ = 1;
   std::uint64_t hazard_barriers_ = 0;
+  ReuseClock reuse_clock_;
   std::uint64_t waited_ = 0;  // the highest value the host has waited for
   std::chrono::microseconds spin_;
   std::uint32_t flush_ops_ = 0;
