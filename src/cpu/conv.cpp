@@ -134,7 +134,9 @@ void conv_long_k(const ConvGeometry& g, const ConvParams& p, const F* input, con
   const Tensor col =
       make_tensor(DType::u8, {per_chunk * g.positions * column_bytes});  // the host pool's bytes
   F* cols = mutable_data<F>(col);
-  std::vector<F> block(static_cast<std::size_t>(per_chunk * g.positions * g.group_out));
+  const Tensor block_bytes = make_tensor(
+      DType::u8, {per_chunk * g.positions * g.group_out * static_cast<std::int64_t>(sizeof(F))});
+  F* block = mutable_data<F>(block_bytes);
   const std::int64_t in_image = g.channels * g.in_plane;
   for (std::int64_t grp = 0; grp < g.groups; ++grp) {
     for (std::int64_t b0 = 0; b0 < g.out_batch; b0 += per_chunk) {
@@ -152,12 +154,12 @@ void conv_long_k(const ConvGeometry& g, const ConvParams& p, const F* input, con
                                            j % g.positions, cols + j * k, scratch.data());
                      }
                    });
-      gemm<F>(lib, n, g.group_out, k, cols, kernel + grp * g.group_out * k, k, block.data(),
-              g.group_out, true);
+      gemm<F>(lib, n, g.group_out, k, cols, kernel + grp * g.group_out * k, k, block, g.group_out,
+              true);
       for (std::int64_t j = 0; j < n; ++j) {
         const std::int64_t b = b0 + j / g.positions, pos = j % g.positions;
         F* dst = out + (b * g.out_channels + grp * g.group_out) * g.positions + pos;
-        const F* src = block.data() + j * g.group_out;
+        const F* src = block + j * g.group_out;
         for (std::int64_t o = 0; o < g.group_out; ++o) dst[o * g.positions] = src[o];
       }
     }

@@ -86,33 +86,24 @@ std::int64_t im2col_vector(DType d, std::int64_t positions) {
 std::atomic<bool> g_last_conv_gemm{false};
 std::atomic<std::uint32_t> g_last_conv_splits{1};
 
-// K in `splits` chunks of `chunk` (a multiple of the tile's K step).
-struct ConvSplit {
-  std::uint64_t splits, chunk;
-};
-
-// Splits K, as the GEMM does (linalg.cpp), when the output has too few tiles to keep a large
-// GPU busy and K is long (a kernel cotangent: a 64 x 576 output over K = images x 3136
-// positions): about 512 workgroups in all, chunks of at least 256, the partial outputs at
-// most 2^24 elements and within maxStorageBufferRange. f32 and f64 only, whose partials
-// are their accumulator's type. Otherwise one chunk.
-ConvSplit choose_split(const VulkanBackend& b, const OpCall& call, const ConvTile& t,
-                       std::int64_t cols, std::int64_t group_out, std::int64_t groups,
-                       std::int64_t k) {
+// K's split (choose_k_split, the GEMM's rule) where the output has few tiles over a long K
+// (a kernel cotangent: a 64 x 576 output over K = images x 3136 positions). f32 and f64
+// only, whose partials are their accumulator's type; one chunk of at least 1 otherwise.
+KSplit conv_k_split(const VulkanBackend& b, const OpCall& call, const ConvTile& t,
+                    std::int64_t cols, std::int64_t group_out, std::int64_t groups,
+                    std::int64_t k) {
   const auto kk = static_cast<std::uint64_t>(k);
-  const ConvSplit one{1, std::max<std::uint64_t>(kk, 1)};
-  if (call.out_dtype != DType::f32 && call.out_dtype != DType::f64) return one;
-  const auto out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
+  if (call.out_dtype != DType::f32 && call.out_dtype != DType::f64) {
+    return {1, std::max<std::uint64_t>(kk, 1)};
+  }
   const auto tiles =
       static_cast<std::uint64_t>(((cols + 16 * t.tn - 1) / (16 * t.tn)) *
                                  ((group_out + 16 * t.tm - 1) / (16 * t.tm)) * groups);
-  std::uint64_t s = std::min<std::uint64_t>((512 + tiles - 1) / tiles, kk / 256);
-  s = std::min(s, (std::uint64_t{1} << 24) / out_elements);
-  s = std::min(s,
-               b.context().limits().max_storage_range / (out_elements * itemsize(call.out_dtype)));
-  if (s < 2) return one;
-  const std::uint64_t chunk = ((kk + s - 1) / s + t.bk - 1) / t.bk * t.bk;
-  return {(kk + chunk - 1) / chunk, chunk};
+  KSplit split =
+      choose_k_split(tiles, static_cast<std::uint64_t>(numel(call.out_shape)), kk,
+                     itemsize(call.out_dtype), t.bk, b.context().limits().max_storage_range);
+  split.chunk = std::max<std::uint64_t>(split.chunk, 1);  // K = 0: one chunk of zeros
+  return split;
 }
 
 // The shader computes each tap's position in the padded, dilated input in int32:
@@ -202,28 +193,28 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   const std::int64_t cols = call.out_shape[0] * positions;
   const std::int64_t group_stride =
       p.batch_groups > 1 ? call.out_shape[0] * in[1] * in_plane : kernel.shape()[1] * in_plane;
-  const ConvPush push{u32(cols),
-                      u32(group_out),
-                      u32(kernel.shape()[1] * taps),
-                      u32(groups),
-                      u32(out_channels),
-                      u32(positions),
-                      u32(taps),
-                      u32(in[1] * in_plane),
-                      u32(group_stride),
-                      u32(in_plane),
-                      {u32(in_d[0]), u32(in_d[1]), u32(in_d[2])},
-                      u32(out_d[1]),
-                      u32(out_d[2]),
-                      u32(k_d[1]),
-                      u32(k_d[2]),
-                      {u32(stride[0]), u32(stride[1]), u32(stride[2])},
-                      {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1]),
-                       static_cast<std::int32_t>(pad[2])},
-                      {u32(in_dil[0]), u32(in_dil[1]), u32(in_dil[2])},
-                      {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])},
-                      u32(std::max<std::int64_t>(kernel.shape()[1] * taps, 1)),
-                      0};
+  ConvPush push{u32(cols),
+                u32(group_out),
+                u32(kernel.shape()[1] * taps),
+                u32(groups),
+                u32(out_channels),
+                u32(positions),
+                u32(taps),
+                u32(in[1] * in_plane),
+                u32(group_stride),
+                u32(in_plane),
+                {u32(in_d[0]), u32(in_d[1]), u32(in_d[2])},
+                u32(out_d[1]),
+                u32(out_d[2]),
+                u32(k_d[1]),
+                u32(k_d[2]),
+                {u32(stride[0]), u32(stride[1]), u32(stride[2])},
+                {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1]),
+                 static_cast<std::int32_t>(pad[2])},
+                {u32(in_dil[0]), u32(in_dil[1]), u32(in_dil[2])},
+                {u32(k_dil[0]), u32(k_dil[1]), u32(k_dil[2])},
+                0,  // k_chunk and split_stride: the implicit GEMM's, set below
+                0};
 
   const DType d = call.out_dtype;
   g_last_conv_gemm.store(false);
@@ -259,10 +250,9 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   // Loads run along K where the kernel's last axis is longer than the output's (there
   // consecutive taps are the adjacent input elements), else along the columns.
   const bool k_fastest = k_d[2] > out_d[2];
-  const ConvSplit split = choose_split(b, call, t, cols, group_out, groups, push.k);
-  ConvPush push_split = push;
-  push_split.k_chunk = u32(split.chunk);
-  push_split.split_stride = u32(split.splits > 1 ? numel(call.out_shape) : 0);
+  const KSplit split = conv_k_split(b, call, t, cols, group_out, groups, push.k);
+  push.k_chunk = u32(split.chunk);
+  push.split_stride = u32(split.splits > 1 ? numel(call.out_shape) : 0);
   Shape target_shape = call.out_shape;
   if (split.splits > 1) target_shape.insert(target_shape.begin(), std::int64_t(split.splits));
   const Tensor target = b.make_output(OpCall{Op::conv, {}, NoParams{}, d, target_shape});
@@ -283,8 +273,8 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
       static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(group_out, 16 * t.tm), limit[1])),
       static_cast<std::uint32_t>(
           std::min<std::uint64_t>(static_cast<std::uint64_t>(groups) * split.splits, limit[2]))};
-  b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&target, true}}, &push_split,
-                    sizeof(push_split), grid);
+  b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&target, true}}, &push,
+                    sizeof(push), grid);
   if (split.splits == 1) return target;
   g_last_conv_splits.store(static_cast<std::uint32_t>(split.splits));
   return run_reduce(b, OpCall{Op::sum, {target}, ReduceParams{{0}, false}, d, call.out_shape});

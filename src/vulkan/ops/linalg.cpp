@@ -128,31 +128,21 @@ std::uint32_t tiles(std::int64_t extent, std::uint32_t tile) {
   return static_cast<std::uint32_t>((extent + tile - 1) / tile);
 }
 
-// K in `splits` chunks of `chunk` (a multiple of the tile's K step).
-struct KSplit {
-  std::uint64_t splits, chunk;
-};
+std::atomic<DotKernel> g_last_kernel{DotKernel::tiled};
 
-// Splits K when the output has too few tiles to keep a large GPU busy and K is long: about
-// 512 workgroups in all, chunks of at least 256, the scratch of partial sums at most 2^24
-// elements and within maxStorageBufferRange. Otherwise one chunk.
-KSplit choose_split(const GemmView& v, const DotChoice& t, std::uint64_t word,
-                    std::uint64_t max_range) {
-  const auto k = static_cast<std::uint64_t>(v.k);
-  const std::uint64_t out_elements = static_cast<std::uint64_t>(v.batch * v.m * v.n);
-  const std::uint64_t out_tiles =
-      static_cast<std::uint64_t>(v.batch) * tiles(v.m, 16 * t.tm) * tiles(v.n, 16 * t.tn);
+}  // namespace
+
+KSplit choose_k_split(std::uint64_t out_tiles, std::uint64_t out_elements, std::uint64_t k,
+                      std::uint64_t word, std::uint32_t bk, std::uint64_t max_range) {
+  out_tiles = std::max<std::uint64_t>(out_tiles, 1);
+  out_elements = std::max<std::uint64_t>(out_elements, 1);
   std::uint64_t s = std::min<std::uint64_t>((512 + out_tiles - 1) / out_tiles, k / 256);
   s = std::min(s, (std::uint64_t{1} << 24) / out_elements);
   s = std::min(s, max_range / (out_elements * word));
   if (s < 2) return {1, k};
-  const std::uint64_t chunk = ((k + s - 1) / s + t.bk - 1) / t.bk * t.bk;
+  const std::uint64_t chunk = ((k + s - 1) / s + bk - 1) / bk * bk;
   return {(k + chunk - 1) / chunk, chunk};
 }
-
-std::atomic<DotKernel> g_last_kernel{DotKernel::tiled};
-
-}  // namespace
 
 GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   const DType acc = accumulator(d);
@@ -164,7 +154,11 @@ GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {
   l.acc = acc;
   l.choice = choose_dot_kernel(shape, d, device);
   const DotChoice& t = l.choice;
-  const KSplit split = choose_split(v, t, itemsize(acc), b.context().limits().max_storage_range);
+  const std::uint64_t out_tiles =
+      static_cast<std::uint64_t>(v.batch) * tiles(v.m, 16 * t.tm) * tiles(v.n, 16 * t.tn);
+  const KSplit split = choose_k_split(out_tiles, static_cast<std::uint64_t>(v.batch * v.m * v.n),
+                                      static_cast<std::uint64_t>(v.k), itemsize(acc), t.bk,
+                                      b.context().limits().max_storage_range);
   l.splits = split.splits;
   l.chunk = split.chunk;
   auto u32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };

@@ -188,6 +188,16 @@ struct GemmView {
   std::array<std::int64_t, 3> a{}, b{};  // a: (batch, m, k); b: (batch, k, n)
   std::array<std::int64_t, 2> c{};       // out: (batch, m); n has stride 1
 };
+// K in `splits` chunks of `chunk` (a multiple of the kernel's K step `bk`).
+struct KSplit {
+  std::uint64_t splits, chunk;
+};
+// Splits K when an output of `out_tiles` tiles is too few to keep a large GPU busy and K is
+// long: about 512 workgroups in all, chunks of at least 256, the partial sums (`out_elements`
+// per chunk, `word` bytes each) at most 2^24 elements and within `max_range`. Otherwise one
+// chunk. The rule of dot's GEMM and of conv's implicit GEMM (linalg.cpp).
+KSplit choose_k_split(std::uint64_t out_tiles, std::uint64_t out_elements, std::uint64_t k,
+                      std::uint64_t word, std::uint32_t bk, std::uint64_t max_range);
 // Records out = a . b for `v`, all read as dtype d, by dot's kernels and rule (linalg.cpp);
 // conv's im2col path uses it too.
 void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
