@@ -231,6 +231,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   train->add_option("--out", train_opts.out,
                     "CSV path (default bench_results/<machine>/train.csv)");
+  train->add_option("--profile-out", train_opts.profile_out,
+                    "also write each op's device time in a step (median of --profile-steps) "
+                    "to this CSV");
+  train->add_option("--profile-steps", train_opts.profile_steps, "steps the profile takes")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   train->add_option("--device", train_opts.device, "Vulkan device index");
   train->add_flag_callback(
       "--cpu-only", [&] { train_opts.device = vkt::bench::kNoDevice; }, "the cpu backend");

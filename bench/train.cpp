@@ -6,7 +6,9 @@
 // shortcut, batch 32, loss the mean square of the block's output). Columns: the step's
 // median and p95 wall time, its dispatches, fallbacks and downloads, and the device pool's
 // peak bytes during a step (Backend::memory_stats). bench/peers/torch_train.py times
-// PyTorch (eager and torch.compile) on the same workloads and data.
+// PyTorch (eager and torch.compile) on the same workloads and data. --profile-out adds each
+// op's share of a step's device time (the median over a few steps).
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -125,6 +127,81 @@ StepColumn time_steps(const std::function<Ts(const Ts&, const Ts&)>& step, const
   return col;
 }
 
+// Each label's device time in one step (the sum over its calls) and its calls, for the
+// median over `steps` profiled steps; labels in the order the first step met them.
+struct OpShare {
+  std::string label;
+  std::vector<double> step_us;
+  std::int64_t calls = 0;  // in the first profiled step
+};
+
+std::vector<OpShare> profile_steps(const std::function<Ts(const Ts&, const Ts&)>& step,
+                                   const Workload& w, Backend& b, int steps) {
+  Ts params, data;
+  for (const Tensor& p : w.params) params.push_back(copy(p, b));
+  for (const Tensor& d : w.data) data.push_back(copy(d, b));
+  std::vector<OpShare> shares;
+  for (int s = 0; s < steps + 1; ++s) {  // the first step warms up and is not kept
+    b.begin_op_profile();
+    Ts next = step(params, data);
+    (void)next[0].item<float>();
+    const std::vector<Backend::OpTime> times = b.end_op_profile();
+    params.assign(next.begin() + 1, next.end());
+    if (s == 0) continue;
+    for (OpShare& share : shares) share.step_us.push_back(0);
+    for (const Backend::OpTime& t : times) {
+      auto it = std::find_if(shares.begin(), shares.end(),
+                             [&](const OpShare& o) { return o.label == t.label; });
+      if (it == shares.end()) {
+        shares.push_back({t.label, std::vector<double>(static_cast<std::size_t>(s), 0.0), 0});
+        it = shares.end() - 1;
+      }
+      it->step_us.back() += t.device_us;
+      if (s == 1) ++it->calls;
+    }
+  }
+  return shares;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The profile's rows for one case and mode, the largest share first.
+void add_profile_rows(const HostInfo& h, const Workload& w, const std::string& mode,
+                      const std::vector<OpShare>& shares, std::vector<Row>& rows) {
+  std::vector<std::pair<double, const OpShare*>> order;
+  double total = 0;
+  for (const OpShare& o : shares) {
+    order.emplace_back(median_of(o.step_us), &o);
+    total += order.back().first;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (const auto& [us, o] : order) {
+    Row row = case_row(h, OpCase{w.label, DType::f32, w.shape, {}, {}}, numel(w.shape));
+    row.emplace_back("case", w.label);
+    row.emplace_back("mode", mode);
+    row.emplace_back("label", o->label);
+    row.emplace_back("calls", std::to_string(o->calls));
+    row.emplace_back("device_us", fmt_num(us));
+    row.emplace_back("share_pct", fmt_num(total > 0 ? 100 * us / total : 0));
+    row.emplace_back("steps", std::to_string(o->step_us.size()));
+    rows.push_back(std::move(row));
+  }
+}
+
+void print_profile(const std::vector<Row>& rows, const std::string& path) {
+  Table t({"case", "mode", "device_us", "share_pct", "calls", "label"});
+  for (const Row& r : rows) {
+    t.add({field(r, "case"), field(r, "mode"), field(r, "device_us"), field(r, "share_pct"),
+           field(r, "calls"), field(r, "label")});
+  }
+  finish(path, rows, t);
+}
+
 double mib(std::uint64_t bytes) {
   return static_cast<double>(bytes) / (1 << 20);
 }
@@ -140,7 +217,8 @@ std::vector<Row> run_train(const TrainBenchOptions& o) {
   TimingPlan plan;
   plan.min_reps = o.min_reps;
   plan.min_warmup_us = min_warmup_us(b, plan);
-  std::vector<Row> rows;
+  if (!o.profile_out.empty()) check_writable(o.profile_out);
+  std::vector<Row> rows, profile;
   Table table({"case", "mode", "step_us", "p95_us", "dispatches", "fallbacks", "downloads",
                "peak_in_use_MiB", "peak_reserved_MiB"});
   std::vector<Workload> work;
@@ -187,9 +265,13 @@ std::vector<Row> run_train(const TrainBenchOptions& o) {
                  field(row, "dispatches"), field(row, "fallbacks"), field(row, "downloads"),
                  field(row, "peak_in_use_MiB"), field(row, "peak_reserved_MiB")});
       rows.push_back(std::move(row));
+      if (!o.profile_out.empty()) {
+        add_profile_rows(h, w, mode, profile_steps(step, w, b, o.profile_steps), profile);
+      }
     }
   }
   finish(path, rows, table);
+  if (!o.profile_out.empty()) print_profile(profile, o.profile_out);
   return rows;
 }
 

@@ -9,6 +9,8 @@ the loss and its gradients by autograd, an SGD update of every parameter in plac
 a training loop's log line makes and vkt-bench's step ends with. Modes: eager, and compiled
 (torch.compile of the loss function: forward and backward by AOTAutograd, the update eager).
 Peak memory: torch.cuda.max_memory_allocated / max_memory_reserved over one step.
+--profile-out: each CUDA kernel's device time in a step (torch.profiler), beside vkt-bench
+train --profile-out's per-op times.
 """
 
 import argparse
@@ -82,11 +84,57 @@ def time_mode(loss_fn, params, data, reps):
     return stats, torch.cuda.max_memory_allocated() / mib, torch.cuda.max_memory_reserved() / mib
 
 
+PROFILE_COLUMNS = pc.HOST_COLUMNS + ["op", "dtype", "shape", "size", "case", "mode", "label", "calls",
+                                     "device_us", "share_pct", "steps", "library"]
+
+
+def profile_mode(loss_fn, params, data, steps):
+    """Each CUDA kernel's device time in one step (torch.profiler), the median over `steps`
+    steps after one warm step, as vkt-bench train --profile-out reports vktensor's ops:
+    [(kernel name, calls in the first step, median us per step)], the largest first."""
+    from torch.profiler import ProfilerActivity, profile
+    params = [p.clone().requires_grad_(True) for p in params]
+
+    def step():
+        loss = loss_fn(params, data)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            torch._foreach_add_(params, grads, alpha=-0.01)
+        loss.item()
+    step()
+    torch.cuda.synchronize()
+    per_step, calls, order = {}, {}, []
+    for s in range(steps):
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            step()
+            torch.cuda.synchronize()
+        for name in per_step:
+            per_step[name].append(0.0)
+        for e in prof.events():
+            # Kernels and device copies are the events on the device; their span is their time.
+            if not str(e.device_type).endswith("CUDA"):
+                continue
+            us = e.time_range.elapsed_us()
+            if e.name not in per_step:
+                per_step[e.name] = [0.0] * (s + 1)
+                calls[e.name] = 0
+                order.append(e.name)
+            per_step[e.name][-1] += us
+            if s == 0:
+                calls[e.name] += 1
+    out = [(name, calls[name], sorted(v)[len(v) // 2] if len(v) % 2 else
+            (sorted(v)[len(v) // 2 - 1] + sorted(v)[len(v) // 2]) / 2) for name, v in per_step.items()]
+    out.sort(key=lambda r: -r[2])
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description="PyTorch eager and torch.compile peer of vkt-bench train.")
     p.add_argument("--cases", default="mlp,resnet_block")
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-train.csv)")
+    p.add_argument("--profile-out", default="", help="also write each CUDA kernel's device time in a step here")
+    p.add_argument("--profile-steps", type=int, default=5)
     args = p.parse_args(argv)
     if not torch.cuda.is_available():
         print("torch_train: no CUDA device", file=sys.stderr)
@@ -96,8 +144,10 @@ def main(argv=None):
     meta = pc.host_metadata(f"torch {torch.__version__}, CUDA {torch.version.cuda}")
     out = args.out or pc.default_csv_path(meta, "torch-train")
     pc.check_writable(out)
+    if args.profile_out:
+        pc.check_writable(args.profile_out)
     makers = {"mlp": mlp, "resnet_block": basic_block}
-    rows = []
+    rows, profile_rows = [], []
     for name in args.cases.split(","):
         label, shape, params, data, loss = makers[name]("cuda")
         modes = [("eager", loss)]
@@ -120,10 +170,23 @@ def main(argv=None):
                              step_min_us=pc.fmt_num(stats.min_us), reps=str(stats.reps),
                              peak_in_use_MiB=pc.fmt_num(in_use), peak_reserved_MiB=pc.fmt_num(reserved),
                              library="torch"))
+            if args.profile_out:
+                kernels = profile_mode(fn, params, data, args.profile_steps)
+                total = sum(us for _, _, us in kernels) or 1.0
+                for kernel, n, us in kernels:
+                    profile_rows.append(dict(meta, op=label, dtype="f32", shape=pc.shape_str(shape),
+                                             size=str(size), case=label, mode=mode, label=kernel[:160],
+                                             calls=str(n), device_us=pc.fmt_num(us),
+                                             share_pct=pc.fmt_num(100 * us / total),
+                                             steps=str(args.profile_steps), library="torch"))
     print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     pc.print_table(rows, ["case", "mode", "step_us", "step_p95_us", "peak_in_use_MiB", "peak_reserved_MiB"])
     pc.write_csv(out, rows, COLUMNS)
     print(f"wrote {out}")
+    if args.profile_out:
+        pc.print_table(profile_rows, ["case", "mode", "device_us", "share_pct", "calls", "label"])
+        pc.write_csv(args.profile_out, profile_rows, PROFILE_COLUMNS)
+        print(f"wrote {args.profile_out}")
     return 0
 
 

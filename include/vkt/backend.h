@@ -111,6 +111,17 @@ class Backend {
   // After device_timer_us(): the device time of each pass of an op that marks its passes
   // (the Vulkan conv's im2col path: the im2col, then the GEMM), in order; empty where none.
   virtual std::vector<double> device_timer_passes_us() { return {}; }
+  // Per-op device time: between begin_op_profile() and end_op_profile(), each op this
+  // backend ran (and each kernel of a compiled plan), in the order they were given, with
+  // how far it moved the device's timeline (overlaps and the host's gaps counted once or
+  // not at all, so the times add up to the device's busy time). end_op_profile() waits for
+  // the work. Empty where the backend has no device clock (the cpu).
+  struct OpTime {
+    std::string label;  // the op, its dtype, its output's and inputs' shapes
+    double device_us = 0;
+  };
+  virtual void begin_op_profile() {}
+  virtual std::vector<OpTime> end_op_profile() { return {}; }
   // Facts about the device for reports: device_name, device_type, driver_version,
   // api_version, ... (empty for the cpu).
   virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }

@@ -601,18 +601,20 @@ class VulkanFusedKernel final : public detail::FusedKernel {
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
-    b_.locked([&] {
-      for (DType d : out_dtypes_) {
-        outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
-      }
-      const std::uint64_t n = static_cast<std::uint64_t>(numel(shape_));
-      if (n == 0) return;
-      std::vector<std::pair<const Tensor*, bool>> buffers;
-      for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
-      for (const Tensor& t : outs) buffers.emplace_back(&t, true);
-      const std::uint32_t push = 0;
-      b_.dispatch(pipeline_, buffers, &push, sizeof push, grid_stride_threads(n));
-    });
+    b_.locked(
+        [&] {
+          for (DType d : out_dtypes_) {
+            outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
+          }
+          const std::uint64_t n = static_cast<std::uint64_t>(numel(shape_));
+          if (n == 0) return;
+          std::vector<std::pair<const Tensor*, bool>> buffers;
+          for (const Tensor& t : leaves) buffers.emplace_back(&t, false);
+          for (const Tensor& t : outs) buffers.emplace_back(&t, true);
+          const std::uint32_t push = 0;
+          b_.dispatch(pipeline_, buffers, &push, sizeof push, grid_stride_threads(n));
+        },
+        [&] { return "fused elementwise " + shape_str(shape_); });
     return outs;
   }
 
@@ -631,11 +633,13 @@ class VulkanFusedReduction final : public detail::FusedKernel {
 
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     Tensor out;
-    b_.locked([&] {
-      source_.leaves = &leaves;
-      out = run_fused_reduce(b_, call_, &source_);
-      source_.leaves = nullptr;
-    });
+    b_.locked(
+        [&] {
+          source_.leaves = &leaves;
+          out = run_fused_reduce(b_, call_, &source_);
+          source_.leaves = nullptr;
+        },
+        [&] { return "fused " + op_label(call_); });
     return {out};
   }
 

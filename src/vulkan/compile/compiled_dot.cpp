@@ -127,44 +127,47 @@ class VulkanDotKernel final : public detail::FusedKernel {
   // leaves: a, b, then the epilogue's other leaves; outputs in the group's order.
   std::vector<Tensor> run(const std::vector<Tensor>& leaves) override {
     std::vector<Tensor> outs;
-    b_.locked([&] {
-      if (quick_ && later_.ready()) promote();
-      for (DType d : out_dtypes_)
-        outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
-      // Binding 2 is C; where C is not returned the kernel never stores there, and an
-      // epilogue output stands in for it.
-      const Tensor* c = &outs[0];
-      for (std::size_t k = 0; k < outs.size(); ++k) {
-        if (is_c_[k]) c = &outs[k];
-      }
-      std::vector<std::pair<const Tensor*, bool>> buffers{
-          {&leaves.at(0), false}, {&leaves.at(1), false}, {c, true}};
-      for (std::size_t k = 2; k < leaves.size(); ++k) buffers.emplace_back(&leaves[k], false);
-      for (std::size_t k = 0; k < outs.size(); ++k) {
-        if (!is_c_[k]) buffers.emplace_back(&outs[k], true);
-      }
-      const std::int64_t elements = numel(shape_);
-      if (quick_) {
-        b_.dispatch(*quick_, buffers, &push_, sizeof push_, static_cast<std::uint64_t>(elements));
-        later_.ran();
-        return;
-      }
-      if (!pipelines_.partials) {
-        b_.dispatch_groups(pipelines_.main, buffers, &push_, sizeof push_, groups_);
-        return;
-      }
-      // As eager: partial sums per K chunk into scratch, then the pass adding them in chunk
-      // order (reading the scratch at bindings 0 and 1), here with the epilogue.
-      const Tensor scratch = b_.make_output(OpCall{
-          Op::dot, {}, NoParams{}, acc_, Shape{static_cast<std::int64_t>(splits_) * elements}});
-      b_.dispatch_groups(*pipelines_.partials,
-                         {{&leaves.at(0), false}, {&leaves.at(1), false}, {&scratch, true}},
-                         &push_.dot, sizeof push_.dot, groups_);
-      buffers[0] = {&scratch, false};
-      buffers[1] = {&scratch, false};
-      b_.dispatch(pipelines_.main, buffers, &push_, sizeof push_,
-                  static_cast<std::uint64_t>(elements));
-    });
+    b_.locked(
+        [&] {
+          if (quick_ && later_.ready()) promote();
+          for (DType d : out_dtypes_)
+            outs.push_back(b_.make_output(OpCall{Op::add, {}, NoParams{}, d, shape_, nullptr}));
+          // Binding 2 is C; where C is not returned the kernel never stores there, and an
+          // epilogue output stands in for it.
+          const Tensor* c = &outs[0];
+          for (std::size_t k = 0; k < outs.size(); ++k) {
+            if (is_c_[k]) c = &outs[k];
+          }
+          std::vector<std::pair<const Tensor*, bool>> buffers{
+              {&leaves.at(0), false}, {&leaves.at(1), false}, {c, true}};
+          for (std::size_t k = 2; k < leaves.size(); ++k) buffers.emplace_back(&leaves[k], false);
+          for (std::size_t k = 0; k < outs.size(); ++k) {
+            if (!is_c_[k]) buffers.emplace_back(&outs[k], true);
+          }
+          const std::int64_t elements = numel(shape_);
+          if (quick_) {
+            b_.dispatch(*quick_, buffers, &push_, sizeof push_,
+                        static_cast<std::uint64_t>(elements));
+            later_.ran();
+            return;
+          }
+          if (!pipelines_.partials) {
+            b_.dispatch_groups(pipelines_.main, buffers, &push_, sizeof push_, groups_);
+            return;
+          }
+          // As eager: partial sums per K chunk into scratch, then the pass adding them in chunk
+          // order (reading the scratch at bindings 0 and 1), here with the epilogue.
+          const Tensor scratch = b_.make_output(OpCall{
+              Op::dot, {}, NoParams{}, acc_, Shape{static_cast<std::int64_t>(splits_) * elements}});
+          b_.dispatch_groups(*pipelines_.partials,
+                             {{&leaves.at(0), false}, {&leaves.at(1), false}, {&scratch, true}},
+                             &push_.dot, sizeof push_.dot, groups_);
+          buffers[0] = {&scratch, false};
+          buffers[1] = {&scratch, false};
+          b_.dispatch(pipelines_.main, buffers, &push_, sizeof push_,
+                      static_cast<std::uint64_t>(elements));
+        },
+        [&] { return "fused dot " + shape_str(shape_); });
     return outs;
   }
 

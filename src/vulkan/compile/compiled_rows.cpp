@@ -101,35 +101,45 @@ class VulkanRowKernel final : public detail::FusedKernel {
     const bool may_flag = flagged_.load();
     const Tensor flag = may_flag ? transfer(full({1}, 0, DType::u32, &cpu()), b_) : Tensor();
     bool flag_bound = false;
-    b_.locked([&] {
-      if (later_.ready()) promote();
-      for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
-        outs.push_back(b_.make_output(
-            OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
-      }
-      flag_bound = flagged_.load() && may_flag;
-      record(leaves, outs, flag_bound ? &flag : nullptr);
-      later_.ran();
-    });
+    b_.locked(
+        [&] {
+          if (later_.ready()) promote();
+          for (std::size_t k = 0; k < out_dtypes_.size(); ++k) {
+            outs.push_back(b_.make_output(
+                OpCall{Op::add, {}, NoParams{}, out_dtypes_[k], out_shapes_[k], nullptr}));
+          }
+          flag_bound = flagged_.load() && may_flag;
+          record(leaves, outs, flag_bound ? &flag : nullptr);
+          later_.ran();
+        },
+        [&] { return label(); });
     // The flagged tier's results stand only where no rare path was met: read the flag (this
     // call waits for its run), else run the full kernel over the same outputs.
     if (flag_bound && flag.to_vector<std::uint32_t>().at(0) != 0) {
-      b_.locked([&] {
-        if (flagged_.load()) {
-          if (!later_.started()) {
-            throw Error("[compile] the full row kernel is missing: it failed to compile");
-          }
-          later_.now();
-          promote();  // waits for it; a compile error propagates
-        }
-        record(leaves, outs, nullptr);
-      });
+      b_.locked(
+          [&] {
+            if (flagged_.load()) {
+              if (!later_.started()) {
+                throw Error("[compile] the full row kernel is missing: it failed to compile");
+              }
+              later_.now();
+              promote();  // waits for it; a compile error propagates
+            }
+            record(leaves, outs, nullptr);
+          },
+          [&] { return label() + " (rerun)"; });
       g_rare_reruns.fetch_add(1);
     }
     return outs;
   }
 
  private:
+  std::string label() const {
+    std::string s = "fused rows";
+    for (const Shape& shape : out_shapes_) s += " " + shape_str(shape);
+    return s;
+  }
+
   // Takes the later tier (with the lock held; waits for it where not ready). A compile error
   // leaves the first tier: eager's bits unless it is flagged, and a flagged one throws then.
   void promote() {

@@ -40,6 +40,7 @@ VulkanBackend::VulkanBackend(int index)
       transfers_(ctx_, pool_, recorder_),
       pinned_(ctx_),
       timer_(ctx_),
+      profiler_(ctx_),
       copy_path_(CopyPath::transfer_command),
       poison_(settings().poison.value_or(false)),
       sort_local_max_(kNoCount) {
@@ -307,11 +308,44 @@ void VulkanBackend::locked(const std::function<void()>& body) {
   guarded(body);
 }
 
+void VulkanBackend::locked(const std::function<void()>& body,
+                           const std::function<std::string()>& label) {
+  guarded([&] { profiled(body, label); });
+}
+
 Tensor VulkanBackend::execute(const OpCall& call) {
   return guarded([&] {
-    Tensor out = run(call);
+    Tensor out;
+    profiled([&] { out = run(call); }, [&] { return op_label(call); });
     recorder_.end_op();  // may submit a piece of the batch (the flush bound)
     return out;
+  });
+}
+
+void VulkanBackend::profiled(const std::function<void()>& body,
+                             const std::function<std::string()>& label) {
+  if (!profiler_.active()) return body();
+  profiler_.op_start(recorder_);
+  try {
+    body();
+  } catch (...) {
+    profiler_.op_end(recorder_, label() + " (failed)");
+    throw;
+  }
+  profiler_.op_end(recorder_, label());
+}
+
+void VulkanBackend::begin_op_profile() {
+  guarded([&] {
+    recorder_.finish();
+    profiler_.begin(recorder_);
+  });
+}
+
+std::vector<Backend::OpTime> VulkanBackend::end_op_profile() {
+  return guarded([&] {
+    recorder_.finish();
+    return profiler_.end();
   });
 }
 

@@ -17,6 +17,7 @@
 #include "vulkan/runtime/context.h"
 #include "vulkan/runtime/device_timer.h"
 #include "vulkan/runtime/memory.h"
+#include "vulkan/runtime/op_profiler.h"
 #include "vulkan/runtime/pinned_reads.h"
 #include "vulkan/runtime/pipelines.h"
 #include "vulkan/runtime/recorder.h"
@@ -50,6 +51,8 @@ class VulkanBackend final : public Backend {
   void end_device_timer() override;
   double device_timer_us() override;
   std::vector<double> device_timer_passes_us() override;
+  void begin_op_profile() override;
+  std::vector<OpTime> end_op_profile() override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
   MemoryStats memory_stats() const override;
   void reset_peak_memory() override;
@@ -91,7 +94,9 @@ class VulkanBackend final : public Backend {
                        std::uint32_t push_bytes, const std::array<std::uint32_t, 3>& groups);
 
   // vkt::compile (compiled.cpp): runs `body` holding the backend lock, as entry points do.
+  // `label` names the kernel in an op profile (begin_op_profile).
   void locked(const std::function<void()>& body);
+  void locked(const std::function<void()>& body, const std::function<std::string()>& label);
 
   // Test hooks (testing.h).
   void set_native_disabled(Op op, bool disabled);
@@ -117,6 +122,8 @@ class VulkanBackend final : public Backend {
  private:
   bool shader_ops_ok(const OpCall& call) const;
   Tensor run(const OpCall& call);
+  // Runs `body` as one op of an op profile (op_profiler.h) when one is open.
+  void profiled(const std::function<void()>& body, const std::function<std::string()>& label);
   // Runs an entry point's body with the lock held. On a device known to be lost: DeviceLost
   // at once. A DeviceLost from the driver (real or injected) marks the device lost for good:
   // its recorder is abandoned, and every later call and read of its tensors fails the same way.
@@ -139,6 +146,7 @@ class VulkanBackend final : public Backend {
   Transfers transfers_;
   PinnedPool pinned_;
   DeviceTimer timer_;
+  OpProfiler profiler_;
   CopyPath copy_path_;
   std::uint64_t small_copy_max_ = 0;  // see copy_path_for
   // dispatch_groups' working lists, kept to spare three heap allocations per dispatch.
