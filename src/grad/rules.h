@@ -14,6 +14,11 @@ struct RuleArgs {
   const std::vector<Tensor>& in;  // its inputs' values, as it saw them
   const Tensor& out;              // its output's value
   const Tensor& g;                // the output's cotangent (out's dtype and shape)
+  // Per input: whether its cotangent is used (it leads to a differentiated primal). A rule
+  // may leave the others undefined instead of computing them (conv's two transposed convs,
+  // dot's two products); the walk drops whatever it returns for them.
+  const std::vector<bool>& wanted;
+  bool wants(std::size_t j) const { return j < wanted.size() && wanted[j]; }
 };
 // Input cotangents, one per input (an undefined Tensor: none flows there).
 using Rule = std::vector<Tensor> (*)(const RuleArgs&);

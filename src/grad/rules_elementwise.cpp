@@ -112,22 +112,30 @@ Tensors d_negate(const RuleArgs& r) {
   return one(negate(r.g));
 }
 
-// Binary rules: the two shares, each summed back to its input's shape.
-Tensors both(const RuleArgs& r, const Tensor& da, const Tensor& db) {
-  return {da.defined() ? unbroadcast(da, r.in[0].shape()) : Tensor(),
-          db.defined() ? unbroadcast(db, r.in[1].shape()) : Tensor()};
+// Binary rules: the two shares, each made only where wanted (a share of a constant, say a
+// relu's 0, would be a product and a sum over the whole tensor for nothing) and summed
+// back to its input's shape.
+template <class A, class B>
+Tensors both(const RuleArgs& r, const A& da, const B& db) {
+  return {r.wants(0) ? unbroadcast(da(), r.in[0].shape()) : Tensor(),
+          r.wants(1) ? unbroadcast(db(), r.in[1].shape()) : Tensor()};
 }
 Tensors d_add(const RuleArgs& r) {
-  return both(r, r.g, r.g);
+  return both(
+      r, [&] { return r.g; }, [&] { return r.g; });
 }
 Tensors d_subtract(const RuleArgs& r) {
-  return both(r, r.g, negate(r.g));
+  return both(
+      r, [&] { return r.g; }, [&] { return negate(r.g); });
 }
 Tensors d_multiply(const RuleArgs& r) {
-  return both(r, multiply(r.g, r.in[1]), multiply(r.g, r.in[0]));
+  return both(
+      r, [&] { return multiply(r.g, r.in[1]); }, [&] { return multiply(r.g, r.in[0]); });
 }
 Tensors d_divide(const RuleArgs& r) {  // d/db a / b = -y / b
-  return both(r, divide(r.g, r.in[1]), negate(divide(multiply(r.g, r.out), r.in[1])));
+  return both(
+      r, [&] { return divide(r.g, r.in[1]); },
+      [&] { return negate(divide(multiply(r.g, r.out), r.in[1])); });
 }
 // b a^(b - 1), and a^b log(a). As JAX: the base's share is 0 where b == 0 (not 0 * 0^-1),
 // and the exponent's is 0 where a == 0 (a^b is 0 or 1 there, not 0 * log 0).
@@ -136,29 +144,36 @@ Tensors d_pow(const RuleArgs& r) {
   const Tensor& b = r.in[1];
   const Tensor zero = scalar_like(r.g, 0);
   const Tensor one = scalar_like(a, 1);
-  const Tensor base_share = select(equal(b, 0), zero, multiply(b, pow(a, subtract(b, 1))));
-  const Tensor log_a = log(select(equal(a, 0), one, a));
-  return both(r, multiply(r.g, base_share), multiply(r.g, multiply(r.out, log_a)));
+  return both(
+      r,
+      [&] { return multiply(r.g, select(equal(b, 0), zero, multiply(b, pow(a, subtract(b, 1))))); },
+      [&] { return multiply(r.g, multiply(r.out, log(select(equal(a, 0), one, a)))); });
 }
 Tensors d_atan2(const RuleArgs& r) {  // b / (a^2 + b^2), -a / (a^2 + b^2)
   const Tensor& a = r.in[0];
   const Tensor& b = r.in[1];
   const Tensor norm = add(multiply(a, a), multiply(b, b));
-  return both(r, divide(multiply(r.g, b), norm), negate(divide(multiply(r.g, a), norm)));
+  return both(
+      r, [&] { return divide(multiply(r.g, b), norm); },
+      [&] { return negate(divide(multiply(r.g, a), norm)); });
 }
 // Nx: an input equal to the result gets g, halved where both are (a tie).
 Tensors d_min_max(const RuleArgs& r) {
   const DType t = r.g.dtype();
   const Tensor a_is = as_type(equal(r.in[0], r.out), t);
   const Tensor b_is = as_type(equal(r.in[1], r.out), t);
-  return both(r, multiply(r.g, divide(a_is, add(b_is, 1))),
-              multiply(r.g, divide(b_is, add(a_is, 1))));
+  return both(
+      r, [&] { return multiply(r.g, divide(a_is, add(b_is, 1))); },
+      [&] { return multiply(r.g, divide(b_is, add(a_is, 1))); });
 }
 // remainder(a, b) = a - b trunc(a / b): 1, and -trunc(a / b) (both floats here).
 Tensors d_remainder(const RuleArgs& r) {
-  const Tensor q = divide(r.in[0], r.in[1]);
-  const Tensor trunc_q = select(greater_equal(q, 0), floor(q), ceil(q));
-  return both(r, r.g, negate(multiply(r.g, trunc_q)));
+  return both(
+      r, [&] { return r.g; },
+      [&] {
+        const Tensor q = divide(r.in[0], r.in[1]);
+        return negate(multiply(r.g, select(greater_equal(q, 0), floor(q), ceil(q))));
+      });
 }
 
 }  // namespace

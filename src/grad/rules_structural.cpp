@@ -188,10 +188,12 @@ Tensors d_dot(const RuleArgs& r) {
       static_cast<std::int64_t>(dot_free_axes(a.rank(), p.contract_a, p.batch_a).size());
   const auto b_free =
       static_cast<std::int64_t>(dot_free_axes(b.rank(), p.contract_b, p.batch_b).size());
-  return {dot_operand_cotangent(r.g, b, batch, a_free, true, p.contract_a, p.batch_a, p.contract_b,
-                                p.batch_b, a.rank()),
-          dot_operand_cotangent(r.g, a, batch, b_free, false, p.contract_b, p.batch_b, p.contract_a,
-                                p.batch_a, b.rank())};
+  return {r.wants(0) ? dot_operand_cotangent(r.g, b, batch, a_free, true, p.contract_a, p.batch_a,
+                                             p.contract_b, p.batch_b, a.rank())
+                     : Tensor(),
+          r.wants(1) ? dot_operand_cotangent(r.g, a, batch, b_free, false, p.contract_b, p.batch_b,
+                                             p.contract_a, p.batch_a, b.rank())
+                     : Tensor()};
 }
 
 }  // namespace

@@ -131,7 +131,8 @@ Tensors d_conv(const RuleArgs& r) {
   if (r.g.size() == 0 || x.size() == 0 || k.size() == 0) {
     return {zeros(x.shape(), r.g), zeros(k.shape(), r.g)};
   }
-  return {conv_input_cotangent(x, k, r.g, p), conv_kernel_cotangent(x, k, r.g, p)};
+  return {r.wants(0) ? conv_input_cotangent(x, k, r.g, p) : Tensor(),
+          r.wants(1) ? conv_kernel_cotangent(x, k, r.g, p) : Tensor()};
 }
 
 // ---- window reductions ----

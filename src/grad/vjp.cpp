@@ -90,10 +90,34 @@ Recording record(const TensorFunction& f, const std::vector<Tensor>& primals) {
   return r;
 }
 
+// Per node: whether its value depends on a differentiated primal, through uses a gradient
+// crosses. Only those need a cotangent: the rest (data, labels, constants, whatever is
+// computed from them alone) get none, as JAX's linearize leaves them out of the backward
+// pass, so no rule runs for a branch that cannot reach an argnum.
+std::vector<bool> differentiated(const Graph& graph, const std::vector<bool>& primals) {
+  std::vector<bool> wanted(graph.nodes.size(), false);
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const GraphNode& n = graph.nodes[i];
+    if (n.kind == GraphNode::Kind::input) {
+      const auto p = static_cast<std::size_t>(n.input);
+      wanted[i] = p < primals.size() && primals[p] && carries_gradient(n.dtype);
+      continue;
+    }
+    if (n.kind != GraphNode::Kind::op || !carries_gradient(n.dtype)) continue;
+    for (const ValueRef& a : n.args) {
+      if (!a.stops_gradient && a.dtype == graph.nodes[static_cast<std::size_t>(a.node)].dtype &&
+          wanted[static_cast<std::size_t>(a.node)]) {
+        wanted[i] = true;
+      }
+    }
+  }
+  return wanted;
+}
+
 // Node i's rule applied to its cotangent, each input's share passed to `accumulate`.
 template <class Accumulate>
 void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>& cot,
-                    const Accumulate& accumulate) {
+                    const std::vector<bool>& wanted, const Accumulate& accumulate) {
   const GraphNode& n = r.graph.nodes[i];
   // A creation op (no inputs: full, iota, eye on the traced backend) is a constant.
   if (n.kind != GraphNode::Kind::op || !cot[i].defined() || n.args.empty()) return;
@@ -115,9 +139,12 @@ void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>
                                                         : ": its derivative is not written yet"));
   }
   std::vector<Tensor> in;
-  for (const ValueRef& a : n.args)
+  std::vector<bool> args_wanted;
+  for (const ValueRef& a : n.args) {
     in.push_back(as_seen(r.values[static_cast<std::size_t>(a.node)], a));
-  const std::vector<Tensor> grads = rule({n, in, r.values[i], cot[i]});
+    args_wanted.push_back(!a.stops_gradient && wanted[static_cast<std::size_t>(a.node)]);
+  }
+  const std::vector<Tensor> grads = rule({n, in, r.values[i], cot[i], args_wanted});
   for (std::size_t j = 0; j < n.args.size() && j < grads.size(); ++j)
     accumulate(n.args[j], grads[j]);
 }
@@ -125,8 +152,11 @@ void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>
 // release: a one-shot pullback (grad, value_and_grad) drops each node's value and cotangent
 // once its own rule has run (every use of it came later in the graph, so was already
 // walked), so the backward pass holds what is still ahead, not the whole forward pass.
-std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangents, bool release) {
+// primals: which primals are differentiated (the rest get zeros, no backward work).
+std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangents,
+                              const std::vector<bool>& primals, bool release) {
   const Graph& graph = r.graph;
+  const std::vector<bool> wanted = differentiated(graph, primals);
   if (cotangents.size() != graph.outputs.size()) {
     throw Error("[vjp] the pullback takes one cotangent per output: " +
                 std::to_string(graph.outputs.size()) + ", got " +
@@ -136,7 +166,8 @@ std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangent
   // Adds g, the cotangent of one use, into its node's (no gradient crosses a bitcast).
   const auto accumulate = [&](const ValueRef& use, const Tensor& g) {
     const GraphNode& n = graph.nodes[static_cast<std::size_t>(use.node)];
-    if (!g.defined() || use.stops_gradient || !carries_gradient(n.dtype) || use.dtype != n.dtype) {
+    if (!g.defined() || use.stops_gradient || !carries_gradient(n.dtype) || use.dtype != n.dtype ||
+        !wanted[static_cast<std::size_t>(use.node)]) {
       return;
     }
     Tensor& sum = cot[static_cast<std::size_t>(use.node)];
@@ -155,17 +186,21 @@ std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangent
   }
   const std::size_t inputs = r.primals.size();
   for (std::size_t i = graph.nodes.size(); i-- > 0;) {
-    pull_back_node(r, i, cot, accumulate);
+    pull_back_node(r, i, cot, wanted, accumulate);
     if (release && i >= inputs) {
       r.values[i] = Tensor();
       cot[i] = Tensor();
     }
   }
+  // A differentiated primal no path reaches gets zeros; the others nothing (no fill).
   std::vector<Tensor> out;
   for (std::size_t p = 0; p < r.primals.size(); ++p) {
     const Tensor& primal = r.primals[p];
-    out.push_back(cot[p].defined() ? cot[p]
-                                   : full(primal.shape(), 0, primal.dtype(), &primal.backend()));
+    if (cot[p].defined() || !primals[p]) {
+      out.push_back(cot[p]);
+    } else {
+      out.push_back(full(primal.shape(), 0, primal.dtype(), &primal.backend()));
+    }
   }
   return out;
 }
@@ -193,7 +228,8 @@ Vjp vjp(const TensorFunction& f, const std::vector<Tensor>& primals) {
     result.outputs.push_back(as_seen(r->values[static_cast<std::size_t>(out.node)], out));
   }
   result.pullback = [r](const std::vector<Tensor>& cotangents) {
-    return pull_back(*r, cotangents, false);  // callable again: the values stay
+    const std::vector<bool> every(r->primals.size(), true);
+    return pull_back(*r, cotangents, every, false);  // callable again: the values stay
   };
   return result;
 }
@@ -215,8 +251,10 @@ std::pair<Tensor, std::vector<Tensor>> value_and_grad(const TensorFunction& f,
                                        shape_str(outputs[0].shape())));
   }
   const Tensor value = outputs[0];
+  std::vector<bool> differentiate(primals.size(), false);
+  for (int a : picks) differentiate[static_cast<std::size_t>(a)] = true;
   const std::vector<Tensor> all =
-      pull_back(r, {full({}, 1, value.dtype(), &value.backend())}, true);
+      pull_back(r, {full({}, 1, value.dtype(), &value.backend())}, differentiate, true);
   std::vector<Tensor> grads;
   for (int a : picks) grads.push_back(all[static_cast<std::size_t>(a)]);
   return {value, grads};

@@ -2,6 +2,7 @@
 // gradient stays on the device, and a training step of an MLP and of a CNN on resident
 // parameters records no fallback and no download (the seed project's conv backward ran on
 // the cpu unnoticed; here it cannot). A device tensor the function captures is a constant.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -201,6 +202,44 @@ TEST_F(GradOnVulkan, ACapturedDeviceTensorIsAConstant) {
   EXPECT_EQ(&g[0].backend(), &vulkan());
   EXPECT_EQ(g[0].to_vector<float>(), (std::vector<float>{2, -4, 12, 4}));  // 2 x w
   EXPECT_EQ(value[0].item<float>(), 1.0f + 2.0f + 12.0f + 1.0f);
+}
+
+// Only what leads to a differentiated primal gets a backward pass (JAX's linearize): the
+// conv of data by a kernel, differentiated in the kernel alone, runs no input cotangent, no
+// share for relu's 0, and fills no zeros for the data; the kernel's gradient is unchanged.
+TEST_F(GradOnVulkan, NoBackwardWorkWhereNoArgnumIsReached) {
+  auto on_gpu = [](const Tensor& t) { return transfer(t, vulkan()); };
+  const Tensor k = on_gpu(f32_values({4, 3, 3, 3}, -0.3, 0.3, 11));
+  const Tensor x = on_gpu(f32_values({2, 3, 9, 9}, -1, 1, 12));
+  const TensorFunction loss = [](const Ts& a) {  // kernel, images
+    ConvOptions same;
+    same.padding = {{1, 1}, {1, 1}};
+    const Tensor h = max(conv(a[1], a[0], same), 0.0f);
+    return Ts{sum(multiply(h, h))};
+  };
+  auto convs_and_fills = [&](const std::vector<int>& argnums, Ts& grads) {
+    vulkan().begin_op_profile();
+    grads = grad(loss, {k, x}, argnums);
+    int convs = 0, fills = 0, reductions = 0;
+    for (const Backend::OpTime& t : vulkan().end_op_profile()) {
+      convs += t.label.rfind("conv ", 0) == 0;
+      fills += t.label.rfind("full ", 0) == 0 && t.label.find("{2, 3, 9, 9}") != std::string::npos;
+      reductions +=
+          t.label.rfind("sum ", 0) == 0 && t.label.find("<- {2, 4, 9, 9}") != std::string::npos;
+    }
+    return std::array<int, 3>{convs, fills, reductions};
+  };
+  Ts kernel_only, both;
+  const std::array<int, 3> one = convs_and_fills({0}, kernel_only);
+  const std::array<int, 3> two = convs_and_fills({0, 1}, both);
+  // The forward conv and the kernel cotangent; with the images too, their cotangent.
+  EXPECT_EQ(one[0], 2);
+  EXPECT_EQ(two[0], 3);
+  EXPECT_EQ(one[1], 0);
+  // The loss's sum over h, and nothing summing relu's share of its 0 down to a scalar.
+  EXPECT_EQ(one[2], 1);
+  ASSERT_EQ(kernel_only.size(), 1u);
+  EXPECT_EQ(kernel_only[0].to_vector<float>(), both[0].to_vector<float>());
 }
 
 }  // namespace
