@@ -53,7 +53,8 @@
 #           16M driven from Python beside vkt-bench consumer's D in the same call
 # train     one training step (issue 35): an MLP 784-1024-1024-10 (batch 256) and a ResNet
 #           basic block (64 channels, 56x56, batch 32), eager and compiled, with the device's
-#           peak memory, then PyTorch eager and torch.compile on the same steps (torch_train.py)
+#           peak memory, then PyTorch eager and torch.compile on the same steps (torch_train.py);
+#           each side's device time per op or kernel in a step (train-profile, torch-train-profile)
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -223,9 +224,11 @@ for b in $benches; do
           --out "$out/${host}_torch-chain_${day}.csv"
       fi ;;
     train)
-      "$bench" train --reps 20 --out "$out/${host}_train_${day}.csv"
+      "$bench" train --reps 20 --out "$out/${host}_train_${day}.csv" \
+        --profile-out "$out/${host}_train-profile_${day}.csv"
       if have_torch; then
-        python3 bench/peers/torch_train.py --reps 20 --out "$out/${host}_torch-train_${day}.csv"
+        python3 bench/peers/torch_train.py --reps 20 --out "$out/${host}_torch-train_${day}.csv" \
+          --profile-out "$out/${host}_torch-train-profile_${day}.csv"
       fi ;;
     apigaps)
       "$bench" ops --ops window_scatter_max,window_scatter_min,reduce,window_reduce,all_close \
