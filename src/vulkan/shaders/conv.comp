@@ -107,6 +107,18 @@ void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
   const uint k_begin = split * p.k_chunk, k_end = min(p.k, k_begin + p.k_chunk);
   const uint taps = FIXED_KERNEL ? K_D0 * K_D1 * K_D2 : p.taps;
   const uint kd1 = FIXED_KERNEL ? K_D1 : p.k_d1, kd2 = FIXED_KERNEL ? K_D2 : p.k_d2;
+  // K_FASTEST: every load of this invocation reads K row k0 + tid % BK, decoded here once
+  // (channel kc, taps kt0..kt2) and advanced by BK after each fetch with carries, not the
+  // five divisions by the kernel's runtime sizes each step would cost.
+  uint kc = 0, kt0 = 0, kt1 = 0, kt2 = 0;
+  if (K_FASTEST) {
+    const uint gk = k_begin + tid % BK, t = gk % taps;
+    kc = gk / taps;
+    kt2 = t % kd2;
+    kt1 = (t / kd2) % kd1;
+    kt0 = t / (kd2 * kd1);
+  }
+  const uint kd0 = taps / (kd1 * kd2);
 
   VEC4 acc[TM][TN / 4];
   [[unroll]] for (uint i = 0; i < TM; ++i) {
@@ -126,8 +138,11 @@ void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
       const Column cl = cols[K_FASTEST ? r : 0];                                             \
       ACC v = ACC(0);                                                                        \
       if (cl.inside && gk < k_end) {                                                         \
-        const uint c = gk / taps, t = gk % taps;                                             \
-        const uint t2 = t % kd2, t1 = (t / kd2) % kd1, t0 = t / (kd2 * kd1);                 \
+        const uint t = gk % taps;                                                            \
+        const uint c = K_FASTEST ? kc : gk / taps;                                           \
+        const uint t2 = K_FASTEST ? kt2 : t % kd2;                                           \
+        const uint t1 = K_FASTEST ? kt1 : (t / kd2) % kd1;                                   \
+        const uint t0 = K_FASTEST ? kt0 : t / (kd2 * kd1);                                   \
         const int i0 = source(cl.q0 + int(t0 * p.k_dil0), p.in_dil0, p.in_d0);               \
         const int i1 = source(cl.q1 + int(t1 * p.k_dil1), p.in_dil1, p.in_d1);               \
         const int i2 = source(cl.q2 + int(t2 * p.k_dil2), p.in_dil2, p.in_d2);               \
@@ -137,6 +152,19 @@ void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
         }                                                                                    \
       }                                                                                      \
       rb[r] = v;                                                                             \
+    }                                                                                        \
+    if (K_FASTEST && kd2 > 0u) { /* an empty kernel has K = 0: nothing to advance */        \
+      kt2 += BK;                                                                             \
+      while (kt2 >= kd2) {                                                                   \
+        kt2 -= kd2;                                                                          \
+        if (++kt1 == kd1) {                                                                  \
+          kt1 = 0;                                                                           \
+          if (++kt0 == kd0) {                                                                \
+            kt0 = 0;                                                                         \
+            ++kc;                                                                            \
+          }                                                                                  \
+        }                                                                                    \
+      }                                                                                      \
     }
 
   #define STORE(buf)                                                                         \
