@@ -143,9 +143,10 @@ TEST_F(SignedZeroReduce, ElementwiseScansAndWindowsShareTheRule) {
 }
 
 // argmax/argmin compare values (-0 == +0): the tie-break picks the first or last zero.
+// f32 only: the tie rule per dtype is NativeReduce.ArgEveryDtypeAxisAndTieRule's; here the
+// zeros' part of it, where each dtype would add seconds of pipelines on lavapipe.
 TEST_F(SignedZeroReduce, ArgReductionsTieTheZeros) {
-  for (DType d : kFloats) {
-    if (!device_has(d)) continue;
+  for (DType d : {DType::f32}) {
     for (std::int64_t n : {2, 1000, 100000}) {
       std::vector<double> v(static_cast<std::size_t>(n), -1.0);
       v[1] = -0.0;
