@@ -67,7 +67,9 @@ def basic_block(dev):
     return "resnet_block", [batch, c, hw, hw], params, data, loss
 
 
-def time_mode(loss_fn, params, data, reps):
+def sgd_step(loss_fn, params, data):
+    """One step on copies of the parameters: the loss and its gradients by autograd, the SGD
+    update in place (torch.optim.SGD's foreach path), the loss read."""
     params = [p.clone().requires_grad_(True) for p in params]
 
     def step():
@@ -76,6 +78,11 @@ def time_mode(loss_fn, params, data, reps):
         with torch.no_grad():
             torch._foreach_add_(params, grads, alpha=-0.01)
         loss.item()
+    return step
+
+
+def time_mode(loss_fn, params, data, reps):
+    step = sgd_step(loss_fn, params, data)
     stats = pc.gpu_time_it(step, min_reps=reps)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
@@ -93,17 +100,10 @@ def profile_mode(loss_fn, params, data, steps):
     steps after one warm step, as vkt-bench train --profile-out reports vktensor's ops:
     [(kernel name, calls in the first step, median us per step)], the largest first."""
     from torch.profiler import ProfilerActivity, profile
-    params = [p.clone().requires_grad_(True) for p in params]
-
-    def step():
-        loss = loss_fn(params, data)
-        grads = torch.autograd.grad(loss, params)
-        with torch.no_grad():
-            torch._foreach_add_(params, grads, alpha=-0.01)
-        loss.item()
+    step = sgd_step(loss_fn, params, data)
     step()
     torch.cuda.synchronize()
-    per_step, calls, order = {}, {}, []
+    per_step, calls = {}, {}
     for s in range(steps):
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             step()
@@ -118,7 +118,6 @@ def profile_mode(loss_fn, params, data, steps):
             if e.name not in per_step:
                 per_step[e.name] = [0.0] * (s + 1)
                 calls[e.name] = 0
-                order.append(e.name)
             per_step[e.name][-1] += us
             if s == 0:
                 calls[e.name] += 1

@@ -10,31 +10,32 @@ namespace {
 constexpr std::uint32_t kQueries = 2 + DeviceTimer::kMaxMarks;  // begin, end, then the marks
 }  // namespace
 
-DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx) {
+TimestampClock::TimestampClock(const Context& ctx) {
   std::uint32_t n = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
   std::vector<VkQueueFamilyProperties> families(n);
   vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, families.data());
   if (ctx.queue_family() >= n) return;
-  valid_bits_ = families[ctx.queue_family()].timestampValidBits;
-  ns_per_tick_ = static_cast<double>(ctx.properties().limits.timestampPeriod);
-  if (valid_bits_ == 0 || ns_per_tick_ <= 0) {
-    valid_bits_ = 0;
-    return;
-  }
+  valid_bits = families[ctx.queue_family()].timestampValidBits;
+  ns_per_tick = static_cast<double>(ctx.properties().limits.timestampPeriod);
+  if (ns_per_tick <= 0) valid_bits = 0;
+  host_reset = ctx.caps().host_query_reset;
+}
+
+DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx), clock_(ctx) {
+  if (!available()) return;
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = kQueries;
   VkQueryPool pool = VK_NULL_HANDLE;
   VKT_VK(vkCreateQueryPool, ctx.device(), &info, nullptr, &pool);
   pool_ = Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
-  // Reset by the host where the device allows it, else by a command (write()).
-  host_reset_ = ctx.caps().host_query_reset;
 }
 
 void DeviceTimer::write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage) {
   // A host reset must not touch queries a batch still in flight writes.
-  const bool host_reset = query == 0 && host_reset_ && recorder.completed_value() >= last_batch_;
+  const bool host_reset =
+      query == 0 && clock_.host_reset && recorder.completed_value() >= last_batch_;
   if (host_reset) vkResetQueryPool(ctx_.device(), pool_.get(), 0, kQueries);
   VkCommandBuffer cmd = recorder.begin_command(std::vector<Access>{});
   if (query == 0 && !host_reset) vkCmdResetQueryPool(cmd, pool_.get(), 0, kQueries);
@@ -72,11 +73,7 @@ double DeviceTimer::elapsed_us() {
          ticks.size() * sizeof(std::uint64_t), ticks.data(), sizeof(std::uint64_t),
          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
   recorded_ = false;
-  const std::uint64_t mask =
-      valid_bits_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bits_) - 1;
-  auto us = [&](std::uint64_t from, std::uint64_t to) {
-    return static_cast<double>(((to & mask) - (from & mask)) & mask) * ns_per_tick_ / 1000.0;
-  };
+  auto us = [&](std::uint64_t from, std::uint64_t to) { return clock_.us(from, to); };
   if (marks_ > 0) {
     // Points in time order: begin, the marks, end.
     std::vector<std::uint64_t> points{ticks[0]};

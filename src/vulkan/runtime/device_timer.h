@@ -15,6 +15,25 @@
 
 namespace vkt::vk {
 
+// The compute queue's timestamps: valid bits (0: none), nanoseconds per tick, and whether
+// the host may reset query pools (vkResetQueryPool). Shared with OpProfiler.
+struct TimestampClock {
+  std::uint32_t valid_bits = 0;
+  double ns_per_tick = 0;
+  bool host_reset = false;
+
+  explicit TimestampClock(const Context& ctx);
+  // Microseconds from tick `from` to tick `to`, across one wrap of the counter.
+  double us(std::uint64_t from, std::uint64_t to) const {
+    return static_cast<double>(ticks(from, to)) * ns_per_tick / 1000.0;
+  }
+  std::uint64_t ticks(std::uint64_t from, std::uint64_t to) const {
+    const std::uint64_t mask =
+        valid_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bits) - 1;
+    return ((to & mask) - (from & mask)) & mask;
+  }
+};
+
 class DeviceTimer {
  public:
   static constexpr std::uint32_t kMaxMarks = 8;
@@ -22,7 +41,7 @@ class DeviceTimer {
   explicit DeviceTimer(const Context& ctx);
 
   // False where the compute queue has no timestamps (timestampValidBits == 0).
-  bool available() const { return valid_bits_ != 0; }
+  bool available() const { return clock_.valid_bits != 0; }
   // Records the start timestamp before whatever is recorded next.
   void begin(Recorder& recorder);
   // Between begin and end: records a timestamp once everything recorded before it has
@@ -41,13 +60,11 @@ class DeviceTimer {
   void write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage);
 
   const Context& ctx_;
-  Owned<VkQueryPool> pool_;
-  std::uint32_t valid_bits_ = 0;
-  double ns_per_tick_ = 0;
-  bool recorded_ = false;
   // The queries are reset from the host (vkResetQueryPool) where the device allows it, so
   // the timed batch carries no vkCmdResetQueryPool; elsewhere a command resets them.
-  bool host_reset_ = false;
+  TimestampClock clock_;
+  Owned<VkQueryPool> pool_;
+  bool recorded_ = false;
   std::uint64_t last_batch_ = 0;  // the batch that wrote the last end timestamp
   bool open_ = false;             // between begin and end
   std::uint32_t marks_ = 0;       // marks recorded since begin (queries 2 onwards)

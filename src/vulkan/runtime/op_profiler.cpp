@@ -20,17 +20,7 @@ namespace {
 constexpr std::uint32_t kQueries = 2 * OpProfiler::kMaxOps;
 }  // namespace
 
-OpProfiler::OpProfiler(const Context& ctx) : ctx_(ctx) {
-  std::uint32_t n = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
-  std::vector<VkQueueFamilyProperties> families(n);
-  vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, families.data());
-  if (ctx.queue_family() >= n) return;
-  valid_bits_ = families[ctx.queue_family()].timestampValidBits;
-  ns_per_tick_ = static_cast<double>(ctx.properties().limits.timestampPeriod);
-  if (ns_per_tick_ <= 0) valid_bits_ = 0;
-  host_reset_ = ctx.caps().host_query_reset;
-}
+OpProfiler::OpProfiler(const Context& ctx) : ctx_(ctx), clock_(ctx) {}
 
 void OpProfiler::begin(Recorder& recorder) {
   (void)recorder;
@@ -48,7 +38,7 @@ void OpProfiler::begin(Recorder& recorder) {
     VKT_VK(vkCreateQueryPool, ctx_.device(), &info, nullptr, &pool);
     pool_ = Owned<VkQueryPool>(ctx_.device(), pool, vkDestroyQueryPool);
   }
-  if (host_reset_) {
+  if (clock_.host_reset) {
     vkResetQueryPool(ctx_.device(), pool_.get(), 0, kQueries);
     reset_recorded_ = true;
   }
@@ -91,18 +81,14 @@ std::vector<Backend::OpTime> OpProfiler::end() {
   VKT_VK(vkGetQueryPoolResults, ctx_.device(), pool_.get(), 0,
          static_cast<std::uint32_t>(ticks.size()), ticks.size() * sizeof(std::uint64_t),
          ticks.data(), sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-  const std::uint64_t mask =
-      valid_bits_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bits_) - 1;
   // Ticks relative to the first stamp, so a counter that wraps within the profile still
   // orders correctly (the profile is far shorter than the counter's period).
-  const std::uint64_t origin = ticks[0] & mask;
-  auto since_origin = [&](std::uint64_t t) { return ((t & mask) - origin) & mask; };
+  auto since_origin = [&](std::uint64_t t) { return clock_.ticks(ticks[0], t); };
   std::uint64_t previous_end = 0;
   for (std::size_t i = 0; i < labels_.size(); ++i) {
     const std::uint64_t start = std::max(since_origin(ticks[2 * i]), previous_end);
     const std::uint64_t end = std::max(since_origin(ticks[2 * i + 1]), start);
-    out.push_back(
-        {std::move(labels_[i]), static_cast<double>(end - start) * ns_per_tick_ / 1000.0});
+    out.push_back({std::move(labels_[i]), clock_.us(start, end)});
     previous_end = end;
   }
   labels_.clear();

@@ -14,6 +14,7 @@
 #include "vkt/backend.h"
 #include "vkt/backend/op_call.h"
 #include "vulkan/runtime/context.h"
+#include "vulkan/runtime/device_timer.h"
 #include "vulkan/runtime/handle.h"
 #include "vulkan/runtime/recorder.h"
 
@@ -30,7 +31,7 @@ class OpProfiler {
   explicit OpProfiler(const Context& ctx);
 
   // False where the compute queue has no timestamps; begin() then records nothing.
-  bool available() const { return valid_bits_ != 0; }
+  bool available() const { return clock_.valid_bits != 0; }
   bool active() const { return active_; }
   // Starts a profile; the recorder must be idle (the backend finishes its work first).
   void begin(Recorder& recorder);
@@ -45,10 +46,8 @@ class OpProfiler {
   void stamp(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage);
 
   const Context& ctx_;
+  TimestampClock clock_;
   Owned<VkQueryPool> pool_;
-  std::uint32_t valid_bits_ = 0;
-  double ns_per_tick_ = 0;
-  bool host_reset_ = false;
   bool active_ = false;
   bool reset_recorded_ = false;
   int depth_ = 0;
