@@ -157,19 +157,16 @@ Tensors d_atan2(const RuleArgs& r) {  // b / (a^2 + b^2), -a / (a^2 + b^2)
       r, [&] { return divide(multiply(r.g, b), norm); },
       [&] { return negate(divide(multiply(r.g, a), norm)); });
 }
-// Nx: an input equal to the result gets g, halved where both are (a tie): g times a mask of
-// 1, 0.5 or 0 chosen from two byte masks (a product, so a NaN or infinite g stays one where
-// the mask is 0, as JAX's; fewer and smaller temporaries than the mask's arithmetic).
+// Nx: an input equal to the result gets g, halved where both are (a tie). The masks'
+// arithmetic takes literals only: scalar tensors (select's branches) would each be a
+// creation dispatch in a compiled plan, where these fuse into one kernel.
 Tensors d_min_max(const RuleArgs& r) {
-  const Tensor a_is = equal(r.in[0], r.out);
-  const Tensor b_is = equal(r.in[1], r.out);
-  const Tensor zero = scalar_like(r.g, 0), half = scalar_like(r.g, 0.5),
-               whole = scalar_like(r.g, 1);
-  auto share = [&](const Tensor& mine, const Tensor& other) {
-    return multiply(r.g, select(mine, select(other, half, whole), zero));
-  };
+  const DType t = r.g.dtype();
+  const Tensor a_is = as_type(equal(r.in[0], r.out), t);
+  const Tensor b_is = as_type(equal(r.in[1], r.out), t);
   return both(
-      r, [&] { return share(a_is, b_is); }, [&] { return share(b_is, a_is); });
+      r, [&] { return multiply(r.g, divide(a_is, add(b_is, 1))); },
+      [&] { return multiply(r.g, divide(b_is, add(a_is, 1))); });
 }
 // remainder(a, b) = a - b trunc(a / b): 1, and -trunc(a / b) (both floats here).
 Tensors d_remainder(const RuleArgs& r) {
