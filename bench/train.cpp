@@ -18,6 +18,7 @@
 #include "device.h"
 #include "host_info.h"
 #include "measure.h"
+#include "stats.h"
 #include "suite.h"
 #include "table.h"
 #include "train_bench.h"
@@ -97,6 +98,13 @@ std::vector<int> every_param(const Workload& w) {
   return argnums;
 }
 
+// Copies of `ts` on `b`, made outside the timing.
+Ts on(Backend& b, const Ts& ts) {
+  Ts out;
+  for (const Tensor& t : ts) out.push_back(copy(t, b));
+  return out;
+}
+
 struct StepColumn {
   Stats stats;
   LedgerCounts per_step;  // one step's counts
@@ -107,9 +115,7 @@ struct StepColumn {
 // parameters carried from step to step.
 StepColumn time_steps(const std::function<Ts(const Ts&, const Ts&)>& step, const Workload& w,
                       Backend& b, const TimingPlan& plan) {
-  Ts params, data;
-  for (const Tensor& p : w.params) params.push_back(copy(p, b));
-  for (const Tensor& d : w.data) data.push_back(copy(d, b));
+  Ts params = on(b, w.params), data = on(b, w.data);
   b.synchronize();
   const auto run = [&] {
     Ts next = step(params, data);
@@ -137,9 +143,7 @@ struct OpShare {
 
 std::vector<OpShare> profile_steps(const std::function<Ts(const Ts&, const Ts&)>& step,
                                    const Workload& w, Backend& b, int steps) {
-  Ts params, data;
-  for (const Tensor& p : w.params) params.push_back(copy(p, b));
-  for (const Tensor& d : w.data) data.push_back(copy(d, b));
+  Ts params = on(b, w.params), data = on(b, w.data);
   std::vector<OpShare> shares;
   for (int s = 0; s < steps + 1; ++s) {  // the first step warms up and is not kept
     b.begin_op_profile();
@@ -163,19 +167,13 @@ std::vector<OpShare> profile_steps(const std::function<Ts(const Ts&, const Ts&)>
   return shares;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The profile's rows for one case and mode, the largest share first.
 void add_profile_rows(const HostInfo& h, const Workload& w, const std::string& mode,
                       const std::vector<OpShare>& shares, std::vector<Row>& rows) {
   std::vector<std::pair<double, const OpShare*>> order;
   double total = 0;
   for (const OpShare& o : shares) {
-    order.emplace_back(median_of(o.step_us), &o);
+    order.emplace_back(summarize(o.step_us).median_us, &o);
     total += order.back().first;
   }
   std::stable_sort(order.begin(), order.end(),

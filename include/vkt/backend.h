@@ -115,7 +115,8 @@ class Backend {
   // backend ran (and each kernel of a compiled plan), in the order they were given, with
   // how far it moved the device's timeline (overlaps and the host's gaps counted once or
   // not at all, so the times add up to the device's busy time). end_op_profile() waits for
-  // the work. Empty where the backend has no device clock (the cpu).
+  // the work. Empty where the backend has no device clock (the cpu). Past the first 8192 ops
+  // a last entry says how many more ran untimed.
   struct OpTime {
     std::string label;  // the op, its dtype, its output's and inputs' shapes
     double device_us = 0;

@@ -152,7 +152,8 @@ void pull_back_node(const Recording& r, std::size_t i, const std::vector<Tensor>
 // release: a one-shot pullback (grad, value_and_grad) drops each node's value and cotangent
 // once its own rule has run (every use of it came later in the graph, so was already
 // walked), so the backward pass holds what is still ahead, not the whole forward pass.
-// primals: which primals are differentiated (the rest get zeros, no backward work).
+// primals: which primals are differentiated; the rest get no cotangent (undefined) and no
+// backward work.
 std::vector<Tensor> pull_back(Recording& r, const std::vector<Tensor>& cotangents,
                               const std::vector<bool>& primals, bool release) {
   const Graph& graph = r.graph;

@@ -66,6 +66,20 @@ TEST_F(OpProfile, ACompiledPlanNamesItsFusedKernels) {
   EXPECT_TRUE(fused) << times[0].label;
 }
 
+// Past the ops a profile times, a last entry says how many ran untimed: never a silently
+// short profile.
+TEST_F(OpProfile, OpsPastTheCapacityAreCountedNotDropped) {
+  Backend& g = gpu();
+  Tensor x = full({1}, 1.0f, DType::f32, &g);
+  g.begin_op_profile();
+  for (int i = 0; i < 8192 + 5; ++i) x = add(x, 1.0f);
+  const std::vector<Backend::OpTime> times = g.end_op_profile();
+  EXPECT_EQ(x.to_vector<float>(), std::vector<float>{8198.0f});
+  ASSERT_EQ(times.size(), 8193u);
+  EXPECT_TRUE(starts_with(times[8191].label, "add f32 {1}")) << times[8191].label;
+  EXPECT_TRUE(starts_with(times[8192].label, "5 more ops, not timed")) << times[8192].label;
+}
+
 TEST(OpProfileCpu, TheCpuHasNoDeviceClock) {
   cpu().begin_op_profile();
   (void)add(iota({8}, DType::f32), 1.0f);

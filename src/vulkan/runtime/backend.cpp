@@ -338,7 +338,7 @@ void VulkanBackend::profiled(const std::function<void()>& body,
 void VulkanBackend::begin_op_profile() {
   guarded([&] {
     recorder_.finish();
-    profiler_.begin(recorder_);
+    profiler_.begin();
   });
 }
 

@@ -22,14 +22,17 @@ TimestampClock::TimestampClock(const Context& ctx) {
   host_reset = ctx.caps().host_query_reset;
 }
 
-DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx), clock_(ctx) {
-  if (!available()) return;
+Owned<VkQueryPool> timestamp_pool(const Context& ctx, std::uint32_t count) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = kQueries;
+  info.queryCount = count;
   VkQueryPool pool = VK_NULL_HANDLE;
   VKT_VK(vkCreateQueryPool, ctx.device(), &info, nullptr, &pool);
-  pool_ = Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
+  return Owned<VkQueryPool>(ctx.device(), pool, vkDestroyQueryPool);
+}
+
+DeviceTimer::DeviceTimer(const Context& ctx) : ctx_(ctx), clock_(ctx) {
+  if (available()) pool_ = timestamp_pool(ctx, kQueries);
 }
 
 void DeviceTimer::write(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage) {

@@ -34,6 +34,9 @@ struct TimestampClock {
   }
 };
 
+// A pool of `count` timestamp queries.
+Owned<VkQueryPool> timestamp_pool(const Context& ctx, std::uint32_t count);
+
 class DeviceTimer {
  public:
   static constexpr std::uint32_t kMaxMarks = 8;

@@ -22,22 +22,15 @@ constexpr std::uint32_t kQueries = 2 * OpProfiler::kMaxOps;
 
 OpProfiler::OpProfiler(const Context& ctx) : ctx_(ctx), clock_(ctx) {}
 
-void OpProfiler::begin(Recorder& recorder) {
-  (void)recorder;
+void OpProfiler::begin() {
   labels_.clear();
   dropped_ = 0;
   depth_ = 0;
   active_ = available();
   reset_recorded_ = false;
   if (!active_) return;
-  if (!pool_) {  // made on first use: a profile is rare, 16k queries are not free
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = kQueries;
-    VkQueryPool pool = VK_NULL_HANDLE;
-    VKT_VK(vkCreateQueryPool, ctx_.device(), &info, nullptr, &pool);
-    pool_ = Owned<VkQueryPool>(ctx_.device(), pool, vkDestroyQueryPool);
-  }
+  // Made on first use: a profile is rare, 16k queries are not free.
+  if (!pool_) pool_ = timestamp_pool(ctx_, kQueries);
   if (clock_.host_reset) {
     vkResetQueryPool(ctx_.device(), pool_.get(), 0, kQueries);
     reset_recorded_ = true;
@@ -90,6 +83,11 @@ std::vector<Backend::OpTime> OpProfiler::end() {
     const std::uint64_t end = std::max(since_origin(ticks[2 * i + 1]), start);
     out.push_back({std::move(labels_[i]), clock_.us(start, end)});
     previous_end = end;
+  }
+  if (dropped_ > 0) {
+    out.push_back({std::to_string(dropped_) + " more ops, not timed (a profile times the first " +
+                       std::to_string(kMaxOps) + ")",
+                   0.0});
   }
   labels_.clear();
   return out;

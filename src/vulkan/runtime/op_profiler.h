@@ -25,7 +25,7 @@ std::string op_label(const OpCall& call);
 
 class OpProfiler {
  public:
-  // Ops past this many in one profile are counted in dropped() and not timed.
+  // Ops past this many in one profile are not timed; end() names how many in a last entry.
   static constexpr std::uint32_t kMaxOps = 8192;
 
   explicit OpProfiler(const Context& ctx);
@@ -33,14 +33,13 @@ class OpProfiler {
   // False where the compute queue has no timestamps; begin() then records nothing.
   bool available() const { return clock_.valid_bits != 0; }
   bool active() const { return active_; }
-  // Starts a profile; the recorder must be idle (the backend finishes its work first).
-  void begin(Recorder& recorder);
+  // Starts a profile; no work may be in flight (the backend finishes it first).
+  void begin();
   // Around one op's commands; nested ops (an op run inside another) are part of the outer.
   void op_start(Recorder& recorder);
   void op_end(Recorder& recorder, std::string label);
   // Ends the profile and reads it; the recorder must be idle.
   std::vector<Backend::OpTime> end();
-  std::uint64_t dropped() const { return dropped_; }
 
  private:
   void stamp(Recorder& recorder, std::uint32_t query, VkPipelineStageFlagBits stage);

@@ -110,15 +110,15 @@ void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
   // K_FASTEST: every load of this invocation reads K row k0 + tid % BK, decoded here once
   // (channel kc, taps kt0..kt2) and advanced by BK after each fetch with carries, not the
   // five divisions by the kernel's runtime sizes each step would cost.
-  uint kc = 0, kt0 = 0, kt1 = 0, kt2 = 0;
+  uint kc = 0, kt0 = 0, kt1 = 0, kt2 = 0, kd0 = 1;
   if (K_FASTEST) {
     const uint gk = k_begin + tid % BK, t = gk % taps;
     kc = gk / taps;
     kt2 = t % kd2;
     kt1 = (t / kd2) % kd1;
     kt0 = t / (kd2 * kd1);
+    kd0 = taps / max(kd1 * kd2, 1u);
   }
-  const uint kd0 = taps / (kd1 * kd2);
 
   VEC4 acc[TM][TN / 4];
   [[unroll]] for (uint i = 0; i < TM; ++i) {
