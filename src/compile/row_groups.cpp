@@ -103,7 +103,12 @@ std::vector<int> Plan::find_row_groups(const std::vector<bool>& live,
         any_member = true;
         const Shape& view = a.shape;
         if (per_row[src]) {
-          if (stripped(view) != stripped(element ? kept_row(s) : node.shape)) return false;
+          // A per-row member read as another shape of its rows, never through a bitcast
+          // (the group evaluates the member's own dtype).
+          if (a.dtype != graph_.nodes[src].dtype ||
+              stripped(view) != stripped(element ? kept_row(s) : node.shape)) {
+            return false;
+          }
         } else if (!element || !same_view(a, graph_.nodes[src])) {
           return false;
         }

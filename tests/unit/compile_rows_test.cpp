@@ -104,6 +104,21 @@ TEST(CompileRows, MemberReadByAnUnfusedOpInsideTheGroupKeepsTheOtherPlan) {
   EXPECT_EQ(f.describe().find("row group"), std::string::npos) << f.describe();
 }
 
+// A per-row value read through a bitcast is not a member's value: the group evaluates each
+// member in its own dtype, so the bitcast's reader stays outside (the compile fuzzer's seed
+// 5, program 11721: an inf product bitcast to u32 and converted back gave inf, not 2^31).
+TEST(CompileRows, BitcastOfAPerRowValueStaysOutsideTheGroup) {
+  const Tensor x = from_vector(std::vector<float>{1e30f, 1e30f, 3, 4, 1, 2, 3, 4}, {2, 4}, &cpu());
+  auto prog = [](const Tensor& t) {
+    const Tensor p = product(t, {1});
+    return select(p, as_type(bitcast(p, DType::u32), DType::f32), p);
+  };
+  auto f = compile(prog);
+  const Tensor eager = prog(x);
+  expect_same_bytes(f(x), eager);
+  EXPECT_EQ(eager.to_vector<float>()[0], 2139095040.0f);  // inf's bits, as a number
+}
+
 // A leaf broadcast along a middle axis is not read in place by the row blocks: the group
 // runs op by op, still eager's result.
 TEST(CompileRows, LeafTheBlocksCannotReadRunsTheGroupOpByOp) {
