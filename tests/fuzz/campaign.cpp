@@ -13,6 +13,7 @@
 
 #include "fuzz/generate.h"
 #include "fuzz/rng.h"
+#include "vulkan/runtime/validation.h"
 
 namespace vkt::fuzz {
 namespace {
@@ -31,7 +32,36 @@ struct Finished {
   std::vector<std::string> ops;
   bool failed = false;
   std::string report;  // the mismatch report and the --verbose listing
+  CompileStats compiled;
 };
+
+// The compile check of program i (compile_check.h), reported as a mismatch of its own.
+void check_program_compiled(const CampaignOptions& o, std::uint64_t i, const Program& p,
+                            Finished& f, std::ostringstream& text, CampaignTimes& times) {
+  const Clock::time_point start = Clock::now();
+  const std::uint64_t messages = vk::validation_message_count();
+  Backend& gpu = vulkan();
+  std::optional<CompileMismatch> m = check_compiled(p, gpu, f.compiled);
+  gpu.synchronize();
+  if (!m && vk::validation_message_count() != messages) {
+    m = CompileMismatch{p.seed, -1, "compile", "the validation layer reported messages", "", ""};
+    ++f.compiled.mismatches;
+  }
+  times.compiled_ns += ns_since(start);
+  if (!m) return;
+  f.failed = true;
+  text << "\nCOMPILED MISMATCH: seed " << o.seed << ", program " << i
+       << " (replay: vkt_fuzz --seed " << o.seed << " --first " << i
+       << " --programs 1 --threads 1 --compiled-every 1)\n"
+       << m->describe();
+  if (o.shrink) {
+    const Clock::time_point shrink_start = Clock::now();
+    CompileStats scratch;
+    const auto small = check_compiled(shrink_compile_mismatch(p, gpu), gpu, scratch);
+    times.shrink_ns += ns_since(shrink_start);
+    if (small) text << "\nshrunk: " << small->describe();
+  }
+}
 
 Finished run_program(const CampaignOptions& o, std::uint64_t i, CampaignTimes& times) {
   Finished f;
@@ -48,6 +78,9 @@ Finished run_program(const CampaignOptions& o, std::uint64_t i, CampaignTimes& t
       f.errors += results[k].defined() ? 0 : 1;
     }
     if (o.verbose) text << "program " << i << ":\n" << listing(p, results);
+    if (!m && o.compiled_every != 0 && i % o.compiled_every == 0) {
+      check_program_compiled(o, i, p, f, text, times);
+    }
     if (m) {
       f.failed = true;
       text << "\nMISMATCH: seed " << o.seed << ", program " << i << " (replay: vkt_fuzz --seed "
@@ -109,6 +142,7 @@ class InOrder {
     summary_.times.programs += 1;
     summary_.times.generate_ns += t.generate_ns;
     summary_.times.shrink_ns += t.shrink_ns;
+    summary_.times.compiled_ns += t.compiled_ns;
     summary_.times.run += t.run;
   }
   void account(const Finished& f) {
@@ -116,6 +150,7 @@ class InOrder {
     summary_.nodes += f.nodes;
     summary_.errors += f.errors;
     for (const std::string& op : f.ops) ++summary_.op_counts[op];
+    summary_.compiled += f.compiled;
     out_ << f.report;
     if (!f.failed) return;
     out_.flush();
@@ -187,13 +222,11 @@ std::string breakdown(const CampaignSummary& s) {
   std::snprintf(line, sizeof line, "vkt_fuzz breakdown: %.1f programs/s (%d threads, %.1f s)\n",
                 static_cast<double>(s.programs) / std::max(s.wall_s, 1e-9), s.threads, s.wall_s);
   text << line << "  thread time per program, ms (share of all threads' time):";
-  const std::pair<const char*, std::uint64_t> phases[] = {{"generate", t.generate_ns},
-                                                          {"cpu", t.run.cpu_ns},
-                                                          {"vulkan record", t.run.record_ns},
-                                                          {"vulkan wait", t.run.wait_ns},
-                                                          {"read back", t.run.read_ns},
-                                                          {"compare", t.run.compare_ns},
-                                                          {"shrink", t.shrink_ns}};
+  const std::pair<const char*, std::uint64_t> phases[] = {
+      {"generate", t.generate_ns},        {"cpu", t.run.cpu_ns},
+      {"vulkan record", t.run.record_ns}, {"vulkan wait", t.run.wait_ns},
+      {"read back", t.run.read_ns},       {"compare", t.run.compare_ns},
+      {"compiled", t.compiled_ns},        {"shrink", t.shrink_ns}};
   std::uint64_t total = 0;
   for (const auto& phase : phases) {
     total += phase.second;
@@ -225,6 +258,7 @@ std::string breakdown(const CampaignSummary& s) {
                 static_cast<unsigned long long>(l.uploads),
                 static_cast<unsigned long long>(l.downloads));
   text << line;
+  if (s.compiled.programs > 0) text << "  " << s.compiled.summary() << "\n";
   return text.str();
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/compile_check.h"
 #include "fuzz/runner.h"
 #include "vkt/ledger.h"
 
@@ -23,12 +24,16 @@ struct CampaignOptions {
   bool shrink = true;
   bool verbose = false;   // a listing of every program
   double progress_s = 0;  // a progress line this often (0: none), for runs that may be killed
+  // Every this many programs (by index; 0: none) also run as one vkt::compile function on
+  // the device against their eager run there (tests/fuzz/compile_check.h).
+  std::uint64_t compiled_every = 0;
 };
 
 // Where the time went, summed over the threads (so it may pass the wall time).
 struct CampaignTimes {
   std::uint64_t programs = 0;  // run, also those past a stop at max_failures
   std::uint64_t generate_ns = 0, shrink_ns = 0;
+  std::uint64_t compiled_ns = 0;  // the compile checks (trace, plan, kernels, two calls)
   PhaseTimes run;
 };
 
@@ -39,7 +44,8 @@ struct CampaignSummary {
   double wall_s = 0;
   int threads = 1;
   CampaignTimes times;
-  LedgerCounts ledger;  // over the whole run
+  LedgerCounts ledger;    // over the whole run
+  CompileStats compiled;  // the compile checks
 };
 
 // Runs the programs; reports (mismatches, --verbose listings) go to `out` in index order.

@@ -15,6 +15,9 @@ namespace vkt::fuzz {
 
 constexpr std::int64_t kMaxLeaf = 256;     // elements in a generated leaf
 constexpr std::int64_t kMaxResult = 4096;  // larger results are dropped from the program
+// The long-rows stage (generate.cpp): one leaf past kMaxResult, results up to this size, so
+// multi-workgroup and multi-pass paths (chunked reductions and scans, the radix sort) run.
+constexpr std::int64_t kMaxLarge = 65536;
 
 // An axis length: 0 sometimes, 1 often, else 2..7.
 inline std::int64_t draw_dim(Rng& rng) {
@@ -34,6 +37,20 @@ inline Shape draw_shape(Rng& rng, std::int64_t rank = -1) {
     *it = (*it + 1) / 2;
   }
   return s;
+}
+
+// A shape of 1 to 3 axes holding more than kMaxResult and at most kMaxLarge elements, often
+// just past a power of two (a partial last workgroup or chunk).
+inline Shape draw_large_shape(Rng& rng) {
+  const std::int64_t total =
+      rng.chance(0.5) ? rng.pick(std::vector<std::int64_t>{4097, 8193, 16385, 32769, 65536})
+                      : rng.range(kMaxResult + 1, kMaxLarge);
+  const std::int64_t rank = rng.range(1, 3);
+  if (rank == 1) return {total};
+  const std::int64_t rows = rng.chance(0.3) ? 1 : rng.range(2, rank == 2 ? 300 : 16);
+  const std::int64_t lead = rank == 3 ? rng.range(1, 4) : 1;
+  const std::int64_t last = std::max<std::int64_t>(total / (rows * lead), 1);
+  return rank == 2 ? Shape{rows, last} : Shape{lead, rows, last};
 }
 
 // An axis of a rank-r tensor, sometimes negative, rarely out of range (an AxisError).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "fuzz/builder.h"
 #include "fuzz/draw.h"
@@ -28,7 +29,10 @@ std::vector<Op> ops_of(OpFamily f) {
 class Gen final : public Builder {
  public:
   explicit Gen(std::uint64_t seed)
-      : rng_(seed), later_rng_(seed ^ kLaterStream), complex_rng_(seed ^ kComplexStream) {
+      : rng_(seed),
+        later_rng_(seed ^ kLaterStream),
+        complex_rng_(seed ^ kComplexStream),
+        large_rng_(seed ^ kLargeStream) {
     p_.seed = seed;
   }
 
@@ -45,6 +49,10 @@ class Gen final : public Builder {
     std::swap(rng_, later_rng_);
     // Complex programs: a third stream, appended after both stages above.
     complex_stage(*this, complex_rng_);
+    // Long rows: a fourth stream, appended last.
+    std::swap(rng_, large_rng_);
+    if (rng_.chance(kLargeShare)) large_stage();
+    std::swap(rng_, large_rng_);
     return p_;
   }
 
@@ -57,7 +65,7 @@ class Gen final : public Builder {
     } catch (const Error&) {
       // kept: the device must throw the same error type
     }
-    if (t.defined() && t.size() > kMaxResult) return -1;
+    if (t.defined() && t.size() > result_limit_) return -1;
     p_.nodes.push_back(std::move(n));
     vals_.push_back(t);
     return static_cast<int>(vals_.size()) - 1;
@@ -67,19 +75,28 @@ class Gen final : public Builder {
  private:
   static constexpr std::uint64_t kLaterStream = 0x5deece66dull;
   static constexpr std::uint64_t kComplexStream = 0xc0ffee5eedull;
-  Rng rng_, later_rng_, complex_rng_;
+  static constexpr std::uint64_t kLargeStream = 0x6c6f6e67ull;  // "long"
+  // Programs with a long-rows stage: enough to reach every multi-pass path within a CI
+  // run, few enough that the small programs' variety keeps most of the time.
+  static constexpr double kLargeShare = 0.125;
+  Rng rng_, later_rng_, complex_rng_, large_rng_;
+  std::int64_t result_limit_ = kMaxResult;
+  int next_pick_ = -1;  // pick()'s next answer when set
   Program p_;
   std::vector<Tensor> vals_;  // the cpu's results; undefined where the node threw
 
   std::vector<int> live() const {
     std::vector<int> out;
     for (std::size_t i = 0; i < vals_.size(); ++i) {
-      if (vals_[i].defined()) out.push_back(static_cast<int>(i));
+      // The first stage's steps take real values: the long-rows stage, which reuses them
+      // after the complex stage, leaves that stage's values alone.
+      if (vals_[i].defined() && !is_complex(vals_[i].dtype())) out.push_back(static_cast<int>(i));
     }
     return out;
   }
   // Recent nodes are picked more often, so programs grow chains as well as trees.
   int pick() {
+    if (next_pick_ >= 0) return std::exchange(next_pick_, -1);
     const std::vector<int> l = live();
     return rng_.chance(0.5) ? l.back() : rng_.pick(l);
   }
@@ -152,6 +169,20 @@ class Gen final : public Builder {
     } else {
       add(make_node("eye", d, shape(rng_.range(2, 4))));
     }
+  }
+
+  // One leaf of more than kMaxResult elements (kMaxLarge at most), then one to three steps,
+  // the first on that leaf, with results up to kMaxLarge.
+  void large_stage() {
+    result_limit_ = kMaxLarge;
+    const int x = values(dtype(), draw_large_shape(rng_));
+    if (x >= 0 && val(x).defined()) {
+      next_pick_ = x;
+      const int steps = static_cast<int>(rng_.range(1, 3));
+      for (int i = 0; i < steps && live().size() > 0; ++i) step();
+      next_pick_ = -1;
+    }
+    result_limit_ = kMaxResult;
   }
 
   void step() {

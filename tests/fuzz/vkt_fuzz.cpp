@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
                  "programs run at once on the shared device (default: the hardware's, at most 16)")
       ->check(CLI::Range(1, 256));
   app.add_option("--progress", o.progress_s, "print a progress line this often, in seconds");
+  app.add_option("--compiled-every", o.compiled_every,
+                 "also run every Nth program as one vkt::compile function against its eager run "
+                 "on the device (0: never)");
   app.add_flag("--no-shrink", no_shrink, "print failing programs as generated");
   app.add_flag("--verbose", o.verbose, "list every program");
   CLI11_PARSE(app, argc, argv);

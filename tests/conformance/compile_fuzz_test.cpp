@@ -1,0 +1,46 @@
+// CompileFuzzVulkan: generated fuzz programs as vkt::compile functions on the device, against
+// the same nodes run eagerly there: bit for bit, first call and replay, validation on.
+// vkt_fuzz --compiled-every runs the same check inside a fuzzing campaign.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "conformance/fixture.h"
+#include "fuzz/compile_check.h"
+#include "fuzz/generate.h"
+#include "fuzz/rng.h"
+
+namespace vkt::fuzz {
+namespace {
+
+constexpr std::uint64_t kSeed = 6;
+// Each program compiles its own kernels (shaderc and a pipeline each: the most of a
+// program's time on lavapipe), so the suite runs a few; VKT_COMPILE_FUZZ_PROGRAMS more.
+constexpr std::int64_t kDefaultPrograms = 12;
+
+class CompileFuzzVulkan : public testing::VulkanTest {};
+
+TEST_F(CompileFuzzVulkan, CompiledEqualsEager) {
+  const char* env = std::getenv("VKT_COMPILE_FUZZ_PROGRAMS");
+  const std::int64_t count =
+      env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
+  CompileStats stats;
+  int reported = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const Program p = generate(mix(kSeed, static_cast<std::uint64_t>(i)));
+    const std::optional<CompileMismatch> m = check_compiled(p, gpu(), stats);
+    if (m && reported++ < 3) {
+      CompileStats scratch;
+      const auto small = check_compiled(shrink_compile_mismatch(p, gpu()), gpu(), scratch);
+      ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n"
+                    << (small ? small->describe() : m->describe());
+    }
+  }
+  std::cout << stats.summary() << "\n";
+  EXPECT_EQ(stats.mismatches, 0);
+  EXPECT_GE(stats.compiled * 10, count * 8);
+  EXPECT_GE(stats.outputs_compared, stats.compiled);
+}
+
+}  // namespace
+}  // namespace vkt::fuzz
