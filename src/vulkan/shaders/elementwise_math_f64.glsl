@@ -142,8 +142,9 @@ double acosh_f64(double x) {
   if (!(x >= 1.0LF)) return d_nan();
   // Past 1e150, t * t overflows; acosh(x) = log(2x) there to the last bit.
   if (x > 1.0e150LF) return log_f64(x) + D_LN2;
-  const double t = x - 1.0LF;
-  return log1p_f64(t + sqrt(2.0LF * t + t * t));
+  precise double t = x - 1.0LF;
+  precise double u = t + sqrt(2.0LF * t + t * t);
+  return log1p_f64(u);
 }
 double asinh_f64(double x) {
   if (isnan(x) || isinf(x)) return x;
@@ -152,8 +153,9 @@ double asinh_f64(double x) {
   if (ax > 1.0e150LF) {
     r = log_f64(ax) + D_LN2;
   } else {
-    const double a2 = ax * ax;
-    r = log1p_f64(ax + a2 / (1.0LF + sqrt(1.0LF + a2)));
+    precise double a2 = ax * ax;
+    precise double u = ax + a2 / (1.0LF + sqrt(1.0LF + a2));
+    r = log1p_f64(u);
   }
   return copy_sign_f64(r, x);
 }
@@ -170,7 +172,7 @@ double cbrt_f64(double x) {
   const double m = frexp_f64(ax, e);  // ax = m 2^e, m in [0.5, 1)
   const int e3 = e >= 0 ? e / 3 : -((-e + 2) / 3);
   const double scaled = ldexp(m, e - 3 * e3);  // [0.5, 4)
-  double y = double(exp2(log2(float(scaled)) / 3.0));
+  precise double y = double(exp2(log2(float(scaled)) / 3.0));
   for (int k = 0; k < 3; ++k) y = y - (y - scaled / (y * y)) / 3.0LF;
   return copy_sign_f64(ldexp(y, e3), x);
 }

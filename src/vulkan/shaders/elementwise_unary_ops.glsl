@@ -5,6 +5,11 @@
 // A generated kernel defines VKT_ONLY_OPS and VKT_KEEP_OP_<NAME> per op it calls: the other
 // cases of float_function and double_function are left out, since a driver inlines every case's
 // math before it folds the constant op code (most of a first call's pipeline creation).
+// The driver then optimises the same function in two contexts, and a step it may contract
+// or rewrite (an a * b + c into an fma, a division by a constant into a product) can round
+// differently in each: steps whose rounding the result depends on are `precise`
+// (cbrt's Newton steps and acosh's argument differed by an ulp fused on lavapipe;
+// tests/conformance/compile_math_test.cpp checks every op both ways).
 const float LN2 = 0.693147180559945309;
 
 // sinh through expm1 (no cancellation near 0). Past 88 exp(x) overflows while sinh(x) fits
@@ -51,8 +56,9 @@ float acos_f32(float x) {
 float acosh_f32(float x) {
   if (!(x >= 1.0)) return EW_NAN;
   if (x > 268435456.0) return log_f32(x) + LN2;
-  const float t = x - 1.0;
-  return log1p_f32(t + sqrt(2.0 * t + t * t));
+  precise float t = x - 1.0;
+  precise float u = t + sqrt(2.0 * t + t * t);
+  return log1p_f32(u);
 }
 float asinh_f32(float x) {
   const float ax = abs(x);
@@ -61,8 +67,9 @@ float asinh_f32(float x) {
   if (ax > 268435456.0) {
     r = log_f32(ax) + LN2;
   } else {
-    const float a2 = ax * ax;
-    r = log1p_f32(ax + a2 / (1.0 + sqrt(1.0 + a2)));
+    precise float a2 = ax * ax;
+    precise float u = ax + a2 / (1.0 + sqrt(1.0 + a2));
+    r = log1p_f32(u);
   }
   return copy_sign(r, x);
 }
@@ -79,7 +86,7 @@ float cbrt_f32(float x) {
   int e;
   const float ax = sub ? ldexp_bits(mantissa_of(floatBitsToUint(x) & 0x7fffffffu, e), e + 72)
                        : abs(x);
-  float y = exp2(log2(ax) / 3.0);
+  precise float y = exp2(log2(ax) / 3.0);
   y = y - (y - ax / (y * y)) / 3.0;
   y = y - (y - ax / (y * y)) / 3.0;
   return copy_sign(sub ? y * 5.9604644775390625e-8 : y, x);  // 2^-24
