@@ -198,8 +198,8 @@ class Harness {
   }
 
   // The loss over traced tensors: leaves that are not primals become trace constants.
-  TensorFunction loss_function() const {
-    return [this](const std::vector<Tensor>& prim) {
+  TensorFunction loss_function(Backend& where) const {
+    return [this, &where](const std::vector<Tensor>& prim) {
       std::vector<Tensor> t(q_.nodes.size());
       for (std::size_t p = 0; p < primals_.size(); ++p)
         t[static_cast<std::size_t>(primals_[p])] = prim[p];
@@ -207,20 +207,20 @@ class Harness {
         if (t[k].defined()) continue;
         std::vector<Tensor> in;
         for (int a : q_.nodes[k].args) in.push_back(t[static_cast<std::size_t>(a)]);
-        t[k] = run_node(q_.nodes[k], in, cpu());
+        t[k] = run_node(q_.nodes[k], in, where);
       }
       Tensor loss;
       for (const auto& [k, w] : loss_) {
-        const Tensor term = sum(multiply(t[k], from_vector(w, base_[k].shape(), &cpu())));
+        const Tensor term = sum(multiply(t[k], from_vector(w, base_[k].shape(), &where)));
         loss = loss.defined() ? add(loss, term) : term;
       }
       return std::vector<Tensor>{loss};
     };
   }
 
-  std::vector<Tensor> primal_values() const {
+  std::vector<Tensor> primal_values(Backend& where) const {
     std::vector<Tensor> out;
-    for (int p : primals_) out.push_back(base_[static_cast<std::size_t>(p)]);
+    for (int p : primals_) out.push_back(copy(base_[static_cast<std::size_t>(p)], where));
     return out;
   }
 
@@ -381,7 +381,8 @@ std::optional<GradMismatch> check_gradients(const Program& p, GradStats& stats,
   m.seed = p.seed;
   std::vector<Tensor> grads;
   try {
-    grads = grad(h.loss_function(), h.primal_values());
+    Backend& where = options.device != nullptr ? *options.device : cpu();
+    grads = grad(h.loss_function(where), h.primal_values(where));
   } catch (const Unsupported& e) {
     ++stats.skipped["unsupported"];
     ++stats.unsupported[unsupported_op(e.what())];

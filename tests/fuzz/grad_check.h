@@ -49,6 +49,9 @@ struct GradCheckOptions {
   // Test hook: applied to each analytic gradient element before the comparison, so a test
   // can show that a wrong rule is caught without touching a rule.
   std::function<double(double)> corrupt_analytic;
+  // Where vkt::grad runs (the primals, leaves and loss weights made there); the finite
+  // differences always run on the cpu. Null: the cpu.
+  Backend* device = nullptr;
 };
 
 // Checks p's gradients; the first mismatch, or nothing (also when p is skipped: see stats).
