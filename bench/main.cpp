@@ -251,6 +251,14 @@ int main(int argc, char** argv) {
   coverage->add_option("--device", device, "Vulkan device index");
   coverage->add_flag_callback(
       "--cpu-only", [&] { device = vkt::bench::kNoDevice; }, "cpu column only");
+  std::vector<std::string> coverage_reports;
+  coverage
+      ->add_option("--tests-json", coverage_reports,
+                   "googletest JSON reports (--gtest_output=json:FILE) the Nx table counts from")
+      ->delimiter(',');
+  bool coverage_list_tests = false;
+  coverage->add_flag("--list-tests", coverage_list_tests,
+                     "print the tests the Nx table links and exit");
 
   auto* list_ops = app.add_subcommand("list-ops", "print the ops the benches know");
 
@@ -325,7 +333,11 @@ int main(int argc, char** argv) {
     } else if (info->parsed()) {
       vkt::bench::run_info(device);
     } else if (coverage->parsed()) {
-      vkt::bench::run_coverage(device, coverage_out);
+      if (coverage_list_tests) {
+        vkt::bench::print_coverage_tests();
+      } else {
+        vkt::bench::run_coverage(device, coverage_out, coverage_reports);
+      }
     } else if (list_ops->parsed()) {
       for (const auto& op : vkt::bench::case_ops()) std::printf("%s\n", op.c_str());
     } else if (compare->parsed()) {
