@@ -7,8 +7,6 @@
 
 #include "conformance/fixture.h"
 #include "fuzz/compile_check.h"
-#include "fuzz/generate.h"
-#include "fuzz/rng.h"
 
 namespace vkt::fuzz {
 namespace {
@@ -24,18 +22,10 @@ TEST_F(CompileFuzzVulkan, CompiledEqualsEager) {
   const char* env = std::getenv("VKT_COMPILE_FUZZ_PROGRAMS");
   const std::int64_t count =
       env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
-  CompileStats stats;
-  int reported = 0;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const Program p = generate(mix(kSeed, static_cast<std::uint64_t>(i)));
-    const std::optional<CompileMismatch> m = check_compiled(p, gpu(), stats);
-    if (m && reported++ < 3) {
-      CompileStats scratch;
-      const auto small = check_compiled(shrink_compile_mismatch(p, gpu()), gpu(), scratch);
-      ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n"
-                    << (small ? small->describe() : m->describe());
-    }
-  }
+  const CompileStats stats =
+      check_compiled_programs(kSeed, count, gpu(), [](std::int64_t i, const std::string& what) {
+        ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n" << what;
+      });
   std::cout << stats.summary() << "\n";
   EXPECT_EQ(stats.mismatches, 0);
   EXPECT_GE(stats.compiled * 10, count * 8);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "fuzz/generate.h"
 #include "fuzz/rng.h"
 #include "vkt/compile.h"
 #include "vkt/ledger.h"
@@ -255,6 +256,22 @@ std::optional<CompileMismatch> check_compiled(const Program& p, Backend& where, 
     ++(is_creation(n) ? stats.traced_creation : stats.traced_ops);
   }
   return std::nullopt;
+}
+
+CompileStats check_compiled_programs(
+    std::uint64_t seed, std::int64_t count, Backend& where,
+    const std::function<void(std::int64_t, const std::string&)>& report, int reports) {
+  CompileStats stats;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const Program p = generate(mix(seed, static_cast<std::uint64_t>(i)));
+    const std::optional<CompileMismatch> m = check_compiled(p, where, stats);
+    if (m && reports-- > 0) {
+      CompileStats scratch;
+      const auto small = check_compiled(shrink_compile_mismatch(p, where), where, scratch);
+      report(i, (small ? small : m)->describe());
+    }
+  }
+  return stats;
 }
 
 Program shrink_compile_mismatch(const Program& p, Backend& where,

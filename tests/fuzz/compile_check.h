@@ -47,6 +47,13 @@ struct CompileCheckOptions {
 std::optional<CompileMismatch> check_compiled(const Program& p, Backend& where, CompileStats& stats,
                                               const CompileCheckOptions& options = {});
 
+// check_compiled over programs 0 .. count-1 of `seed` on `where`: their summed stats; each
+// of the first `reports` mismatching programs goes to `report` (its index, and the shrunk
+// program's mismatch described).
+CompileStats check_compiled_programs(
+    std::uint64_t seed, std::int64_t count, Backend& where,
+    const std::function<void(std::int64_t, const std::string&)>& report, int reports = 3);
+
 // The smallest program found by removing nodes (with their dependents) from p while
 // check_compiled still reports a mismatch at the same op; p when it reports none.
 Program shrink_compile_mismatch(const Program& p, Backend& where,

@@ -25,18 +25,10 @@ std::int64_t program_count() {
 
 TEST(CompileFuzz, CpuCompiledEqualsEager) {
   const std::int64_t count = program_count();
-  CompileStats stats;
-  int reported = 0;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const Program p = generate(mix(kSeed, static_cast<std::uint64_t>(i)));
-    const std::optional<CompileMismatch> m = check_compiled(p, cpu(), stats);
-    if (m && reported++ < 3) {
-      CompileStats scratch;
-      const auto small = check_compiled(shrink_compile_mismatch(p, cpu()), cpu(), scratch);
-      ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n"
-                    << (small ? small->describe() : m->describe());
-    }
-  }
+  const CompileStats stats =
+      check_compiled_programs(kSeed, count, cpu(), [](std::int64_t i, const std::string& what) {
+        ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n" << what;
+      });
   std::cout << stats.summary() << "\n";
   EXPECT_EQ(stats.mismatches, 0);
   // Nearly every program has an op that runs: most must be compiled and compared, with
