@@ -295,6 +295,12 @@ const std::map<std::string, Maker>& makers() {
       return simple("top_k", s, {{seed_data(n, s)}},
                     [](const std::vector<Tensor>& in) { return top_k(in[0], 4).first; });
     };
+    // One line and k = 100: PyTorch's usual top_k (issue 38's peer), a selection over the
+    // whole tensor rather than per row.
+    r["top_k_flat"] = [](std::int64_t n) {
+      return simple("top_k_flat", {n}, {{seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return top_k(in[0], 100).first; });
+    };
     r["dot"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
       return simple("dot", s, {{seed_data(n, s)}, {seed_data(n, {s[1], s[0]})}},
@@ -347,7 +353,7 @@ std::vector<std::string> case_ops() {
 }
 
 bool shape_variant_case(const std::string& op) {
-  return op == "sort_flat" || op == "argsort_flat" || op == "gather_resident";
+  return op == "sort_flat" || op == "argsort_flat" || op == "top_k_flat" || op == "gather_resident";
 }
 
 OpCase make_case(const std::string& op, std::int64_t n) {

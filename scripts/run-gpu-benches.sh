@@ -12,7 +12,8 @@
 #           and indexing mode), with a 6-minute limit
 # memory    issue 9's memory-bound ops op-only (wall clock and device time), 1024, 1M, 64M
 # sortwin   sort, argsort, top_k and the window ops at 1M and 16M;
-#           one flat line (sort_flat, argsort_flat: the radix sort) under the device's rules
+#           one flat line (sort_flat, argsort_flat: the radix sort; top_k_flat, k = 100) under
+#           the device's rules; torch: the same sorts and top_k (torch_bench.py, torch-sort)
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
 #           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
 # coopmat   f16 matmul on cooperative matrices under each coopmat_tile override (2048, 4096,
@@ -122,8 +123,19 @@ for b in $benches; do
     sortwin)
       "$bench" ops --ops sort,argsort,top_k,window_sum,window_max --sizes 1048576,16777216 --reps 10 \
         --out "$out/${host}_ops-sort-window_${day}.csv"
-      "$bench" ops --ops sort_flat,argsort_flat --sizes 1048576,16777216 --reps 10 \
-        --out "$out/${host}_ops-sort-flat_${day}.csv" ;;
+      "$bench" ops --ops sort_flat,argsort_flat,top_k_flat --sizes 1048576,16777216 --reps 10 \
+        --out "$out/${host}_ops-sort-flat_${day}.csv"
+      # Issue 38's peer: the same shapes, data and consumer read (rows of {4096, 4096} at 16M
+      # and one line; top_k with k = 4 per row and k = 100 over a line), both as consumer
+      # columns (C, C_gpu, D) so the two CSVs compare row for row.
+      "$bench" consumer --ops sort,argsort,top_k,sort_flat,argsort_flat,top_k_flat \
+        --sizes 1048576,16777216 --reps 10 --out "$out/${host}_consumer-sort_${day}.csv"
+      if have_torch; then
+        python3 bench/peers/torch_bench.py --ops sort,argsort,top_k,sort_flat,argsort_flat,top_k_flat \
+          --sizes 1048576,16777216 --reps 10 --out "$out/${host}_torch-sort_${day}.csv"
+      else
+        echo "run-gpu-benches: no PyTorch here; sort peer skipped" >&2
+      fi ;;
     conv)
       "$bench" conv --out "$out/${host}_conv_${day}.csv"
       if have_torch; then

@@ -179,7 +179,35 @@ sort_flat = flat_sort(lambda x: torch.sort(x, stable=True).values)
 argsort_flat = flat_sort(lambda x: torch.argsort(x, stable=True))
 
 
-SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "argmax_all", "transpose", "dot"}
+def row_sort(fn):
+    """vkt-bench's sort / argsort: rows of square_ish(n) (16M: {4096, 4096}), each row's
+    seed values reversed, sorted along the rows (stable, as vktensor's sort is)."""
+    def make(n, dev):
+        s = pc.square_ish(n)
+        x = torch.flip(seed_data(n, s, dev), (1,))
+        return s, lambda: fn(x)
+    return make
+
+
+sort_rows = row_sort(lambda x: torch.sort(x, dim=1, stable=True).values)
+argsort_rows = row_sort(lambda x: torch.argsort(x, dim=1, stable=True))
+
+
+def top_k(n, dev):
+    """vkt-bench's top_k: the 4 largest of each row of square_ish(n), values read."""
+    s = pc.square_ish(n)
+    x = seed_data(n, s, dev)
+    return s, lambda: torch.topk(x, 4, dim=1).values
+
+
+def top_k_flat(n, dev):
+    """vkt-bench's top_k_flat: the 100 largest of one line of n, values read."""
+    x = seed_data(n, (n,), dev)
+    return (n,), lambda: torch.topk(x, 100).values
+
+
+SQUARE_ISH_OPS = {"sum", "sum_axis1", "argmax", "argmax_all", "transpose", "dot", "sort", "argsort",
+                  "top_k"}
 
 CASES = {
     "concatenate": concatenate, "pad": pad, "put_slice": put_slice, "indexed_put": indexed_put,
@@ -188,6 +216,7 @@ CASES = {
     "argmax_all": argmax_all,
     "transpose": transpose, "concatenate_inner": concatenate_inner, "dot": dot,
     "sort_flat": sort_flat, "argsort_flat": argsort_flat,
+    "sort": sort_rows, "argsort": argsort_rows, "top_k": top_k, "top_k_flat": top_k_flat,
 }
 
 
