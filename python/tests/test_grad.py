@@ -51,7 +51,10 @@ def test_vjp_gives_one_cotangent_per_primal():
     x = vt.asarray(np.array([1.0, 2.0]))
     y = vt.asarray(np.array([3.0, 4.0]))
     out, pull = vt.vjp(lambda a, b: (a * b, vt.sin(a)), x, y)
-    assert [o.tolist() for o in out] == [[3.0, 8.0], list(np.sin([1.0, 2.0]))]
+    assert out[0].tolist() == [3.0, 8.0]
+    # NumPy's sin is its own on AVX-512 machines (1 ulp from the correctly rounded value
+    # there: sin(2.0) ends ...6816, glibc's ...6817), so compare as values, not bits.
+    np.testing.assert_allclose(np.asarray(out[1]), np.sin([1.0, 2.0]), rtol=4e-16)
     ones = vt.asarray(np.ones(2))
     gx, gy = pull(ones, ones)
     np.testing.assert_allclose(np.asarray(gx), [3.0 + np.cos(1.0), 4.0 + np.cos(2.0)])
