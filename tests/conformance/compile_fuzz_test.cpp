@@ -1,7 +1,6 @@
 // CompileFuzzVulkan: generated fuzz programs as vkt::compile functions on the device, against
 // the same nodes run eagerly there: bit for bit, first call and replay, validation on.
 // vkt_fuzz --compiled-every runs the same check inside a fuzzing campaign.
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -19,9 +18,7 @@ constexpr std::int64_t kDefaultPrograms = 12;
 class CompileFuzzVulkan : public testing::VulkanTest {};
 
 TEST_F(CompileFuzzVulkan, CompiledEqualsEager) {
-  const char* env = std::getenv("VKT_COMPILE_FUZZ_PROGRAMS");
-  const std::int64_t count =
-      env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
+  const std::int64_t count = program_count_from_env("VKT_COMPILE_FUZZ_PROGRAMS", kDefaultPrograms);
   const CompileStats stats =
       check_compiled_programs(kSeed, count, gpu(), [](std::int64_t i, const std::string& what) {
         ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n" << what;

@@ -5,12 +5,12 @@
 // per compiled function over values across the range, specials included.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "conformance/fixture.h"
+#include "fuzz/compile_check.h"
 #include "vkt/compile.h"
 
 namespace vkt {
@@ -30,33 +30,6 @@ std::vector<double> spread() {
   }
   for (int i = 0; i < 512; ++i) v.push_back(-4.0 + 8.0 * (i + 0.37) / 512.0);
   return v;
-}
-
-bool nan_of(const std::byte* b, DType d) {
-  if (d == DType::f32) {
-    float f;
-    std::memcpy(&f, b, 4);
-    return std::isnan(f);
-  }
-  double x;
-  std::memcpy(&x, b, 8);
-  return std::isnan(x);
-}
-
-// "" when equal bit for bit (a NaN matching any NaN), else the first difference.
-std::string compare(const Tensor& want, const Tensor& got) {
-  if (want.dtype() != got.dtype() || want.shape() != got.shape()) return "another dtype or shape";
-  const std::vector<std::byte> w = want.to_bytes(), g = got.to_bytes();
-  const std::size_t width = itemsize(want.dtype());
-  const bool floats = want.dtype() == DType::f32 || want.dtype() == DType::f64;
-  for (std::size_t at = 0; at < w.size(); at += width) {
-    if (std::memcmp(w.data() + at, g.data() + at, width) == 0) continue;
-    if (floats && nan_of(w.data() + at, want.dtype()) && nan_of(g.data() + at, want.dtype())) {
-      continue;
-    }
-    return "element " + std::to_string(at / width) + " differs";
-  }
-  return "";
 }
 
 class CompileMath : public testing::VulkanUntieredTest {
@@ -98,7 +71,7 @@ class CompileMath : public testing::VulkanUntieredTest {
         }
         const std::vector<Tensor> compiled = f(x, y);
         for (std::size_t k = 0; k < chunk.size(); ++k) {
-          EXPECT_EQ(compare(eager[k], compiled[k]), "")
+          EXPECT_EQ(fuzz::compiled_difference(eager[k], compiled[k]), "")
               << op_name(chunk[k]) << " on " << dtype_name(d) << (call ? " (replay)" : "") << "\n"
               << f.describe();
         }

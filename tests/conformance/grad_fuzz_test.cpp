@@ -1,7 +1,6 @@
 // GradFuzzVulkan: vkt::grad of generated fuzz programs run on the device (forward values,
 // every rule's ops and the cotangents there) against central finite differences taken on
 // the cpu; the unit suite's GradFuzz runs the same programs' check on the cpu.
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -21,9 +20,7 @@ constexpr std::int64_t kDefaultPrograms = 300;
 class GradFuzzVulkan : public testing::VulkanTest {};
 
 TEST_F(GradFuzzVulkan, ProgramsMatchFiniteDifferences) {
-  const char* env = std::getenv("VKT_GRAD_FUZZ_PROGRAMS");
-  const std::int64_t count =
-      env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
+  const std::int64_t count = program_count_from_env("VKT_GRAD_FUZZ_PROGRAMS", kDefaultPrograms);
   GradCheckOptions on_device;
   on_device.device = &gpu();
   GradStats stats;

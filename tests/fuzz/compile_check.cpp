@@ -34,21 +34,9 @@ struct EagerRun {
 EagerRun run_eager(const Program& p, Backend& where) {
   EagerRun e;
   e.results.resize(p.nodes.size());
+  // A node that threw (the generator's invalid arguments) is left out of the function.
   for (std::size_t i = 0; i < p.nodes.size(); ++i) {
-    const Node& n = p.nodes[i];
-    std::vector<Tensor> in;
-    bool ready = true;
-    for (int a : n.args) {
-      const Tensor& t = e.results[static_cast<std::size_t>(a)];
-      ready = ready && t.defined();
-      in.push_back(t);
-    }
-    if (!ready) continue;
-    try {
-      e.results[i] = run_node(n, in, where);
-    } catch (const Error&) {
-      // The generator's invalid arguments: the function leaves this node out.
-    }
+    e.results[i] = run_node_or_empty(p.nodes[i], e.results, where);
   }
   return e;
 }
@@ -110,10 +98,10 @@ bool nan_bits(const std::byte* b, std::size_t width, bool brain) {
   return (v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (v & 0xfffffffffffffull) != 0;
 }
 
-// "" when `got` is `want` (dtype, shape and every byte), else where they first differ. A NaN
-// matches any NaN (docs/compile.md: a fused kernel keeps NaNs, not their sign or payload:
-// a 16-bit float passes through f32 there), per part of a complex element.
-std::string difference(const Tensor& want, const Tensor& got, const CompileCheckOptions& o) {
+}  // namespace
+
+std::string compiled_difference(const Tensor& want, const Tensor& got,
+                                const CompileCheckOptions& o) {
   if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
     return std::string("compiled ") + std::string(dtype_name(got.dtype())) +
            shape_str(got.shape()) + ", eager " + std::string(dtype_name(want.dtype())) +
@@ -150,8 +138,6 @@ std::string difference(const Tensor& want, const Tensor& got, const CompileCheck
   }
   return "";
 }
-
-}  // namespace
 
 CompileStats& CompileStats::operator+=(const CompileStats& o) {
   programs += o.programs;
@@ -244,7 +230,8 @@ std::optional<CompileMismatch> check_compiled(const Program& p, Backend& where, 
     }
     for (std::size_t o = 0; o < got.size(); ++o) {
       const int k = layout.outputs[o];
-      const std::string d = difference(eager.results[static_cast<std::size_t>(k)], got[o], options);
+      const std::string d =
+          compiled_difference(eager.results[static_cast<std::size_t>(k)], got[o], options);
       if (!d.empty()) return report(k, (call == 0 ? "first call: " : "replay: ") + d);
     }
   }

@@ -41,6 +41,12 @@ struct CompileCheckOptions {
   std::function<void(std::vector<std::byte>&)> corrupt_compiled;
 };
 
+// "" when `got` is `want` (dtype, shape and every byte), else where they first differ. A NaN
+// matches any NaN (docs/compile.md: a fused kernel keeps NaNs, not their sign or payload:
+// a 16-bit float passes through f32 there), per part of a complex element.
+std::string compiled_difference(const Tensor& want, const Tensor& got,
+                                const CompileCheckOptions& options = {});
+
 // Runs p's nodes eagerly on `where`, then the nodes that ran (leaves as arguments, creation
 // ops and every op traced) as one compiled function on `where`, called twice; the first
 // difference, or nothing.

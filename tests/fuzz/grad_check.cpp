@@ -27,21 +27,6 @@ constexpr double kFineRemainder = 1e-3;
 constexpr std::uint64_t kDataStream = 0x67726164ull;    // "grad": primal data
 constexpr std::uint64_t kWeightStream = 0x77656967ull;  // loss weights
 
-// Node n on the cpu; an empty tensor when it (or an input) failed.
-Tensor try_run(const Node& n, const std::vector<Tensor>& vals) {
-  std::vector<Tensor> in;
-  for (int a : n.args) {
-    const Tensor& t = vals[static_cast<std::size_t>(a)];
-    if (!t.defined()) return {};
-    in.push_back(t);
-  }
-  try {
-    return run_node(n, in, cpu());
-  } catch (const Error&) {
-    return {};
-  }
-}
-
 // Leaf data tame enough for finite differences: the fuzzer's specials (inf, NaN, the
 // largest finite values) and magnitudes across the range make derivatives meaningless.
 std::vector<std::byte> tame_values(DType d, std::int64_t count, std::uint64_t seed) {
@@ -83,7 +68,7 @@ Rewritten rewrite(const Program& p, const GradCheckOptions& o) {
   };
   for (std::size_t i = 0; i < p.nodes.size(); ++i) {
     const Node& n = p.nodes[i];
-    vals[i] = try_run(n, vals);
+    vals[i] = run_node_or_empty(n, vals, cpu());
     // The generator appends its complex stage last: the real program before it is checked
     // (central differences here move real values only).
     if (is_complex(n.dtype) || (vals[i].defined() && is_complex(vals[i].dtype()))) {
@@ -108,7 +93,7 @@ Rewritten rewrite(const Program& p, const GradCheckOptions& o) {
       m.ints.erase("specials");
       m.bytes = tame_values(m.dtype, numel(m.shape), n.data_seed);
     }
-    const Tensor t = try_run(m, r.values);
+    const Tensor t = run_node_or_empty(m, r.values, cpu());
     if (!t.defined()) {
       r.skip = "rewrite_throws";
       r.failing_op = m.op;
@@ -319,7 +304,7 @@ class Harness {
     for (std::size_t k = at + 1; k < q_.nodes.size(); ++k) {
       if (!depends_[p][k]) continue;
       // A node that throws at a moved point (none seen so far) gives NaN: no comparison.
-      vals[k] = try_run(q_.nodes[k], vals);
+      vals[k] = run_node_or_empty(q_.nodes[k], vals, cpu());
     }
     std::vector<double> out;
     for (const auto& [k, w] : loss_) {

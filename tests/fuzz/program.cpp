@@ -1,5 +1,6 @@
 #include "fuzz/program.h"
 
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -73,6 +74,31 @@ bool is_family(const std::string& op, OpFamily f) {
 }
 
 }  // namespace
+
+std::int64_t program_count_from_env(const char* name, std::int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  if (*end != '\0' || n < 1) {
+    throw Error(std::string("[fuzz] ") + name + "='" + v + "': expected a positive count");
+  }
+  return n;
+}
+
+Tensor run_node_or_empty(const Node& n, const std::vector<Tensor>& values, Backend& where) {
+  std::vector<Tensor> in;
+  for (int a : n.args) {
+    const Tensor& t = values[static_cast<std::size_t>(a)];
+    if (!t.defined()) return {};
+    in.push_back(t);
+  }
+  try {
+    return run_node(n, in, where);
+  } catch (const Error&) {
+    return {};
+  }
+}
 
 Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   const std::string& op = n.op;

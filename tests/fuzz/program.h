@@ -49,6 +49,14 @@ struct Program {
 // Throws what the op throws.
 Tensor run_node(const Node& n, const std::vector<Tensor>& inputs, Backend& where);
 
+// run_node over the earlier nodes' values (indexed by node): an empty tensor where an input
+// is empty or the op throws vkt::Error (the generator's invalid arguments).
+Tensor run_node_or_empty(const Node& n, const std::vector<Tensor>& values, Backend& where);
+
+// How many programs a fuzz test runs: the count in environment variable `name` when set,
+// else `fallback`. A value that is not a positive count throws vkt::Error naming it.
+std::int64_t program_count_from_env(const char* name, std::int64_t fallback);
+
 // p without node i and every node that depends on it, the rest renumbered (shrinking).
 Program without(const Program& p, std::size_t i);
 

@@ -2,8 +2,6 @@
 // nodes run eagerly: bit for bit, first call and replay (tests/fuzz/compile_check.h).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -18,13 +16,8 @@ constexpr std::uint64_t kSeed = 5;
 // Every unit run checks these, in the sanitizer builds too; VKT_COMPILE_FUZZ_PROGRAMS runs more.
 constexpr std::int64_t kDefaultPrograms = 4000;
 
-std::int64_t program_count() {
-  const char* env = std::getenv("VKT_COMPILE_FUZZ_PROGRAMS");
-  return env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
-}
-
 TEST(CompileFuzz, CpuCompiledEqualsEager) {
-  const std::int64_t count = program_count();
+  const std::int64_t count = program_count_from_env("VKT_COMPILE_FUZZ_PROGRAMS", kDefaultPrograms);
   const CompileStats stats =
       check_compiled_programs(kSeed, count, cpu(), [](std::int64_t i, const std::string& what) {
         ADD_FAILURE() << "program " << i << " of seed " << kSeed << "\n" << what;

@@ -1,8 +1,6 @@
 // GradFuzz: vkt::grad of generated fuzz programs against central finite differences.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -18,13 +16,8 @@ constexpr std::uint64_t kSeed = 1;
 // sanitizer builds too, so the count stays modest; VKT_GRAD_FUZZ_PROGRAMS runs more.
 constexpr std::int64_t kDefaultPrograms = 10000;
 
-std::int64_t program_count() {
-  const char* env = std::getenv("VKT_GRAD_FUZZ_PROGRAMS");
-  return env != nullptr ? std::max<std::int64_t>(1, std::stoll(env)) : kDefaultPrograms;
-}
-
 TEST(GradFuzz, ProgramsMatchFiniteDifferences) {
-  const std::int64_t count = program_count();
+  const std::int64_t count = program_count_from_env("VKT_GRAD_FUZZ_PROGRAMS", kDefaultPrograms);
   GradStats stats;
   int reported = 0;
   for (std::int64_t i = 0; i < count; ++i) {
