@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "conformance/complex_placement.h"
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
 #include "vulkan/ops/movement_words.h"
@@ -100,19 +101,18 @@ class VulkanComplex : public MovementCheck {
   }
 };
 
-// Runs f natively on device copies of `inputs` (no fallback, result on the device); returns
-// the result copied to the cpu.
+// Runs f on device copies of `inputs`, natively but where a device that flushes f32
+// subnormals must fall back (complex_placement.h); returns the result copied to the cpu.
 inline Tensor native(const std::string& what, const OpFn& f, const std::vector<Tensor>& inputs) {
   std::vector<Tensor> dev;
-  for (const Tensor& t : inputs) dev.push_back(copy(t, vulkan()));
+  DType complex_operand = DType::c64;
+  for (const Tensor& t : inputs) {
+    dev.push_back(copy(t, vulkan()));
+    if (is_complex(t.dtype())) complex_operand = t.dtype();
+  }
   LedgerScope scope;
   Tensor got = f(dev);
-  // Where f32 flushes subnormals, c64 arithmetic and complex conversions run on the cpu by
-  // design (VulkanBackend::flushes_f32); the result is checked all the same.
-  if (!vk::testing::f32_flushes()) {
-    EXPECT_EQ(scope.delta().fallbacks, 0u) << what << ": " << scope.delta().to_string();
-    EXPECT_EQ(&got.backend(), &vulkan()) << what;
-  }
+  expect_complex_placement(scope.delta(), got, vulkan(), complex_operand, what);
   return copy(got, cpu());
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 
+#include "conformance/complex_placement.h"
 #include "conformance/movement_check.h"
 #include "vkt/ledger.h"
 #include "vulkan/runtime/testing.h"
@@ -69,12 +70,7 @@ class VulkanComplexVsCpu : public VulkanTest {
     const Tensor expected = f(cpu());
     LedgerScope scope;
     const Tensor got = f(gpu());
-    // Where f32 flushes subnormals, c64 arithmetic and complex conversions run on the cpu
-    // by design (VulkanBackend::flushes_f32); the result is compared all the same.
-    if (!vk::testing::f32_flushes()) {
-      EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
-      EXPECT_EQ(&got.backend(), &gpu());
-    }
+    expect_complex_placement(scope.delta(), got, gpu(), dtype_, what);
     ASSERT_EQ(got.dtype(), expected.dtype());
     ASSERT_EQ(got.shape(), expected.shape());
     expect_close(got, expected, ulps);

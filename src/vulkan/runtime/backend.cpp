@@ -53,7 +53,7 @@ VulkanBackend::VulkanBackend(int index)
     std::lock_guard lock(mutex_);
     copy_path_ = measure_copy_path(*this, copy_path_report_, small_copy_max_);
   }
-  flushes_f32_ = probe_f32_flush(*this);
+  flushes_f32_ = probed_flushes_f32_ = probe_f32_flush(*this);
 }
 
 VulkanBackend::~VulkanBackend() = default;
@@ -557,6 +557,10 @@ void set_small_copy_max(std::uint64_t bytes) {
 }
 bool f32_flushes() {
   return backend_for(-1).flushes_f32();
+}
+void set_f32_flushes(std::optional<bool> flushes) {
+  backend_for(-1).synchronize();
+  backend_for(-1).assume_f32_flushes(flushes);
 }
 std::uint64_t pool_bytes() {
   return backend_for(-1).pool().allocated_bytes();

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +111,11 @@ class VulkanBackend final : public Backend {
   }
   std::uint64_t small_copy_max() const { return small_copy_max_; }
   void set_small_copy_max(std::uint64_t bytes) { small_copy_max_ = bytes; }
+  // Tests: the rules taken as if the flush probe had answered `flushes` (nullopt: its answer),
+  // so a device that keeps subnormals also runs a flushing device's fallbacks.
+  void assume_f32_flushes(std::optional<bool> flushes) {
+    flushes_f32_ = flushes.value_or(probed_flushes_f32_);
+  }
   DeviceLimits& mutable_limits() { return ctx_.mutable_limits(); }
   PinnedPool& pinned_pool() { return pinned_; }
   // VkFFT plans (fft.cpp), made on the first transform.
@@ -154,6 +160,7 @@ class VulkanBackend final : public Backend {
   std::vector<VkDescriptorBufferInfo> dispatch_infos_;
   std::vector<VkWriteDescriptorSet> dispatch_writes_;
   bool flushes_f32_ = true;
+  bool probed_flushes_f32_ = true;
   bool poison_ = false;
   std::string copy_path_report_;
   std::uint64_t sort_local_max_;

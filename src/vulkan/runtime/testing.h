@@ -40,6 +40,8 @@ std::uint64_t small_copy_max();
 void set_small_copy_max(std::uint64_t bytes);
 // Whether the default device's f32 arithmetic flushes subnormals (VulkanBackend::flushes_f32).
 bool f32_flushes();
+// Its rules as if it did (true) or did not (false); nullopt: as probed. Synchronizes first.
+void set_f32_flushes(std::optional<bool> flushes);
 // Subgroup shuffles in reduction trees (default: where the device offers them).
 void set_subgroup_reductions(bool allowed);
 bool subgroup_reductions();
