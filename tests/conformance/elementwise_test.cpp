@@ -127,22 +127,30 @@ const std::vector<std::pair<Shape, Shape>> kBinaryShapes = {{{}, {}},
                                                             {{1, 2, 1, 3, 1, 5}, {2, 1, 3, 1, 1}},
                                                             {{2, 3, 1}, {2, 3, 4}}};
 
-TEST_F(Elementwise, BinaryEveryOpDtypeAndShape) {
-  for (DType d : kRealDTypes) {
-    if (!dtype_ok(d)) continue;
-    for (Op op : kBinaryOps) {
-      if (integer_only(op) && !is_integer(d)) continue;
-      if (d == DType::f64 && !f64_native(op)) continue;
-      auto shapes = kBinaryShapes;
-      // Many workgroups (and a large grid-stride loop) for a sample of ops: the indexing is
-      // the same for every op, and the harness runs under lavapipe + validation.
-      if (big_sample(op)) shapes.push_back({{70001}, {70001}});
-      for (const auto& [sa, sb] : shapes) {
-        const Tensor a = make_input(d, sa, 1), b = make_input(d, sb, 2);
-        expect_native_close(
-            [&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); }, d,
-            label(op, d, sa, sb));
-      }
+// The binary sweeps run one test per dtype: each dtype's pipelines are its own, so a sharded
+// run (scripts/run-gpu-suite.sh) spreads them over processes; as one test, the every-op
+// sweep ran past the watchdog's 300 s on an H100 with every core busy.
+class ElementwiseSweep : public Elementwise, public ::testing::WithParamInterface<DType> {
+ protected:
+  void SetUp() override {
+    Elementwise::SetUp();
+    if (!dtype_ok(GetParam())) GTEST_SKIP() << dtype_name(GetParam()) << ": not on this device";
+  }
+};
+
+TEST_P(ElementwiseSweep, BinaryEveryOpAndShape) {
+  const DType d = GetParam();
+  for (Op op : kBinaryOps) {
+    if (integer_only(op) && !is_integer(d)) continue;
+    if (d == DType::f64 && !f64_native(op)) continue;
+    auto shapes = kBinaryShapes;
+    // Many workgroups (and a large grid-stride loop) for a sample of ops: the indexing is
+    // the same for every op, and the harness runs under lavapipe + validation.
+    if (big_sample(op)) shapes.push_back({{70001}, {70001}});
+    for (const auto& [sa, sb] : shapes) {
+      const Tensor a = make_input(d, sa, 1), b = make_input(d, sb, 2);
+      expect_native_close([&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); },
+                          d, label(op, d, sa, sb));
     }
   }
 }
@@ -173,19 +181,22 @@ TEST_F(Elementwise, UnaryEveryOpDtypeAndShape) {
 
 // Every pair of edge values (MIN / -1, shifts past the width, 0^-1, pow(-inf, odd),
 // atan2(+-0, -0), fmod by inf...) through an {n, 1} x {1, n} broadcast.
-TEST_F(Elementwise, BinaryEdgeValuePairs) {
+TEST_P(ElementwiseSweep, BinaryEdgeValuePairs) {
+  const DType d = GetParam();
   const std::int64_t n = static_cast<std::int64_t>(kEdges.size());
-  for (DType d : kRealDTypes) {
-    if (!dtype_ok(d)) continue;
-    const Tensor a = make_input(d, {n, 1}, 0), b = make_input(d, {1, n}, 0);
-    for (Op op : kBinaryOps) {
-      if (integer_only(op) && !is_integer(d)) continue;
-      if (d == DType::f64 && !f64_native(op)) continue;
-      expect_native_close([&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); },
-                          d, label(op, d, {n, 1}, {1, n}));
-    }
+  const Tensor a = make_input(d, {n, 1}, 0), b = make_input(d, {1, n}, 0);
+  for (Op op : kBinaryOps) {
+    if (integer_only(op) && !is_integer(d)) continue;
+    if (d == DType::f64 && !f64_native(op)) continue;
+    expect_native_close([&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); },
+                        d, label(op, d, {n, 1}, {1, n}));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryDtype, ElementwiseSweep, ::testing::ValuesIn(kRealDTypes),
+                         [](const ::testing::TestParamInfo<DType>& info) {
+                           return std::string(dtype_name(info.param));
+                         });
 
 // supports() is exact: calls the shaders do not compute (which the core never makes) are
 // refused rather than run wrong.

@@ -450,8 +450,8 @@ void sincos_f32(float x, out float s, out float c) {
 
 // 2/sqrt(pi) (x - x^3/3 + x^5/10 - ...) for |x| < 0.5; nine terms reach f32 precision.
 float erf_series(float x) {
-  const float z = x * x;
-  float term = x, sum = x;
+  precise float z = x * x;
+  precise float term = x, sum = x;
   for (int k = 1; k <= 9; ++k) {
     term *= -z / float(k);
     sum += term / float(2 * k + 1);
@@ -506,8 +506,10 @@ float erf_inv_f32(float x) {
     return uintBitsToFloat((bits & 0x80000000u) | m);
   }
   const float ax = abs(x);
-  float w = -log_f32((1.0 - ax) * (1.0 + ax));
-  float q;
+  // Precise steps, so a fused kernel rounds as the eager shader does (on the H100 fused
+  // erf_inv was 1 ulp off eager's: compile_math_test).
+  precise float w = -log_f32((1.0 - ax) * (1.0 + ax));
+  precise float q;
   if (w < 5.0) {
     w -= 2.5;
     q = 2.81022636e-08;
@@ -531,11 +533,11 @@ float erf_inv_f32(float x) {
     q = 1.00167406 + q * w;
     q = 2.83297682 + q * w;
   }
-  float y = q * ax;
-  const float slope = 1.12837916709551257 * exp_f32(-y * y);
+  precise float y = q * ax;
+  precise float slope = 1.12837916709551257 * exp_f32(-y * y);
   if (slope > 0.0) {
     // erf(y) - ax, through erfc where 1 - ax is exact and erf has no digits left.
-    const float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
+    precise float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
     y -= residual / slope;
   }
   return copy_sign(y, x);
