@@ -9,7 +9,7 @@ packages=(
   libdlpack-dev
   glslc libshaderc-dev glslang-dev spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   python3 python3-dev python3-numpy python3-matplotlib nlohmann-json3-dev
-  pybind11-dev python3-pytest python3-hypothesis python3-sklearn zlib1g-dev
+  pybind11-dev python3-pytest python3-hypothesis python3-sklearn python3-dask python3-distributed zlib1g-dev
   clang-format clang libomp-dev
 )
 missing=()

@@ -1,5 +1,6 @@
 // Python values into tensors and back: vt.asarray (zero-copy from C-contiguous NumPy arrays
 // on the cpu), scalars as weak literals, axes, and NumPy views of cpu tensors.
+#include <cstdint>
 #include <cstring>
 
 #include "bindings.h"
@@ -122,7 +123,10 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
   if (from_python && *natural == DType::c128) natural = DType::c64;
   Backend& target = device != nullptr ? *device : default_backend();
   const bool contiguous = (a.flags() & py::array::c_style) != 0 && native_order(a);
-  const bool aligned = a.attr("flags").attr("aligned").cast<bool>();
+  // Aligned to a whole item, which vkt::from_pointer asks: NumPy calls a complex128 array
+  // aligned at 8 bytes, where sharing its memory would raise instead of copying.
+  const bool aligned = a.attr("flags").attr("aligned").cast<bool>() &&
+                       reinterpret_cast<std::uintptr_t>(a.data()) % itemsize(*natural) == 0;
   const bool numpy_type_kept = from_numpy_dtype(a.dtype()) == natural;
   const bool zero_copy = target.is_cpu() && contiguous && aligned && numpy_type_kept &&
                          (!dtype || *dtype == *natural) && copy != true;
@@ -140,7 +144,9 @@ Tensor asarray(py::handle obj, std::optional<DType> dtype, Backend* device,
     // where it must, under NumPy 1 and 2 alike (np.array's copy=False means never in NumPy 2).
     py::array c = np.attr("asarray")(a, py::arg("dtype") = numpy_dtype(*natural, "asarray"),
                                      py::arg("order") = "C");
-    if (copy == true || !target.is_cpu() || c.ptr() == a.ptr()) {
+    // np.asarray may hand back the input or a view of it (same memory), not a copy.
+    const bool fresh_copy = c.ptr() != a.ptr() && c.data() != a.data();
+    if (copy == true || !target.is_cpu() || !fresh_copy) {
       const auto* p = static_cast<const std::byte*>(c.data());
       t = from_bytes(std::span<const std::byte>(p, c.attr("nbytes").cast<std::size_t>()), *natural,
                      shape_of(c), &target);

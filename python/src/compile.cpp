@@ -120,6 +120,7 @@ class Compiled {
                    t.backend().name() + ";";
     }
     const auto trace = [&](const std::vector<Tensor>& traced) {
+      py::gil_scoped_acquire gil;  // released around the cache's call below
       std::size_t next = 0;
       std::function<py::object(py::handle)> swap_in = [&](py::handle a) -> py::object {
         if (is_tensor_like(a)) return py::cast(traced.at(next++));
@@ -146,7 +147,14 @@ class Compiled {
       results_[signature] = structure_of(result, flat);
       return flat;
     };
-    const std::vector<Tensor> out = cache_->call(key, inputs, trace);
+    std::vector<Tensor> out;
+    {
+      // The cache's lock is waited for without the GIL: a thread tracing this function holds
+      // that lock and needs the GIL for the Python body, so two threads calling it at once
+      // deadlocked (one tracing a new shape, the other waiting for the lock with the GIL).
+      py::gil_scoped_release released;
+      out = cache_->call(key, inputs, trace);
+    }
     std::size_t next = 0;
     return rebuild(results_.at(signature), out, next);
   }

@@ -108,3 +108,15 @@ def test_python_conversions():
         len(vt.asarray(1.0))
     with pytest.raises(TypeError, match="immutable"):
         x[0] = 1
+
+
+def test_asarray_copies_a_complex128_array_numpy_aligns_at_8_bytes():
+    """NumPy calls a complex128 array at an 8-byte boundary aligned; vktensor's items need
+    16, so asarray copies it instead of raising."""
+    buf = np.arange(10, dtype=np.float64)
+    start = 0 if buf.ctypes.data % 16 == 8 else 1
+    z = buf[start:start + 8].view(np.complex128)
+    assert z.ctypes.data % 16 == 8 and z.flags.aligned
+    t = vt.asarray(z)
+    assert t.dtype == vt.complex128
+    np.testing.assert_array_equal(np.asarray(t), z)

@@ -1,4 +1,7 @@
 """The GIL: a long op runs without it, so other Python threads go on meanwhile."""
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -48,3 +51,41 @@ def test_a_long_op_lets_other_threads_run(name):
     # free is enough.
     free = [(s, e) for s, e in runs if stalled(s, e) < (e - s) / 2]
     assert free, f"{name}: every op stalled the loop: {[(round(e - s, 3), round(stalled(s, e), 3)) for s, e in runs]}"
+
+
+
+# In a child process: a deadlock there holds the GIL for good, which would hang this one.
+_TWO_CALLERS = """
+import threading
+import numpy as np
+import vktensor as vt
+
+@vt.compile
+def gelu_like(b):
+    return b * vt.sigmoid(b * 1.702)
+
+def run(part):
+    for n in part:
+        host = np.full((n, 3), 0.5, np.float32)
+        got = np.asarray(gelu_like(vt.asarray(host)))
+        np.testing.assert_allclose(got, host / (1 + np.exp(-1.702 * host)), rtol=1e-5)
+
+threads = [threading.Thread(target=run, args=(range(1 + i, 41, 2),)) for i in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("done")
+"""
+
+
+def test_one_compiled_function_called_from_two_threads_at_once():
+    """One thread traces a new shape while the other calls the same function: the cache's
+    lock is waited for without the GIL (the two deadlocked when the waiter kept it)."""
+    try:
+        child = subprocess.run([sys.executable, "-c", _TWO_CALLERS], capture_output=True,
+                               text=True, timeout=120, env=os.environ.copy())
+    except subprocess.TimeoutExpired:
+        pytest.fail("two threads calling one compiled function deadlocked")
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "done"

@@ -74,6 +74,10 @@ from_numpy = asarray  # noqa: F405
 from . import array_api  # noqa: E402  (after the module: it builds on the ops above)
 from .grad import grad, value_and_grad, vjp  # noqa: E402,F401
 from ._vktensor import stop_gradient  # noqa: E402,F401
+from . import numpy_protocol, pickling  # noqa: E402
+
+numpy_protocol.install()  # np.sum(x), np.exp(x), x.sum(axis=0): vktensor ops on x's device
+pickling.install()  # pickle, multiprocessing and distributed ship tensors as host bytes
 
 
 def _array_namespace(self, /, *, api_version=None):

@@ -1,0 +1,294 @@
+"""Dask arrays whose chunks are vktensor tensors (issue 39), on the cpu or a Vulkan device.
+
+`import vktensor.dask` registers vt.Tensor as a Dask chunk type and its concatenate,
+tensordot, einsum and element-count functions in dask.array.dispatch. NumPy's dispatch
+protocols on tensors (vktensor/numpy_protocol.py) do the rest: Dask calls `np.sum`,
+`np.exp`, `np.concatenate`, ... on its chunks and gets tensors back. Here: `from_numpy`, size-0
+`meta` tensors, `argmax` / `argmin` (Dask's own write into their chunk results, and tensors
+are immutable), `compute_with_ledger` and `local_cluster` (worker processes of one thread,
+each with its own `VKT_DEVICE`). What runs where and what stays NumPy: docs/python.md, "Dask".
+"""
+import functools
+import itertools
+import math
+import numbers
+
+import dask
+import dask.array as da
+import numpy as np
+from dask.array.chunk_types import register_chunk_type
+from dask.array.dispatch import (concatenate_lookup, einsum_lookup, numel_lookup,
+                                 tensordot_lookup)
+from dask.array.reductions import arg_reduction
+
+import vktensor as vt
+from . import _difference
+from . import numpy_protocol as _np_protocol
+
+Tensor = vt.Tensor
+
+register_chunk_type(Tensor)
+concatenate_lookup.register(Tensor, _np_protocol.concatenate)
+tensordot_lookup.register(Tensor, _np_protocol.tensordot)
+einsum_lookup.register(Tensor, _np_protocol.einsum)
+
+
+@numel_lookup.register(Tensor)
+def _numel(x, axis=None, keepdims=False, dtype=None, **unused):
+    """The element count of a chunk along `axis`, as a tensor on the chunk's device (Dask's
+    mean divides by it)."""
+    axes = range(x.ndim) if axis is None else (
+        (axis,) if isinstance(axis, numbers.Integral) else tuple(axis))
+    axes = {a % max(x.ndim, 1) for a in axes}
+    count = math.prod(x.shape[a] for a in axes)
+    if keepdims:
+        shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
+    else:
+        shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    return vt.full(shape, count, dtype=_np_protocol.dtype_arg(dtype or np.float64),
+                   device=x.device)
+
+
+# ---- arrays ----
+
+def meta(dtype, ndim, device=None):
+    """A size-0 tensor of `dtype` and rank `ndim` on `device` (the cpu by default): what a
+    Dask array of such chunks keeps as its `_meta`."""
+    return vt.full((0,) * ndim, 0, dtype=_np_protocol.vt_dtype(dtype),
+                   device=vt.cpu() if device is None else device)
+
+
+def _host_array(array):
+    if isinstance(array, (Tensor, da.Array)):
+        raise vt.TypeError(f"[dask.from_numpy] takes a NumPy array, got a {type(array).__name__}"
+                           "; for a tensor use da.from_array(tensor, chunks)")
+    host = np.asarray(array)
+    try:
+        _np_protocol.vt_dtype(host.dtype)
+    except vt.TypeError as error:
+        raise vt.TypeError(f"[dask.from_numpy] NumPy dtype {host.dtype} has no vktensor "
+                           "equivalent") from error
+    return host
+
+
+def _normalize_chunks(chunks, host):
+    for size in (chunks if isinstance(chunks, tuple) else (chunks,)):
+        if isinstance(size, numbers.Integral) and size <= 0 and size != -1:
+            raise vt.ShapeError(f"[dask.from_numpy] chunk size {size} in chunks={chunks!r} "
+                                f"for shape {host.shape}: sizes are positive (or -1: whole axis)")
+    try:
+        return da.core.normalize_chunks(chunks, host.shape, dtype=host.dtype)
+    except (ValueError, TypeError, ZeroDivisionError) as error:
+        message = str(error).splitlines()[0]
+        raise vt.ShapeError(f"[dask.from_numpy] chunks={chunks!r} do not fit shape "
+                            f"{host.shape}: {message}") from error
+
+
+class HostBlock:
+    """One block of a `from_numpy` array: NumPy values that become a tensor on `device` when
+    indexed. Dask's getter tasks index it, and Dask holds a getter's result out of task
+    fusion, so a block is converted (uploaded) once however often one task uses it; a slice
+    of it taken later is fused into the getter and only that part is converted."""
+
+    __slots__ = ("values", "device")
+
+    def __init__(self, values, device):
+        self.values, self.device = values, device
+
+    def __getitem__(self, index):
+        # np.asarray: a 0-d block indexed by () gives a NumPy scalar.
+        return vt.asarray(np.asarray(self.values[index]), device=self.device)
+
+
+def from_numpy(array, chunks="auto", device=None, name=None):
+    """A Dask array of `array`'s values in chunks of vktensor tensors on `device` (the cpu by
+    default; vt.vulkan(): each chunk is uploaded when its task runs). A cpu chunk of a
+    contiguous block shares `array`'s memory, as vt.asarray does. Under `distributed` a
+    Vulkan chunk lands on its worker's default Vulkan device (that worker's `VKT_DEVICE`)."""
+    host = _host_array(array)
+    chunks = _normalize_chunks(chunks, host)
+    device = vt.cpu() if device is None else device
+    if not isinstance(device, vt.Device):
+        raise vt.TypeError(f"[dask.from_numpy] device={device!r}: pass vt.cpu() or vt.vulkan()")
+    name = name or "vktensor-from-numpy-" + dask.base.tokenize(host, chunks, str(device))
+    whole_block = (slice(None),) * host.ndim
+    graph = {}
+    for index, block in zip(itertools.product(*(range(len(c)) for c in chunks)),
+                            da.core.slices_from_chunks(chunks)):
+        graph[("host-" + name,) + index] = HostBlock(host[block], device)
+        graph[(name,) + index] = (da.core.getter, ("host-" + name,) + index, whole_block,
+                                  False, None)  # asarray=False, lock=None: Dask's getter form
+    return da.Array(graph, name, chunks, meta=meta(host.dtype, host.ndim, device))
+
+
+# ---- argmax / argmin ----
+
+def _arg_chunk(argfunc, reduce_max_or_min, x, axis, offset_info):
+    """One chunk's best value and its index in the whole array, without writing into the
+    result (Dask's own arg_chunk does `arg[:] = ...`)."""
+    over_all = len(axis) == x.ndim or x.ndim == 1
+    if not over_all:
+        values = reduce_max_or_min(x, axis=axis[0], keepdims=True)
+        index = argfunc(x, axis=axis[0], keepdims=True) + offset_info
+        return {"vals": values, "arg": index}
+    offset, total_shape = offset_info
+    flat = vt.reshape(x, (-1,))
+    local = argfunc(flat, axis=0, keepdims=True)  # index into the chunk, row-major
+    values = vt.reshape(vt.take(flat, local, axis=0), (1,) * x.ndim)
+    # The chunk's row-major index -> the whole array's: unravel in the chunk's shape, shift
+    # by the chunk's offset, ravel in the whole shape (int64 arithmetic on the device).
+    remaining, whole = local, local * 0
+    for dim in reversed(range(x.ndim)):
+        coordinate = vt.mod(remaining, x.shape[dim]) + offset[dim]
+        remaining = vt.quotient(remaining, x.shape[dim])
+        whole = whole + coordinate * math.prod(total_shape[dim + 1:])
+    return {"vals": values, "arg": vt.reshape(whole, (1,) * x.ndim)}
+
+
+def _arg_combine(argfunc, data, axis=None, keepdims=True, **unused):
+    values, index = data["vals"], data["arg"]
+    if len(axis) == values.ndim or values.ndim == 1:
+        best = argfunc(vt.reshape(values, (-1,)), axis=0, keepdims=True)
+        shape = (1,) * values.ndim if keepdims else ()
+        return {"vals": vt.reshape(vt.take(vt.reshape(values, (-1,)), best, axis=0), shape),
+                "arg": vt.reshape(vt.take(vt.reshape(index, (-1,)), best, axis=0), shape)}
+    best = argfunc(values, axis=axis[0], keepdims=True)
+    chosen = {"vals": vt.take_along_axis(values, best, axis=axis[0]),
+              "arg": vt.take_along_axis(index, best, axis=axis[0])}
+    if not keepdims:
+        chosen = {k: vt.squeeze(v, axis=axis[0]) for k, v in chosen.items()}
+    return chosen
+
+
+def _arg_aggregate(argfunc, data, axis=None, keepdims=False, **unused):
+    return _arg_combine(argfunc, data, axis=axis, keepdims=keepdims)["arg"]
+
+
+def _arg_reduction(argfunc, reduce_max_or_min, name):
+    def reduction(x, axis=None, keepdims=False, split_every=None):
+        if not isinstance(x, da.Array) or not isinstance(x._meta, Tensor):
+            raise vt.TypeError(f"[dask.{name}] takes a Dask array of vktensor chunks, got "
+                               f"{type(getattr(x, '_meta', x)).__name__}")
+        if axis is not None and not isinstance(axis, numbers.Integral):
+            raise vt.TypeError(f"[dask.{name}] axis={axis!r}: an int or None")
+        return arg_reduction(x, functools.partial(_arg_chunk, argfunc, reduce_max_or_min),
+                             functools.partial(_arg_combine, argfunc),
+                             functools.partial(_arg_aggregate, argfunc),
+                             axis=axis, keepdims=keepdims, split_every=split_every)
+    reduction.__name__ = name
+    reduction.__doc__ = (f"da.{name} for vktensor chunks: the index (int64) of the first "
+                         "best value, over all axes (axis=None) or along one.")
+    return reduction
+
+
+argmax = _arg_reduction(vt.argmax, vt.reduce_max, "argmax")
+argmin = _arg_reduction(vt.argmin, vt.reduce_min, "argmin")
+
+
+# ---- the ledger ----
+
+def _worker_ledger():
+    return vt.ledger_snapshot()
+
+
+def _sum_deltas(deltas):
+    total = {}
+    for delta in deltas:
+        for key, value in delta.items():
+            if isinstance(value, dict):
+                merged = total.setdefault(key, {})
+                for op, n in value.items():
+                    merged[op] = merged.get(op, 0) + n
+            else:
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+_LOCAL_SCHEDULERS = ("threads", "threading", "sync", "synchronous", "single-threaded")
+
+
+def compute_with_ledger(*collections, scheduler="threads", client=None, timeout=None):
+    """Computes Dask collections and returns (results, vt.LedgerDelta) — one result for
+    one collection, else a tuple. Without `client`: the ledger of this process over the
+    computation, run by the threads or synchronous scheduler (the ledger is process-wide,
+    so work other threads do meanwhile counts too). With a `distributed` client: the sum of
+    every worker's ledger change (snapshots taken before and after on each worker; a worker
+    that joined meanwhile counts whole, one that died is lost) and this process's (which
+    unpickles the results); `timeout` (seconds) bounds the wait for each result there."""
+    led = vt.LedgerDelta()
+    if client is None:
+        if scheduler not in _LOCAL_SCHEDULERS:
+            raise vt.Unsupported(f"[dask.compute_with_ledger] scheduler={scheduler!r}: this "
+                                 f"process's ledger sees {_LOCAL_SCHEDULERS} only; pass "
+                                 "client= for a distributed cluster")
+        before = vt.ledger_snapshot()
+        try:
+            results = dask.compute(*collections, scheduler=scheduler)
+        finally:
+            led.delta = _difference(vt.ledger_snapshot(), before)
+    else:
+        workers_before, before = client.run(_worker_ledger), vt.ledger_snapshot()
+        futures = client.compute(list(collections))
+        results = tuple(future.result(timeout=timeout) for future in futures)
+        workers_after, after = client.run(_worker_ledger), vt.ledger_snapshot()
+        deltas = [_difference(after, before)]
+        zero = {k: ({} if isinstance(v, dict) else 0) for k, v in after.items()}
+        deltas += [_difference(snapshot, workers_before.get(address, zero))
+                   for address, snapshot in workers_after.items()]
+        led.delta = _sum_deltas(deltas)
+    return (results[0] if len(results) == 1 else results), led
+
+
+# ---- a local cluster ----
+
+def _cluster_class():
+    from distributed import LocalCluster
+
+    class VulkanDeviceCluster(LocalCluster):
+        """A LocalCluster whose worker i starts with VKT_DEVICE=vulkan_devices[i % n]."""
+
+        def __init__(self, vulkan_devices, **kwargs):
+            self.vulkan_devices = [str(d) for d in vulkan_devices]
+            super().__init__(**kwargs)
+
+        def new_worker_spec(self):
+            spec = super().new_worker_spec()
+            for name, worker in spec.items():
+                options = dict(worker["options"])
+                env = dict(options.get("env") or {})
+                if self.vulkan_devices:
+                    env["VKT_DEVICE"] = self.vulkan_devices[name % len(self.vulkan_devices)]
+                spec[name] = {**worker, "options": {**options, "env": env}}
+            return spec
+
+    return VulkanDeviceCluster
+
+
+def local_cluster(n_workers=2, vulkan_devices=None, timeout=60, **kwargs):
+    """A `distributed.LocalCluster` of `n_workers` worker processes with one thread each
+    (`processes=True, threads_per_worker=1`), started and waited for. `vulkan_devices`, a
+    list of `VKT_DEVICE` values (device indices or name substrings), gives worker i the
+    Vulkan device vulkan_devices[i % len] as its default: chunks placed on vt.vulkan() and
+    tensors unpickled there land on it. None leaves each worker the default choice. Other
+    keywords go to LocalCluster (memory_limit, dashboard_address, ...). Close it (a `with`
+    block does) to end the processes."""
+    if not isinstance(n_workers, numbers.Integral) or n_workers < 1:
+        raise vt.ShapeError(f"[dask.local_cluster] n_workers={n_workers!r}: at least 1")
+    if vulkan_devices is not None and (isinstance(vulkan_devices, (str, int))
+                                       or len(vulkan_devices) == 0):
+        raise vt.TypeError(f"[dask.local_cluster] vulkan_devices={vulkan_devices!r}: a "
+                           "non-empty list of VKT_DEVICE values, one a worker (or None)")
+    from distributed import Client
+
+    kwargs.setdefault("dashboard_address", None)
+    kwargs.setdefault("memory_limit", "auto")
+    cluster = _cluster_class()(vulkan_devices or [], n_workers=0, processes=True,
+                               threads_per_worker=1, **kwargs)
+    try:
+        cluster.scale(n_workers)
+        with Client(cluster, timeout=timeout) as client:
+            client.wait_for_workers(n_workers, timeout=timeout)
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster
