@@ -38,17 +38,20 @@ std::vector<Row> run_consumer(const ConsumerOptions& opts) {
       std::fprintf(stderr, "\r[%zu/%zu] %s %lld          ", rows.size() + 1, total, op.c_str(),
                    static_cast<long long>(n));
       const OpCase c = make_case(op, n);
-      const Column a = measure(c, cpu(), Read::none, run.plan);
-      const Column b = measure(c, cpu(), Read::to_cpu, run.plan);
+      const bool host_columns = !opts.device_only || dev == nullptr;
       // Without a device (the host table) the to_vector columns are left out.
-      Column b_vec, cc, d, e, d_vec;
-      if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, run.plan);
-      std::size_t out_bytes = c.run(place_inputs(c, cpu())).nbytes();
+      Column a, b, b_vec, cc, d, e, d_vec;
+      if (host_columns) {
+        a = measure(c, cpu(), Read::none, run.plan);
+        b = measure(c, cpu(), Read::to_cpu, run.plan);
+        if (dev != nullptr) b_vec = measure(c, cpu(), Read::to_vector, run.plan);
+      }
+      const std::size_t out_bytes = c.run(place_inputs(c, host_columns ? cpu() : *dev)).nbytes();
       if (dev != nullptr) {
         cc = measure(c, *dev, Read::none, run.plan);
         d = measure(c, *dev, Read::to_cpu, run.plan);
         d_vec = measure(c, *dev, Read::to_vector, run.plan);
-        e = measure_legacy(c, *dev, run.plan);
+        if (host_columns) e = measure_legacy(c, *dev, run.plan);
       }
       const double floor = floor_us(cc, out_bytes, run.d2h);
       Row row = case_fields(run.host, op, std::string(dtype_name(c.dtype)), c.shape, {}, n,

@@ -14,6 +14,9 @@ struct ConsumerOptions {
   std::vector<std::int64_t> sizes;
   int min_reps = 30;
   int device = -1;
+  // Columns C, D and D_vec only (and C's device time): a peer's rows where the cpu columns
+  // of large sorts would take minutes of a GPU call.
+  bool device_only = false;
   std::string out;  // CSV path; empty: bench_results/<machine>/consumer.csv
 };
 

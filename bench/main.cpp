@@ -109,6 +109,9 @@ int main(int argc, char** argv) {
   consumer->add_flag_callback(
       "--cpu-only", [&] { device = vkt::bench::kNoDevice; },
       "columns A and B only (no device, no to_vector columns)");
+  bool consumer_device_only = false;
+  consumer->add_flag("--device-only", consumer_device_only,
+                     "columns C, D and D_vec only (no cpu or legacy columns)");
 
   // ops, shapes, matmul, chain, overhead share their options.
   std::map<std::string, CLI::App*> suites;
@@ -280,6 +283,7 @@ int main(int argc, char** argv) {
       o.sizes = parse_sizes(sizes_list);
       o.min_reps = reps;
       o.device = device;
+      o.device_only = consumer_device_only;
       o.out = out;
       vkt::bench::run_consumer(o);
     } else if (conv->parsed()) {

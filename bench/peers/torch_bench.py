@@ -283,6 +283,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description="PyTorch peer of vkt-bench consumer: A/B on cpu tensors, C/D on CUDA.")
     pc.add_case_arguments(p, CASES)
     p.add_argument("--cpu-only", action="store_true", help="columns A, B and B_vec only (torch CPU)")
+    p.add_argument("--device-only", action="store_true",
+                   help="columns C, D and D_vec only (CUDA), as vkt-bench consumer --device-only")
     p.add_argument("--out", default="", help="CSV path (default bench_results/<machine>/torch-consumer.csv)")
     return p.parse_args(argv)
 
@@ -319,11 +321,17 @@ def main(argv=None):
         for n in sizes:
             print(f"\r[{len(rows) + 1}/{total}] {op} {n}          ", end="", file=sys.stderr, flush=True)
             shape, run_cpu = CASES[op](n, "cpu")
-            cols = {"A": pc.time_it(run_cpu, min_reps=args.reps),
-                    "B": pc.time_it(lambda: host_view(run_cpu()), min_reps=args.reps),
-                    "B_vec": pc.time_it(lambda: host_copy(run_cpu()), min_reps=args.reps)}
-            r = run_cpu()
-            out_bytes = r.numel() * r.element_size()
+            cols = {}
+            if not (args.device_only and has_cuda):
+                cols = {"A": pc.time_it(run_cpu, min_reps=args.reps),
+                        "B": pc.time_it(lambda: host_view(run_cpu()), min_reps=args.reps),
+                        "B_vec": pc.time_it(lambda: host_copy(run_cpu()), min_reps=args.reps)}
+                r = run_cpu()
+                out_bytes = r.numel() * r.element_size()
+            else:
+                r = CASES[op](n, "cuda")[1]()
+                out_bytes = r.numel() * r.element_size()
+                del r
             if has_cuda:
                 _, run_gpu = CASES[op](n, "cuda")
                 torch.cuda.synchronize()
