@@ -37,7 +37,10 @@ class VulkanBackend final : public Backend {
   explicit VulkanBackend(int index);
   ~VulkanBackend() override;
 
-  std::string name() const override { return "vulkan:" + ctx_.name(); }
+  // "vulkan:<index>:<device>", as torch's cuda:0: two devices of one model are told apart.
+  std::string name() const override {
+    return "vulkan:" + std::to_string(ctx_.index()) + ":" + ctx_.name();
+  }
   std::shared_ptr<Storage> from_host(const void* data, std::size_t nbytes) override;
   void to_host(const Storage& storage, std::size_t offset, void* dst, std::size_t nbytes) override;
   std::shared_ptr<Storage> to_host_storage(const Storage& storage, std::size_t nbytes,
