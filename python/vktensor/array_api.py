@@ -7,6 +7,7 @@ family) read the tensor to the host: on a device that is a download, counted by 
 """
 import builtins
 import math
+import numbers
 from collections import namedtuple
 
 import numpy as _np
@@ -285,9 +286,10 @@ def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
 
 
 def _count(x, axis):
+    """The element count a reduction over `axis` (None, an int or a sequence) averages."""
     if axis is None:
         return x.size
-    axes = (axis,) if isinstance(axis, int) else axis
+    axes = (axis,) if isinstance(axis, numbers.Integral) else axis
     return math.prod(x.shape[a] for a in axes)
 
 
@@ -377,7 +379,7 @@ def unique_values(x, /):
 # ---- manipulation ----
 
 def _shape(shape):
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+    return (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
 
 
 def broadcast_to(x, /, shape):
@@ -454,19 +456,25 @@ def matrix_transpose(x, /):
     return _vt.transpose(x, axes=axes)
 
 
+def _contraction_axes(a_ndim, b_ndim, axes):
+    """tensordot's `axes` (a count, or two axes or sequences) as two lists of axes >= 0."""
+    if isinstance(axes, numbers.Integral):
+        return list(range(a_ndim - axes, a_ndim)), list(range(axes))
+    a_axes, b_axes = axes
+    a_axes = [a_axes] if isinstance(a_axes, numbers.Integral) else list(a_axes)
+    b_axes = [b_axes] if isinstance(b_axes, numbers.Integral) else list(b_axes)
+    if len(a_axes) != len(b_axes):
+        raise _vt.ShapeError(f"[tensordot] axes {a_axes} and {b_axes} differ in length")
+    return [a % a_ndim for a in a_axes], [b % b_ndim for b in b_axes]
+
+
 def tensordot(x1, x2, /, *, axes=2):
-    if isinstance(axes, int):
-        a_axes = list(range(x1.ndim - axes, x1.ndim))
-        b_axes = list(range(axes))
-    else:
-        a_axes, b_axes = [list(a) for a in axes]
-    a_free = [i for i in range(x1.ndim) if i not in a_axes]
-    b_free = [i for i in range(x2.ndim) if i not in b_axes]
-    k = math.prod(x1.shape[i] for i in a_axes)
-    a = reshape(permute_dims(x1, a_free + a_axes), (-1, k))
-    b = reshape(permute_dims(x2, b_axes + b_free), (k, -1))
-    return reshape(_vt.matmul(a, b), tuple(x1.shape[i] for i in a_free) +
-                   tuple(x2.shape[i] for i in b_free))
+    """One vt.dot over the contracted axes (no transposed copies of the operands); with no
+    axis in common, the outer product."""
+    a_axes, b_axes = _contraction_axes(x1.ndim, x2.ndim, axes)
+    if not a_axes:
+        return _vt.reshape(x1, x1.shape + (1,) * x2.ndim) * x2
+    return _vt.dot(x1, x2, contract_axes=(a_axes, b_axes))
 
 
 def vecdot(x1, x2, /, *, axis=-1):

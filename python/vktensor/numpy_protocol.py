@@ -10,7 +10,6 @@ take NumPy's dtype attributes (`np.dtype(vt.float32)`, `.kind`, `.type`), which 
 from its chunks' dtype. Installed on `import vktensor`.
 """
 import functools
-import math
 import numbers
 
 import numpy as np
@@ -75,13 +74,6 @@ def _keep(keepdims):
 
 def axis_arg(axis):
     return tuple(axis) if isinstance(axis, list) else axis
-
-
-def _count(x, axis):
-    if axis is None:
-        return x.size
-    axes = (axis,) if isinstance(axis, numbers.Integral) else axis
-    return math.prod(x.shape[a] for a in axes)
 
 
 @functools.lru_cache(maxsize=None)
@@ -166,7 +158,7 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
     if dtype is not None:
         x = x.astype(dtype)
     axis = axis_arg(axis)
-    return _vt.sum(x, axis=axis, keepdims=_keep(keepdims)) / _count(x, axis)
+    return _vt.sum(x, axis=axis, keepdims=_keep(keepdims)) / _xp._count(x, axis)
 
 
 def _arg_reduction(op, name):
@@ -205,22 +197,9 @@ def _stack(arrays, axis=0, out=None, dtype=None, casting=None):
     return _vt.stack(tensors, axis=axis)
 
 
-def _contraction_axes(a_ndim, b_ndim, axes):
-    if isinstance(axes, numbers.Integral):
-        return list(range(a_ndim - axes, a_ndim)), list(range(axes))
-    a_axes, b_axes = axes
-    a_axes = [a_axes] if isinstance(a_axes, numbers.Integral) else list(a_axes)
-    b_axes = [b_axes] if isinstance(b_axes, numbers.Integral) else list(b_axes)
-    if len(a_axes) != len(b_axes):
-        raise _vt.ShapeError(f"[np.tensordot] axes {a_axes} and {b_axes} differ in length")
-    return [a % a_ndim for a in a_axes], [b % b_ndim for b in b_axes]
-
-
 def tensordot(a, b, axes=2):
     device = first_device([a, b])
-    a, b = as_tensor(a, device), as_tensor(b, device)
-    a_axes, b_axes = _contraction_axes(a.ndim, b.ndim, axes)
-    return _vt.dot(a, b, contract_axes=(a_axes, b_axes))
+    return _xp.tensordot(as_tensor(a, device), as_tensor(b, device), axes=axes)
 
 
 def _dot(a, b, out=None):
@@ -314,8 +293,7 @@ def _where(condition, x=None, y=None):
 
 def _full_like(prototype, fill_value, dtype=None, order="K", subok=True, shape=None):
     x = as_tensor(prototype)
-    target_shape = x.shape if shape is None else (
-        (shape,) if isinstance(shape, numbers.Integral) else tuple(shape))
+    target_shape = x.shape if shape is None else _xp._shape(shape)
     return _vt.full(target_shape, fill_value,
                     dtype=x.dtype if dtype is None else dtype_arg(dtype), device=x.device)
 
@@ -340,13 +318,9 @@ def _asarray_like(like, obj, dtype=None, order=None):
     return _vt.asarray(obj, dtype=dtype_arg(dtype), device=like.device)
 
 
-def _shape_arg(shape):
-    return (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
-
-
 def _filled_like(value):
     def create(like, shape, dtype=None, order="C"):
-        return _vt.full(_shape_arg(shape), value,
+        return _vt.full(_xp._shape(shape), value,
                         dtype=_vt.float64 if dtype is None else dtype_arg(dtype),
                         device=like.device)
     return create
@@ -355,7 +329,7 @@ def _filled_like(value):
 def _full_with_like(like, shape, fill_value, dtype=None, order="C"):
     if dtype is None:
         dtype = np.asarray(fill_value).dtype
-    return _vt.full(_shape_arg(shape), fill_value, dtype=dtype_arg(dtype), device=like.device)
+    return _vt.full(_xp._shape(shape), fill_value, dtype=dtype_arg(dtype), device=like.device)
 
 
 # ---- manipulation ----
@@ -363,7 +337,7 @@ def _full_with_like(like, shape, fill_value, dtype=None, order="C"):
 def _reshape(a, newshape, order="C"):
     if order != "C":
         raise _vt.Unsupported(f"[np.reshape] order={order!r}: tensors are row-major ('C')")
-    return _vt.reshape(as_tensor(a), _shape_arg(newshape))
+    return _vt.reshape(as_tensor(a), _xp._shape(newshape))
 
 
 def ravel(a, order="C"):
@@ -406,7 +380,7 @@ def _expand_dims(a, axis):
 
 
 def _broadcast_to(array, shape, subok=False):
-    return _vt.broadcast(as_tensor(array), _shape_arg(shape))
+    return _xp.broadcast_to(as_tensor(array), shape)
 
 
 def _take(a, indices, axis=None, out=None, mode="raise"):

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "conformance/fixture.h"
+#include "support/compare.h"
+#include "support/op_tolerance.h"
 #include "vkt/ledger.h"
 
 namespace vkt::testing {
@@ -49,7 +51,8 @@ TEST_F(MultiDevice, EachDeviceRunsOpsNativelyAndKeepsTheResults) {
     const Tensor got = add(exp(multiply(from_vector(a, dev), 0.01f)), from_vector(b, dev));
     EXPECT_EQ(scope.delta().fallbacks, 0u) << dev->name();
     EXPECT_EQ(&got.backend(), dev);
-    EXPECT_EQ(got.to_vector<float>(), expected.to_vector<float>()) << dev->name();
+    // Within exp's tolerance: the two devices may be different models.
+    EXPECT_TRUE(tensors_close(got, expected, elementwise_tolerance(DType::f32))) << dev->name();
   }
 }
 
@@ -130,9 +133,9 @@ TEST_F(MultiDevice, TwoThreadsEachOnItsDevice) {
     });
   }
   for (std::thread& t : threads) t.join();
-  // The devices reduce in the same order (the same driver): the same sum, near the host's.
-  EXPECT_EQ(got[0], got[1]);
+  // Each near the host's sum (the devices, maybe of two models, may reduce in other orders).
   EXPECT_NEAR(got[0], expected, 1e-3 * expected);
+  EXPECT_NEAR(got[1], expected, 1e-3 * expected);
 }
 
 }  // namespace
