@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   consumer->add_flag("--device-only", consumer_device_only,
                      "columns C, D and D_vec only (no cpu or legacy columns)");
 
-  // ops, shapes, matmul, chain, overhead share their options.
+  // ops, shapes, matmul, chain, overhead, firstcall share their options.
   std::map<std::string, CLI::App*> suites;
   std::string suite_sizes;
   for (const auto& [name, help] : std::vector<std::pair<std::string, std::string>>{
@@ -131,7 +131,12 @@ int main(int argc, char** argv) {
             "an op's fixed cost on the device (default: seed ops and add, exp, sum, "
             "transpose at 1024): host recording, device time, and the submit and wait; "
             "then chain1, chain4, chain16 (16384 f32, the whole chain's recording; --ops "
-            "chain), and submit_wait, an empty batch's round trip"}}) {
+            "chain), and submit_wait, an empty batch's round trip"},
+           {"firstcall",
+            "each op's first call in this process (default: exp, add at 1024; inputs resident), "
+            "its warm calls' median and the pipelines the first call created; run with the "
+            "disk caches off, one op per process, for the cold first call "
+            "(scripts/first-call-gpu.sh)"}}) {
     auto* s = app.add_subcommand(name, help);
     s->add_option("--ops", ops_list, "comma-separated ops (default: the bench's set)");
     s->add_option("--sizes", suite_sizes, "comma-separated sizes (default: the bench's grid)");
@@ -368,6 +373,7 @@ int main(int argc, char** argv) {
       if (suites.at("matmul")->parsed()) vkt::bench::run_matmul(o);
       if (suites.at("chain")->parsed()) vkt::bench::run_chain(o);
       if (suites.at("overhead")->parsed()) vkt::bench::run_overhead(o);
+      if (suites.at("firstcall")->parsed()) vkt::bench::run_first_call(o);
     }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

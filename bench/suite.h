@@ -40,5 +40,7 @@ void finish(const std::string& path, const std::vector<Row>& rows, const Table& 
 Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n);
 // overhead.cpp: an op's fixed cost split into recording, device time and the rest.
 std::vector<Row> run_overhead(const SuiteOptions& o);
+// first_call.cpp: an op's first call in the process against its warm calls.
+std::vector<Row> run_first_call(const SuiteOptions& o);
 
 }  // namespace vkt::bench
