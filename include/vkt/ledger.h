@@ -12,6 +12,9 @@ struct LedgerCounts {
   std::uint64_t uploads = 0, upload_bytes = 0;
   std::uint64_t downloads = 0, download_bytes = 0;
   std::uint64_t device_copies = 0, device_copy_bytes = 0;
+  // Tensors moved from one device to another by transfer(), by path: host_staged is a
+  // download and an upload (each also counted above). Peer-to-peer has no path yet.
+  std::uint64_t cross_device_host_staged = 0, cross_device_host_staged_bytes = 0;
   std::uint64_t dispatches = 0, submits = 0, waits = 0, allocations = 0;
   std::uint64_t fallbacks = 0;
   // vkt::compile: signatures traced, calls that replayed a plan, generated kernels compiled,
@@ -36,6 +39,7 @@ void reset();
 void record_upload(std::uint64_t bytes);
 void record_download(std::uint64_t bytes);
 void record_device_copy(std::uint64_t bytes);
+void record_cross_device_host_staged(std::uint64_t bytes);
 void record_dispatch(std::uint64_t n = 1);
 void record_submit();
 void record_wait();

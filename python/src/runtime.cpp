@@ -15,6 +15,8 @@ py::dict counts_dict(const LedgerCounts& c) {
   d["download_bytes"] = c.download_bytes;
   d["device_copies"] = c.device_copies;
   d["device_copy_bytes"] = c.device_copy_bytes;
+  d["cross_device_host_staged"] = c.cross_device_host_staged;
+  d["cross_device_host_staged_bytes"] = c.cross_device_host_staged_bytes;
   d["dispatches"] = c.dispatches;
   d["submits"] = c.submits;
   d["waits"] = c.waits;

@@ -26,6 +26,12 @@ except vt.IncompatibleBackends as error:
 with vt.ledger() as led:
     z = x.to_device(second) + y
 assert (led.downloads, led.uploads) == (1, 1), led
+# The move itself, by its path: staged through the host (24 bytes of float32).
+assert (led.cross_device_host_staged, led.cross_device_host_staged_bytes) == (1, 24), led
+with vt.ledger() as led:
+    back = z.to_device(vt.cpu()).to_device(first)  # a download and an upload: no device move
+    same = back.to_device(first)
+assert (led.cross_device_host_staged, led.uploads, led.downloads) == (0, 1, 1), led
 assert z.device == second
 np.testing.assert_array_equal(np.asarray(z.to_device(vt.cpu())), np.arange(6) + 1)
 print("ok")

@@ -10,6 +10,7 @@ namespace {
 struct Counters {
   std::atomic<std::uint64_t> uploads{0}, upload_bytes{0}, downloads{0}, download_bytes{0};
   std::atomic<std::uint64_t> device_copies{0}, device_copy_bytes{0};
+  std::atomic<std::uint64_t> cross_device_host_staged{0}, cross_device_host_staged_bytes{0};
   std::atomic<std::uint64_t> dispatches{0}, submits{0}, waits{0}, allocations{0}, fallbacks{0};
   std::atomic<std::uint64_t> traces{0}, plan_reuses{0}, kernel_compiles{0}, kernel_cache_hits{0};
   std::atomic<std::uint64_t> kernel_disk_hits{0};
@@ -35,6 +36,9 @@ LedgerCounts LedgerCounts::operator-(const LedgerCounts& b) const {
   d.download_bytes = download_bytes - b.download_bytes;
   d.device_copies = device_copies - b.device_copies;
   d.device_copy_bytes = device_copy_bytes - b.device_copy_bytes;
+  d.cross_device_host_staged = cross_device_host_staged - b.cross_device_host_staged;
+  d.cross_device_host_staged_bytes =
+      cross_device_host_staged_bytes - b.cross_device_host_staged_bytes;
   d.dispatches = dispatches - b.dispatches;
   d.submits = submits - b.submits;
   d.waits = waits - b.waits;
@@ -66,6 +70,10 @@ std::string LedgerCounts::to_string() const {
     << download_bytes << " B) device_copies=" << device_copies << " (" << device_copy_bytes
     << " B) dispatches=" << dispatches << " submits=" << submits << " waits=" << waits
     << " allocations=" << allocations << " fallbacks=" << fallbacks;
+  if (cross_device_host_staged != 0) {
+    s << " cross_device_host_staged=" << cross_device_host_staged << " ("
+      << cross_device_host_staged_bytes << " B)";
+  }
   if (traces + plan_reuses + kernel_compiles + kernel_cache_hits + kernel_disk_hits != 0) {
     s << " traces=" << traces << " plan_reuses=" << plan_reuses
       << " kernel_compiles=" << kernel_compiles << " kernel_cache_hits=" << kernel_cache_hits
@@ -91,6 +99,8 @@ LedgerCounts snapshot() {
   s.download_bytes = c.download_bytes.load();
   s.device_copies = c.device_copies.load();
   s.device_copy_bytes = c.device_copy_bytes.load();
+  s.cross_device_host_staged = c.cross_device_host_staged.load();
+  s.cross_device_host_staged_bytes = c.cross_device_host_staged_bytes.load();
   s.dispatches = c.dispatches.load();
   s.submits = c.submits.load();
   s.waits = c.waits.load();
@@ -124,6 +134,8 @@ void reset() {
                   &c.phase_ns[4],   &c.pipelines_created, &c.pipeline_create_ns}) {
     a->store(0);
   }
+  c.cross_device_host_staged.store(0);
+  c.cross_device_host_staged_bytes.store(0);
   std::lock_guard lock(c.by_op_mutex);
   c.fallbacks_by_op.clear();
 }
@@ -139,6 +151,10 @@ void record_download(std::uint64_t bytes) {
 void record_device_copy(std::uint64_t bytes) {
   counters().device_copies += 1;
   counters().device_copy_bytes += bytes;
+}
+void record_cross_device_host_staged(std::uint64_t bytes) {
+  counters().cross_device_host_staged += 1;
+  counters().cross_device_host_staged_bytes += bytes;
 }
 void record_dispatch(std::uint64_t n) {
   counters().dispatches += n;

@@ -124,8 +124,11 @@ Tensor transfer(const Tensor& t, Backend& b) {
     ledger::record_upload(t.nbytes());
     return Tensor(t.dtype(), t.shape(), std::move(storage));
   }
-  // Between two devices: through the host, both crossings counted.
-  return transfer(transfer(t, cpu()), b);
+  // Between two devices: through the host, both crossings counted, and the move itself by
+  // its path.
+  Tensor moved = transfer(transfer(t, cpu()), b);
+  ledger::record_cross_device_host_staged(t.nbytes());
+  return moved;
 }
 
 Tensor Tensor::to_cpu() const {

@@ -1,8 +1,9 @@
 // Several Vulkan devices in one process (issue 39): vkt::vulkan(i) is a backend of its own per
-// device (pool, queue, pipelines), transfer is the one way across (through the host, both
-// crossings in the ledger), one op over two devices is an error naming both, and the cpu is
-// a third place. Needs two devices: ctest's vulkan_two_devices entry lists lavapipe's driver
-// twice (VK_DRIVER_FILES), which the loader then offers as two devices; skipped elsewhere.
+// device (pool, queue, pipelines), transfer is the one way across (through the host: both
+// crossings, and the move by its path, in the ledger), one op over two devices is an error
+// naming both, and the cpu is a third place. Needs two devices: ctest's vulkan_two_devices
+// entry lists lavapipe's driver twice (VK_DRIVER_FILES), which the loader then offers as two
+// devices; skipped elsewhere.
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -92,7 +93,30 @@ TEST_F(MultiDevice, TransferBetweenDevicesCrossesTheHostOnceEachWay) {
   EXPECT_EQ(d.uploads, 1u) << d.to_string();
   EXPECT_EQ(d.download_bytes, values.size() * sizeof(float)) << d.to_string();
   EXPECT_EQ(d.upload_bytes, values.size() * sizeof(float)) << d.to_string();
+  // The move itself, by its path: staged through the host.
+  EXPECT_EQ(d.cross_device_host_staged, 1u) << d.to_string();
+  EXPECT_EQ(d.cross_device_host_staged_bytes, values.size() * sizeof(float)) << d.to_string();
+  EXPECT_NE(d.to_string().find("cross_device_host_staged=1 (262144 B)"), std::string::npos)
+      << d.to_string();
   EXPECT_EQ(on_second.to_vector<float>(), values);
+}
+
+TEST_F(MultiDevice, OnlyDeviceToDeviceMovesCountAsCrossDevice) {
+  const std::vector<float> values = ramp(4096, 0.25f);
+  LedgerScope scope;
+  const Tensor on_first = transfer(from_vector(values), first());  // cpu -> device: an upload
+  const Tensor there = transfer(on_first, second());
+  const Tensor back = transfer(transfer(there, first()), cpu());  // device -> cpu: a download
+  const LedgerCounts d = scope.delta();
+  EXPECT_EQ(d.cross_device_host_staged, 2u) << d.to_string();
+  EXPECT_EQ(d.cross_device_host_staged_bytes, 2 * values.size() * sizeof(float)) << d.to_string();
+  EXPECT_EQ(d.uploads, 3u) << d.to_string();
+  EXPECT_EQ(d.downloads, 3u) << d.to_string();
+  EXPECT_EQ(back.to_vector<float>(), values);
+  // A transfer to where the tensor already is moves nothing.
+  LedgerScope same;
+  (void)transfer(there, second());
+  EXPECT_EQ(same.delta().cross_device_host_staged, 0u);
 }
 
 TEST_F(MultiDevice, TheCpuIsAThirdPlaceOnTheWay) {
