@@ -77,6 +77,43 @@ def test_argmax_argmin_of_3d_with_keepdims_and_split_every(device):
                                   values.argmin(axis=-2))
 
 
+def test_dasks_own_argmax_var_std_and_moment_match_numpy(device):
+    values = RNG.standard_normal((9, 7, 4)).astype(np.float32)
+    ints = RNG.integers(-50, 50, (9, 7)).astype(np.int32)
+    x = vd.from_numpy(values, chunks=(4, 3, 2), device=device)
+    n = vd.from_numpy(ints, chunks=(4, 3), device=device)
+    cases = {
+        "da.argmax": (da.argmax(x), values.argmax()),
+        "argmin axis 1": (x.argmin(axis=1), values.argmin(axis=1)),
+        "np.argmax axis -1 keepdims": (np.argmax(x, axis=-1, keepdims=True),
+                                       values.argmax(axis=-1, keepdims=True)),
+        "int argmin": (n.argmin(), ints.argmin()),
+        "var": (x.var(), values.var()), "var axis 0": (x.var(axis=0), values.var(axis=0)),
+        "std axis (0, 2) ddof 1": (x.std(axis=(0, 2), ddof=1), values.std(axis=(0, 2), ddof=1)),
+        "std keepdims": (x.std(axis=1, keepdims=True), values.std(axis=1, keepdims=True)),
+        "int var": (n.var(axis=1), ints.var(axis=1)),
+    }
+    computed = dict(zip(cases, _compute_all(*(arr for arr, _ in cases.values()))))
+    for name, (_, expected) in cases.items():
+        got = _values(computed[name], device)
+        if "arg" in name:
+            assert got.dtype == np.int64, name
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        else:
+            np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5, err_msg=name)
+    # Where NumPy has no twin, Dask's own on NumPy chunks: the third moment, and ddof past
+    # the count (Dask gives NaN there).
+    numpy_chunks = da.from_array(values, chunks=(4, 3, 2))
+    for ours, dasks in ((da.moment(x, 3, axis=0), da.moment(numpy_chunks, 3, axis=0)),
+                        (x.var(axis=0, ddof=10), numpy_chunks.var(axis=0, ddof=10))):
+        np.testing.assert_allclose(_values(ours.compute(), device), dasks.compute(),
+                                   rtol=1e-4, atol=1e-5)
+    # NumPy chunks keep Dask's own functions.
+    assert numpy_chunks.argmax().compute() == values.argmax()
+    np.testing.assert_allclose(numpy_chunks.std(axis=1).compute(), values.std(axis=1),
+                               rtol=1e-5)
+
+
 def test_movement_rechunk_and_map_blocks(device):
     x = vd.from_numpy(A, chunks=(4, 3), device=device)
     _close(x.rechunk((2, 5)).compute(), A, device, rtol=0, atol=0)

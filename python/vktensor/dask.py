@@ -1,14 +1,14 @@
 """Dask arrays whose chunks are vktensor tensors (issue 39), on the cpu or a Vulkan device.
 
 `import vktensor.dask` registers vt.Tensor as a Dask chunk type and its concatenate,
-tensordot, einsum and element-count functions in dask.array.dispatch. NumPy's dispatch
-protocols on tensors (vktensor/numpy_protocol.py) do the rest: Dask calls `np.sum`,
-`np.exp`, `np.concatenate`, ... on its chunks and gets tensors back. Here: `from_numpy`, size-0
-`meta` tensors, `argmax` / `argmin` (Dask's own write into their chunk results, and tensors
-are immutable), `compute_with_ledger` and `local_cluster` (worker processes of one thread,
-each with its own `VKT_DEVICE`). What runs where and what stays NumPy: docs/python.md, "Dask".
+tensordot, einsum and element-count functions in dask.array.dispatch, and installs
+vktensor.dask_reductions (Dask's argmax, argmin, var, std and moment over tensor chunks).
+NumPy's dispatch protocols on tensors (vktensor/numpy_protocol.py) do the rest: Dask calls
+`np.sum`, `np.exp`, `np.concatenate`, ... on its chunks and gets tensors back. Here:
+`from_numpy`, size-0 `meta` tensors, `argmax` / `argmin` (Dask's, arguments checked),
+`compute_with_ledger` and `local_cluster` (worker processes of one thread, each with its own
+`VKT_DEVICE`). What runs where and what stays NumPy: docs/python.md, "Dask".
 """
-import functools
 import itertools
 import math
 import numbers
@@ -19,10 +19,10 @@ import numpy as np
 from dask.array.chunk_types import register_chunk_type
 from dask.array.dispatch import (concatenate_lookup, einsum_lookup, numel_lookup,
                                  tensordot_lookup)
-from dask.array.reductions import arg_reduction
 
 import vktensor as vt
 from . import _difference
+from . import dask_reductions as _reductions
 from . import numpy_protocol as _np_protocol
 
 Tensor = vt.Tensor
@@ -31,6 +31,7 @@ register_chunk_type(Tensor)
 concatenate_lookup.register(Tensor, _np_protocol.concatenate)
 tensordot_lookup.register(Tensor, _np_protocol.tensordot)
 einsum_lookup.register(Tensor, _np_protocol.einsum)
+_reductions.install()  # da.argmax, da.argmin, var, std and moment over tensor chunks
 
 
 @numel_lookup.register(Tensor)
@@ -123,66 +124,22 @@ def from_numpy(array, chunks="auto", device=None, name=None):
 
 # ---- argmax / argmin ----
 
-def _arg_chunk(argfunc, reduce_max_or_min, x, axis, offset_info):
-    """One chunk's best value and its index in the whole array, without writing into the
-    result (Dask's own arg_chunk does `arg[:] = ...`)."""
-    over_all = len(axis) == x.ndim or x.ndim == 1
-    if not over_all:
-        values = reduce_max_or_min(x, axis=axis[0], keepdims=True)
-        index = argfunc(x, axis=axis[0], keepdims=True) + offset_info
-        return {"vals": values, "arg": index}
-    offset, total_shape = offset_info
-    flat = vt.reshape(x, (-1,))
-    local = argfunc(flat, axis=0, keepdims=True)  # index into the chunk, row-major
-    values = vt.reshape(vt.take(flat, local, axis=0), (1,) * x.ndim)
-    # The chunk's row-major index -> the whole array's: unravel in the chunk's shape, shift
-    # by the chunk's offset, ravel in the whole shape (int64 arithmetic on the device).
-    remaining, whole = local, local * 0
-    for dim in reversed(range(x.ndim)):
-        coordinate = vt.mod(remaining, x.shape[dim]) + offset[dim]
-        remaining = vt.quotient(remaining, x.shape[dim])
-        whole = whole + coordinate * math.prod(total_shape[dim + 1:])
-    return {"vals": values, "arg": vt.reshape(whole, (1,) * x.ndim)}
-
-
-def _arg_combine(argfunc, data, axis=None, keepdims=True, **unused):
-    values, index = data["vals"], data["arg"]
-    if len(axis) == values.ndim or values.ndim == 1:
-        best = argfunc(vt.reshape(values, (-1,)), axis=0, keepdims=True)
-        shape = (1,) * values.ndim if keepdims else ()
-        return {"vals": vt.reshape(vt.take(vt.reshape(values, (-1,)), best, axis=0), shape),
-                "arg": vt.reshape(vt.take(vt.reshape(index, (-1,)), best, axis=0), shape)}
-    best = argfunc(values, axis=axis[0], keepdims=True)
-    chosen = {"vals": vt.take_along_axis(values, best, axis=axis[0]),
-              "arg": vt.take_along_axis(index, best, axis=axis[0])}
-    if not keepdims:
-        chosen = {k: vt.squeeze(v, axis=axis[0]) for k, v in chosen.items()}
-    return chosen
-
-
-def _arg_aggregate(argfunc, data, axis=None, keepdims=False, **unused):
-    return _arg_combine(argfunc, data, axis=axis, keepdims=keepdims)["arg"]
-
-
-def _arg_reduction(argfunc, reduce_max_or_min, name):
+def _arg_reduction(dask_function, name):
     def reduction(x, axis=None, keepdims=False, split_every=None):
         if not isinstance(x, da.Array) or not isinstance(x._meta, Tensor):
             raise vt.TypeError(f"[dask.{name}] takes a Dask array of vktensor chunks, got "
                                f"{type(getattr(x, '_meta', x)).__name__}")
         if axis is not None and not isinstance(axis, numbers.Integral):
             raise vt.TypeError(f"[dask.{name}] axis={axis!r}: an int or None")
-        return arg_reduction(x, functools.partial(_arg_chunk, argfunc, reduce_max_or_min),
-                             functools.partial(_arg_combine, argfunc),
-                             functools.partial(_arg_aggregate, argfunc),
-                             axis=axis, keepdims=keepdims, split_every=split_every)
+        return dask_function(x, axis=axis, keepdims=keepdims, split_every=split_every)
     reduction.__name__ = name
-    reduction.__doc__ = (f"da.{name} for vktensor chunks: the index (int64) of the first "
-                         "best value, over all axes (axis=None) or along one.")
+    reduction.__doc__ = (f"da.{name} for vktensor chunks, checked: the index (int64) of the "
+                         "first best value, over all axes (axis=None) or along one.")
     return reduction
 
 
-argmax = _arg_reduction(vt.argmax, vt.reduce_max, "argmax")
-argmin = _arg_reduction(vt.argmin, vt.reduce_min, "argmin")
+argmax = _arg_reduction(da.argmax, "argmax")
+argmin = _arg_reduction(da.argmin, "argmin")
 
 
 # ---- the ledger ----
