@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import vktensor as vt
+from conftest import VULKAN
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -260,12 +261,15 @@ def _default_vulkan_name():
 
 # VKT_DEVICE by index for worker 0, by this machine's default device's name for worker 1.
 WORKER_DEVICES = ["0", _default_vulkan_name()]
+# Each worker's Vulkan pool may hold 1 MiB (VKT_VK_POOL_CAP_MB through the nanny's env).
+WORKER_POOL_CAP_MB = 1
 
 
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("distributed")
-    with vd.local_cluster(2, vulkan_devices=WORKER_DEVICES, timeout=60) as cluster, \
+    with vd.local_cluster(2, vulkan_devices=WORKER_DEVICES, timeout=60,
+                          env={"VKT_VK_POOL_CAP_MB": str(WORKER_POOL_CAP_MB)}) as cluster, \
             distributed.Client(cluster, timeout=60) as c:
         yield c
 
@@ -302,3 +306,48 @@ def test_local_cluster_survives_a_killed_worker(client):
     np.testing.assert_allclose(future.result(timeout=60).numpy(), (A * A).sum(axis=1),
                                rtol=1e-5)
     assert killed not in client.run(os.getpid).values()
+
+
+def _worker_peak_reserved():
+    return vt.vulkan().memory_stats()["peak_reserved"]
+
+
+def _fits_on_worker(nbytes):
+    try:
+        vt.full((nbytes // 4,), 1.0, dtype=vt.float32, device=vt.vulkan()).to_device(vt.cpu())
+        return True
+    except vt.OutOfMemory:
+        return False
+
+
+@CLUSTER_WARNINGS
+def test_local_cluster_streams_an_array_four_times_each_workers_pool_cap(client):
+    if VULKAN is None:
+        pytest.skip("no Vulkan device")
+    cap = WORKER_POOL_CAP_MB << 20
+    values = RNG.standard_normal((4096, cap // 4096)).astype(np.float32)
+    weights = RNG.standard_normal((values.shape[1], 8)).astype(np.float32)
+    assert values.nbytes == 4 * cap
+    # A worker cannot hold the array at once: its pool refuses it.
+    assert not any(client.run(_fits_on_worker, values.nbytes).values())
+    x = vd.from_numpy(values, chunks=(128, -1), device=VULKAN)  # 32 chunks of 128 KiB
+    w = vd.from_numpy(weights, chunks=-1, device=VULKAN)
+    # The chain's result is as large as the array: each chunk leaves the device in its task.
+    chain = (np.exp(x * 0.5) - x / 3).map_blocks(lambda block: block.to_device(vt.cpu()),
+                                                 meta=vd.meta(vt.float32, 2))
+    cases = {"sum": (x.sum(), values.sum()),
+             # split_every=4: a combine step holds 4 partial rows, not 16.
+             "mean axis 0": (x.mean(axis=0, split_every=4), values.mean(axis=0)),
+             "argmax": (da.argmax(x), values.argmax()),
+             "argmin axis 1": (x.argmin(axis=1), values.argmin(axis=1)),
+             "matmul": (x @ w, values @ weights),
+             "chain": (chain, np.exp(values * 0.5) - values / 3)}
+    for name, (arr, expected) in cases.items():  # one at a time: each streams the chunks
+        got = client.compute(arr).result(timeout=60).numpy()
+        if "arg" in name:
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        else:
+            atol = 1e-6 * np.abs(values).sum() if name == "sum" else 1e-4
+            np.testing.assert_allclose(got, expected, rtol=1e-4, atol=atol, err_msg=name)
+    peaks = client.run(_worker_peak_reserved)
+    assert all(0 < peak <= cap for peak in peaks.values()), peaks

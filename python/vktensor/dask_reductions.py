@@ -21,9 +21,11 @@ import vktensor as vt
 
 Tensor = vt.Tensor
 
-# Dask's argfunc -> (vktensor's arg op, its reduction). Others (nanargmax) stay Dask's.
-_ARG_OPS = {_dask_chunk.argmax: (vt.argmax, vt.reduce_max),
-            _dask_chunk.argmin: (vt.argmin, vt.reduce_min)}
+# Dask's argfunc, by name -> (vktensor's arg op, its reduction); others (_nanargmax) stay
+# Dask's. By name: a distributed worker unpickles dask.array.chunk.argmax (a wrapper made at
+# import) by value, a function other than its own.
+_ARG_OPS = {_dask_chunk.argmax.__name__: (vt.argmax, vt.reduce_max),
+            _dask_chunk.argmin.__name__: (vt.argmin, vt.reduce_min)}
 _WRAPPED = ("arg_chunk", "arg_combine", "arg_agg", "moment_agg")
 _DASK = {}  # Dask's own functions, kept at install()
 
@@ -72,28 +74,32 @@ def tensor_arg_agg(argfunc, data, axis=None, keepdims=False, **unused):
     return tensor_arg_combine(argfunc, data, axis=axis, keepdims=keepdims)["arg"]
 
 
+def _name(function):
+    return getattr(function, "__name__", None)
+
+
 def _tensor_pairs(data):
     return isinstance(data, dict) and isinstance(data.get("vals"), Tensor)
 
 
 def arg_chunk(func, argfunc, x, axis, offset_info):
     """Dask's arg_chunk, or vktensor's for a tensor chunk of argmax / argmin."""
-    if isinstance(x, Tensor) and argfunc in _ARG_OPS:
-        return tensor_arg_chunk(*_ARG_OPS[argfunc], x, axis, offset_info)
+    if isinstance(x, Tensor) and _name(argfunc) in _ARG_OPS:
+        return tensor_arg_chunk(*_ARG_OPS[_name(argfunc)], x, axis, offset_info)
     return _DASK["arg_chunk"](func, argfunc, x, axis, offset_info)
 
 
 def arg_combine(argfunc, data, axis=None, **kwargs):
     """Dask's arg_combine, or vktensor's for tensor chunks' pairs."""
-    if _tensor_pairs(data) and argfunc in _ARG_OPS:
-        return tensor_arg_combine(_ARG_OPS[argfunc][0], data, axis=axis, keepdims=True)
+    if _tensor_pairs(data) and _name(argfunc) in _ARG_OPS:
+        return tensor_arg_combine(_ARG_OPS[_name(argfunc)][0], data, axis=axis, keepdims=True)
     return _DASK["arg_combine"](argfunc, data, axis=axis, **kwargs)
 
 
 def arg_agg(argfunc, data, axis=None, keepdims=False, **kwargs):
     """Dask's arg_agg, or vktensor's for tensor chunks' pairs."""
-    if _tensor_pairs(data) and argfunc in _ARG_OPS:
-        return tensor_arg_agg(_ARG_OPS[argfunc][0], data, axis=axis, keepdims=keepdims)
+    if _tensor_pairs(data) and _name(argfunc) in _ARG_OPS:
+        return tensor_arg_agg(_ARG_OPS[_name(argfunc)][0], data, axis=axis, keepdims=keepdims)
     return _DASK["arg_agg"](argfunc, data, axis=axis, keepdims=keepdims, **kwargs)
 
 

@@ -70,6 +70,29 @@ TEST_F(DeviceFaults, PastThePoolCapIsOutOfMemoryNamingOpBytesAndHeap) {
   expect_usable(gpu());
 }
 
+TEST_F(DeviceFaults, ACapBelowTheBlockSizeStreamsFourTimesItThrough) {
+  // A small worker's cap (VKT_VK_POOL_CAP_MB=4): blocks shrink to a quarter of it, so chunks
+  // four times the cap in all pass through one at a time; one tensor past it is refused.
+  std::unique_ptr<Backend> dev = vk::testing::separate_backend();
+  const std::uint64_t cap = 4 << 20;
+  vk::testing::set_pool_cap(*dev, cap);
+  const std::int64_t chunk = 1 << 16;  // 256 KiB of f32: 64 chunks are 16 MiB
+  double total = 0;
+  for (int i = 0; i < 64; ++i) {
+    const Tensor x = iota({chunk}, DType::f32, std::nullopt, dev.get());
+    total += sum(multiply(add(x, static_cast<float>(i)), 0.5f)).to_vector<float>()[0];
+  }
+  const double per_chunk = static_cast<double>(chunk) * (chunk - 1) / 2;
+  EXPECT_NEAR(total, 0.5 * (64 * per_chunk + static_cast<double>(chunk) * 63 * 64 / 2),
+              1e-5 * total);
+  EXPECT_LE(dev->memory_stats().peak_reserved, cap);
+  const std::string e =
+      error_of<OutOfMemory>([&] { (void)full({1 << 21}, 1.0f, DType::f32, dev.get()); });
+  EXPECT_TRUE(starts_with(e, "[full] output f32 {2097152} on vulkan:")) << e;
+  EXPECT_NE(e.find("pool cap of 4 MiB"), std::string::npos) << e;
+  expect_usable(*dev);
+}
+
 TEST_F(DeviceFaults, PastMaxAllocationSizeIsOutOfMemoryNamingOpBytesAndHeap) {
   vk::testing::set_allocation_limit(1 << 20);
   const std::string e =

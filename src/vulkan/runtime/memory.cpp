@@ -130,10 +130,17 @@ MemoryPool::MemoryPool(const Context& ctx, Kind kind) : ctx_(ctx), kind_(kind) {
 // shared blocks and larger tensors get their own allocation. A diagnostic for where operands
 // live (issue 9: the 4096 f32 matmul whose 64 MiB operands were dedicated allocations).
 VkDeviceSize MemoryPool::block_bytes() const {
-  if (kind_ == Kind::small_uploads) return block_size_;
-  const std::optional<std::uint64_t> mb = overrides()->block_mb;
-  if (!mb) return block_size_;
-  return std::clamp<VkDeviceSize>(bytes_of_mib(*mb), kMinClass * 4, ctx_.limits().max_allocation);
+  VkDeviceSize block = block_size_;
+  if (kind_ != Kind::small_uploads) {
+    if (const std::optional<std::uint64_t> mb = overrides()->block_mb) {
+      block =
+          std::clamp<VkDeviceSize>(bytes_of_mib(*mb), kMinClass * 4, ctx_.limits().max_allocation);
+    }
+  }
+  // At most a quarter of the cap, so a cap below the block size (VKT_VK_POOL_CAP_MB=4: a
+  // small worker) leaves room for blocks and dedicated buffers rather than refusing every
+  // tensor; the default cap (90% of the heap) leaves the size alone.
+  return std::max<VkDeviceSize>(kMinClass * 4, std::min(block, std::bit_floor(cap_ / 4)));
 }
 
 void MemoryPool::map_range(BufferRange& r, std::byte* block_mapped, VkDeviceSize offset) const {
