@@ -288,12 +288,13 @@ def test_local_cluster_sum_and_matmul(client, device):
 
 
 @CLUSTER_WARNINGS
-def test_local_cluster_survives_a_killed_worker(client):
+def test_local_cluster_survives_a_killed_worker(client, device):
     def slow_square(block):
         time.sleep(0.4)
         return block * block
 
-    x = vd.from_numpy(A, chunks=(1, 5))  # 7 tasks of 0.4 s over 2 one-thread workers
+    # 7 tasks of 0.4 s over 2 one-thread workers; Vulkan chunks die with the worker's device.
+    x = vd.from_numpy(A, chunks=(1, 5), device=device)
     future = client.compute(x.map_blocks(slow_square).sum(axis=1))
     deadline = time.monotonic() + 20
     busy = []
@@ -303,8 +304,7 @@ def test_local_cluster_survives_a_killed_worker(client):
     assert busy, "no task started within 20 s"
     killed = client.run(os.getpid)[busy[0]]
     os.kill(killed, signal.SIGKILL)
-    np.testing.assert_allclose(future.result(timeout=60).numpy(), (A * A).sum(axis=1),
-                               rtol=1e-5)
+    _close(future.result(timeout=60), (A * A).sum(axis=1), device, rtol=1e-5)
     assert killed not in client.run(os.getpid).values()
 
 
