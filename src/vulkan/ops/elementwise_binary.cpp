@@ -70,7 +70,9 @@ Pipeline binary_pipeline(VulkanBackend& b, const OpCall& call) {
       plan_for(call.inputs.at(0).shape(), call.inputs.at(1).shape(), call.out_shape).mode);
   static const std::array<std::string, 3> names{"elementwise_binary", "elementwise_binary_i64",
                                                 "elementwise_binary_i64_f64"};
-  return b.pipelines().get(elementwise_variant(names, d), 3,
+  static const std::vector<std::string> op_modules =
+      op_module_names("elementwise_binary", OpFamily::binary);
+  return b.pipelines().get(elementwise_module(names, op_modules, fixed, call.op, d), 3,
                            {fixed ? shader_op_code(call.op) : kDynamic,
                             static_cast<std::uint32_t>(d), fixed ? mode : kDynamic});
 }

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/settings.h"
+#include "vkt/backend/op_info.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -30,6 +32,30 @@ inline bool specialise_elementwise(const VulkanBackend& b) {
 // are the batch's commonest, and a name per op would be a heap string each time.
 inline std::string_view elementwise_variant(const std::array<std::string, 3>& names, DType d) {
   return names[VulkanBackend::variant_index({d})];
+}
+
+// The names of a family's per-op modules of the base variant, "<base>_op<code>" indexed by
+// shader code (src/vulkan/compile_op_modules.cmake), built once.
+inline std::vector<std::string> op_module_names(const std::string& base, OpFamily family) {
+  std::vector<std::string> names;
+  for (const OpInfo& info : kOpTable) {
+    if (info.family != family) continue;
+    if (names.size() <= info.shader_code) names.resize(info.shader_code + 1);
+    names[info.shader_code] = base + "_op" + std::to_string(info.shader_code);
+  }
+  return names;
+}
+
+// The module of a call's pipeline: specialised, the op's own module where its dtype is the
+// base variant's (creating a pipeline costs what its module's size does,
+// compile_op_modules.cmake), else the family's variant.
+inline std::string_view elementwise_module(const std::array<std::string, 3>& names,
+                                           const std::vector<std::string>& op_modules,
+                                           bool specialised, Op op, DType d) {
+  if (specialised && VulkanBackend::variant_index({d}) == 0) {
+    return op_modules.at(shader_op_code(op));
+  }
+  return elementwise_variant(names, d);
 }
 
 }  // namespace vkt::vk

@@ -26,9 +26,12 @@ Pipeline unary_pipeline(VulkanBackend& b, const OpCall& call) {
   const DType d = call.inputs.at(0).dtype();
   static const std::array<std::string, 3> names{"elementwise_unary", "elementwise_unary_i64",
                                                 "elementwise_unary_i64_f64"};
-  return b.pipelines().get(elementwise_variant(names, d), 2,
-                           {specialise_elementwise(b) ? shader_op_code(call.op) : kDynamic,
-                            static_cast<std::uint32_t>(d)});
+  static const std::vector<std::string> op_modules =
+      op_module_names("elementwise_unary", OpFamily::unary);
+  const bool fixed = specialise_elementwise(b);
+  return b.pipelines().get(
+      elementwise_module(names, op_modules, fixed, call.op, d), 2,
+      {fixed ? shader_op_code(call.op) : kDynamic, static_cast<std::uint32_t>(d)});
 }
 
 Tensor run_unary(VulkanBackend& b, const OpCall& call) {

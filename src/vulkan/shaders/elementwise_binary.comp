@@ -70,7 +70,12 @@ layout(push_constant) uniform Push {
 } p;
 
 // Specialization constants fold these where they are fixed.
+// FIXED_OP: a module of one op (compile_op_modules.cmake), every other op's code folded away.
+#ifdef FIXED_OP
+uint op_code() { return FIXED_OP; }
+#else
 uint op_code() { return OP_CONSTANT == DYNAMIC ? p.op : OP_CONSTANT; }
+#endif
 uint mode() { return MODE_CONSTANT == DYNAMIC ? p.mode : MODE_CONSTANT; }
 
 uint dtype_bits() {

@@ -52,7 +52,12 @@ layout(binding = 1) writeonly buffer DstC128 { dvec2 v[]; } dst_c128;
 
 layout(push_constant) uniform Push { uint n, op; } p;
 
+// FIXED_OP: a module of one op (compile_op_modules.cmake), every other op's code folded away.
+#ifdef FIXED_OP
+uint op_code() { return FIXED_OP; }
+#else
 uint op_code() { return OP_CONSTANT == DYNAMIC ? p.op : OP_CONSTANT; }
+#endif
 
 bool is_float_dtype() { return DTYPE == DT_F32 || DTYPE == DT_F16 || DTYPE == DT_BF16; }
 

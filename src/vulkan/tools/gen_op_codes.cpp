@@ -21,18 +21,22 @@ std::string upper(std::string_view name) {
   return s;
 }
 
-// OP_<NAME> for every op of `family`, then <prefix>_writes_u8(op) naming the u8 writers.
+// OP_<NAME> for every op of `family`, then <prefix>_writes_u8(op) naming the u8 writers and
+// <PREFIX>_OP_COUNT (compile_op_modules.cmake makes a module per op code below it).
 void write_family(std::ostream& out, vkt::OpFamily family, const char* prefix) {
   std::string u8_test;
+  std::size_t count = 0;
   for (const vkt::OpInfo& info : vkt::kOpTable) {
     if (info.family != family) continue;
+    ++count;
     out << "const uint OP_" << upper(info.name) << " = " << info.shader_code << "u;\n";
     if (vkt::writes_u8(info.op)) {
       u8_test += (u8_test.empty() ? "" : " || ") + std::string("op == OP_") + upper(info.name);
     }
   }
   out << "bool " << prefix << "_writes_u8(uint op) { return "
-      << (u8_test.empty() ? "false" : u8_test) << "; }\n\n";
+      << (u8_test.empty() ? "false" : u8_test) << "; }\n";
+  out << "const uint " << upper(prefix) << "_OP_COUNT = " << count << "u;\n\n";
 }
 
 }  // namespace
