@@ -1,6 +1,7 @@
-"""vktensor.dask: Dask arrays of tensor chunks equal NumPy's results on the cpu and on Vulkan,
-tensors pickle, the ledger helper counts, and a two-process LocalCluster (one worker killed
-mid-computation) gives the right answers."""
+"""vktensor.dask: Dask arrays of tensor chunks equal NumPy's results on the cpu and on Vulkan
+(Dask's own argmax, var, std and moment too), tensors pickle, the ledger helper counts in total
+and per task, and a two-process LocalCluster gives the right answers: with one worker killed
+mid-computation, and streaming an array four times each worker's pool cap."""
 import os
 import pickle
 import signal
@@ -15,6 +16,7 @@ from conftest import VULKAN
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 vd = pytest.importorskip("vktensor.dask")
+key_split = pytest.importorskip("dask.utils").key_split
 
 RNG = np.random.default_rng(39)
 A = RNG.standard_normal((7, 5)).astype(np.float32)
@@ -221,8 +223,30 @@ def test_compute_with_ledger_counts_one_upload_a_chunk(device):
     assert led.uploads == (2 if on_device else 0)
     assert led.upload_bytes == (A.nbytes if on_device else 0)
     assert led.downloads == 0 and led.fallbacks == 0
+    assert led.tasks is None and "no per-task counts" in led.summary()  # threads at once
     with pytest.raises(vt.Unsupported, match=r"\[dask.compute_with_ledger\] scheduler"):
         vd.compute_with_ledger(x.sum(), scheduler="processes")
+
+
+def test_compute_with_ledger_per_task_under_the_synchronous_scheduler(device):
+    x = vd.from_numpy(A, chunks=(4, 5), device=device)
+    total, led = vd.compute_with_ledger(x.sum(), scheduler="sync")
+    _close(total, A.sum(), device, rtol=1e-5)
+    on_device = device != vt.cpu()
+    getters = {k: d for k, d in led.tasks.items() if k[0].startswith("vktensor-from-numpy")}
+    assert sorted(k[1:] for k in getters) == [(0, 0), (1, 0)]
+    for (_, row, _), delta in getters.items():  # each getter uploads its chunk, once
+        chunk_bytes = A[4 * row:4 * row + 4].nbytes
+        assert delta.get("uploads", 0) == (1 if on_device else 0), delta
+        assert delta.get("upload_bytes", 0) == (chunk_bytes if on_device else 0), delta
+    # One task at a time: the tasks' counts add up to the whole computation's.
+    for counter in ("uploads", "upload_bytes", "downloads", "dispatches"):
+        assert sum(d.get(counter, 0) for d in led.tasks.values()) == led.delta[counter]
+    lines = led.summary().splitlines()
+    assert lines[0].split()[:4] == ["task", "tasks", "uploads", "up"]
+    getter_row = next(line.split() for line in lines if line.startswith("vktensor-from-numpy "))
+    assert getter_row[1:4] == (["2", "2", str(A.nbytes)] if on_device else ["2", "0", "0"])
+    assert lines[-1].startswith("(whole computation)")
 
 
 def test_bad_input_raises_typed_errors_naming_the_values():
@@ -275,7 +299,8 @@ def client():
 
 
 @CLUSTER_WARNINGS
-def test_local_cluster_sum_and_matmul(client, device):
+def test_local_cluster_sum_and_matmul_with_per_task_ledgers(client, device):
+    distributed = pytest.importorskip("distributed")
     assert sorted(client.run(lambda: os.environ.get("VKT_DEVICE")).values()) == \
         sorted(WORKER_DEVICES)
     x = vd.from_numpy(A, chunks=(3, 2), device=device)
@@ -283,8 +308,27 @@ def test_local_cluster_sum_and_matmul(client, device):
     (total, product), led = vd.compute_with_ledger(x.sum(), x @ y, client=client, timeout=60)
     _close(total, A.sum(), device, rtol=1e-4, atol=1e-4)
     _close(product, A @ B, device, rtol=1e-4, atol=1e-4)
-    if device != vt.cpu():  # every chunk was uploaded on a worker, and results came back
+    on_device = device != vt.cpu()
+    if on_device:  # every chunk was uploaded on a worker, and results came back
         assert led.uploads >= len(x.chunks[0]) * len(x.chunks[1]) and led.downloads >= 2
+    # Per task, from each worker's LedgerPlugin: each of the 9 + 6 getters uploaded its chunk.
+    getters = [d for k, d in led.tasks.items() if key_split(k) == "vktensor-from-numpy"]
+    assert len(getters) == 15
+    assert [d.get("uploads", 0) for d in getters] == [1 if on_device else 0] * 15
+    assert sum(d.get("upload_bytes", 0) for d in getters) == \
+        (A.nbytes + B.nbytes if on_device else 0)
+    assert sum(d.get("uploads", 0) for d in led.tasks.values()) <= led.uploads
+    assert any(line.startswith("vktensor-from-numpy ") for line in led.summary().splitlines())
+    # And in Dask's own task metadata, which the scheduler keeps for an output key.
+    def upload_and_sum(values, where):
+        return vt.sum(vt.asarray(values, device=where))
+
+    with distributed.get_task_metadata() as collected:
+        client.submit(upload_and_sum, A, device, pure=False).result(timeout=60)
+    (metadata,) = collected.metadata.values()
+    counted = metadata["vktensor_ledger"]
+    assert (counted.get("uploads", 0), counted.get("upload_bytes", 0)) == \
+        ((1, A.nbytes) if on_device else (0, 0)), counted
 
 
 @CLUSTER_WARNINGS

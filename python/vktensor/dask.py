@@ -6,8 +6,9 @@ vktensor.dask_reductions (Dask's argmax, argmin, var, std and moment over tensor
 NumPy's dispatch protocols on tensors (vktensor/numpy_protocol.py) do the rest: Dask calls
 `np.sum`, `np.exp`, `np.concatenate`, ... on its chunks and gets tensors back. Here:
 `from_numpy`, size-0 `meta` tensors, `argmax` / `argmin` (Dask's, arguments checked),
-`compute_with_ledger` and `local_cluster` (worker processes of one thread, each with its own
-`VKT_DEVICE`). What runs where and what stays NumPy: docs/python.md, "Dask".
+`compute_with_ledger` (from vktensor.dask_ledger: the ledger in total and per task) and
+`local_cluster` (worker processes of one thread, each with its own `VKT_DEVICE`). What runs
+where and what stays NumPy: docs/python.md, "Dask".
 """
 import itertools
 import math
@@ -21,9 +22,10 @@ from dask.array.dispatch import (concatenate_lookup, einsum_lookup, numel_lookup
                                  tensordot_lookup)
 
 import vktensor as vt
-from . import _difference
 from . import dask_reductions as _reductions
 from . import numpy_protocol as _np_protocol
+from .dask_ledger import LedgerPlugin, TaskLedger, compute_with_ledger  # noqa: F401
+from .dask_ledger import record_task_ledgers  # noqa: F401
 
 Tensor = vt.Tensor
 
@@ -140,60 +142,6 @@ def _arg_reduction(dask_function, name):
 
 argmax = _arg_reduction(da.argmax, "argmax")
 argmin = _arg_reduction(da.argmin, "argmin")
-
-
-# ---- the ledger ----
-
-def _worker_ledger():
-    return vt.ledger_snapshot()
-
-
-def _sum_deltas(deltas):
-    total = {}
-    for delta in deltas:
-        for key, value in delta.items():
-            if isinstance(value, dict):
-                merged = total.setdefault(key, {})
-                for op, n in value.items():
-                    merged[op] = merged.get(op, 0) + n
-            else:
-                total[key] = total.get(key, 0) + value
-    return total
-
-
-_LOCAL_SCHEDULERS = ("threads", "threading", "sync", "synchronous", "single-threaded")
-
-
-def compute_with_ledger(*collections, scheduler="threads", client=None, timeout=None):
-    """Computes Dask collections and returns (results, vt.LedgerDelta) — one result for
-    one collection, else a tuple. Without `client`: the ledger of this process over the
-    computation, run by the threads or synchronous scheduler (the ledger is process-wide,
-    so work other threads do meanwhile counts too). With a `distributed` client: the sum of
-    every worker's ledger change (snapshots taken before and after on each worker; a worker
-    that joined meanwhile counts whole, one that died is lost) and this process's (which
-    unpickles the results); `timeout` (seconds) bounds the wait for each result there."""
-    led = vt.LedgerDelta()
-    if client is None:
-        if scheduler not in _LOCAL_SCHEDULERS:
-            raise vt.Unsupported(f"[dask.compute_with_ledger] scheduler={scheduler!r}: this "
-                                 f"process's ledger sees {_LOCAL_SCHEDULERS} only; pass "
-                                 "client= for a distributed cluster")
-        before = vt.ledger_snapshot()
-        try:
-            results = dask.compute(*collections, scheduler=scheduler)
-        finally:
-            led.delta = _difference(vt.ledger_snapshot(), before)
-    else:
-        workers_before, before = client.run(_worker_ledger), vt.ledger_snapshot()
-        futures = client.compute(list(collections))
-        results = tuple(future.result(timeout=timeout) for future in futures)
-        workers_after, after = client.run(_worker_ledger), vt.ledger_snapshot()
-        deltas = [_difference(after, before)]
-        zero = {k: ({} if isinstance(v, dict) else 0) for k, v in after.items()}
-        deltas += [_difference(snapshot, workers_before.get(address, zero))
-                   for address, snapshot in workers_after.items()]
-        led.delta = _sum_deltas(deltas)
-    return (results[0] if len(results) == 1 else results), led
 
 
 # ---- a local cluster ----
