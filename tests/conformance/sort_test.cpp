@@ -2,14 +2,19 @@
 // length 0, 1, odd and long (one tile and several), axes not last, both directions, data
 // with NaN of both signs, ±0, ±inf, extremes and many duplicates (stability: argsort must
 // equal the cpu's). Both device paths: the workgroup-local sort and the radix sort, forced
-// on short lines through the test hook (vk::testing::set_sort_local_max).
+// on short lines through the test hook (vk::testing::set_sort_local_max). top_k's selection
+// (sort_select.cpp) beside them: lines in one workgroup, several to a workgroup, and cut into
+// tiles whose candidates a second dispatch selects from; its plan read from the backend's rule.
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "common/settings.h"
 #include "conformance/bits_check.h"
 #include "conformance/fixture.h"
+#include "core/top_k.h"
+#include "vulkan/ops/sort_select.h"
 #include "vulkan/runtime/testing.h"
 
 namespace vkt::testing {
@@ -43,6 +48,7 @@ class NativeSort : public VulkanTest {
  protected:
   void TearDown() override {
     vk::testing::set_sort_local_max(saved_local_max_);
+    vk::testing::set_top_k_select_disabled(false);
     VulkanTest::TearDown();
   }
 
@@ -74,6 +80,26 @@ class NativeSort : public VulkanTest {
     const auto [cpu_values, cpu_indices] = top_k(host, k);
     EXPECT_TRUE(same_bits(indices, cpu_indices)) << "top_k indices " << what;
     EXPECT_TRUE(same_bits(values, cpu_values)) << "top_k values " << what;
+  }
+
+  // The selection's plan for top_k(t, k) on the device (t's backend does not matter).
+  static vk::SelectPlan select_plan(const Tensor& t, std::int64_t k) {
+    Shape out_shape = t.shape();
+    out_shape.back() = k;
+    const OpCall call{Op::top_k, {t}, TopKParams{k}, DType::s64, out_shape};
+    return vk::top_k_select_plan(static_cast<const vk::VulkanBackend&>(gpu()), call);
+  }
+
+  // top_k by selection: the plan's dispatches (one per level), then check_top_k.
+  void check_select(const Tensor& host, std::int64_t k, const std::string& what) {
+    const Tensor dev = transfer(host, gpu());
+    const vk::SelectPlan plan = select_plan(dev, k);
+    ASSERT_FALSE(plan.levels.empty()) << what;
+    LedgerScope scope;
+    (void)detail::top_k_indices(dev, k);
+    const std::uint64_t expected = host.size() == 0 || k == 0 ? 0 : plan.levels.size();
+    EXPECT_EQ(scope.delta().dispatches, expected) << what;
+    check_top_k(host, k, what);
   }
 
   void force_radix() {
@@ -145,7 +171,9 @@ TEST_F(NativeSort, NaNPayloadsAndSignedZerosStayInInputOrder) {
   check_sorts(h, 0, "f32 bits, radix");
 }
 
+// The full sort's top_k output (k > 0 selects by default).
 TEST_F(NativeSort, TopK) {
+  vk::testing::set_top_k_select_disabled(true);
   for (bool radix : {false, true}) {
     if (radix) force_radix();
     for (DType d : {DType::u8, DType::s32, DType::bf16, DType::f32, DType::u64, DType::f64}) {
@@ -157,6 +185,57 @@ TEST_F(NativeSort, TopK) {
     }
   }
   check_top_k(sort_input(DType::f32, {2, 5000}), 7, "f32 {2, 5000} k 7");
+}
+
+// Every dtype, with NaNs of both signs, ±0, ±inf and long runs of ties: lines of one
+// workgroup and several to a workgroup, k of 0, 1, len and between.
+TEST_F(NativeSort, TopKSelectEveryDtype) {
+  for (DType d : kSortDTypes) {
+    const std::string what(dtype_name(d));
+    check_select(sort_input(d, {7}), 3, what + " {7} k 3");
+    check_select(sort_input(d, {3, 10}), 10, what + " {3, 10} k 10");
+    check_select(sort_input(d, {3, 10}), 0, what + " {3, 10} k 0");
+    check_select(sort_input(d, {2, 3, 33}), 1, what + " {2, 3, 33} k 1");
+    check_select(sort_input(d, {37, 5}), 5, what + " {37, 5} k 5");
+    check_select(sort_input(d, {4, 700}, 3), 16, what + " {4, 700} k 16");
+  }
+  const std::vector<std::uint32_t> bits = {0x7fc00003u, 0x80000000u, 0xffc00001u, 0x00000000u,
+                                           0x3f800000u, 0x7f800001u, 0x80000000u, 0xff800000u,
+                                           0x00000001u, 0x80000001u, 0x7f800000u, 0x00000000u};
+  const Tensor h =
+      from_bytes(std::as_bytes(std::span<const std::uint32_t>(bits)), DType::f32, {12});
+  for (std::int64_t k : {1, 5, 12}) check_select(h, k, "f32 bits k " + std::to_string(k));
+}
+
+// Lines longer than a tile: each tile's k candidates, then a second dispatch; the last tile
+// shorter than k; data in ascending order, where every item passes the threshold (the buffer
+// is reduced at every chunk), and descending, where almost none does; 64-bit keys; the
+// largest k that selects.
+TEST_F(NativeSort, TopKSelectLongLines) {
+  const vk::SelectPlan probe = select_plan(sort_input(DType::f32, {8}), 1);
+  const auto tile = static_cast<std::int64_t>(probe.tile);
+  const Shape three_tiles = {2 * tile + 3};
+  EXPECT_GT(select_plan(sort_input(DType::f32, three_tiles), 5).levels.size(), 1u);
+  for (DType d : {DType::u8, DType::f16, DType::f32, DType::s64, DType::f64}) {
+    const std::string what = std::string(dtype_name(d)) + " " + shape_str(three_tiles);
+    check_select(sort_input(d, three_tiles, 5), 5, what + " k 5");
+  }
+  // Lines of one tile, streamed after the first fill: ascending, the answer comes last.
+  std::vector<double> up(static_cast<std::size_t>(2 * (tile - 3)));
+  std::iota(up.begin(), up.end(), -1000.0);
+  std::vector<double> down(up.rbegin(), up.rend());
+  const Shape two_lines = {2, tile - 3};
+  for (DType d : {DType::f32, DType::s64}) {
+    const std::string what(dtype_name(d));
+    check_select(as_type(from_vector(up, two_lines), d), 9, what + " ascending k 9");
+    check_select(as_type(from_vector(down, two_lines), d), 9, what + " descending k 9");
+  }
+  const std::int64_t k_max = static_cast<std::int64_t>(probe.cap / 16);
+  check_select(sort_input(DType::f32, {2, tile + 1000}, 9), k_max, "f32 k max");
+  const Tensor beyond = sort_input(DType::f32, {3, 300}, 9);
+  EXPECT_TRUE(select_plan(beyond, k_max + 1).levels.empty());
+  check_top_k(beyond, k_max + 1, "f32 {3, 300} k max + 1 (sorted)");
+  check_select(sort_input(DType::f32, {1 << 20}, 13), 100, "f32 {2^20} k 100");
 }
 
 // The radix sort forced to digits of `bits` (8 where the device allows) and to `reorder`:

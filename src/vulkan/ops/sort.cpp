@@ -17,6 +17,7 @@
 // the histogram on the host (a wait) or still a copy into the other buffer, so only the
 // ranking is skipped (per tile, sort_radix8.comp).
 // Keys are words (no 64-bit types), so every dtype sorts on any device with 8/16-bit storage.
+// top_k of small k selects instead (sort_select.cpp), where top_k_select_plan() says so.
 #include <algorithm>
 #include <bit>
 #include <string>
@@ -24,6 +25,7 @@
 
 #include "common/settings.h"
 #include "vkt/error.h"
+#include "vulkan/ops/sort_select.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -240,6 +242,7 @@ bool sort_supported(const VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   // The shaders read and write words of 1, 2 and 4 bytes only.
   if (!b.dtype_supported(DType::u8)) return false;
+  if (!top_k_select_plan(b, call).levels.empty()) return true;
   const Geometry g = geometry(call);
   if (use_local(b, g, in.dtype()) || in.size() == 0) return true;
   // The radix path: its workgroup's shared memory, and temporaries within one descriptor
@@ -253,6 +256,10 @@ Tensor run_sort(VulkanBackend& b, const OpCall& call) {
   const Tensor& in = call.inputs.at(0);
   Tensor out = b.make_output(call);
   if (out.size() == 0 || in.size() == 0) return out;
+  if (const SelectPlan plan = top_k_select_plan(b, call); !plan.levels.empty()) {
+    run_top_k_select(b, call, plan, out);
+    return out;
+  }
   const Geometry g = geometry(call);
   if (use_local(b, g, in.dtype())) {
     run_local(b, call, g, out);
