@@ -1,9 +1,12 @@
 // conv on the device against the cpu backend (im2col + OpenBLAS): 1-3 spatial axes, strides,
 // asymmetric and negative padding, input and kernel dilation, feature and batch groups,
 // odd sizes and many tiles, every float dtype the device has, integer inputs promoted, NaN and
-// Inf in the input. Each native call is one dispatch. 4 spatial axes fall back to the cpu.
+// Inf in the input. Each native call is one dispatch (two where K splits: the rule's
+// decision, its forced counts, and its sums' reproducibility are tested here too). 4 spatial
+// axes fall back to the cpu.
 // Floats are compared with a tolerance that grows with the reduction length K = Cg * taps
-// and with sum |x||w| (summation orders differ); poisoned outputs read as NaN if unwritten.
+// and with sum |x||w| (summation orders differ: a split K's order, chunks then their sums,
+// is one more within the same bound); poisoned outputs read as NaN if unwritten.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -11,6 +14,7 @@
 #include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/compare.h"
+#include "vulkan/ops/conv_split.h"
 #include "vulkan/runtime/backend.h"
 #include "vulkan/runtime/testing.h"
 
@@ -207,16 +211,124 @@ TEST_F(Conv, EveryFloatDtypeAndGeometryIsNative) {
   }
 }
 
-// A few output tiles over a long K (a kernel cotangent's geometry): f32 and f64 split K
-// and add the partial outputs; f16 runs one chunk.
+// A few output tiles over a long K (a kernel cotangent's geometry): every dtype splits K
+// into f32 partials (f64's in f64) and adds them.
 TEST_F(Conv, FewTilesOverALongKSplitK) {
   const ConvCase& c = conv_cases().at(19);
   ASSERT_EQ(c.name, "kernel cotangent geometry, split K");
   for (DType d : float_dtypes()) {
     check(c, d, 0);
-    const bool splits = d == DType::f32 || d == DType::f64;
-    EXPECT_EQ(vk::testing::last_conv_splits() > 1, splits) << dtype_name(d);
+    EXPECT_GT(vk::testing::last_conv_splits(), 1u) << dtype_name(d);
   }
+}
+
+// K's split forced to a count (conv_split.h) for the test's duration.
+class ForcedSplits {
+ public:
+  explicit ForcedSplits(std::uint32_t s) { vk::testing::force_conv_splits(s); }
+  ~ForcedSplits() { vk::testing::force_conv_splits(0); }
+  ForcedSplits(const ForcedSplits&) = delete;
+  ForcedSplits& operator=(const ForcedSplits&) = delete;
+};
+
+// The kernel cotangent conv as d_conv writes it for x {8, 4, 20, 20} and g {8, 6, 20, 20}
+// (batch and channels swapped, g the kernel; 3x3 outputs over K = 8 x 20 x 20), its strided
+// forward's (the cotangent's kernel dilated by the stride) and a batch-grouped one: one
+// output tile over a long K, which the rule splits on any device (K / 256 slices at most).
+TEST_F(Conv, KernelCotangentShapesSplitByTheRule) {
+  const std::vector<ConvCase> cases = {
+      {"cotangent of x {8, 4, 20, 20}, pad 1",
+       {4, 8, 20, 20},
+       {6, 8, 20, 20},
+       {},
+       {{1, 1}, {1, 1}},
+       {},
+       {}},
+      {"cotangent of stride 2, pad 1",
+       {4, 8, 20, 20},
+       {6, 8, 10, 10},
+       {},
+       {{1, 0}, {1, 0}},
+       {},
+       {2, 2}},
+      {"batch groups 2", {4, 8, 12, 12}, {6, 8, 10, 10}, {}, {}, {}, {}, 1, 2},
+  };
+  for (const ConvCase& c : cases) {
+    for (DType d : float_dtypes()) {
+      check(c, d, 0);
+      EXPECT_GT(vk::testing::last_conv_splits(), 1u) << c.name << " " << dtype_name(d);
+    }
+  }
+}
+
+// Forced slices over geometries with strides, asymmetric padding, both dilations, feature
+// and batch groups, 3 axes (a few: each is a pipeline to compile, about a second on a cold
+// lavapipe) in f32 (f16's partials: the tests above); 1 forces no split where the rule would.
+TEST_F(Conv, ForcedSplitKMatchesTheCpu) {
+  {
+    const ForcedSplits three(3);
+    for (const std::size_t i : std::vector<std::size_t>{3, 7, 8, 10, 12}) {
+      const ConvCase& c = conv_cases().at(i);
+      check(c, DType::f32, 0);
+      const std::int64_t k = numel(c.kernel) / c.kernel[0];
+      // Chunks of ceil(K / 3) rounded up to the K step (at most 16): two or three of them.
+      if (k > 16) {
+        EXPECT_GT(vk::testing::last_conv_splits(), 1u) << c.name;
+      }
+    }
+  }
+  const ForcedSplits one(1);
+  check(conv_cases().at(19), DType::f32, 0);
+  EXPECT_EQ(vk::testing::last_conv_splits(), 1u);
+}
+
+// A split conv's partials are added in a fixed order: the same bits every run.
+TEST_F(Conv, SplitKIsReproducible) {
+  const ForcedSplits five(5);
+  const ConvCase& c = conv_cases().at(19);
+  const Tensor x = transfer(make(c.input, DType::f32, 1), gpu());
+  const Tensor w = transfer(make(c.kernel, DType::f32, 2), gpu());
+  const std::vector<float> first = conv(x, w, options(c)).to_vector<float>();
+  ASSERT_EQ(vk::testing::last_conv_splits(), 5u);
+  for (int run = 0; run < 3; ++run) {
+    EXPECT_EQ(conv(x, w, options(c)).to_vector<float>(), first) << "run " << run;
+  }
+}
+
+// The rule itself, for devices this machine is not: about 4 workgroups per compute unit (256
+// where the device reports none), slices of at least 256 K rows in whole K steps, partials
+// within the storage range; an output with enough tiles, or a short K, does not split.
+TEST(ConvSplitRule, FillsTheDeviceFromItsComputeUnits) {
+  EXPECT_EQ(vk::conv_split_target(132), 528u);
+  EXPECT_EQ(vk::conv_split_target(2), 8u);
+  EXPECT_EQ(vk::conv_split_target(0), 256u);
+  const std::uint64_t range = std::uint64_t{1} << 32;
+  // The ResNet block's kernel cotangent: a 64 x 576 output (5 tiles of 64 x 128), K = 100352.
+  const std::uint64_t k = 100352, out = 64 * 64 * 9;
+  for (const std::uint32_t units : {132u, 2u, 0u}) {
+    const vk::KSplit s = vk::conv_split_rule(units, 5, out, k, 4, 16, range);
+    SCOPED_TRACE(units);
+    // ceil(target / tiles) slices, a few fewer where chunks round up to whole K steps.
+    const std::uint64_t want = (vk::conv_split_target(units) + 4) / 5;
+    EXPECT_LE(s.splits, want);
+    EXPECT_GE(s.splits, want * 9 / 10);
+    EXPECT_EQ(s.chunk % 16, 0u);
+    EXPECT_GE(s.chunk, 256u);
+    EXPECT_GE(s.splits * s.chunk, k);
+    EXPECT_LT((s.splits - 1) * s.chunk, k);
+  }
+  // Its forward conv: 784 tiles of K = 576, more than the target. A short K: one chunk.
+  EXPECT_EQ(vk::conv_split_rule(132, 784, 32 * 64 * 3136, 576, 4, 16, range).splits, 1u);
+  EXPECT_EQ(vk::conv_split_rule(132, 1, 64, 500, 4, 16, range).splits, 1u);
+  EXPECT_EQ(vk::conv_split_rule(132, 1, 64, 500, 4, 16, range).chunk, 500u);
+  // Slices of at least 256 rows: K = 1024 gives 4 however large the device.
+  EXPECT_EQ(vk::conv_split_rule(132, 1, 64, 1024, 4, 16, range).splits, 4u);
+  // Partials past the storage range: as many slices as fit.
+  EXPECT_EQ(vk::conv_split_rule(132, 5, out, k, 4, 16, out * 4 * 10).splits, 10u);
+  // K = 0: one chunk, of at least 1.
+  const vk::KSplit empty = vk::conv_split_rule(132, 1, 64, 0, 4, 16, range);
+  EXPECT_EQ(empty.splits, 1u);
+  EXPECT_GE(empty.chunk, 1u);
 }
 
 // The implicit GEMM where the device would take im2col for f16 (cooperative matrices).

@@ -11,6 +11,7 @@
 #include "conformance/fixture.h"
 #include "support/grad_check.h"
 #include "vkt/compile.h"
+#include "vulkan/ops/conv_split.h"
 
 namespace vkt::testing {
 namespace {
@@ -104,6 +105,26 @@ TEST_F(GradOnVulkan, ConvAndWindowsMatchTheCpu) {
         return window_sum(t, {1, 1, 3, 3}, {});
       },
       img);
+}
+
+// A conv's kernel cotangent is a conv of few output tiles over a long K (3x3 outputs over
+// K = 8 x 20 x 20 here; strided, its kernel dilates), which splits K by the rule on any
+// device; then forced to 7 slices.
+TEST_F(GradOnVulkan, ConvKernelCotangentSplitsK) {
+  const Tensor img = f32_values({8, 4, 20, 20}, -1, 1, 5);
+  const Tensor k = f32_values({6, 4, 3, 3}, -1, 1, 6);
+  for (const std::int64_t stride : {1, 2}) {
+    ConvOptions o;
+    o.strides = {stride, stride};
+    o.padding = {{1, 1}, {1, 1}};
+    const Unary f = [&](const Tensor& t) { return conv(transfer(img, t.backend()), t, o); };
+    expect_same_gradient("conv kernel, stride " + std::to_string(stride), f, k);
+    EXPECT_GT(vk::testing::last_conv_splits(), 1u) << "stride " << stride;
+    vk::testing::force_conv_splits(7);
+    expect_same_gradient("conv kernel, 7 slices, stride " + std::to_string(stride), f, k);
+    EXPECT_EQ(vk::testing::last_conv_splits(), 7u) << "stride " << stride;
+    vk::testing::force_conv_splits(0);
+  }
 }
 
 // Mean softmax cross-entropy of logits {n, classes} against one-hot labels.

@@ -6,7 +6,8 @@
 // allow) then dot's GEMM on cooperative matrices; the two passes are marked for the device
 // timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). A conv with few output tiles
 // over a long K (a kernel cotangent: 3x3 outputs of a 56x56 kernel) splits K over the
-// device and sums the partial outputs with the reduce kernel.
+// device into f32 partial sums (f64 for f64), then adds them in a second dispatch
+// (conv_split.cpp: the rule, from the device's compute units, and the adding pass).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "common/settings.h"
+#include "vulkan/ops/conv_split.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -85,26 +87,6 @@ std::int64_t im2col_vector(DType d, std::int64_t positions) {
 
 std::atomic<bool> g_last_conv_gemm{false};
 std::atomic<std::uint32_t> g_last_conv_splits{1};
-
-// K's split (choose_k_split, the GEMM's rule) where the output has few tiles over a long K
-// (a kernel cotangent: a 64 x 576 output over K = images x 3136 positions). f32 and f64
-// only, whose partials are their accumulator's type; one chunk of at least 1 otherwise.
-KSplit conv_k_split(const VulkanBackend& b, const OpCall& call, const ConvTile& t,
-                    std::int64_t cols, std::int64_t group_out, std::int64_t groups,
-                    std::int64_t k) {
-  const auto kk = static_cast<std::uint64_t>(k);
-  if (call.out_dtype != DType::f32 && call.out_dtype != DType::f64) {
-    return {1, std::max<std::uint64_t>(kk, 1)};
-  }
-  const auto tiles =
-      static_cast<std::uint64_t>(((cols + 16 * t.tn - 1) / (16 * t.tn)) *
-                                 ((group_out + 16 * t.tm - 1) / (16 * t.tm)) * groups);
-  KSplit split =
-      choose_k_split(tiles, static_cast<std::uint64_t>(numel(call.out_shape)), kk,
-                     itemsize(call.out_dtype), t.bk, b.context().limits().max_storage_range);
-  split.chunk = std::max<std::uint64_t>(split.chunk, 1);  // K = 0: one chunk of zeros
-  return split;
-}
 
 // The shader computes each tap's position in the padded, dilated input in int32:
 // out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
@@ -250,24 +232,36 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   // Loads run along K where the kernel's last axis is longer than the output's (there
   // consecutive taps are the adjacent input elements), else along the columns.
   const bool k_fastest = k_d[2] > out_d[2];
-  const KSplit split = conv_k_split(b, call, t, cols, group_out, groups, push.k);
+  // Tiles and groups past the device's grid limits are looped over inside the kernel.
+  const auto& limit = b.context().limits().max_group_count;
+  auto tiles = [](std::int64_t extent, std::uint32_t tile) {
+    return static_cast<std::uint64_t>((extent + tile - 1) / tile);
+  };
+  // Split K (conv_split.cpp): each slice's sums, unrounded, into [splits][out] scratch.
+  const DType partial = conv_partial_dtype(d);
+  const auto out_elements = static_cast<std::uint64_t>(numel(call.out_shape));
+  const KSplit split = conv_k_split(
+      b, tiles(cols, 16 * t.tn) * tiles(group_out, 16 * t.tm) * static_cast<std::uint64_t>(groups),
+      out_elements, static_cast<std::uint64_t>(push.k), itemsize(partial), t.bk);
+  const bool partials = split.splits > 1;
   push.k_chunk = u32(split.chunk);
-  push.split_stride = u32(split.splits > 1 ? numel(call.out_shape) : 0);
-  Shape target_shape = call.out_shape;
-  if (split.splits > 1) target_shape.insert(target_shape.begin(), std::int64_t(split.splits));
-  const Tensor target = b.make_output(OpCall{Op::conv, {}, NoParams{}, d, target_shape});
+  push.split_stride = u32(partials ? out_elements : 0);
+  const Tensor target =
+      partials
+          ? b.make_output(OpCall{Op::conv,
+                                 {},
+                                 NoParams{},
+                                 partial,
+                                 Shape{static_cast<std::int64_t>(split.splits * out_elements)}})
+          : b.make_output(call);
   // Square 2-d kernels of 1, 3, 5, 7 (the common layers) get their sizes as specialization
   // constants; others share one pipeline (a compile per kernel shape costs seconds on lavapipe).
   const bool fixed = spatial == 2 && k_d[1] == k_d[2] && k_d[1] % 2 == 1 && k_d[1] <= 7;
   const Pipeline pipeline = b.pipelines().get(
       b.variant("conv", {d}), 3,
       {static_cast<std::uint32_t>(d), t.tm, t.tn, t.bk, static_cast<std::uint32_t>(input_dilated),
-       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u, k_fastest ? 1u : 0u});
-  // Tiles and groups past the device's grid limits are looped over inside the kernel.
-  const auto& limit = b.context().limits().max_group_count;
-  auto tiles = [](std::int64_t extent, std::uint32_t tile) {
-    return static_cast<std::uint64_t>((extent + tile - 1) / tile);
-  };
+       fixed ? 1u : 0u, fixed ? u32(k_d[1]) : 0u, fixed ? u32(k_d[2]) : 0u, k_fastest ? 1u : 0u,
+       partials ? 1u : 0u});
   const std::array<std::uint32_t, 3> grid{
       static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(cols, 16 * t.tn), limit[0])),
       static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles(group_out, 16 * t.tm), limit[1])),
@@ -275,9 +269,9 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
           std::min<std::uint64_t>(static_cast<std::uint64_t>(groups) * split.splits, limit[2]))};
   b.dispatch_groups(pipeline, {{&kernel, false}, {&input, false}, {&target, true}}, &push,
                     sizeof(push), grid);
-  if (split.splits == 1) return target;
+  if (!partials) return target;
   g_last_conv_splits.store(static_cast<std::uint32_t>(split.splits));
-  return run_reduce(b, OpCall{Op::sum, {target}, ReduceParams{{0}, false}, d, call.out_shape});
+  return add_conv_partials(b, call, target, split.splits);
 }
 
 }  // namespace vkt::vk

@@ -132,16 +132,23 @@ std::atomic<DotKernel> g_last_kernel{DotKernel::tiled};
 
 }  // namespace
 
-KSplit choose_k_split(std::uint64_t out_tiles, std::uint64_t out_elements, std::uint64_t k,
-                      std::uint64_t word, std::uint32_t bk, std::uint64_t max_range) {
+KSplit choose_k_split_for(std::uint64_t target_groups, std::uint64_t out_tiles,
+                          std::uint64_t out_elements, std::uint64_t k, std::uint64_t word,
+                          std::uint32_t bk, std::uint64_t max_range) {
   out_tiles = std::max<std::uint64_t>(out_tiles, 1);
   out_elements = std::max<std::uint64_t>(out_elements, 1);
-  std::uint64_t s = std::min<std::uint64_t>((512 + out_tiles - 1) / out_tiles, k / 256);
+  std::uint64_t s = std::min<std::uint64_t>((target_groups + out_tiles - 1) / out_tiles, k / 256);
   s = std::min(s, (std::uint64_t{1} << 24) / out_elements);
   s = std::min(s, max_range / (out_elements * word));
   if (s < 2) return {1, k};
   const std::uint64_t chunk = ((k + s - 1) / s + bk - 1) / bk * bk;
   return {(k + chunk - 1) / chunk, chunk};
+}
+
+// dot's GEMM aims at about 512 workgroups whatever the device.
+KSplit choose_k_split(std::uint64_t out_tiles, std::uint64_t out_elements, std::uint64_t k,
+                      std::uint64_t word, std::uint32_t bk, std::uint64_t max_range) {
+  return choose_k_split_for(512, out_tiles, out_elements, k, word, bk, max_range);
 }
 
 GemmLaunch gemm_launch(const VulkanBackend& b, const GemmView& v, DType d) {

@@ -16,6 +16,12 @@ namespace vkt::vk {
 // GemmView (backend.h): the GEMM sizes of one call and each operand's strides.
 std::optional<GemmView> gemm_view(const OpCall& call);
 
+// choose_k_split (backend.h) aiming at `target_groups` workgroups in all instead of dot's
+// 512: conv's split K takes its target from the device (conv_split.cpp).
+KSplit choose_k_split_for(std::uint64_t target_groups, std::uint64_t out_tiles,
+                          std::uint64_t out_elements, std::uint64_t k, std::uint64_t word,
+                          std::uint32_t bk, std::uint64_t max_range);
+
 // The dot shaders' push constants.
 struct DotPush {
   std::uint32_t m, n, k, batch;

@@ -10,8 +10,9 @@
 // K_FASTEST: consecutive invocations load consecutive K rows of one column instead, for a
 // kernel longer than the output on its last axis (a kernel cotangent as a conv: 3x3 outputs
 // of a 56x56 kernel), where consecutive taps, not consecutive columns, are adjacent in memory.
-// Split K: z runs over groups x splits; split s sums K rows [s * k_chunk, +k_chunk) into the
-// output's s-th copy (split_stride elements apart), which the host then adds.
+// Split K (PARTIALS): z runs over groups x splits; split s sums K rows [s * k_chunk, +k_chunk)
+// into the s-th copy of the output (split_stride elements apart) in scratch of the
+// accumulator's type (f32; f64 for f64), unrounded; conv_split_sum.comp then adds the copies.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : enable
 
@@ -28,6 +29,7 @@ layout(constant_id = 7) const uint K_D1 = 0;
 layout(constant_id = 8) const uint K_D2 = 0;
 const bool FIXED_KERNEL = K_D0 != 0;
 layout(constant_id = 9) const bool K_FASTEST = false;
+layout(constant_id = 10) const bool PARTIALS = false;  // C is the split's f32/f64 scratch
 
 const uint SIDE = 16;
 const uint THREADS = SIDE * SIDE;
@@ -214,7 +216,12 @@ void compute_tile(uint g, uint split, uint m0, uint n0, uint tid) {
       [[unroll]] for (uint i = 0; i < TM; ++i) {
         const uint gm = m0 + (i / 4) * (SIDE * 4) + ty * 4 + i % 4;
         if (gm < p.m) {
-          store_c(split * p.split_stride + out_col + (g * p.m + gm) * p.positions, acc[i][j][c]);
+          const uint at = split * p.split_stride + out_col + (g * p.m + gm) * p.positions;
+          if (PARTIALS) {
+            store_partial(at, acc[i][j][c]);
+          } else {
+            store_c(at, acc[i][j][c]);
+          }
         }
       }
     }
