@@ -5,6 +5,7 @@
 // on short lines through the test hook (vk::testing::set_sort_local_max). top_k's selection
 // (sort_select.cpp) beside them: lines in one workgroup, several to a workgroup, and cut into
 // tiles whose candidates a second dispatch selects from; its plan read from the backend's rule.
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -207,10 +208,31 @@ TEST_F(NativeSort, TopKSelectEveryDtype) {
   for (std::int64_t k : {1, 5, 12}) check_select(h, k, "f32 bits k " + std::to_string(k));
 }
 
+// A line of `len` > cap whose every streamed chunk beats all items before it, in the order
+// sort_select.comp visits them (its first and last cap / 2 items first, then the chunks of
+// cap / 2 between them in bit-reversed order): the buffer is reduced at every chunk.
+std::vector<double> worst_order(std::int64_t cap, std::int64_t len) {
+  const std::int64_t chunk = cap / 2, middle = len - cap;
+  const std::int64_t chunks = (middle + chunk - 1) / chunk;
+  const std::int64_t round =
+      static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(chunks)));
+  std::vector<double> v(static_cast<std::size_t>(len), -1.0);  // the ends: worst
+  std::int64_t rank = 0;
+  for (std::int64_t i = 0; i < round; ++i) {
+    std::int64_t c = 0;  // i bit-reversed over log2(round) bits
+    for (std::int64_t b = 1, r = round / 2; b < round; b <<= 1, r >>= 1) c |= (i & b) ? r : 0;
+    if (c >= chunks) continue;
+    for (std::int64_t t = chunk + c * chunk; t < std::min(chunk + (c + 1) * chunk, len - chunk);
+         ++t)
+      v[static_cast<std::size_t>(t)] = static_cast<double>(rank * chunk + t % chunk);
+    ++rank;
+  }
+  return v;
+}
+
 // Lines longer than a tile: each tile's k candidates, then a second dispatch; the last tile
-// shorter than k; data in ascending order, where every item passes the threshold (the buffer
-// is reduced at every chunk), and descending, where almost none does; 64-bit keys; the
-// largest k that selects.
+// shorter than k; data in ascending and descending order (the first fill holds the answer),
+// and in the worst order; 64-bit keys; the largest k that selects.
 TEST_F(NativeSort, TopKSelectLongLines) {
   const vk::SelectPlan probe = select_plan(sort_input(DType::f32, {8}), 1);
   const auto tile = static_cast<std::int64_t>(probe.tile);
@@ -220,15 +242,17 @@ TEST_F(NativeSort, TopKSelectLongLines) {
     const std::string what = std::string(dtype_name(d)) + " " + shape_str(three_tiles);
     check_select(sort_input(d, three_tiles, 5), 5, what + " k 5");
   }
-  // Lines of one tile, streamed after the first fill: ascending, the answer comes last.
+  // Lines of one tile, streamed after the first fill.
   std::vector<double> up(static_cast<std::size_t>(2 * (tile - 3)));
   std::iota(up.begin(), up.end(), -1000.0);
   std::vector<double> down(up.rbegin(), up.rend());
   const Shape two_lines = {2, tile - 3};
+  const std::vector<double> worst = worst_order(static_cast<std::int64_t>(probe.cap), tile - 3);
   for (DType d : {DType::f32, DType::s64}) {
     const std::string what(dtype_name(d));
     check_select(as_type(from_vector(up, two_lines), d), 9, what + " ascending k 9");
     check_select(as_type(from_vector(down, two_lines), d), 9, what + " descending k 9");
+    check_select(as_type(from_vector(worst, {tile - 3}), d), 9, what + " worst order k 9");
   }
   const std::int64_t k_max = static_cast<std::int64_t>(probe.cap / 16);
   check_select(sort_input(DType::f32, {2, tile + 1000}, 9), k_max, "f32 k max");

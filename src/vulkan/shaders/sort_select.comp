@@ -10,11 +10,12 @@
 //   the K2 first of both), re-sorted in log2(K2) steps, until one run per segment is left.
 //   Chosen over a full sort: log2(K2)(log2(K2)+1)/2 steps on every item and log2(K2)+1 on a
 //   halving share, instead of log2(P)(log2(P)+1)/2 on every item.
-//   A tile longer than CAP: the first CAP items are reduced, then the rest streams in chunks
-//   of CAP / 2; an item enters the buffer only if it comes before the K2-th item held (the
-//   threshold), and the buffer is reduced again when it may not take another chunk. After
-//   the first fill few items pass (on shuffled data about K2 / items seen), so most of a
-//   tile costs a read and a comparison; data in the worst order reduces every chunk.
+//   A tile longer than CAP: its first and last CAP / 2 items are reduced, then the rest
+//   streams in chunks of CAP / 2; an item enters the buffer only if it comes before the K2-th
+//   item held (the threshold), and the buffer is reduced again when it may not take another
+//   chunk. After the first fill few items pass (on shuffled data about K2 / items seen; on
+//   data in order, ascending or descending, none: the ends hold the best), so most of a tile
+//   costs a read and a comparison. Data in the worst order reduces every chunk.
 #include "common.glsl"
 #define SRC_BINDING 0
 #include "sort_key.glsl"
@@ -117,19 +118,33 @@ void select_first(uint n, uint log2_p) {
   }
 }
 
+// Slots [0, held) (held > K2, the first K2 in order) reduced to the K2 first; fill back to K2.
+void reduce_held(uint held) {
+  const uint log2_n = findMSB(held - 1u) + 1u;
+  for (uint i = held + gl_LocalInvocationID.x; i < (1u << log2_n); i += gl_WorkGroupSize.x) {
+    put_padding(i);
+  }
+  barrier();
+  select_first(1u << log2_n, log2_n);
+  if (gl_LocalInvocationID.x == 0u) fill = pc.k2;  // every read of fill came before its barriers
+}
+
 void main() {
   const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   const uint per_group = CAP >> pc.log2_p;
   const uint segments = pc.lines * pc.tiles, first = group * per_group;
   if (first >= segments) return;  // whole workgroups of a 2-D grid's excess
   const uint lid = gl_LocalInvocationID.x, threads = gl_WorkGroupSize.x;
-  // The first fill: slot i holds item i % p of segment first + i / p.
+  // The first fill: slot i holds item i % p of segment first + i / p; a segment longer than
+  // CAP (then p == CAP) gives its first and its last CAP / 2 items.
   for (uint i = lid; i < CAP; i += threads) {
     const uint s = first + (i >> pc.log2_p), local = i & (pc.p - 1u);
-    const uint j = (s % pc.tiles) * pc.tile_len + local;
-    if (s < segments && local < pc.tile_len && j < pc.len) {
+    const uint begin = (s % pc.tiles) * pc.tile_len;
+    const uint count = s < segments ? min(pc.tile_len, pc.len - begin) : 0u;
+    if (local < count) {
       uvec2 key;
       uint index;
+      const uint j = count > CAP && local >= CHUNK ? begin + count - CAP + local : begin + local;
       load_item(s / pc.tiles, j, key, index);
       put(i, key, index);
     } else {
@@ -138,15 +153,23 @@ void main() {
   }
   barrier();
   select_first(CAP, pc.log2_p);
-  if (pc.tile_len > CAP) {  // then one segment a workgroup, p == CAP
-    const uint row = first / pc.tiles, begin = (first % pc.tiles) * pc.tile_len;
-    const uint end = min(begin + pc.tile_len, pc.len);
+  const uint begin = (first % pc.tiles) * pc.tile_len;
+  const uint count = min(pc.tile_len, pc.len - begin);
+  if (count > CAP) {  // one segment a workgroup: the items between its ends stream
+    const uint row = first / pc.tiles, middle = begin + CHUNK, middle_len = count - CAP;
+    const uint chunks = (middle_len + CHUNK - 1u) / CHUNK;
+    const uint log2_r = chunks == 1u ? 0u : findMSB(chunks - 1u) + 1u;
     if (lid == 0u) fill = pc.k2;
     uvec2 limit_key = key_at(pc.k2 - 1u);
     uint limit_index = index_of[pc.k2 - 1u];
-    for (uint base = begin + CAP; base < end; base += CHUNK) {
+    // Chunks in bit-reversed order: on data in order (either way) the chunk holding the best
+    // items comes within log2(chunks) chunks, not last.
+    for (uint v = 0u; v < (1u << log2_r); ++v) {
+      const uint c = log2_r == 0u ? 0u : bitfieldReverse(v) >> (32u - log2_r);
+      if (c >= chunks) continue;  // uniform
       barrier();  // fill is set, and every invocation has its threshold
-      for (uint t = lid; t < CHUNK && base + t < end; t += threads) {
+      const uint base = middle + c * CHUNK, size = min(CHUNK, middle_len - c * CHUNK);
+      for (uint t = lid; t < size; t += threads) {
         uvec2 key;
         uint index;
         load_item(row, base + t, key, index);
@@ -155,17 +178,15 @@ void main() {
       barrier();
       const uint held = fill;
       barrier();  // every invocation has read fill before it changes
-      // Full (another chunk might not fit), or the tile's last chunk brought items.
-      if (held > CAP - CHUNK || (base + CHUNK >= end && held > pc.k2)) {
-        const uint log2_n = findMSB(held - 1u) + 1u;  // held > K2 >= 1
-        for (uint i = held + lid; i < (1u << log2_n); i += threads) put_padding(i);
-        barrier();
-        select_first(1u << log2_n, log2_n);
-        if (lid == 0u) fill = pc.k2;
+      if (held > CAP - CHUNK) {  // another chunk might not fit
+        reduce_held(held);
         limit_key = key_at(pc.k2 - 1u);
         limit_index = index_of[pc.k2 - 1u];
       }
     }
+    barrier();
+    const uint held = fill;
+    if (held > pc.k2) reduce_held(held);
   }
   // Segment s's first k items.
   for (uint t = lid; t < per_group * pc.k; t += threads) {
