@@ -46,13 +46,13 @@ inline std::vector<std::string> op_module_names(const std::string& base, OpFamil
   return names;
 }
 
-// The module of a call's pipeline: specialised, the op's own module where its dtype is the
-// base variant's (creating a pipeline costs what its module's size does,
+// The module of a call's pipeline: specialised, the op's own module where its dtype is a
+// real one of the base variant (creating a pipeline costs what its module's size does,
 // compile_op_modules.cmake), else the family's variant.
 inline std::string_view elementwise_module(const std::array<std::string, 3>& names,
                                            const std::vector<std::string>& op_modules,
                                            bool specialised, Op op, DType d) {
-  if (specialised && VulkanBackend::variant_index({d}) == 0) {
+  if (specialised && VulkanBackend::variant_index({d}) == 0 && !is_complex(d)) {
     return op_modules.at(shader_op_code(op));
   }
   return elementwise_variant(names, d);

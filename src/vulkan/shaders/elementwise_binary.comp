@@ -134,7 +134,11 @@ void store_bool(uint i, bool v) { dst_u8.v[i] = uint8_t(v ? 1u : 0u); }
 void element(uint i, uint ia, uint ib) {
   const uint op = op_code();
   const bool PREDICATE = binary_writes_u8(op);
+#ifdef VKT_REAL_ONLY  // per-op modules: complex dtypes take the family's module
+  if (false) {
+#else
   if (DTYPE == DT_C64) {
+#endif
     const vec2 a = a_c64.v[ia], b = b_c64.v[ib];
     if (PREDICATE) {
       store_bool(i, c_binary_predicate_c64(op, a, b));

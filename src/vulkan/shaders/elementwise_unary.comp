@@ -134,10 +134,12 @@ void complex_element(uint op, uint i) {
 
 void element(uint i) {
   const uint op = op_code();
+#ifndef VKT_REAL_ONLY  // per-op modules: complex dtypes take the family's module
   if (DTYPE == DT_C64 || DTYPE == DT_C128) {
     complex_element(op, i);
     return;
   }
+#endif
   if (unary_writes_u8(op)) {
     dst_u8.v[i] = uint8_t(predicate(op, i) ? 1u : 0u);
     return;
