@@ -312,11 +312,15 @@ def test_local_cluster_sum_and_matmul_with_per_task_ledgers(client, device):
     if on_device:  # every chunk was uploaded on a worker, and results came back
         assert led.uploads >= len(x.chunks[0]) * len(x.chunks[1]) and led.downloads >= 2
     # Per task, from each worker's LedgerPlugin: each of the 9 + 6 getters uploaded its chunk.
+    # A worker's ledger is its process's, so a task's delta also holds what the worker
+    # received for other tasks meanwhile (a chunk unpickled is uploaded): at least, not exactly.
     getters = [d for k, d in led.tasks.items() if key_split(k) == "vktensor-from-numpy"]
     assert len(getters) == 15
-    assert [d.get("uploads", 0) for d in getters] == [1 if on_device else 0] * 15
-    assert sum(d.get("upload_bytes", 0) for d in getters) == \
-        (A.nbytes + B.nbytes if on_device else 0)
+    if on_device:
+        assert all(d.get("uploads", 0) >= 1 for d in getters), getters
+        assert sum(d.get("upload_bytes", 0) for d in getters) >= A.nbytes + B.nbytes
+    else:
+        assert all(d.get("uploads", 0) == 0 for d in getters), getters
     assert sum(d.get("uploads", 0) for d in led.tasks.values()) <= led.uploads
     assert any(line.startswith("vktensor-from-numpy ") for line in led.summary().splitlines())
     # And in Dask's own task metadata, which the scheduler keeps for an output key.
