@@ -10,6 +10,7 @@
 // does several coalesced elements each. c64 (c128 in the f64 module) runs add, subtract,
 // multiply, divide, equal, not_equal and the logical ops (elementwise_complex.glsl).
 #include "common.glsl"
+#extension GL_EXT_control_flow_attributes : require
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
 #include "elementwise_math.glsl"
@@ -188,6 +189,10 @@ void element(uint i, uint ia, uint ib) {
 // f32 -> f32 ops in the modes without strides move four elements per 16-byte load and
 // store, then the tail one by one (pool ranges start 256-byte aligned: memory.h); a
 // one-element operand is read once. Every element runs float_binary, as element() does.
+// The lanes go through one call in a loop the driver keeps rolled (rotating the vectors,
+// so no lane is indexed dynamically): unrolled, the driver compiled the op's code four
+// more times, and a math-heavy op's first call paid for each copy (pow's module took
+// ~95 ms to create against ~45 with one copy: bench_results/h100/pipeline-time-*.csv).
 layout(binding = 0) readonly buffer AF32x4 { vec4 v[]; } a_f32x4;
 layout(binding = 1) readonly buffer BF32x4 { vec4 v[]; } b_f32x4;
 layout(binding = 2) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
@@ -199,27 +204,34 @@ uint four_wide_f32(uint MODE, uint stride) {
   const uint n4 = p.n / 4u;
   const float a1 = MODE == 1u ? a_f32.v[0] : 0.0, b1 = MODE == 2u ? b_f32.v[0] : 0.0;
   for (uint j = global_index(); j < n4; j += stride) {
-    const vec4 a = MODE == 1u ? vec4(a1) : a_f32x4.v[j];
-    const vec4 b = MODE == 2u ? vec4(b1) : b_f32x4.v[j];
-    vec4 r;
-    for (int k = 0; k < 4; ++k) r[k] = float_binary(op, a[k], b[k]);
+    vec4 a = MODE == 1u ? vec4(a1) : a_f32x4.v[j];
+    vec4 b = MODE == 2u ? vec4(b1) : b_f32x4.v[j];
+    vec4 r = vec4(0.0);
+    [[dont_unroll]] for (int k = 0; k < 4; ++k) {
+      r = vec4(r.yzw, float_binary(op, a.x, b.x));
+      a = a.yzwx;
+      b = b.yzwx;
+    }
     dst_f32x4.v[j] = r;
   }
   return 4u * n4;
 }
 
+// One call of element(), so the op's code is in the module once (four calls, one per
+// mode, made four copies; MODE is constant in a specialised pipeline either way).
 void main() {
   const uint stride = grid_stride();
   const uint MODE = mode();
   for (uint i = four_wide_f32(MODE, stride) + global_index(); i < p.n; i += stride) {
-    if (MODE == 0u) {
-      element(i, i, i);
-    } else if (MODE == 1u) {
-      element(i, 0, i);
+    uint ia = i, ib = i;
+    if (MODE == 1u) {
+      ia = 0u;
     } else if (MODE == 2u) {
-      element(i, i, 0);
-    } else {
-      uint rest = i, ia = 0, ib = 0;
+      ib = 0u;
+    } else if (MODE == 3u) {
+      uint rest = i;
+      ia = 0u;
+      ib = 0u;
       for (uint k = p.rank; k-- > 0u;) {
         const uint q = rest / p.dims[k];
         const uint c = rest - q * p.dims[k];
@@ -227,7 +239,7 @@ void main() {
         ib += c * p.b_strides[k];
         rest = q;
       }
-      element(i, ia, ib);
     }
+    element(i, ia, ib);
   }
 }

@@ -10,6 +10,7 @@
 // conjugate, real, imag on the words (bit-exact), abs as hypot, phase as atan2, exp, log,
 // sqrt, and the predicates.
 #include "common.glsl"
+#extension GL_EXT_control_flow_attributes : require
 #include "dtype_value.glsl"
 #include "float_bits.glsl"
 #include "elementwise_math.glsl"
@@ -174,7 +175,8 @@ void element(uint i) {
 
 // f32 -> f32 ops move four elements per 16-byte load and store, then the tail one by one
 // (pool ranges start 256-byte aligned: memory.h). Every element runs float_function, as
-// element() does, so results do not depend on the path.
+// element() does, so results do not depend on the path. One call in a loop kept rolled, so
+// the op's code is compiled once, not four more times (elementwise_binary.comp says why).
 layout(binding = 0) readonly buffer InF32x4 { vec4 v[]; } in_f32x4;
 layout(binding = 1) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
@@ -184,9 +186,11 @@ void main() {
   if (DTYPE == DT_F32 && !unary_writes_u8(op)) {
     const uint n4 = p.n / 4u;
     for (uint j = global_index(); j < n4; j += stride) {
-      const vec4 x = in_f32x4.v[j];
-      vec4 r;
-      for (int k = 0; k < 4; ++k) r[k] = float_function(op, x[k]);
+      vec4 x = in_f32x4.v[j], r = vec4(0.0);
+      [[dont_unroll]] for (int k = 0; k < 4; ++k) {
+        r = vec4(r.yzw, float_function(op, x.x));
+        x = x.yzwx;
+      }
       dst_f32x4.v[j] = r;
     }
     first = 4u * n4;
