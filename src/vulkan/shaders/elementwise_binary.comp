@@ -187,42 +187,70 @@ void element(uint i, uint ia, uint ib) {
 }
 
 // f32 -> f32 ops in the modes without strides move four elements per 16-byte load and
-// store, then the tail one by one (pool ranges start 256-byte aligned: memory.h); a
-// one-element operand is read once. Every element runs float_binary, as element() does.
-// The lanes go through one call in a loop the driver keeps rolled (rotating the vectors,
-// so no lane is indexed dynamically): unrolled, the driver compiled the op's code four
-// more times, and a math-heavy op's first call paid for each copy (pow's module took
-// ~95 ms to create against ~45 with one copy: bench_results/h100/pipeline-time-*.csv).
+// store, a one-element operand read once and the last partial four one by one, through one
+// call of float_binary, VKT_LANES lanes at a time in a loop kept rolled (as in
+// elementwise_unary.comp, which says why).
+#ifndef VKT_LANES
+#define VKT_LANES 2
+#endif
 layout(binding = 0) readonly buffer AF32x4 { vec4 v[]; } a_f32x4;
 layout(binding = 1) readonly buffer BF32x4 { vec4 v[]; } b_f32x4;
 layout(binding = 2) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
-// The first element the one-by-one loop takes.
-uint four_wide_f32(uint MODE, uint stride) {
-  const uint op = op_code();
-  if (DTYPE != DT_F32 || binary_writes_u8(op) || MODE == 3u) return 0u;
-  const uint n4 = p.n / 4u;
-  const float a1 = MODE == 1u ? a_f32.v[0] : 0.0, b1 = MODE == 2u ? b_f32.v[0] : 0.0;
-  for (uint j = global_index(); j < n4; j += stride) {
-    vec4 a = MODE == 1u ? vec4(a1) : a_f32x4.v[j];
-    vec4 b = MODE == 2u ? vec4(b1) : b_f32x4.v[j];
-    vec4 r = vec4(0.0);
-    [[dont_unroll]] for (int k = 0; k < 4; ++k) {
-      r = vec4(r.yzw, float_binary(op, a.x, b.x));
-      a = a.yzwx;
-      b = b.yzwx;
-    }
-    dst_f32x4.v[j] = r;
+vec4 f32_lanes(uint op, vec4 a, vec4 b) {
+  vec4 r = vec4(0.0);
+#if VKT_LANES == 2
+  [[dont_unroll]] for (int k = 0; k < 2; ++k) {
+    r = vec4(r.zw, float_binary(op, a.x, b.x), float_binary(op, a.y, b.y));
+    a = a.zwxy;
+    b = b.zwxy;
   }
-  return 4u * n4;
+#else
+  [[dont_unroll]] for (int k = 0; k < 4; ++k) {
+    r = vec4(r.yzw, float_binary(op, a.x, b.x));
+    a = a.yzwx;
+    b = b.yzwx;
+  }
+#endif
+  return r;
 }
 
-// One call of element(), so the op's code is in the module once (four calls, one per
-// mode, made four copies; MODE is constant in a specialised pipeline either way).
+// Up to four elements of an f32 operand from element `at` on (`left` of them).
+vec4 a_four(uint MODE, uint j, uint at, uint left) {
+  if (MODE == 1u) return vec4(a_f32.v[0]);
+  if (left >= 4u) return a_f32x4.v[j];
+  return vec4(a_f32.v[at], left > 1u ? a_f32.v[at + 1u] : 0.0, left > 2u ? a_f32.v[at + 2u] : 0.0, 0.0);
+}
+vec4 b_four(uint MODE, uint j, uint at, uint left) {
+  if (MODE == 2u) return vec4(b_f32.v[0]);
+  if (left >= 4u) return b_f32x4.v[j];
+  return vec4(b_f32.v[at], left > 1u ? b_f32.v[at + 1u] : 0.0, left > 2u ? b_f32.v[at + 2u] : 0.0, 0.0);
+}
+
+void f32_in_fours(uint MODE, uint op, uint stride) {
+  const uint fours = (p.n + 3u) / 4u;
+  for (uint j = global_index(); j < fours; j += stride) {
+    const uint at = 4u * j, left = p.n - at;
+    const vec4 r = f32_lanes(op, a_four(MODE, j, at, left), b_four(MODE, j, at, left));
+    if (left >= 4u) {
+      dst_f32x4.v[j] = r;
+    } else {
+      dst_f32.v[at] = r.x;
+      if (left > 1u) dst_f32.v[at + 1u] = r.y;
+      if (left > 2u) dst_f32.v[at + 2u] = r.z;
+    }
+  }
+}
+
+// One call of element(), so the op's code is in the module once more, not once per mode
+// (MODE is constant in a specialised pipeline either way).
 void main() {
-  const uint stride = grid_stride();
-  const uint MODE = mode();
-  for (uint i = four_wide_f32(MODE, stride) + global_index(); i < p.n; i += stride) {
+  const uint stride = grid_stride(), MODE = mode(), op = op_code();
+  if (DTYPE == DT_F32 && !binary_writes_u8(op) && MODE != 3u) {
+    f32_in_fours(MODE, op, stride);
+    return;
+  }
+  for (uint i = global_index(); i < p.n; i += stride) {
     uint ia = i, ib = i;
     if (MODE == 1u) {
       ia = 0u;

@@ -173,27 +173,63 @@ void element(uint i) {
   }
 }
 
-// f32 -> f32 ops move four elements per 16-byte load and store, then the tail one by one
-// (pool ranges start 256-byte aligned: memory.h). Every element runs float_function, as
-// element() does, so results do not depend on the path. One call in a loop kept rolled, so
-// the op's code is compiled once, not four more times (elementwise_binary.comp says why).
+// f32 -> f32 ops move four elements per 16-byte load and store (pool ranges start 256-byte
+// aligned: memory.h), the last partial four read and written one by one, through the same
+// one call of float_function: so results do not depend on the path, and the op's code is in
+// the pipeline once. The lanes go through it VKT_LANES at a time in a loop the driver keeps
+// rolled (the vectors rotate, so no lane is indexed dynamically): unrolled, the driver
+// compiled the op's code four times more and a math-heavy op's first call paid for each.
+#ifndef VKT_LANES
+#define VKT_LANES 2
+#endif
 layout(binding = 0) readonly buffer InF32x4 { vec4 v[]; } in_f32x4;
 layout(binding = 1) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
+vec4 f32_lanes(uint op, vec4 x) {
+  vec4 r = vec4(0.0);
+#if VKT_LANES == 2
+  [[dont_unroll]] for (int k = 0; k < 2; ++k) {
+    r = vec4(r.zw, float_function(op, x.x), float_function(op, x.y));
+    x = x.zwxy;
+  }
+#else
+  [[dont_unroll]] for (int k = 0; k < 4; ++k) {
+    r = vec4(r.yzw, float_function(op, x.x));
+    x = x.yzwx;
+  }
+#endif
+  return r;
+}
+
+void f32_in_fours(uint op, uint stride) {
+  const uint fours = (p.n + 3u) / 4u;
+  for (uint j = global_index(); j < fours; j += stride) {
+    const uint at = 4u * j, left = p.n - at;
+    const bool whole = left >= 4u;
+    vec4 x = vec4(0.0);
+    if (whole) {
+      x = in_f32x4.v[j];
+    } else {
+      x.x = in_f32.v[at];
+      if (left > 1u) x.y = in_f32.v[at + 1u];
+      if (left > 2u) x.z = in_f32.v[at + 2u];
+    }
+    const vec4 r = f32_lanes(op, x);
+    if (whole) {
+      dst_f32x4.v[j] = r;
+    } else {
+      dst_f32.v[at] = r.x;
+      if (left > 1u) dst_f32.v[at + 1u] = r.y;
+      if (left > 2u) dst_f32.v[at + 2u] = r.z;
+    }
+  }
+}
+
 void main() {
   const uint stride = grid_stride(), op = op_code();
-  uint first = 0u;
   if (DTYPE == DT_F32 && !unary_writes_u8(op)) {
-    const uint n4 = p.n / 4u;
-    for (uint j = global_index(); j < n4; j += stride) {
-      vec4 x = in_f32x4.v[j], r = vec4(0.0);
-      [[dont_unroll]] for (int k = 0; k < 4; ++k) {
-        r = vec4(r.yzw, float_function(op, x.x));
-        x = x.yzwx;
-      }
-      dst_f32x4.v[j] = r;
-    }
-    first = 4u * n4;
+    f32_in_fours(op, stride);
+    return;
   }
-  for (uint i = first + global_index(); i < p.n; i += stride) element(i);
+  for (uint i = global_index(); i < p.n; i += stride) element(i);
 }
