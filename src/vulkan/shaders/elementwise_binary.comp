@@ -188,30 +188,19 @@ void element(uint i, uint ia, uint ib) {
 
 // f32 -> f32 ops in the modes without strides move four elements per 16-byte load and
 // store, a one-element operand read once and the last partial four one by one, through one
-// call of float_binary, VKT_LANES lanes at a time in a loop kept rolled (as in
-// elementwise_unary.comp, which says why).
-#ifndef VKT_LANES
-#define VKT_LANES 2
-#endif
+// call of float_binary, a lane at a time in a loop kept rolled (elementwise_unary.comp says
+// why).
 layout(binding = 0) readonly buffer AF32x4 { vec4 v[]; } a_f32x4;
 layout(binding = 1) readonly buffer BF32x4 { vec4 v[]; } b_f32x4;
 layout(binding = 2) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
 vec4 f32_lanes(uint op, vec4 a, vec4 b) {
   vec4 r = vec4(0.0);
-#if VKT_LANES == 2
-  [[dont_unroll]] for (int k = 0; k < 2; ++k) {
-    r = vec4(r.zw, float_binary(op, a.x, b.x), float_binary(op, a.y, b.y));
-    a = a.zwxy;
-    b = b.zwxy;
-  }
-#else
   [[dont_unroll]] for (int k = 0; k < 4; ++k) {
     r = vec4(r.yzw, float_binary(op, a.x, b.x));
     a = a.yzwx;
     b = b.yzwx;
   }
-#endif
   return r;
 }
 

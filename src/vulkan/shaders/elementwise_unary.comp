@@ -176,28 +176,20 @@ void element(uint i) {
 // f32 -> f32 ops move four elements per 16-byte load and store (pool ranges start 256-byte
 // aligned: memory.h), the last partial four read and written one by one, through the same
 // one call of float_function: so results do not depend on the path, and the op's code is in
-// the pipeline once. The lanes go through it VKT_LANES at a time in a loop the driver keeps
-// rolled (the vectors rotate, so no lane is indexed dynamically): unrolled, the driver
-// compiled the op's code four times more and a math-heavy op's first call paid for each.
-#ifndef VKT_LANES
-#define VKT_LANES 2
-#endif
+// the pipeline once. The lanes take turns in a loop the driver keeps rolled (the vectors
+// rotate, so no lane is indexed dynamically). Unrolled, or two lanes a turn, the driver
+// compiled the code four or two times: on the H100 sin's module took 58 or 43 ms to create
+// against 30, pow's 74 or 48 against 36, for device times within 10% (at 16M tanh 54 -> 59
+// us, sin 47 -> 50, pow 121 -> 115): bench_results/h100/{pipeline-time,consumer}-lanes.csv.
 layout(binding = 0) readonly buffer InF32x4 { vec4 v[]; } in_f32x4;
 layout(binding = 1) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
 vec4 f32_lanes(uint op, vec4 x) {
   vec4 r = vec4(0.0);
-#if VKT_LANES == 2
-  [[dont_unroll]] for (int k = 0; k < 2; ++k) {
-    r = vec4(r.zw, float_function(op, x.x), float_function(op, x.y));
-    x = x.zwxy;
-  }
-#else
   [[dont_unroll]] for (int k = 0; k < 4; ++k) {
     r = vec4(r.yzw, float_function(op, x.x));
     x = x.yzwx;
   }
-#endif
   return r;
 }
 
