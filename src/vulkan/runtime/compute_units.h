@@ -11,7 +11,11 @@ namespace vkt::vk {
 // The count from VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties or
 // VK_ARM_shader_core_builtins where the device has one of them (a property query: nothing
 // needs enabling), a CPU device's hardware threads (lavapipe runs workgroups on one thread
-// per core), else 0: core Vulkan has no such property. Asked once per physical device.
-std::uint32_t compute_units(const Context& ctx);
+// per core), else 0: core Vulkan has no such property. The Context asks once, when made.
+std::uint32_t query_compute_units(VkPhysicalDevice pd, VkPhysicalDeviceType type);
+// The count the Context kept (DeviceLimits::compute_units).
+inline std::uint32_t compute_units(const Context& ctx) {
+  return ctx.limits().compute_units;
+}
 
 }  // namespace vkt::vk

@@ -11,6 +11,7 @@
 #include "common/settings.h"
 #include "vkt/error.h"
 #include "vulkan/runtime/check.h"
+#include "vulkan/runtime/compute_units.h"
 #include "vulkan/runtime/coopmat.h"
 #include "vulkan/runtime/instance.h"
 #include "vulkan/runtime/pipeline_stats.h"
@@ -218,6 +219,7 @@ Context::Context(int index) {
   limits_.max_shared_bytes = l.maxComputeSharedMemorySize;
   limits_.storage_offset_alignment = l.minStorageBufferOffsetAlignment;
   limits_.non_coherent_atom = l.nonCoherentAtomSize;
+  limits_.compute_units = query_compute_units(physical_, props_.deviceType);
 
   const float priority = 1.0f;
   // Cooperative matrices for dot's f16 and bf16 kernel (linalg_dot_coopmat.comp): what its

@@ -40,6 +40,7 @@ struct DeviceLimits {
   std::uint32_t max_shared_bytes = 0;  // maxComputeSharedMemorySize
   std::uint64_t storage_offset_alignment = 0;
   std::uint64_t non_coherent_atom = 0;
+  std::uint32_t compute_units = 0;  // compute_units.h (SMs, CUs, cores); 0: not reported
 };
 
 class Context {
