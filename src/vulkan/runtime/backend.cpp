@@ -526,16 +526,15 @@ bool device_lost(const Backend& b) {
 std::uint64_t pool_cap() {
   return backend_for(-1).pool().cap();
 }
-void set_pool_cap(std::uint64_t bytes) {
-  backend_for(-1).synchronize();
-  backend_for(-1).pool().set_cap(bytes);
-}
 void set_pool_cap(Backend& b, std::uint64_t bytes) {
   auto& vulkan = dynamic_cast<VulkanBackend&>(b);
   vulkan.synchronize();
   vulkan.pool().set_cap(bytes);
   vulkan.trim_memory();
   vulkan.reset_peak_memory();
+}
+void set_pool_cap(std::uint64_t bytes) {
+  set_pool_cap(backend_for(-1), bytes);
 }
 void set_native_disabled(Op op, bool disabled) {
   backend_for(-1).set_native_disabled(op, disabled);

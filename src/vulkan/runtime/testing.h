@@ -22,10 +22,10 @@ void inject_device_lost(Backend& b);
 bool device_lost(const Backend& b);
 // The default device's pool cap (VKT_VK_POOL_CAP_MB; default 90% of the largest heap).
 std::uint64_t pool_cap();
-void set_pool_cap(std::uint64_t bytes);
-// The same for backend `b` (a separate_backend()), then its idle blocks freed and its peaks
-// reset: as if its pool had been made under that cap.
+// Sets backend `b`'s cap (a separate_backend()), then frees its idle blocks and resets its
+// peaks: as if its pool had been made under that cap. Without `b`: the default device's.
 void set_pool_cap(Backend& b, std::uint64_t bytes);
+void set_pool_cap(std::uint64_t bytes);
 
 // While disabled, supports() says false for `op`, so the core falls back to the cpu.
 void set_native_disabled(Op op, bool disabled);
