@@ -8,7 +8,6 @@
 
 #include "cases.h"
 #include "csv.h"
-#include "device.h"
 #include "host_info.h"
 #include "measure.h"
 #include "stats.h"
@@ -19,34 +18,30 @@
 namespace vkt::bench {
 
 std::vector<Row> run_first_call(const SuiteOptions& o) {
-  Backend* dev = find_device(o.device);
-  if (dev == nullptr) throw std::invalid_argument("the firstcall bench needs a Vulkan device");
-  const HostInfo h = collect_host_info(dev);
-  const std::string path = o.out.empty() ? default_csv_path(h, "firstcall") : o.out;
-  check_writable(path);
+  const DeviceSuite s = device_suite(o, "firstcall");
+  Backend& dev = s.dev;
+  const HostInfo& h = s.host;
   const std::vector<std::string> ops =
       o.ops.empty() ? std::vector<std::string>{"exp", "add"} : o.ops;
-  const std::vector<std::int64_t> sizes =
-      o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
   std::vector<Row> rows;
   Table table({"op", "size", "first_us", "warm_us", "pipelines", "pipeline_us"});
-  BackendScope scope(*dev);
+  BackendScope scope(dev);
   for (const std::string& op : ops) {
-    for (std::int64_t n : sizes) {
+    for (std::int64_t n : s.sizes) {
       const OpCase c = make_case(op, n);
-      const std::vector<Tensor> in = place_inputs(c, *dev);
-      dev->synchronize();  // the inputs' uploads (and their pipelines) are not the call's
+      const std::vector<Tensor> in = place_inputs(c, dev);
+      dev.synchronize();  // the inputs' uploads (and their pipelines) are not the call's
       const LedgerScope first_scope;
       const double t0 = now_us();
       Tensor r = c.run(in);
-      dev->synchronize();
+      dev.synchronize();
       const double first_us = now_us() - t0;
       const LedgerCounts first = first_scope.delta();
       std::vector<double> warm;
       for (int rep = 0; rep < o.min_reps; ++rep) {
         const double w0 = now_us();
         r = c.run(in);
-        dev->synchronize();
+        dev.synchronize();
         warm.push_back(now_us() - w0);
       }
       const Stats ws = summarize(std::move(warm));
@@ -66,8 +61,8 @@ std::vector<Row> run_first_call(const SuiteOptions& o) {
     }
   }
   table.print(stdout);
-  write_csv(path, rows);
-  std::printf("wrote %s\n", path.c_str());
+  write_csv(s.path, rows);
+  std::printf("wrote %s\n", s.path.c_str());
   return rows;
 }
 

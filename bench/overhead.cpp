@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cases.h"
-#include "device.h"
 #include "host_info.h"
 #include "measure.h"
 #include "overhead_chain.h"
@@ -76,11 +75,9 @@ Column submit_wait(Backend& dev, const TimingPlan& plan) {
 }  // namespace
 
 std::vector<Row> run_overhead(const SuiteOptions& o) {
-  Backend* dev = find_device(o.device);
-  if (dev == nullptr) throw std::invalid_argument("the overhead bench needs a Vulkan device");
-  const HostInfo h = collect_host_info(dev);
-  const std::string path = o.out.empty() ? default_csv_path(h, "overhead") : o.out;
-  check_writable(path);
+  const DeviceSuite s = device_suite(o, "overhead");
+  Backend& dev = s.dev;
+  const HostInfo& h = s.host;
   std::vector<std::string> ops = o.ops;
   // The chain rows (overhead_chain.h) come by default, or when --ops names "chain".
   const bool chain_rows = ops.empty() || std::erase(ops, "chain") > 0;
@@ -88,33 +85,31 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
     ops = seed_ops();
     for (const char* extra : {"add", "exp", "sum", "transpose"}) ops.emplace_back(extra);
   }
-  const std::vector<std::int64_t> sizes =
-      o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
   TimingPlan plan;
   plan.min_reps = o.min_reps;
   // A synchronize with nothing pending: what a host boundary costs by itself.
-  const Stats empty_sync = time_it([&] { dev->synchronize(); }, plan);
+  const Stats empty_sync = time_it([&] { dev.synchronize(); }, plan);
   std::vector<Row> rows;
   Table table({"op", "size", "C_us", "C_gpu_us", "record_us", "rest_us", "submits"});
   for (const std::string& op : ops) {
-    for (std::int64_t n : sizes) {
+    for (std::int64_t n : s.sizes) {
       const OpCase c = make_case(op, n);
-      const Column cc = measure(c, *dev, Read::none, plan);
-      const Stats rec = record_cost(c, *dev, plan);
+      const Column cc = measure(c, dev, Read::none, plan);
+      const Stats rec = record_cost(c, dev, plan);
       Row row = overhead_row(h, c, n, cc, rec, empty_sync.median_us, table);
       rows.push_back(std::move(row));
     }
   }
   if (chain_rows) {
-    for (Row& r : chain_overhead_rows(*dev, h, plan, empty_sync.median_us, table)) {
+    for (Row& r : chain_overhead_rows(dev, h, plan, empty_sync.median_us, table)) {
       rows.push_back(std::move(r));
     }
-    for (Row& r : host_stage_rows(*dev, h, plan, empty_sync.median_us, table)) {
+    for (Row& r : host_stage_rows(dev, h, plan, empty_sync.median_us, table)) {
       rows.push_back(std::move(r));
     }
   }
   {
-    const Column sw = submit_wait(*dev, plan);
+    const Column sw = submit_wait(dev, plan);
     Row row = host_fields(h);
     row.emplace_back("op", "submit_wait");
     row.emplace_back("dtype", "");
@@ -134,8 +129,8 @@ std::vector<Row> run_overhead(const SuiteOptions& o) {
     rows.push_back(std::move(row));
   }
   table.print(stdout);
-  write_csv(path, rows);
-  std::printf("wrote %s (empty synchronize %.2f us)\n", path.c_str(), empty_sync.median_us);
+  write_csv(s.path, rows);
+  std::printf("wrote %s (empty synchronize %.2f us)\n", s.path.c_str(), empty_sync.median_us);
   return rows;
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
+#include <utility>
 
 #include "cases.h"
 #include "device.h"
@@ -68,6 +70,16 @@ Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n) {
   row.emplace_back("shape", shape_str(c.shape));
   row.emplace_back("size", std::to_string(n));
   return row;
+}
+
+DeviceSuite device_suite(const SuiteOptions& o, const std::string& bench) {
+  Backend* dev = find_device(o.device);
+  if (dev == nullptr) throw std::invalid_argument("the " + bench + " bench needs a Vulkan device");
+  HostInfo h = collect_host_info(dev);
+  std::string path = out_path(o, h, bench);
+  check_writable(path);
+  std::vector<std::int64_t> sizes = o.sizes.empty() ? std::vector<std::int64_t>{1024} : o.sizes;
+  return {*dev, std::move(h), std::move(path), std::move(sizes)};
 }
 
 void progress(std::size_t i, std::size_t total, const std::string& what) {

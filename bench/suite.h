@@ -9,6 +9,7 @@
 #include "csv.h"
 #include "host_info.h"
 #include "table.h"
+#include "vkt/backend.h"
 
 namespace vkt::bench {
 
@@ -38,6 +39,16 @@ std::vector<Row> run_chain(const SuiteOptions& o);  // chain.cpp
 void progress(std::size_t i, std::size_t total, const std::string& what);
 void finish(const std::string& path, const std::vector<Row>& rows, const Table& table);
 Row case_row(const HostInfo& h, const OpCase& c, std::int64_t n);
+// What the device-only suites (overhead, first_call) start from: the Vulkan backend, the
+// host's fields, the CSV path (checked writable) and the sizes (default 1024 elements).
+struct DeviceSuite {
+  Backend& dev;
+  HostInfo host;
+  std::string path;
+  std::vector<std::int64_t> sizes;
+};
+// Throws std::invalid_argument naming `bench` where the machine has no Vulkan device.
+DeviceSuite device_suite(const SuiteOptions& o, const std::string& bench);
 // overhead.cpp: an op's fixed cost split into recording, device time and the rest.
 std::vector<Row> run_overhead(const SuiteOptions& o);
 // first_call.cpp: an op's first call in the process against its warm calls.
