@@ -484,11 +484,15 @@ float erf_f32(float x) {
   if (ax > 10.0) return copy_sign(1.0, x);
   return copy_sign(1.0 - erfc_positive(ax), x);
 }
+// One call of erfc_positive for both signs: each call is the whole fit and two exps again
+// in the module the driver compiles.
 float erfc_f32(float x) {
   if (isnan(x)) return x;
   if (abs(x) < 0.5) return 1.0 - erf_series(x);
-  if (x > 0.0) return x > 11.0 ? 0.0 : erfc_positive(x);
-  return x < -10.0 ? 2.0 : 2.0 - erfc_positive(-x);
+  if (x > 11.0) return 0.0;
+  if (x < -10.0) return 2.0;
+  const float c = erfc_positive(abs(x));
+  return x > 0.0 ? c : 2.0 - c;
 }
 
 // Giles' single-precision erfinv ("Approximating the erfinv function", 2011), the cpu's
@@ -536,8 +540,16 @@ float erf_inv_f32(float x) {
   precise float y = q * ax;
   precise float slope = 1.12837916709551257 * exp_f32(-y * y);
   if (slope > 0.0) {
-    // erf(y) - ax, through erfc where 1 - ax is exact and erf has no digits left.
-    precise float residual = ax > 0.5 ? (1.0 - ax) - erfc_f32(y) : erf_f32(y) - ax;
+    // erf(y) - ax, through erfc where 1 - ax is exact and erf has no digits left. y > 0:
+    // erf_f32 and erfc_f32 written out, sharing one series and one erfc_positive.
+    precise float residual;
+    if (y < 0.5) {
+      const float s = erf_series(y);
+      residual = ax > 0.5 ? (1.0 - ax) - (1.0 - s) : s - ax;
+    } else {
+      const float c = y > 11.0 ? 0.0 : erfc_positive(y);
+      residual = ax > 0.5 ? (1.0 - ax) - c : (y > 10.0 ? 1.0 : 1.0 - c) - ax;
+    }
     y -= residual / slope;
   }
   return copy_sign(y, x);
