@@ -217,7 +217,7 @@ vec4 b_four(uint MODE, uint j, uint at, uint left) {
 }
 
 void f32_in_fours(uint MODE, uint op, uint stride) {
-  const uint fours = (p.n + 3u) / 4u;
+  const uint fours = p.n / 4u + (p.n % 4u != 0u ? 1u : 0u);  // n + 3 could wrap
   for (uint j = global_index(); j < fours; j += stride) {
     const uint at = 4u * j, left = p.n - at;
     const vec4 r = f32_lanes(op, a_four(MODE, j, at, left), b_four(MODE, j, at, left));

@@ -194,7 +194,7 @@ vec4 f32_lanes(uint op, vec4 x) {
 }
 
 void f32_in_fours(uint op, uint stride) {
-  const uint fours = (p.n + 3u) / 4u;
+  const uint fours = p.n / 4u + (p.n % 4u != 0u ? 1u : 0u);  // n + 3 could wrap
   for (uint j = global_index(); j < fours; j += stride) {
     const uint at = 4u * j, left = p.n - at;
     const bool whole = left >= 4u;
