@@ -72,6 +72,8 @@ def devices():
 from_numpy = asarray  # noqa: F405
 
 from . import array_api  # noqa: E402  (after the module: it builds on the ops above)
+from .nan_reductions import (AllNaNSlice, nanargmax, nanargmin, nanmax,  # noqa: E402,F401
+                             nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
 from .grad import grad, value_and_grad, vjp  # noqa: E402,F401
 from ._vktensor import stop_gradient  # noqa: E402,F401
 from . import numpy_protocol, pickling  # noqa: E402
