@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _vktensor as _vt
 from . import array_api as _xp
+from . import nan_reductions as _nan
 
 Tensor = _vt.Tensor
 
@@ -165,6 +166,48 @@ def _arg_reduction(op, name):
     def reduce(a, axis=None, out=None, keepdims=False):
         refuse(name, out=out)
         return op(as_tensor(a), axis=axis, keepdims=_keep(keepdims))
+    reduce.__name__ = name
+    return reduce
+
+
+# ---- NaN-skipping reductions (computed in nan_reductions.py; Dask's chunks call these) ----
+
+def _nan_sum_like(name):
+    def reduce(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        refuse(name, out=out, initial=initial, where=where)
+        return _nan.FUNCTIONS[name](as_tensor(a), axis=axis_arg(axis), keepdims=_keep(keepdims),
+                                    dtype=dtype_arg(dtype))
+    reduce.__name__ = name
+    return reduce
+
+
+def _nan_extremum(name):
+    def reduce(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+        refuse(name, out=out, initial=initial, where=where)
+        return _nan.FUNCTIONS[name](as_tensor(a), axis=axis_arg(axis), keepdims=_keep(keepdims))
+    reduce.__name__ = name
+    return reduce
+
+
+def _nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+    refuse("nanmean", out=out, where=where)
+    return _nan.nanmean(as_tensor(a), axis=axis_arg(axis), keepdims=_keep(keepdims),
+                        dtype=dtype_arg(dtype))
+
+
+def _nan_moment(name):
+    def reduce(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+        refuse(name, out=out, where=where)
+        return _nan.FUNCTIONS[name](as_tensor(a), axis=axis_arg(axis), keepdims=_keep(keepdims),
+                                    dtype=dtype_arg(dtype), ddof=ddof)
+    reduce.__name__ = name
+    return reduce
+
+
+def _nan_arg(name):
+    def reduce(a, axis=None, out=None, keepdims=False):
+        refuse(name, out=out)
+        return _nan.FUNCTIONS[name](as_tensor(a), axis=axis, keepdims=_keep(keepdims))
     reduce.__name__ = name
     return reduce
 
@@ -430,6 +473,10 @@ FUNCTIONS = {
     np.any: _logical(_vt.any, "any"), np.all: _logical(_vt.all, "all"), np.mean: _mean,
     np.argmax: _arg_reduction(_vt.argmax, "argmax"),
     np.argmin: _arg_reduction(_vt.argmin, "argmin"),
+    np.nansum: _nan_sum_like("nansum"), np.nanprod: _nan_sum_like("nanprod"),
+    np.nanmax: _nan_extremum("nanmax"), np.nanmin: _nan_extremum("nanmin"),
+    np.nanmean: _nanmean, np.nanvar: _nan_moment("nanvar"), np.nanstd: _nan_moment("nanstd"),
+    np.nanargmax: _nan_arg("nanargmax"), np.nanargmin: _nan_arg("nanargmin"),
     np.cumsum: _cumulative(_vt.cumulative_sum, "cumsum"),
     np.cumprod: _cumulative(_vt.cumulative_product, "cumprod"),
     np.concatenate: concatenate, np.stack: _stack, np.tensordot: tensordot, np.dot: _dot,
