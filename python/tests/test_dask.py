@@ -1,11 +1,13 @@
 """vktensor.dask: Dask arrays of tensor chunks equal NumPy's results on the cpu and on Vulkan
-(Dask's own argmax, var, std and moment too), tensors pickle, the ledger helper counts in total
-and per task, and a two-process LocalCluster gives the right answers: with one worker killed
-mid-computation, and streaming an array four times each worker's pool cap."""
+(Dask's own argmax, var, std and moment and their NaN-skipping variants too), tensors pickle,
+the ledger helper counts in total and per task, and a two-process LocalCluster gives the right
+answers: with one worker killed mid-computation, and streaming an array four times each
+worker's pool cap."""
 import os
 import pickle
 import signal
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -115,6 +117,42 @@ def test_dasks_own_argmax_var_std_and_moment_match_numpy(device):
     assert numpy_chunks.argmax().compute() == values.argmax()
     np.testing.assert_allclose(numpy_chunks.std(axis=1).compute(), values.std(axis=1),
                                rtol=1e-5)
+
+
+def test_nan_reductions_of_tensor_chunks_match_numpy(device):
+    rng = np.random.default_rng(1039)
+    values = rng.standard_normal((7, 6)).astype(np.float32)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    values[2, :] = np.nan  # an all-NaN row
+    values[3:6, 4:6] = np.nan  # an all-NaN chunk
+    values[:, 0] = rng.standard_normal(7)  # every column holds a number (and row 2 below)
+    values[2, 0] = np.nan
+    x = da.from_array(vt.asarray(values, device=device), chunks=(3, 4),
+                      meta=vd.meta(vt.float32, 2, device))
+    with warnings.catch_warnings():  # NumPy's of all-NaN slices; vktensor's give none
+        warnings.simplefilter("ignore", RuntimeWarning)
+        cases = {
+            "nansum": (da.nansum(x), np.nansum(values)),
+            "nansum axis 0": (da.nansum(x, axis=0), np.nansum(values, axis=0)),
+            "nanmean axis 1": (da.nanmean(x, axis=1), np.nanmean(values, axis=1)),
+            "nanmax axis 1": (da.nanmax(x, axis=1), np.nanmax(values, axis=1)),
+            "nanmin": (da.nanmin(x), np.nanmin(values)),
+            "nanvar axis 0 ddof 1": (da.nanvar(x, axis=0, ddof=1),
+                                     np.nanvar(values, axis=0, ddof=1)),
+            "nanstd": (da.nanstd(x), np.nanstd(values)),
+            "nanargmax": (da.nanargmax(x), np.nanargmax(values)),
+            "nanargmin axis 0": (da.nanargmin(x, axis=0), np.nanargmin(values, axis=0)),
+        }
+    computed = dict(zip(cases, dask.compute(*(a for a, _ in cases.values()), scheduler="sync")))
+    for name, (_, expected) in cases.items():
+        got = _values(computed[name], device)
+        if "arg" in name:
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        else:
+            np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, equal_nan=True,
+                                       err_msg=name)
+    with pytest.raises(vt.AllNaNSlice, match=r"^\[nanargmax\] All-NaN slice"):
+        da.nanargmax(x, axis=1).compute(scheduler="sync")
 
 
 def test_movement_rechunk_and_map_blocks(device):

@@ -1,8 +1,9 @@
 """Dask arrays whose chunks are vktensor tensors (issue 39), on the cpu or a Vulkan device.
 
 `import vktensor.dask` registers vt.Tensor as a Dask chunk type and its concatenate,
-tensordot, einsum and element-count functions in dask.array.dispatch, and installs
-vktensor.dask_reductions (Dask's argmax, argmin, var, std and moment over tensor chunks).
+tensordot, einsum and element-count functions (numel and nannumel) in dask.array.dispatch,
+and installs vktensor.dask_reductions (Dask's argmax, argmin, var, std and moment and their
+NaN-skipping variants over tensor chunks).
 NumPy's dispatch protocols on tensors (vktensor/numpy_protocol.py) do the rest: Dask calls
 `np.sum`, `np.exp`, `np.concatenate`, ... on its chunks and gets tensors back. Here:
 `from_numpy`, size-0 `meta` tensors, `argmax` / `argmin` (Dask's, arguments checked),
@@ -18,8 +19,8 @@ import dask
 import dask.array as da
 import numpy as np
 from dask.array.chunk_types import register_chunk_type
-from dask.array.dispatch import (concatenate_lookup, einsum_lookup, numel_lookup,
-                                 tensordot_lookup)
+from dask.array.dispatch import (concatenate_lookup, einsum_lookup, nannumel_lookup,
+                                 numel_lookup, tensordot_lookup)
 
 import vktensor as vt
 from . import dask_reductions as _reductions
@@ -50,6 +51,16 @@ def _numel(x, axis=None, keepdims=False, dtype=None, **unused):
         shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
     return vt.full(shape, count, dtype=_np_protocol.dtype_arg(dtype or np.float64),
                    device=x.device)
+
+
+@nannumel_lookup.register(Tensor)
+def _nannumel(x, axis=None, keepdims=False, dtype=None, **unused):
+    """The count of numbers (not NaN) of a chunk along `axis`, on the chunk's device (Dask's
+    nanmean and nanvar divide by it). Dask's own counts `~np.isnan(x)`, and `~` of a u8
+    predicate is its bitwise not (254 for true), not a logical one."""
+    count = vt.sum(vt.logical_not(vt.is_nan(x)), axis=_np_protocol.axis_arg(axis),
+                   keepdims=keepdims)
+    return count.astype(_np_protocol.dtype_arg(dtype or np.float64))
 
 
 # ---- arrays ----

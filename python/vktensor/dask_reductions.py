@@ -1,13 +1,17 @@
-"""Dask's argmax, argmin, var, std and moment over vktensor chunks (issue 39).
+"""Dask's argmax, argmin, var, std and moment, and their NaN-skipping variants (nanargmax,
+nanargmin, nanvar, nanstd), over vktensor chunks (issue 39).
 
 Dask's own chunk functions for these write into their results (`arg[:] = ...`,
 `denominator[denominator < 0] = nan`) and index with several integer arrays at once, which
-tensors, immutable, refuse. `install()` (run by `import vktensor.dask`) wraps four of them in
-dask.array.reductions (arg_chunk, arg_combine, arg_agg, moment_agg): tensor chunks take the
-functions here, every other chunk type Dask's own unchanged. So `da.argmax(x)`, `x.argmin(axis=1)`,
-`np.argmax(x)`, `x.var()`, `x.std(ddof=1)` and `da.moment(x, 3)` run on the chunks' device.
-The NaN-skipping variants (nanargmax, nanvar, ...) stay Dask's: vktensor has no nan reductions.
+tensors, immutable, refuse. `install()` (run by `import vktensor.dask`) wraps five of them in
+dask.array.reductions (arg_chunk, arg_combine, arg_agg, nanarg_agg, moment_agg): tensor chunks
+take the functions here, every other chunk type Dask's own unchanged. So `da.argmax(x)`,
+`x.argmin(axis=1)`, `np.argmax(x)`, `x.var()`, `x.std(ddof=1)`, `da.moment(x, 3)`,
+`da.nanargmax(x)` and `da.nanvar(x)` run on the chunks' device. da.nansum, nanprod, nanmax,
+nanmin and nanmean need no wrapper: their chunk functions call np.nansum and its kin, which
+numpy_protocol runs as vt.nansum (nan_reductions.py) on the chunk.
 """
+import functools
 import math
 
 import numpy as np
@@ -18,15 +22,21 @@ from dask.core import flatten
 from dask.utils import deepmap
 
 import vktensor as vt
+from vktensor import nan_reductions as _nan
 
 Tensor = vt.Tensor
 
-# Dask's argfunc, by name -> (vktensor's arg op, its reduction); others (_nanargmax) stay
-# Dask's. By name: a distributed worker unpickles dask.array.chunk.argmax (a wrapper made at
-# import) by value, a function other than its own.
+# Dask's argfunc, by name -> (vktensor's arg op, its reduction). By name: a distributed worker
+# unpickles dask.array.chunk.argmax (a wrapper made at import) by value, a function other than
+# its own. The nan ops' index ignores NaN and does not raise: an all-NaN chunk gives index 0
+# and value NaN, and only nanarg_agg, seeing a NaN value chosen, knows a whole slice was NaN.
 _ARG_OPS = {_dask_chunk.argmax.__name__: (vt.argmax, vt.reduce_max),
-            _dask_chunk.argmin.__name__: (vt.argmin, vt.reduce_min)}
-_WRAPPED = ("arg_chunk", "arg_combine", "arg_agg", "moment_agg")
+            _dask_chunk.argmin.__name__: (vt.argmin, vt.reduce_min),
+            _dask_reductions._nanargmax.__name__: (
+                functools.partial(_nan.first_best_index, largest=True), vt.nanmax),
+            _dask_reductions._nanargmin.__name__: (
+                functools.partial(_nan.first_best_index, largest=False), vt.nanmin)}
+_WRAPPED = ("arg_chunk", "arg_combine", "arg_agg", "nanarg_agg", "moment_agg")
 _DASK = {}  # Dask's own functions, kept at install()
 
 
@@ -103,14 +113,26 @@ def arg_agg(argfunc, data, axis=None, keepdims=False, **kwargs):
     return _DASK["arg_agg"](argfunc, data, axis=axis, keepdims=keepdims, **kwargs)
 
 
-# ---- var / std / moment ----
+def nanarg_agg(argfunc, data, axis=None, keepdims=False, **kwargs):
+    """Dask's nanarg_agg, or vktensor's for tensor chunks' pairs: a NaN among the chosen
+    values means a slice of NaN only, AllNaNSlice as NumPy's ValueError (read on the host)."""
+    if not (_tensor_pairs(data) and _name(argfunc) in _ARG_OPS):
+        return _DASK["nanarg_agg"](argfunc, data, axis=axis, keepdims=keepdims, **kwargs)
+    chosen = tensor_arg_combine(_ARG_OPS[_name(argfunc)][0], data, axis=axis, keepdims=keepdims)
+    if bool(vt.any(vt.is_nan(chosen["vals"]))):
+        op = _name(argfunc).lstrip("_")
+        raise _nan.AllNaNSlice(f"[{op}] All-NaN slice encountered")
+    return chosen["arg"]
+
+
+# ---- var / std / moment (and nanvar / nanstd: sum is np.nansum) ----
 
 def moment_agg(pairs, order=2, ddof=0, dtype="f8", sum=np.sum, axis=None,
                computing_meta=False, **kwargs):
     """Dask's moment_agg (var, std, moment), for tensor chunks without its write of NaN
     into the denominator where the count is below ddof: a `where` gives the same NaN."""
     parts = pairs if isinstance(pairs, list) else [pairs]
-    tensors = (not computing_meta and sum is np.sum
+    tensors = (not computing_meta and (sum is np.sum or sum is np.nansum)
                and any(isinstance(p, dict) and isinstance(p.get("n"), Tensor)
                        for p in flatten(parts, container=list)))
     if not tensors:
@@ -132,7 +154,7 @@ def moment_agg(pairs, order=2, ddof=0, dtype="f8", sum=np.sum, axis=None,
 
 
 def install():
-    """Wraps Dask's four functions (once): see the module's docstring."""
+    """Wraps Dask's five functions (once): see the module's docstring."""
     if _DASK:
         return
     for name in _WRAPPED:
