@@ -151,9 +151,9 @@ def first_best_index(x, axis=None, keepdims=False, largest=True):
     """The index of each slice's first maximum (minimum) ignoring NaNs, 0 for an all-NaN
     slice (no check: vktensor.dask reads its chunks' values instead). Not argmax of x with
     NaN made -inf: a real -inf after a NaN would lose the tie to the NaN's position."""
-    best = _nanextreme(x, axis, True, "nanargmax" if largest else "nanargmin", largest)
     if not _has_nan(x):
         return (_vt.argmax if largest else _vt.argmin)(x, axis=axis, keepdims=keepdims)
+    best = _nanextreme(x, axis, True, "nanargmax" if largest else "nanargmin", largest)
     return _vt.argmax(x == best, axis=axis, keepdims=keepdims)  # the first position of best
 
 
