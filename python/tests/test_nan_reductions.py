@@ -202,3 +202,18 @@ def test_vulkan_equals_the_cpu():
     for axis in (None, 0, 2):
         np.testing.assert_array_equal(_host(vt.nanargmax(on_b, axis=axis), VULKAN),
                                       _host(vt.nanargmax(vt.asarray(B), axis=axis), vt.cpu()))
+
+
+@pytest.mark.skipif(VULKAN is None, reason="no Vulkan device")
+def test_on_vulkan_nothing_crosses_the_bus_but_the_all_nan_check():
+    x = vt.asarray(A, device=VULKAN)
+    vt.synchronize()
+    for name in VALUE_OPS:
+        with vt.ledger() as led:
+            getattr(vt, name)(x, axis=1)
+            getattr(vt, name)(x, **({"ddof": 1} if name in ("nanvar", "nanstd") else {}))
+            vt.synchronize()
+        assert (led.uploads, led.downloads, led.fallbacks) == (0, 0, 0), (name, led)
+    with vt.ledger() as led:
+        vt.nanargmax(vt.asarray(B, device=VULKAN), axis=0)
+    assert led.downloads == 1 and led.fallbacks == 0, led  # the one byte: any all-NaN slice

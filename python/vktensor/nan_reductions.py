@@ -135,9 +135,11 @@ def nanvar(x, axis=None, keepdims=False, dtype=None, ddof=0):
     else:
         squares = deviation * deviation
     real = _real_dtype(x.dtype)
-    dof = _count(x, mask, axis, keepdims, real) - ddof
+    count = _count(x, mask, axis, keepdims, real)
+    # Device constants, not literals: a literal operand is an upload to the device.
+    dof = count - _constant(count, ddof) if ddof else count
     variance = _vt.sum(squares, axis=axis, keepdims=keepdims) / dof
-    return _vt.select(dof > 0, variance, _constant(variance, math.nan))
+    return _vt.select(dof > _constant(dof, 0), variance, _constant(variance, math.nan))
 
 
 def nanstd(x, axis=None, keepdims=False, dtype=None, ddof=0):
