@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/batch_submits.h"
 #include "conformance/elementwise_op_lists.h"
 #include "conformance/fixture.h"
@@ -174,6 +175,42 @@ TEST_F(Elementwise, UnaryEveryOpDtypeAndShape) {
         const Tensor a = make_input(d, s, 3, op == Op::erf_inv);
         expect_native_close([&](Backend& be) { return unary(op, transfer(a, be)); }, d,
                             label(op, d, s, {}));
+      }
+    }
+  }
+}
+
+// The per-op modules that specialised pipelines are made from (what a GPU runs; a CPU device
+// such as lavapipe takes the family's module unless told): f32's fours and their partial last
+// four, and the one-element operand modes, through each op's own module; f16 and s32 through
+// its element path, contiguous and strided. The sweeps above check the family's modules.
+TEST_F(Elementwise, SpecialisedModulesEqualTheCpu) {
+  const OverrideScope specialised("specialise=1");
+  const std::vector<Shape> unary_shapes = {{1}, {6}, {4099}};
+  const std::vector<std::pair<Shape, Shape>> f32_pairs = {
+      {{6}, {6}}, {{4099}, {4099}}, {{1}, {4099}}, {{4098}, {1}}, {{2, 3}, {3}}};
+  const std::vector<std::pair<Shape, Shape>> other_pairs = {{{7}, {7}}, {{2, 3}, {3}}};
+  for (DType d : {DType::f32, DType::f16, DType::s32}) {
+    if (!dtype_ok(d)) continue;
+    for (Op op : kUnaryOps) {
+      if (integer_only(op) && !is_integer(d)) continue;
+      if (is_integer(d) && !integer_only(op)) {  // float functions convert integers to f32
+        const DType r = unary(op, make_input(d, {1}, 0)).dtype();
+        if (r != d && r != DType::u8) continue;
+      }
+      for (const Shape& s : unary_shapes) {
+        const Tensor a = make_input(d, s, 5, op == Op::erf_inv);
+        expect_native_close([&](Backend& be) { return unary(op, transfer(a, be)); }, d,
+                            label(op, d, s, {}));
+      }
+    }
+    for (Op op : kBinaryOps) {
+      if (integer_only(op) && !is_integer(d)) continue;
+      for (const auto& [sa, sb] : d == DType::f32 ? f32_pairs : other_pairs) {
+        const Tensor a = make_input(d, sa, 6), b = make_input(d, sb, 7);
+        expect_native_close(
+            [&](Backend& be) { return binary(op, transfer(a, be), transfer(b, be)); }, d,
+            label(op, d, sa, sb));
       }
     }
   }
