@@ -179,8 +179,9 @@ void element(uint i) {
 // the pipeline once. The lanes take turns in a loop the driver keeps rolled (the vectors
 // rotate, so no lane is indexed dynamically). Unrolled, or two lanes a turn, the driver
 // compiled the code four or two times: on the H100 sin's module took 58 or 43 ms to create
-// against 30, pow's 74 or 48 against 36, for device times within 10% (at 16M tanh 54 -> 59
-// us, sin 47 -> 50, pow 121 -> 115): bench_results/h100/{pipeline-time,consumer}-lanes.csv.
+// against 30, pow's 74 or 48 against 36 (pipeline-time-lanes.csv), for device times within
+// 14% (at 16M tanh 53.4 -> 60.5 us, sin 47.4 -> 52.0, pow 120.7 -> 116.8: one lane a turn
+// against unrolled, bench_results/h100/consumer-one-lane.csv).
 layout(binding = 0) readonly buffer InF32x4 { vec4 v[]; } in_f32x4;
 layout(binding = 1) writeonly buffer DstF32x4 { vec4 v[]; } dst_f32x4;
 
