@@ -141,11 +141,14 @@ int device_by_setting(std::string_view want, const std::vector<std::string>& nam
 }
 
 int default_device_index() {
-  return pick_device(physical_devices());
+  // Resolved once: VKT_DEVICE and the device list are fixed for the process. A NoDevice
+  // leaves it unresolved, so the next call throws it again.
+  static const int index = pick_device(physical_devices());
+  return index;
 }
 
 Context::Context(int index) {
-  const std::vector<VkPhysicalDevice> devices = physical_devices();
+  const std::vector<VkPhysicalDevice>& devices = physical_devices();
   index_ = index >= 0 ? index : pick_device(devices);
   if (index_ >= static_cast<int>(devices.size())) {
     throw NoDevice("[vulkan] device index " + std::to_string(index_) + " requested, " +
@@ -336,7 +339,7 @@ Context::~Context() {
 
 std::string device_report() {
   std::ostringstream s;
-  const std::vector<VkPhysicalDevice> devices = physical_devices();
+  const std::vector<VkPhysicalDevice>& devices = physical_devices();
   int chosen = -1;
   try {
     chosen = default_device_index();

@@ -119,13 +119,18 @@ VkInstance shared_instance() {
   return instance.instance;
 }
 
-std::vector<VkPhysicalDevice> physical_devices() {
-  VkInstance inst = shared_instance();
-  std::uint32_t n = 0;
-  VKT_VK(vkEnumeratePhysicalDevices, inst, &n, nullptr);
-  std::vector<VkPhysicalDevice> devices(n);
-  VKT_VK(vkEnumeratePhysicalDevices, inst, &n, devices.data());
-  devices.resize(n);
+const std::vector<VkPhysicalDevice>& physical_devices() {
+  // Enumerated once, with the instance: the loader rebuilds its whole device list (and
+  // allocates for it) on every vkEnumeratePhysicalDevices, and vulkan() resolves through here.
+  static const std::vector<VkPhysicalDevice> devices = [] {
+    VkInstance inst = shared_instance();
+    std::uint32_t n = 0;
+    VKT_VK(vkEnumeratePhysicalDevices, inst, &n, nullptr);
+    std::vector<VkPhysicalDevice> found(n);
+    VKT_VK(vkEnumeratePhysicalDevices, inst, &n, found.data());
+    found.resize(n);
+    return found;
+  }();
   return devices;
 }
 

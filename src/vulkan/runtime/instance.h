@@ -9,6 +9,7 @@ namespace vkt::vk {
 
 // Throws NoDevice when no Vulkan loader/driver can create an instance.
 VkInstance shared_instance();
-std::vector<VkPhysicalDevice> physical_devices();
+// The instance's devices, in vkEnumeratePhysicalDevices order (enumerated once).
+const std::vector<VkPhysicalDevice>& physical_devices();
 
 }  // namespace vkt::vk
