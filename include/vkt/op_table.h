@@ -157,8 +157,8 @@
   R(X, conv,                conv,           none,           any,     none,    none,        diff, sum_order)     \
   R(X, window_scatter_max,  window_scatter, none,           real,    max,     none,        diff, sum_order)     \
   R(X, window_scatter_min,  window_scatter, none,           real,    min,     none,        diff, sum_order)     \
-  R(X, reduce,              callable,       none,           real,    none,    none,        none, sum_order)     \
-  R(X, window_reduce,       callable,       none,           real,    none,    none,        none, sum_order)     \
+  R(X, reduce,              callable,       none,           any,     none,    none,        none, sum_order)     \
+  R(X, window_reduce,       callable,       none,           any,     none,    none,        none, sum_order)     \
   R(X, triangular_solve,    linalg,         none,           any,     none,    none,        diff, substitution)  \
   R(X, cholesky,            linalg,         none,           any,     none,    none,        diff, factorization) \
   R(X, qr,                  linalg,         none,           any,     none,    none,        diff, factorization) \

@@ -104,6 +104,28 @@ def test_reduce_folds_a_python_function(device):
     assert as_numpy.item() == 3.75
 
 
+def test_reduce_folds_complex_in_order(device):
+    a = np.array([[1 + 2j, 3 - 1j], [-2 + 0.5j, 4j]], dtype=np.complex64)
+    x = vt.asarray(a, device=device)
+
+    def rotate_add(e, acc):
+        return acc * 1j + e
+
+    def fold(values, acc):
+        for v in values:
+            acc = acc * 1j + v
+        return acc
+
+    rows = vt.reduce(x, 1 + 1j, rotate_add, axis=1)
+    assert rows.dtype == vt.complex64
+    assert rows.tolist() == [fold(a[0], 1 + 1j), fold(a[1], 1 + 1j)]
+    # A complex accumulator makes a real tensor complex64, as Nx's binary_type does.
+    real = vt.reduce(vt.asarray([1.0, 2.0, 3.0]), 1j, rotate_add)
+    assert real.dtype == vt.complex64 and real.item() == fold([1, 2, 3], 1j)
+    w = vt.window_reduce(x, 0j, (1, 2), rotate_add)
+    assert w.tolist() == [[fold(a[0], 0j)], [fold(a[1], 0j)]]
+
+
 def test_reduce_passes_on_what_the_function_raises():
     def fails(e, acc):
         raise ValueError("no fold today")

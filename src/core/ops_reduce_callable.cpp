@@ -14,7 +14,7 @@ namespace {
 
 // The Scalar form's fold: one std::function call per element, through Scalar.
 FoldRun scalar_fold(DType dtype, const ReduceFunction& fn) {
-  return visit_dtype(dtype, [&](auto tag) -> FoldRun {
+  return visit_any_dtype(dtype, [&](auto tag) -> FoldRun {
     using T = typename decltype(tag)::type;
     return [fn](void* acc, const void* first, std::int64_t n, std::int64_t stride) {
       T a;
@@ -63,25 +63,12 @@ Tensor window_reduce_with(const Tensor& t, Scalar acc, DType dtype, FoldRun fold
 
 }  // namespace detail
 
-namespace {
-// Real only (op table): the Scalar fold has no complex form, so refuse before building it.
-void check_real(std::string_view op, const Tensor& t, DType dtype) {
-  detail::check_not_complex(op, t);
-  if (is_complex(dtype)) {
-    detail::fail<TypeError>(op,
-                            "is not defined for complex numbers, got a complex accumulator "
-                            "with " +
-                                detail::describe(t));
-  }
-}
-}  // namespace
-
 Tensor reduce(const Tensor& t, Scalar acc, const ReduceFunction& fn, const Axes& axes,
               bool keep_axes) {
   detail::check_defined("reduce", t);
   check_function("reduce", static_cast<bool>(fn));
+  // Complex folds as Nx.reduce does: a complex acc makes a real tensor c64 (binary_type).
   const DType dtype = acc.weak_type_with(t.dtype());
-  check_real("reduce", t, dtype);
   return detail::reduce_with(t, acc, dtype, scalar_fold(dtype, fn), axes, keep_axes);
 }
 
@@ -89,7 +76,6 @@ Tensor window_reduce(const Tensor& t, Scalar acc, const Shape& window, const Win
                      const ReduceFunction& fn) {
   detail::check_defined("window_reduce", t);
   check_function("window_reduce", static_cast<bool>(fn));
-  check_real("window_reduce", t, t.dtype());
   return detail::window_reduce_with(t, acc, t.dtype(), scalar_fold(t.dtype(), fn), window, opts);
 }
 

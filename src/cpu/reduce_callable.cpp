@@ -151,7 +151,7 @@ Tensor run_callable(const OpCall& call) {
   std::vector<std::byte> acc_bytes(item);
   const Scalar acc = call.op == Op::reduce ? call.get<CallableReduceParams>().acc
                                            : call.get<CallableWindowParams>().acc;
-  visit_dtype(call.out_dtype, [&](auto tag) {
+  visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = acc.as<T>();
     std::memcpy(acc_bytes.data(), &v, item);

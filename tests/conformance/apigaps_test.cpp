@@ -5,6 +5,7 @@
 // reads and inspect read only the bytes they show; to_pointer refuses device tensors.
 #include <array>
 #include <cmath>
+#include <complex>
 #include <random>
 
 #include "conformance/fixture.h"
@@ -154,6 +155,19 @@ TEST_F(ApiGaps, ReduceWithFunctionFallsBackWithTheCpuResult) {
   EXPECT_EQ(as_bits(w),
             as_bits(window_reduce_typed<float>(t, 0.0f, {2, 2}, {{1, 2}, {{1, 1}, {0, 0}}, {}},
                                                [](float x, float a) { return std::fmax(x, a); })));
+  // A complex tensor on the device: the same fallback, the fold in c64.
+  const Tensor c = add(as_type(t, DType::c64), Scalar(std::complex<float>(0, 1)));
+  auto rotate_add = [](Scalar x, Scalar acc) {
+    return acc.as_complex() * std::complex<double>(0, 1) + x.as_complex();
+  };
+  const Tensor c_dev = transfer(c, gpu());
+  LedgerScope complex_scope;
+  const Tensor folded = reduce(c_dev, 1.0, rotate_add, {0});
+  delta = complex_scope.delta();
+  EXPECT_EQ(delta.fallbacks_by_op.at("reduce"), 1u) << delta.to_string();
+  EXPECT_EQ(&folded.backend(), &cpu());
+  EXPECT_EQ(folded.dtype(), DType::c64);
+  EXPECT_EQ(as_bits(folded), as_bits(reduce(c, 1.0, rotate_add, {0})));
 }
 
 TEST_F(ApiGaps, AllCloseAndToBatchedStayOnTheDevice) {

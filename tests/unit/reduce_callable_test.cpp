@@ -2,7 +2,9 @@
 // folded as acc, bad inputs (NumPy cases in tests/golden/apigaps_golden_test.cpp).
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <string>
+#include <vector>
 
 #include "vkt/vkt.h"
 
@@ -82,6 +84,42 @@ TEST(ReduceCallable, DTypes) {
   EXPECT_EQ(reduce_typed<f16>(h, f16(0.0f), [](f16 x, f16 a) { return f16(float(x) + float(a)); })
                 .item<float>(),
             3.0f);
+}
+
+// Nx.reduce and Nx.window_reduce take complex tensors and accumulators: the fold runs in the
+// complex dtype, element by element in row-major order.
+TEST(ReduceCallable, ComplexFoldsInOrder) {
+  using C = std::complex<float>;
+  const Tensor t = from_vector<C>({{1, 2}, {3, -1}, {-2, 0.5f}, {0, 4}}, {2, 2}, &cpu());
+  // acc * i + x is not commutative: the result shows the order (each step exact in c64).
+  auto rotate_add = [](Scalar x, Scalar acc) {
+    return acc.as_complex() * std::complex<double>(0, 1) + x.as_complex();
+  };
+  auto fold = [](std::vector<C> xs, C acc) {
+    for (const C& x : xs) acc = acc * C(0, 1) + x;
+    return acc;
+  };
+  const Tensor rows = reduce(t, Scalar(C(1, 1)), rotate_add, {1});
+  EXPECT_EQ(rows.dtype(), DType::c64);
+  EXPECT_EQ(rows.to_vector<C>(),
+            (std::vector<C>{fold({{1, 2}, {3, -1}}, {1, 1}), fold({{-2, 0.5f}, {0, 4}}, {1, 1})}));
+  // The typed form in c128, over both axes.
+  using Z = std::complex<double>;
+  const Tensor z = as_type(t, DType::c128);
+  const Tensor all = reduce_typed<Z>(z, Z(1, 1), [](Z x, Z acc) { return acc * Z(0, 1) + x; });
+  EXPECT_EQ(all.dtype(), DType::c128);
+  const C expected = fold({{1, 2}, {3, -1}, {-2, 0.5f}, {0, 4}}, {1, 1});
+  EXPECT_EQ(all.item<Z>(), Z(expected.real(), expected.imag()));
+  // A complex acc makes a real tensor c64 (Nx's binary_type); a real acc keeps c128.
+  const Tensor real = from_vector<float>({1, 2, 3}, &cpu());
+  EXPECT_EQ(reduce(real, Scalar(C(0, 1)), rotate_add).item<C>(), fold({1, 2, 3}, {0, 1}));
+  EXPECT_EQ(reduce(z, 0, rotate_add, {0}).dtype(), DType::c128);
+  // window_reduce keeps t's dtype, and a padding position folds acc.
+  const Tensor row = from_vector<C>({{1, 2}, {3, -1}}, &cpu());
+  const Tensor w = window_reduce(row, Scalar(C(2, 0)), {2}, {{}, {{1, 0}}, {}}, rotate_add);
+  EXPECT_EQ(w.dtype(), DType::c64);
+  EXPECT_EQ(w.to_vector<C>(),
+            (std::vector<C>{fold({{2, 0}, {1, 2}}, {2, 0}), fold({{1, 2}, {3, -1}}, {2, 0})}));
 }
 
 TEST(ReduceCallable, EmptyAndBadInputs) {
