@@ -28,7 +28,9 @@
 //   adds no lock around it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,9 +55,49 @@ class Storage {
   // Host address of the bytes where the backend keeps them in host memory, else nullptr.
   virtual const void* host_data() const { return nullptr; }
 
+  // Early release (vkt::deallocate). deallocate() marks the storage and frees its bytes at
+  // once, or when the last StorageUse still reading them ends; false when it was already
+  // marked. Safe from any thread, and never throws.
+  bool deallocate() noexcept;
+  bool deallocated() const noexcept { return (state_.load() & kDeallocated) != 0; }
+
+ protected:
+  // Frees the bytes; called once, after deallocate(), when no StorageUse remains. A
+  // backend's storage overrides it; the default keeps the bytes until destruction.
+  virtual void release_bytes() noexcept {}
+  // True once release_bytes() ran: a destructor then has nothing left to free.
+  bool bytes_released() const noexcept { return released_.load(); }
+
  private:
+  friend class StorageUse;
+  static constexpr std::uint32_t kDeallocated = 1u << 31;
+  void end_use() noexcept;
+  void release_once() noexcept;
   Backend* owner_;
   std::size_t nbytes_;
+  // kDeallocated, plus the count of StorageUses in progress in the low bits: one word, so
+  // a use that begins and a deallocate that marks agree on who frees the bytes.
+  std::atomic<std::uint32_t> state_{0};
+  std::atomic<bool> released_{false};
+};
+
+// A claim on a storage's bytes while something reads them (an op, a read, an exported
+// NumPy/DLPack view): a deallocate() meanwhile frees them only when the claim ends, as
+// PjRt's usage holds do. Empty (false) when the storage was already deallocated.
+class StorageUse {
+ public:
+  StorageUse() = default;
+  explicit StorageUse(std::shared_ptr<Storage> storage) noexcept;
+  ~StorageUse() { reset(); }
+  StorageUse(StorageUse&& other) noexcept : storage_(std::move(other.storage_)) {}
+  StorageUse& operator=(StorageUse&& other) noexcept;
+  StorageUse(const StorageUse&) = delete;
+  StorageUse& operator=(const StorageUse&) = delete;
+  explicit operator bool() const { return storage_ != nullptr; }
+  void reset() noexcept;
+
+ private:
+  std::shared_ptr<Storage> storage_;
 };
 
 // Users call a backend's name(), synchronize() and properties(); a subclass of your own

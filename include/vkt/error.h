@@ -27,6 +27,8 @@ VKT_DEFINE_ERROR(DeviceLost)
 VKT_DEFINE_ERROR(NoDevice)
 // A matrix the op cannot factor: singular (solve), not positive definite (cholesky).
 VKT_DEFINE_ERROR(LinAlgError)
+// A tensor whose storage vkt::deallocate freed, used again (as JAX's deleted arrays).
+VKT_DEFINE_ERROR(Deallocated)
 #undef VKT_DEFINE_ERROR
 
 }  // namespace vkt

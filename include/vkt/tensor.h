@@ -92,12 +92,30 @@ std::string inspect(const Tensor& t, std::int64_t limit = 50);
 // Writes inspect(t).
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
+// Frees t's storage now, before the last tensor sharing it is gone (Nx's deallocate, JAX's
+// Array.delete()): a device's range goes back to its pool, host memory to the host pool, a
+// from_pointer tensor's release hook runs. Every tensor sharing that storage (copies,
+// reshape/squeeze views) is deallocated with it, and any later use of one (an op, a read,
+// a transfer, host_span, to_pointer, a vkt::compile'd call) throws Deallocated naming the
+// op. Work already given that reads the bytes (a batch the device has not run, a read in
+// another thread, an exported NumPy or DLPack view) keeps them until it is done; a pointer
+// taken before with host_span or to_pointer dangles after. True when this call freed it,
+// false when it already was (Nx's :already_deallocated). Error for an empty tensor,
+// Unsupported for a symbolic tensor inside vkt::compile.
+bool deallocate(const Tensor& t);
+// Whether t's storage was deallocated; false for an empty tensor (it holds no storage).
+bool is_deallocated(const Tensor& t);
+
 // Moves a tensor to `b` (the same backend: returned as is, no copy).
 Tensor transfer(const Tensor& t, Backend& b);
 // A copy on `b` with its own storage, even when `b` is t's backend.
 Tensor copy(const Tensor& t, Backend& b);
 
 namespace detail {
+// A claim on t's bytes while `op` reads them (backend.h, StorageUse): Deallocated naming
+// `op` once vkt::deallocate freed them; an empty tensor passes with an empty claim.
+StorageUse use_bytes(const char* op, const Tensor& t);
+
 // Asks for transparent huge pages on the 2 MiB-aligned interior of a fresh, untouched host
 // buffer of `bytes`, so filling it costs a page fault per 2 MiB, not per 4 KiB. Advice only.
 void advise_huge_pages(void* data, std::size_t bytes) noexcept;
@@ -130,6 +148,7 @@ std::span<const T> Tensor::host_span() const {
     throw TypeError("[host_span] requested " + std::string(dtype_name(dtype_of_v<T>)) +
                     " from a tensor of dtype " + std::string(dtype_name(dtype_)));
   }
+  if (storage_ && storage_->deallocated()) detail::use_bytes("host_span", *this);
   const void* p = storage_ ? storage_->host_data() : nullptr;
   if (p == nullptr && size() > 0) {
     throw Error("[host_span] the tensor is not in host memory (on " +
@@ -146,8 +165,9 @@ std::vector<T> Tensor::to_vector() const {
     throw TypeError("[to_vector] requested " + std::string(dtype_name(dtype_of_v<T>)) +
                     " from a tensor of dtype " + std::string(dtype_name(dtype_)));
   }
+  const StorageUse use = detail::use_bytes("to_vector", *this);
   const auto n = static_cast<std::size_t>(size());
-  if (const void* p = storage_ ? storage_->host_data() : nullptr; p != nullptr && n > 0) {
+  if (const void* p = storage_->host_data(); p != nullptr && n > 0) {
     return detail::copy_to_vector(static_cast<const T*>(p), n);
   }
   std::vector<T> out = detail::fresh_vector<T>(n);
@@ -163,6 +183,7 @@ namespace vkt {
 template <class T>
 T Tensor::item() const {
   if (!storage_) throw Error("[item] the tensor is empty (default-constructed)");
+  const StorageUse use = detail::use_bytes("item", *this);
   if (size() != 1) {
     throw ShapeError("[item] needs a tensor of one element, got shape " + shape_str(shape_));
   }

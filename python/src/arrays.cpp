@@ -2,6 +2,7 @@
 // on the cpu), scalars as weak literals, axes, and NumPy views of cpu tensors.
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "bindings.h"
 #include "dlpack_bridge.h"
@@ -173,13 +174,14 @@ const Tensor& tensor_ref(py::handle obj, Tensor& converted) {
   return converted;
 }
 
-py::array numpy_view(const Tensor& t, py::handle owner) {
+py::array numpy_view(const Tensor& t, const char* op) {
+  auto use = std::make_unique<StorageUse>(detail::use_bytes(op, t));
   if (!t.backend().is_cpu()) {
-    throw TypeError("[numpy] the tensor lives on " + t.backend().name() +
+    throw TypeError("[" + std::string(op) + "] the tensor lives on " + t.backend().name() +
                     "; read it to the host first: x.to_device(vt.cpu()) (a download of " +
                     std::to_string(t.nbytes()) + " bytes)");
   }
-  const py::dtype d = numpy_dtype(t.dtype(), "numpy");
+  const py::dtype d = numpy_dtype(t.dtype(), op);
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
   std::vector<py::ssize_t> strides(shape.size());
   py::ssize_t stride = static_cast<py::ssize_t>(itemsize(t.dtype()));
@@ -188,6 +190,10 @@ py::array numpy_view(const Tensor& t, py::handle owner) {
     stride *= std::max<py::ssize_t>(shape[i], 1);
   }
   const void* data = t.size() == 0 ? nullptr : to_pointer(t);
+  // The view's base owns the claim (and through it the storage): the bytes outlive both the
+  // tensor object and a vt.deallocate while NumPy may still read them.
+  py::capsule owner(use.get(), [](void* p) { delete static_cast<StorageUse*>(p); });
+  use.release();
   py::array view(d, shape, strides, data, owner);
   view.attr("flags").attr("writeable") = false;  // tensors are immutable
   return view;

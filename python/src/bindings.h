@@ -44,8 +44,10 @@ std::vector<std::pair<std::int64_t, std::int64_t>> pairs_arg(py::handle pairs, c
 // Window strides, padding and dilations from Python values (None: the defaults).
 WindowOptions window_options(py::object strides, py::object padding, py::object dilations);
 
-// A NumPy view of a cpu tensor's memory (read-only, keeping `owner` alive).
-py::array numpy_view(const Tensor& t, py::handle owner);
+// A NumPy view of a cpu tensor's memory (read-only). It claims the bytes (StorageUse), so a
+// vt.deallocate meanwhile frees them only once the view is gone; `op` names the caller in
+// the error for a device or deallocated tensor.
+py::array numpy_view(const Tensor& t, const char* op);
 
 // Runs f without the GIL where the work is long enough to pay for giving it up (`t`, the op's
 // main input, has more than 32768 elements or lives on a device, whose op may wait): other
@@ -67,6 +69,9 @@ void install_tensor_buffer(py::handle tensor_class);
 // The input that decides whether an op of several releases the GIL: a device one, else the
 // largest.
 const Tensor& largest(const std::vector<Tensor>& ts);
+
+// vt.Deallocated, for the paths that set a Python error themselves (the buffer protocol).
+py::handle deallocated_error();
 
 void register_errors(py::module_& m);
 void register_dtypes(py::module_& m);

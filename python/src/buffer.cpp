@@ -14,6 +14,7 @@ namespace {
 // What a view owns beyond the tensor (held through view->obj): its shape and strides.
 struct ViewLayout {
   std::vector<Py_ssize_t> shape, strides;
+  StorageUse use;  // the bytes stay until the view is released, even past vt.deallocate
 };
 
 // The struct-module format of each dtype; bfloat16 has none.
@@ -62,6 +63,7 @@ bool fortran_contiguous(const Shape& s) {
 }
 
 void fill_view(PyObject* self, const Tensor& t, Py_buffer* view, int flags) {
+  StorageUse use = detail::use_bytes("buffer", t);
   if (!t.backend().is_cpu()) {
     throw py::buffer_error("[buffer] the tensor lives on " + t.backend().name() +
                            "; read it to the host first: x.to_device(vt.cpu())");
@@ -82,6 +84,7 @@ void fill_view(PyObject* self, const Tensor& t, Py_buffer* view, int flags) {
                            shape_str(t.shape()) + " needs a copy");
   }
   auto layout = std::make_unique<ViewLayout>();
+  layout->use = std::move(use);
   const auto item = static_cast<Py_ssize_t>(itemsize(t.dtype()));
   layout->shape.assign(t.shape().begin(), t.shape().end());
   layout->strides.resize(layout->shape.size());
@@ -114,6 +117,8 @@ extern "C" int get_buffer(PyObject* self, Py_buffer* view, int flags) noexcept {
     e.restore();
   } catch (py::builtin_exception& e) {
     e.set_error();
+  } catch (const Deallocated& e) {
+    PyErr_SetString(deallocated_error().ptr(), e.what());
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_BufferError, e.what());
   }

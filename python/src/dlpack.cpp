@@ -37,6 +37,7 @@ constexpr std::uint64_t kFlagIsCopied = 1ULL << 1;
 // What an exported capsule owns: the tensor (so its storage lives) and the shape arrays.
 struct Exported {
   Tensor tensor;
+  StorageUse use;  // the bytes stay until the consumer's deleter, even past vt.deallocate
   std::vector<std::int64_t> shape, strides;
   DLManagedTensor managed{};
   DLManagedTensorVersioned1 versioned{};
@@ -187,6 +188,7 @@ py::tuple dlpack_device(const Tensor& t) {
 py::capsule export_dlpack(const Tensor& t, py::object max_version, py::object dl_device,
                           std::optional<bool> copy) {
   const bool versioned = wants_versioned(max_version);
+  const StorageUse source = detail::use_bytes("__dlpack__", t);
   Tensor host = t;
   if (!t.backend().is_cpu()) {
     const bool wants_cpu =
@@ -200,7 +202,7 @@ py::capsule export_dlpack(const Tensor& t, py::object max_version, py::object dl
   } else if (copy == true) {
     host = vkt::copy(t, t.backend());
   }
-  auto* e = new Exported{host, host.shape(), {}, {}};
+  auto* e = new Exported{host, detail::use_bytes("__dlpack__", host), host.shape(), {}, {}};
   std::int64_t stride = 1;
   e->strides.resize(e->shape.size());
   for (std::size_t a = e->shape.size(); a-- > 0;) {

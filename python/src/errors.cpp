@@ -16,7 +16,13 @@ py::handle make_error(py::module_& m, const char* name, py::handle base, py::han
   return cls.release();
 }
 
+py::handle deallocated_class;
+
 }  // namespace
+
+py::handle deallocated_error() {
+  return deallocated_class;
+}
 
 void register_errors(py::module_& m) {
   static py::handle error = make_error(m, "Error", PyExc_RuntimeError, py::handle());
@@ -30,6 +36,9 @@ void register_errors(py::module_& m) {
   static py::handle lost = make_error(m, "DeviceLost", error, py::handle());
   static py::handle no_device = make_error(m, "NoDevice", error, py::handle());
   static py::handle linalg = make_error(m, "LinAlgError", error, PyExc_ValueError);
+  // A RuntimeError through vt.Error, as JAX raises for a deleted array.
+  static py::handle deallocated = make_error(m, "Deallocated", error, py::handle());
+  deallocated_class = deallocated;
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -53,6 +62,8 @@ void register_errors(py::module_& m) {
       PyErr_SetString(no_device.ptr(), e.what());
     } catch (const LinAlgError& e) {
       PyErr_SetString(linalg.ptr(), e.what());
+    } catch (const Deallocated& e) {
+      PyErr_SetString(deallocated.ptr(), e.what());
     } catch (const Error& e) {
       PyErr_SetString(error.ptr(), e.what());
     }

@@ -36,7 +36,7 @@ py::object item(const Tensor& t, const char* op) {
 py::object to_list(const Tensor& t) {
   if (t.dtype() == DType::bf16) return to_list(as_type(t, DType::f32));
   const Tensor h = without_gil_if_long(t, [&] { return t.backend().is_cpu() ? t : t.to_cpu(); });
-  return numpy_view(h, py::cast(h)).attr("tolist")();
+  return numpy_view(h, "tolist").attr("tolist")();
 }
 
 void define_operators(py::class_<Tensor>& c) {
@@ -113,6 +113,9 @@ void register_tensor(py::module_& m) {
   c.def_property_readonly(
       "device", [](const Tensor& t) -> Backend& { return t.backend(); },
       py::return_value_policy::reference);
+  // vkt::deallocate (tensor.h): frees the storage now; False when it already was.
+  c.def("deallocate", [](const Tensor& t) { return deallocate(t); });
+  c.def_property_readonly("is_deallocated", [](const Tensor& t) { return is_deallocated(t); });
   c.def(
       "to_device",
       [](const Tensor& t, Backend& d) {
@@ -130,14 +133,14 @@ void register_tensor(py::module_& m) {
   c.def("item", [](const Tensor& t) { return item(t, "item"); });
   c.def("tolist", &to_list);
   c.def("numpy", [](const Tensor& t) {
-    if (t.backend().is_cpu()) return numpy_view(t, py::cast(t)).attr("copy")();
+    if (t.backend().is_cpu()) return numpy_view(t, "numpy").attr("copy")();
     const Tensor h = without_gil_if_long(t, [&] { return t.to_cpu(); });
-    return py::object(numpy_view(h, py::cast(h)));
+    return py::object(numpy_view(h, "numpy"));
   });
   c.def(
       "__array__",
       [](py::object self, py::object dtype, py::object copy) {
-        py::array view = numpy_view(self.cast<Tensor>(), self);
+        py::array view = numpy_view(self.cast<Tensor>(), "__array__");
         const bool converts = !dtype.is_none() && !view.dtype().equal(py::dtype::from_args(dtype));
         // NumPy 2's protocol: copy=True asks for a copy, copy=False for none at all.
         if (converts && !copy.is_none() && !copy.cast<bool>()) {

@@ -60,8 +60,15 @@ CompileCache::~CompileCache() = default;
 std::vector<Tensor> CompileCache::call(const std::string& scalar_key,
                                        const std::vector<Tensor>& inputs, const Tracer& trace) {
   std::string key = scalar_key;
-  for (const Tensor& t : inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& t = inputs[i];
     if (!t.defined()) throw Error("[compile] an argument is an empty (default-constructed) tensor");
+    // Here, not only in the steps: a fused group's kernel reads its leaves without dispatch.
+    if (t.storage()->deallocated()) {
+      throw Deallocated("[compile] argument " + std::to_string(i) + " (" +
+                        std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape()) +
+                        ") was deallocated (vkt::deallocate)");
+    }
     key += std::string(dtype_name(t.dtype())) + shape_str(t.shape()) + "@" + t.backend().name() +
            "#" + std::to_string(reinterpret_cast<std::uintptr_t>(&t.backend())) + ";";
   }

@@ -422,6 +422,10 @@ void Plan::run_group(Group& g, std::vector<Tensor>& values, Backend* device) {
   std::vector<Tensor> leaves;
   for (const ValueRef& r : g.leaves) leaves.push_back(resolve(r, values));
   check_backends("compile", leaves);
+  // A fused kernel reads its leaves without dispatch: claim them here instead (a tensor
+  // the function captured may have been deallocated since the trace).
+  std::vector<StorageUse> uses;
+  for (const Tensor& t : leaves) uses.push_back(use_bytes("compile", t));
   Backend* b = &cpu();
   for (const Tensor& t : leaves) {
     if (!t.backend().is_cpu()) b = &t.backend();

@@ -18,8 +18,18 @@ template <class E>
   throw E("[" + std::string(op) + "] " + message);
 }
 
+inline std::string describe(const Tensor& t) {
+  return std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape());
+}
+
+// Every op's front door: an empty tensor is an Error, a deallocated one Deallocated, both
+// naming the op the user called (dispatch checks again, and claims the bytes, for the
+// inner ops a call is built of).
 inline void check_defined(std::string_view op, const Tensor& t) {
   if (!t.defined()) fail<Error>(op, "got an empty (default-constructed) tensor");
+  if (t.storage()->deallocated()) {
+    fail<Deallocated>(op, "the tensor " + describe(t) + " was deallocated (vkt::deallocate)");
+  }
 }
 
 // The most bytes one tensor may have: 256 TiB, more than any machine's memory and far from
@@ -93,10 +103,6 @@ decltype(auto) naming_failures_lazily(G&& context, F&& f) {
   } catch (const DeviceLost& e) {
     throw DeviceLost(context() + ": " + e.what());
   }
-}
-
-inline std::string describe(const Tensor& t) {
-  return std::string(dtype_name(t.dtype())) + " " + shape_str(t.shape());
 }
 
 // For ops Nx does not define on complex numbers (orderings, rounding, bit-level ops).

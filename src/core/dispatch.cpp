@@ -1,10 +1,12 @@
 #include "core/dispatch.h"
 
+#include <array>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/settings.h"
 #include "core/checks.h"
@@ -189,10 +191,38 @@ void move_inputs(OpCall& call, Backend& b) {
   }
 }
 
+// Claims on a call's inputs' bytes while it runs, so a vkt::deallocate from another thread
+// frees them only after the call (a device batch holds what it still reads on its own).
+// Most calls have at most four inputs: those claims live in place, not in a new vector.
+class InputUses {
+ public:
+  explicit InputUses(const OpCall& call) {
+    for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+      const Tensor& t = call.inputs[i];
+      if (!t.defined()) continue;
+      StorageUse use(t.storage());
+      if (!use) {
+        fail<Deallocated>(op_name(call.op), "input " + std::to_string(i) + " (" + describe(t) +
+                                                ") was deallocated (vkt::deallocate)");
+      }
+      if (i < first_.size()) {
+        first_[i] = std::move(use);
+      } else {
+        rest_.push_back(std::move(use));
+      }
+    }
+  }
+
+ private:
+  std::array<StorageUse, 4> first_;
+  std::vector<StorageUse> rest_;
+};
+
 }  // namespace
 
 Tensor dispatch(OpCall call) {
   check_size(op_name(call.op), call.out_shape, call.out_dtype);
+  const InputUses uses(call);
   for (const Tensor& t : call.inputs) {
     if (t.defined() && !op_accepts(call.op, t.dtype())) {
       fail<TypeError>(op_name(call.op), std::string(op_info(call.op).dtypes == OpDTypes::integer

@@ -266,6 +266,12 @@ HostStorage::HostStorage(Backend& owner, std::size_t nbytes) : Storage(owner, nb
 }
 
 HostStorage::~HostStorage() {
+  if (!bytes_released()) release_bytes();
+}
+
+// data_ keeps its value (a reader checks deallocated() first, never this address), so a
+// host_data() in another thread does not race with the release.
+void HostStorage::release_bytes() noexcept {
   if (data_ == nullptr) return;
   if (capacity_ >= kPoolMin) {
     pool().give(data_, capacity_);

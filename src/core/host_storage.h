@@ -17,6 +17,9 @@ class HostStorage final : public Storage {
   // Writable only by the backend that is producing this storage's contents.
   void* data() { return data_; }
 
+ protected:
+  void release_bytes() noexcept override;
+
  private:
   void* data_ = nullptr;
   std::size_t capacity_ = 0;  // bytes allocated (>= nbytes)

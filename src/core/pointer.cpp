@@ -14,9 +14,15 @@ class BorrowedHostStorage final : public Storage {
                       std::function<void(const void*)> release)
       : Storage(owner, nbytes), data_(data), release_(std::move(release)) {}
   ~BorrowedHostStorage() override {
-    if (release_) release_(data_);
+    if (!bytes_released()) release_bytes();
   }
   const void* host_data() const override { return data_; }
+
+ protected:
+  // vkt::deallocate: the memory is the caller's, so only our reference goes (the hook).
+  void release_bytes() noexcept override {
+    if (release_) release_(data_);
+  }
 
  private:
   const void* data_;

@@ -32,6 +32,7 @@ Backend& Tensor::backend() const {
 
 void Tensor::read_into(std::span<std::byte> dst) const {
   if (!storage_) throw Error("[read_into] the tensor is empty (default-constructed)");
+  const StorageUse use = detail::use_bytes("read_into", *this);
   if (dst.size() != nbytes()) {
     throw ShapeError("[read_into] destination holds " + std::to_string(dst.size()) +
                      " bytes, the tensor " + std::to_string(nbytes()));
@@ -49,7 +50,8 @@ void Tensor::read_into(std::span<std::byte> dst) const {
 
 std::vector<std::byte> Tensor::to_bytes() const {
   if (!storage_) throw Error("[to_bytes] the tensor is empty (default-constructed)");
-  if (const void* p = storage_ ? storage_->host_data() : nullptr; p != nullptr && nbytes() > 0) {
+  const StorageUse use = detail::use_bytes("to_bytes", *this);
+  if (const void* p = storage_->host_data(); p != nullptr && nbytes() > 0) {
     return detail::copy_to_vector(static_cast<const std::byte*>(p), nbytes());
   }
   std::vector<std::byte> out = detail::fresh_vector<std::byte>(nbytes());
@@ -59,6 +61,7 @@ std::vector<std::byte> Tensor::to_bytes() const {
 
 std::vector<std::byte> Tensor::to_bytes(std::int64_t limit) const {
   if (!storage_) throw Error("[to_bytes] the tensor is empty (default-constructed)");
+  const StorageUse use = detail::use_bytes("to_bytes", *this);
   if (limit < 0) {
     throw ShapeError("[to_bytes] limit " + std::to_string(limit) + " must be >= 0");
   }
@@ -101,6 +104,7 @@ Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape, Ba
 
 Tensor transfer(const Tensor& t, Backend& b) {
   detail::check_defined("transfer", t);
+  const StorageUse use = detail::use_bytes("transfer", t);
   Backend& src = t.backend();
   if (&src == &b) return t;
   // Formatted only on failure: a host-held op input (an index list) passes here every call.
@@ -133,11 +137,13 @@ Tensor transfer(const Tensor& t, Backend& b) {
 
 Tensor Tensor::to_cpu() const {
   if (!storage_) throw Error("[to_cpu] the tensor is empty (default-constructed)");
+  const StorageUse use = detail::use_bytes("to_cpu", *this);
   return transfer(*this, cpu());
 }
 
 Tensor copy(const Tensor& t, Backend& b) {
   detail::check_defined("copy", t);
+  const StorageUse use = detail::use_bytes("copy", t);
   if (&t.backend() != &b) return transfer(t, b);
   OpCall call{Op::copy, {t}, NoParams{}, t.dtype(), t.shape(), &b};
   if (b.takes_every_call() || b.supports(call)) {

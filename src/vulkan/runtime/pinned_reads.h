@@ -48,14 +48,20 @@ class PinnedStorage final : public Storage {
  public:
   PinnedStorage(Backend& host, std::size_t nbytes, PinnedPool& pool,
                 std::unique_ptr<OwnedBuffer> buffer)
-      : Storage(host, nbytes), pool_(pool), buffer_(std::move(buffer)) {}
-  ~PinnedStorage() override { pool_.give(std::move(buffer_)); }
-  const void* host_data() const override { return buffer_->mapped; }
+      : Storage(host, nbytes), pool_(pool), buffer_(std::move(buffer)), mapped_(buffer_->mapped) {}
+  ~PinnedStorage() override {
+    if (!bytes_released()) release_bytes();
+  }
+  const void* host_data() const override { return mapped_; }
   const OwnedBuffer& buffer() const { return *buffer_; }
+
+ protected:
+  void release_bytes() noexcept override { pool_.give(std::move(buffer_)); }
 
  private:
   PinnedPool& pool_;
   std::unique_ptr<OwnedBuffer> buffer_;
+  std::byte* mapped_;  // kept past release_bytes, so host_data() never reads buffer_ then
 };
 
 }  // namespace vkt::vk

@@ -180,8 +180,14 @@ void Recorder::hold(std::shared_ptr<const Storage> s) {
   // Queue-ordered memory: the batch keeps the allocation alive, not the tensor's range,
   // which later commands may reuse behind barriers (a training step's peak is its live
   // tensors, not every tensor its batches touched).
+  // Elsewhere it keeps the range's lease, which vkt::deallocate cannot free under it.
   const auto* v = dynamic_cast<const VulkanStorage*>(s.get());
-  std::shared_ptr<const void> keep = v != nullptr && v->memory() ? v->memory() : std::move(s);
+  std::shared_ptr<const void> keep = std::move(s);
+  if (v != nullptr && v->memory()) {
+    keep = v->memory();
+  } else if (v != nullptr && v->lease()) {
+    keep = v->lease();
+  }
   if (pending_.held.empty() || pending_.held.back() != keep) {
     pending_.held.push_back(std::move(keep));
   }

@@ -49,8 +49,9 @@ class Recorder {
                                 VkPipelineStageFlags stage = kAnyStage);
   VkCommandBuffer begin_command(const std::vector<Access>& accesses,
                                 VkPipelineStageFlags stage = kAnyStage);
-  // Keeps `s` alive until the pending batch completes: the storage, or where its pool is
-  // queue-ordered only the memory under it (VulkanStorage::memory).
+  // Keeps `s`'s bytes alive until the pending batch completes: where its pool is
+  // queue-ordered only the memory under it (VulkanStorage::memory), else its range's lease
+  // (VulkanStorage::lease, which outlives a vkt::deallocate), else the storage.
   void hold(std::shared_ptr<const Storage> s);
   // Call after recording the command begin_command returned; may submit at the bound.
   void end_command();
