@@ -6,23 +6,13 @@
 #include <vector>
 
 #include "conformance/fixture.h"
+#include "support/expect_deallocated.h"
 #include "vkt/compile.h"
 
 namespace vkt::testing {
 namespace {
 
 class DeallocateVulkan : public VulkanTest {};
-
-template <class F>
-void expect_deallocated(const std::string& op, F&& f) {
-  try {
-    f();
-    ADD_FAILURE() << op << ": no throw";
-  } catch (const Deallocated& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind("[" + op + "]", 0), 0u) << what;
-  }
-}
 
 std::vector<float> counting(std::int64_t n, float from) {
   std::vector<float> v(static_cast<std::size_t>(n));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "support/expect_deallocated.h"
 #include "vkt/backend/op_call.h"
 #include "vkt/compile.h"
 #include "vkt/vkt.h"
@@ -16,18 +17,7 @@
 namespace vkt {
 namespace {
 
-// Runs f, which must throw Deallocated with a message starting "[op]".
-template <class F>
-void expect_deallocated(const std::string& op, F&& f) {
-  try {
-    f();
-    ADD_FAILURE() << op << ": no throw";
-  } catch (const Deallocated& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind("[" + op + "]", 0), 0u) << what;
-    EXPECT_NE(what.find("deallocated"), std::string::npos) << what;
-  }
-}
+using testing::expect_deallocated;
 
 TEST(Deallocate, GivesHostMemoryBackAndMarksEveryTensorSharingIt) {
   host_pool_trim();
