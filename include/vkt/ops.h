@@ -60,6 +60,10 @@ Tensor broadcast(const Tensor& t, const Shape& shape, const Axes& axes = {});
 // Default permutation reverses the axes.
 Tensor transpose(const Tensor& t, const Axes& perm = {});
 Tensor pad(const Tensor& t, Scalar value, const std::vector<PadAxis>& config);
+// Nx.pad with a tensor value: `value` is a rank-0 tensor on t's backend, and the result has
+// the promoted dtype of both (Nx's binary_type), as any binary op. Built from public ops
+// (pad, select), so it runs natively, traces under vkt::compile and carries a gradient.
+Tensor pad(const Tensor& t, const Tensor& value, const std::vector<PadAxis>& config);
 Tensor reverse(const Tensor& t, const Axes& axes = {});
 
 // ---- indexing and joining ----
@@ -133,6 +137,14 @@ Tensor window_min(const Tensor& t, const Shape& window, const WindowOptions& opt
 Tensor window_scatter_max(const Tensor& t, const Tensor& source, Scalar init_value,
                           const Shape& window, const WindowOptions& opts = {});
 Tensor window_scatter_min(const Tensor& t, const Tensor& source, Scalar init_value,
+                          const Shape& window, const WindowOptions& opts = {});
+// The same with a rank-0 tensor init_value on t's backend; out dtype: source's and init's
+// promoted. A chosen position gets init + (its sources summed in window order), others init
+// exactly: the Scalar form's (init + s1) + s2 rounds differently where several sources of a
+// float meet. Built from public ops, so it traces and carries a gradient to init_value.
+Tensor window_scatter_max(const Tensor& t, const Tensor& source, const Tensor& init_value,
+                          const Shape& window, const WindowOptions& opts = {});
+Tensor window_scatter_min(const Tensor& t, const Tensor& source, const Tensor& init_value,
                           const Shape& window, const WindowOptions& opts = {});
 
 // ---- reductions and windows with a caller's function (Nx.reduce, Nx.window_reduce) ----

@@ -76,6 +76,11 @@ Scalar scalar_arg(py::handle obj, const char* op) {
                   py::repr(obj).cast<std::string>());
 }
 
+bool is_array_like(py::handle obj) {
+  return py::isinstance<Tensor>(obj) || py::isinstance<py::array>(obj) ||
+         py::hasattr(obj, "__dlpack__");
+}
+
 Axes axes_arg(py::handle axis) {
   if (axis.is_none()) return {};
   if (PyLong_Check(axis.ptr())) return {axis.cast<std::int64_t>()};

@@ -26,6 +26,9 @@ std::optional<DType> from_numpy_dtype(const py::dtype& d);
 // A Python int, float, bool or complex as a weak scalar literal.
 bool is_python_scalar(py::handle obj);
 Scalar scalar_arg(py::handle obj, const char* op);
+// A tensor, NumPy array or DLPack producer, as opposed to a Python number: ops taking Nx's
+// tensor-or-number values (pad's value, window_scatter's init_value) pick their form by it.
+bool is_array_like(py::handle obj);
 
 // Axes from None (every axis: an empty list), an int or a sequence of ints.
 Axes axes_arg(py::handle axis);

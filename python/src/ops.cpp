@@ -188,6 +188,10 @@ void define_movement(py::module_& m) {
                        t.size() > 2 ? t[2].cast<std::int64_t>() : 0});
         }
         const Tensor t = tensor_arg(x);
+        if (is_array_like(value)) {  // Nx's form: a rank-0 tensor, dtypes promoted
+          const Tensor v = tensor_arg(value);
+          return without_gil_if_long(t, [&] { return pad(t, v, c); });
+        }
         const Scalar v = scalar_arg(value, "pad");
         return without_gil_if_long(t, [&] { return pad(t, v, c); });
       },

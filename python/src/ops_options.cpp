@@ -141,18 +141,26 @@ void register_option_ops(py::module_& m) {
       arg("transform_a") = "none");
   using Scatter =
       Tensor (*)(const Tensor&, const Tensor&, Scalar, const Shape&, const WindowOptions&);
+  using TensorInitScatter =
+      Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Shape&, const WindowOptions&);
+  using Scatters = std::pair<Scatter, TensorInitScatter>;
   for (const auto& [name, f] :
-       {std::pair<const char*, Scatter>{"window_scatter_max", &window_scatter_max},
-        {"window_scatter_min", &window_scatter_min}}) {
+       {std::pair<const char*, Scatters>{"window_scatter_max",
+                                         {&window_scatter_max, &window_scatter_max}},
+        {"window_scatter_min", {&window_scatter_min, &window_scatter_min}}}) {
     m.def(
         name,
         [f = f](py::object x, py::object source, py::object init_value, py::object window,
                 py::object strides, py::object padding, py::object dilations) {
           const Tensor t = tensor_arg(x), s = tensor_arg(source);
-          const Scalar init = scalar_arg(init_value, "window_scatter");
           const Axes w = axes_arg(window);
           const WindowOptions o = window_options(strides, padding, dilations);
-          return without_gil_if_long(t, [&] { return f(t, s, init, w, o); });
+          if (is_array_like(init_value)) {  // Nx's form: a rank-0 tensor, dtypes promoted
+            const Tensor init = tensor_arg(init_value);
+            return without_gil_if_long(t, [&] { return f.second(t, s, init, w, o); });
+          }
+          const Scalar init = scalar_arg(init_value, "window_scatter");
+          return without_gil_if_long(t, [&] { return f.first(t, s, init, w, o); });
         },
         arg("x"), arg("source"), arg("init_value"), arg("window"), arg("strides") = py::none(),
         arg("padding") = py::none(), arg("dilations") = py::none());

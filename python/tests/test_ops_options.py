@@ -66,6 +66,37 @@ def test_window_scatter_max_adds_each_source_at_its_windows_maximum(device):
     np.testing.assert_array_equal(f64(low), expected)
 
 
+def test_window_scatter_takes_a_tensor_init_value_as_nx_does(device):
+    t = np.array([[1.0, 5.0, 2.0, 0.0], [3.0, 4.0, 9.0, 1.0]], dtype=np.float32)
+    source = np.array([[10, 20]], dtype=np.int32)
+    init = vt.asarray(np.float32(-0.0), device=device)
+    got = vt.window_scatter_max(vt.asarray(t, device=device), vt.asarray(source, device=device),
+                                init, (2, 2), strides=(2, 2))
+    assert got.dtype == vt.float32  # int32 source and float32 init promote
+    expected = np.full_like(t, -0.0)
+    expected[0, 1], expected[1, 2] = 10.0, 20.0
+    out = np.asarray(got.to_device(vt.cpu()))
+    np.testing.assert_array_equal(out, expected)
+    assert np.signbit(out[0, 0])  # init lands bit for bit where no source went
+    with pytest.raises(vt.ShapeError, match=r"\[window_scatter_min\] init_value must be a rank-0"):
+        vt.window_scatter_min(vt.asarray(t), vt.asarray(source), np.zeros(1), (2, 2),
+                              strides=(2, 2))
+
+
+def test_pad_takes_a_tensor_value_as_nx_does(device):
+    a = np.arange(6, dtype=np.int16).reshape(2, 3)
+    x = vt.asarray(a, device=device)
+    got = vt.pad(x, vt.asarray(np.float64(np.nan), device=device), [(1, 0), (0, 2, 1)])
+    assert got.dtype == vt.float64
+    expected = np.full((3, 7), np.nan)
+    expected[1:, 0:5:2] = a
+    np.testing.assert_array_equal(np.asarray(got.to_device(vt.cpu())), expected)
+    # A number keeps the tensor's dtype, as before.
+    assert vt.pad(x, 2.0, [(1, 0), (0, 0)]).dtype == vt.int16
+    with pytest.raises(vt.ShapeError, match=r"\[pad\] the pad value must be a rank-0 tensor"):
+        vt.pad(x, np.zeros(2), [(1, 0), (0, 0)])
+
+
 def test_fft2_and_ifft2_are_numpys(device):
     a = np.random.default_rng(3).standard_normal((4, 6))
     x = vt.asarray(a, device=device)

@@ -32,6 +32,15 @@ inline void check_defined(std::string_view op, const Tensor& t) {
   }
 }
 
+// A value Nx takes as a scalar tensor (pad's value, window_scatter's init_value): a
+// defined rank-0 tensor, else a ShapeError naming the op, the role and what came.
+inline void check_rank_zero(std::string_view op, std::string_view role, const Tensor& t) {
+  check_defined(op, t);
+  if (t.rank() != 0) {
+    fail<ShapeError>(op, std::string(role) + " must be a rank-0 tensor, got " + describe(t));
+  }
+}
+
 // The most bytes one tensor may have: 256 TiB, more than any machine's memory and far from
 // the wrap-around of int64 and size_t arithmetic, so no size computed below it overflows.
 inline constexpr std::int64_t kMaxTensorBytes = std::int64_t{1} << 48;

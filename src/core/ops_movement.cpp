@@ -174,6 +174,20 @@ Tensor pad(const Tensor& t, Scalar value, const std::vector<PadAxis>& config) {
   return detail::dispatch({Op::pad, {t}, PadParams{value, config}, t.dtype(), out});
 }
 
+Tensor pad(const Tensor& t, const Tensor& value, const std::vector<PadAxis>& config) {
+  detail::check_defined("pad", t);
+  detail::check_rank_zero("pad", "the pad value", value);
+  detail::check_backends("pad", {t, value});
+  const DType out = promote(t.dtype(), value.dtype());
+  const Tensor converted = as_type(t, out);
+  // The scalar pad checks the config, and returns its input itself where nothing changes.
+  const Tensor padded = pad(converted, 0, config);
+  if (padded.storage() == converted.storage()) return padded;
+  // Where t's elements landed: the value goes everywhere else, bit for bit (NaN, -0).
+  const Tensor inside = pad(full(t.shape(), 1, DType::u8, &t.backend()), 0, config);
+  return select(inside, padded, value);
+}
+
 Tensor reverse(const Tensor& t, const Axes& axes) {
   detail::check_defined("reverse", t);
   Axes norm;

@@ -30,6 +30,26 @@ Tensor window_scatter(Op op, const Tensor& t, const Tensor& source, Scalar init_
                            t.shape()});
 }
 
+using ScalarInitScatter = Tensor (*)(const Tensor&, const Tensor&, Scalar, const Shape&,
+                                     const WindowOptions&);
+
+// A tensor init (Nx's form) from public ops: the sources summed from 0, then init added where
+// any landed. The hit count sums f32 ones, which stop at 2^24 and so never wrap back to 0.
+Tensor window_scatter(Op op, ScalarInitScatter scatter, const Tensor& t, const Tensor& source,
+                      const Tensor& init_value, const Shape& window, const WindowOptions& opts) {
+  const std::string name(op_name(op));
+  detail::check_defined(name, t);
+  detail::check_defined(name, source);
+  detail::check_rank_zero(name, "init_value", init_value);
+  detail::check_backends(name, {t, source, init_value});
+  const DType out = promote(source.dtype(), init_value.dtype());
+  const Tensor sums = scatter(t, as_type(source, out), 0, window, opts);
+  const Tensor hits =
+      scatter(t, full(source.shape(), 1, DType::f32, &source.backend()), 0, window, opts);
+  const Tensor init = as_type(init_value, out);
+  return select(hits, add(init, sums), init);
+}
+
 }  // namespace
 
 Tensor window_scatter_max(const Tensor& t, const Tensor& source, Scalar init_value,
@@ -39,6 +59,16 @@ Tensor window_scatter_max(const Tensor& t, const Tensor& source, Scalar init_val
 Tensor window_scatter_min(const Tensor& t, const Tensor& source, Scalar init_value,
                           const Shape& window, const WindowOptions& opts) {
   return window_scatter(Op::window_scatter_min, t, source, init_value, window, opts);
+}
+Tensor window_scatter_max(const Tensor& t, const Tensor& source, const Tensor& init_value,
+                          const Shape& window, const WindowOptions& opts) {
+  return window_scatter(Op::window_scatter_max, &window_scatter_max, t, source, init_value, window,
+                        opts);
+}
+Tensor window_scatter_min(const Tensor& t, const Tensor& source, const Tensor& init_value,
+                          const Shape& window, const WindowOptions& opts) {
+  return window_scatter(Op::window_scatter_min, &window_scatter_min, t, source, init_value, window,
+                        opts);
 }
 
 }  // namespace vkt

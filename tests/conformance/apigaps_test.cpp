@@ -72,6 +72,33 @@ TEST_F(ApiGaps, WindowScatterMatchesTheCpu) {
                 {3, 2}, {}, "no windows");
 }
 
+// Nx's tensor-valued pad value and window_scatter init, with everything on the device: the
+// composed ops run natively (f32 scatters), nothing is read back, and the numbers are the cpu's.
+TEST_F(ApiGaps, TensorValuedPadAndScatterInitStayOnTheDevice) {
+  const Tensor t = data({6, 7}, DType::s32);
+  const Tensor value = scalar_tensor(-0.0, DType::f32, &cpu());
+  const std::vector<PadAxis> config = {{2, -1, 1}, {-3, 2, 0}};
+  const Tensor src = as_type(iota({3, 3}, DType::s32, std::nullopt, &cpu()), DType::f32);
+  const WindowOptions o{{2, 2}, {{1, 0}, {0, 1}}, {}};
+  const Tensor expected_pad = pad(t, value, config);
+  const Tensor expected_scatter = window_scatter_min(as_type(t, DType::f32), src, value, {2, 3}, o);
+  const Tensor dt = transfer(t, gpu()), dv = transfer(value, gpu()), ds = transfer(src, gpu());
+  const Tensor dtf = as_type(dt, DType::f32);
+  LedgerScope scope;
+  const Tensor padded = pad(dt, dv, config);
+  const Tensor scattered = window_scatter_min(dtf, ds, dv, {2, 3}, o);
+  const LedgerCounts delta = scope.delta();
+  EXPECT_EQ(delta.fallbacks, 0u) << delta.to_string();
+  EXPECT_EQ(delta.downloads, 0u) << delta.to_string();
+  EXPECT_EQ(delta.uploads, 0u) << delta.to_string();
+  EXPECT_EQ(&padded.backend(), &gpu());
+  EXPECT_EQ(&scattered.backend(), &gpu());
+  EXPECT_EQ(padded.dtype(), DType::f32);
+  // Bit for bit: the -0 value keeps its sign where it landed.
+  EXPECT_EQ(padded.to_bytes(), expected_pad.to_bytes());
+  EXPECT_EQ(scattered.to_bytes(), expected_scatter.to_bytes());
+}
+
 TEST_F(ApiGaps, WindowScatterSpecialValues) {
   // NaN first, NaN later, +-0 ties, infinities, subnormals: the cpu's choices exactly.
   const std::vector<float> v = {NAN,  1.0f,   -0.0f,   0.0f, INFINITY, -INFINITY,

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "unit/movement_helpers.h"
@@ -160,6 +161,61 @@ TEST(Movement, PadLowHighInterior) {
   EXPECT_TRUE(tensors_close(pad(make({1}, {}, DType::f32), 0, {}), make({1}, {})));
   EXPECT_EQ(pad(counting({0, 2}), 1, {{1, 1, 3}, {0, 0, 0}}).shape(), (Shape{2, 2}));
   EXPECT_EQ(pad(counting({2, 3}), 1, {{-2, 0, 0}, {0, 0, 0}}).shape(), (Shape{0, 3}));
+}
+
+// Nx's pad takes the value as a tensor: the result is the promoted dtype, the value lands
+// bit for bit (NaN, -0) and the gradient reaches it, once per padded position.
+TEST(Movement, PadWithATensorValuePromotesAndKeepsItsBits) {
+  const Tensor t = make({1, 2, 3}, {3}, DType::s32);
+  const std::vector<PadAxis> config = {{-1, 2, 1}};  // {v, 2, v, 3, v, v}
+  const Tensor nan = scalar_tensor(NAN, DType::f32, &cpu());
+  const Tensor r = pad(t, nan, config);
+  EXPECT_EQ(r.dtype(), DType::f32);
+  const std::vector<float> got = r.to_vector<float>();
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[1], 2.0f);
+  EXPECT_EQ(got[3], 3.0f);
+  for (std::size_t i : {0u, 2u, 4u, 5u}) EXPECT_TRUE(std::isnan(got[i])) << i;
+  const std::vector<float> neg_zero =
+      pad(t, scalar_tensor(-0.0, DType::f32, &cpu()), config).to_vector<float>();
+  EXPECT_TRUE(std::signbit(neg_zero[0]) && std::signbit(neg_zero[5]));
+  // The same numbers as the scalar form on the promoted tensor, in every dtype pair.
+  const Tensor m = counting({2, 3}, DType::u8);
+  const std::vector<PadAxis> grid = {{1, -1, 1}, {-2, 2, 2}};
+  for (DType d : {DType::u8, DType::s16, DType::f16, DType::f64, DType::c64}) {
+    const Tensor v = scalar_tensor(7.0, d, &cpu());
+    const Tensor expected = pad(as_type(m, promote(DType::u8, d)), 7, grid);
+    EXPECT_TRUE(tensors_close(pad(m, v, grid), expected)) << dtype_name(d);
+    EXPECT_EQ(pad(m, v, grid).dtype(), expected.dtype()) << dtype_name(d);
+  }
+  // A config that changes nothing still promotes.
+  EXPECT_EQ(pad(t, nan, {{0, 0, 0}}).dtype(), DType::f32);
+  EXPECT_EQ(pad(counting({0, 2}), scalar_tensor(4.0, DType::f32, &cpu()), {{1, 0, 0}, {0, 0, 0}})
+                .to_vector<float>(),
+            (std::vector<float>{4, 4}));
+  const Tensor x = make({1, 2, 3}, {3}, DType::f64);
+  const std::vector<Tensor> g = grad(
+      [&](const std::vector<Tensor>& p) {
+        return std::vector<Tensor>{sum(pad(p[0], p[1], config))};
+      },
+      {x, scalar_tensor(0.5, DType::f64, &cpu())});
+  EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{0, 1, 1}));
+  EXPECT_EQ(g[1].item<double>(), 4.0);
+}
+
+TEST(Movement, PadWithATensorValueRejectsBadValues) {
+  const Tensor t = counting({2, 2}, DType::f32);
+  expect_error<ShapeError>(
+      [&] {
+        pad(t, full({2}, 1, DType::f32, &cpu()), {{1, 1, 0}, {0, 0, 0}});
+      },
+      {"[pad] the pad value must be a rank-0 tensor, got f32 {2}"});
+  expect_error<Error>([&] { pad(t, Tensor(), {{1, 1, 0}, {0, 0, 0}}); }, {"[pad]"});
+  expect_error<ShapeError>(
+      [&] {
+        pad(t, scalar_tensor(1.0, DType::f32, &cpu()), {{1, 1, 0}});
+      },
+      {"[pad]"});
 }
 
 TEST(Movement, PadThenNegativePadIsIdentity) {
