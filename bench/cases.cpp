@@ -203,19 +203,22 @@ const std::map<std::string, Maker>& makers() {
 #undef VKT_REDUCE_MAKER
     r["argmax"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argmax", s, {{seed_data(n, s)}},
-                    [](const std::vector<Tensor>& in) { return argmax(in[0], 1); });
+      return simple("argmax", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {
+        return argmax(in[0], 1, false, TieBreak::low, DType::s64);
+      });
     };
     // The flat argmax (every element, one index): the full reduction issue 9's goal names.
     r["argmax_all"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argmax_all", s, {{seed_data(n, s)}},
-                    [](const std::vector<Tensor>& in) { return argmax(in[0]); });
+      return simple("argmax_all", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {
+        return argmax(in[0], std::nullopt, false, TieBreak::low, DType::s64);
+      });
     };
     r["argmin"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
-      return simple("argmin", s, {{seed_data(n, s)}},
-                    [](const std::vector<Tensor>& in) { return argmin(in[0], 1); });
+      return simple("argmin", s, {{seed_data(n, s)}}, [](const std::vector<Tensor>& in) {
+        return argmin(in[0], 1, false, TieBreak::low, DType::s64);
+      });
     };
 #define VKT_WINDOW_MAKER(name)                                                       \
   r[#name] = [](std::int64_t n) {                                                    \
@@ -279,7 +282,9 @@ const std::map<std::string, Maker>& makers() {
     r["argsort"] = [](std::int64_t n) {
       const Shape s = square_ish(n);
       return simple("argsort", s, {{reverse(seed_data(n, s), {1})}},
-                    [](const std::vector<Tensor>& in) { return argsort(in[0], 1); });
+                    [](const std::vector<Tensor>& in) {
+                      return argsort(in[0], 1, Direction::asc, DType::s64);
+                    });
     };
     // The same data as one flat line: the radix sort's path on every device (issue 9's 16M).
     r["sort_flat"] = [](std::int64_t n) {
@@ -288,7 +293,9 @@ const std::map<std::string, Maker>& makers() {
     };
     r["argsort_flat"] = [](std::int64_t n) {
       return simple("argsort_flat", {n}, {{reverse(seed_data(n, {n}), {0})}},
-                    [](const std::vector<Tensor>& in) { return argsort(in[0], 0); });
+                    [](const std::vector<Tensor>& in) {
+                      return argsort(in[0], 0, Direction::asc, DType::s64);
+                    });
     };
     r["top_k"] = [](std::int64_t n) {
       const Shape s = square_ish(n);

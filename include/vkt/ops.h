@@ -109,10 +109,13 @@ Tensor product(const Tensor& t, const Axes& axes = {}, bool keep_axes = false);
 Tensor reduce_max(const Tensor& t, const Axes& axes = {}, bool keep_axes = false);
 Tensor reduce_min(const Tensor& t, const Axes& axes = {}, bool keep_axes = false);
 enum class TieBreak { low, high };
+// `type` is the indices' dtype (Nx's :type): s32 by default as in Nx and JAX, any integer
+// dtype that holds every index of the reduced axis (else a TypeError naming both). The
+// kernels make s64 indices; another type converts them (one pass over the output).
 Tensor argmax(const Tensor& t, std::optional<std::int64_t> axis = std::nullopt,
-              bool keep_axis = false, TieBreak tie_break = TieBreak::low);
+              bool keep_axis = false, TieBreak tie_break = TieBreak::low, DType type = DType::s32);
 Tensor argmin(const Tensor& t, std::optional<std::int64_t> axis = std::nullopt,
-              bool keep_axis = false, TieBreak tie_break = TieBreak::low);
+              bool keep_axis = false, TieBreak tie_break = TieBreak::low, DType type = DType::s32);
 
 // ---- windows ----
 struct WindowOptions {
@@ -207,7 +210,9 @@ Tensor window_reduce_typed(const Tensor& t, T acc, const Shape& window, const Wi
 // ---- sorting and scans ----
 enum class Direction { asc, desc };
 Tensor sort(const Tensor& t, std::int64_t axis = -1, Direction dir = Direction::asc);
-Tensor argsort(const Tensor& t, std::int64_t axis = -1, Direction dir = Direction::asc);
+// argsort's `type`: as argmax's (s32 by default, as in Nx).
+Tensor argsort(const Tensor& t, std::int64_t axis = -1, Direction dir = Direction::asc,
+               DType type = DType::s32);
 // {values, s64 indices} of the k largest along the last axis, largest first.
 std::pair<Tensor, Tensor> top_k(const Tensor& t, std::int64_t k);
 Tensor cumulative_sum(const Tensor& t, std::int64_t axis = 0, bool reverse = false);

@@ -24,6 +24,12 @@ Tensor reduce_over(Reduction f, py::object x, py::object axis, bool keepdims) {
   return without_gil_if_long(t, [&] { return f(t, axes, keepdims); });
 }
 
+// The indices' dtype of argmax/argmin/argsort: NumPy's int64 unless named (C++ and Nx
+// default to s32; Python follows NumPy, whose users index with int64).
+DType index_dtype_arg(py::handle dtype) {
+  return dtype.is_none() ? DType::s64 : dtype_arg(dtype);
+}
+
 TieBreak tie_arg(const std::string& s) {
   if (s == "low") return TieBreak::low;
   if (s == "high") return TieBreak::high;
@@ -300,20 +306,26 @@ void define_reductions(py::module_& m) {
   }
   m.def(
       "argmax",
-      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
+      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie,
+         py::object dtype) {
         const Tensor t = tensor_arg(x);
         const TieBreak b = tie_arg(tie);
-        return without_gil_if_long(t, [&] { return argmax(t, axis, keepdims, b); });
+        const DType type = index_dtype_arg(dtype);
+        return without_gil_if_long(t, [&] { return argmax(t, axis, keepdims, b, type); });
       },
-      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
+      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low",
+      arg("dtype") = py::none());
   m.def(
       "argmin",
-      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie) {
+      [](py::object x, std::optional<std::int64_t> axis, bool keepdims, const std::string& tie,
+         py::object dtype) {
         const Tensor t = tensor_arg(x);
         const TieBreak b = tie_arg(tie);
-        return without_gil_if_long(t, [&] { return argmin(t, axis, keepdims, b); });
+        const DType type = index_dtype_arg(dtype);
+        return without_gil_if_long(t, [&] { return argmin(t, axis, keepdims, b, type); });
       },
-      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low");
+      arg("x"), arg("axis") = py::none(), arg("keepdims") = false, arg("tie_break") = "low",
+      arg("dtype") = py::none());
   using Scan = Tensor (*)(const Tensor&, std::int64_t, bool);
   const std::pair<const char*, Scan> kScans[] = {{"cumulative_sum", &cumulative_sum},
                                                  {"cumulative_product", &cumulative_product},
@@ -359,12 +371,13 @@ void define_sort_and_linalg(py::module_& m) {
       arg("x"), arg("axis") = -1, arg("descending") = false);
   m.def(
       "argsort",
-      [](py::object x, std::int64_t axis, bool descending) {
+      [](py::object x, std::int64_t axis, bool descending, py::object dtype) {
         const Tensor t = tensor_arg(x);
         const Direction d = descending ? Direction::desc : Direction::asc;
-        return without_gil_if_long(t, [&] { return argsort(t, axis, d); });
+        const DType type = index_dtype_arg(dtype);
+        return without_gil_if_long(t, [&] { return argsort(t, axis, d, type); });
       },
-      arg("x"), arg("axis") = -1, arg("descending") = false);
+      arg("x"), arg("axis") = -1, arg("descending") = false, arg("dtype") = py::none());
   m.def(
       "top_k",
       [](py::object x, std::int64_t k) {

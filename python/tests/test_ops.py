@@ -83,6 +83,24 @@ def test_reduction_keepdims_and_arg_reductions(device):
     np.testing.assert_array_equal(vt.sort(x, axis=0).numpy(), np.sort(A, axis=0))
 
 
+def test_arg_reductions_index_dtype(device):
+    x = on(device, A)
+    # NumPy's int64 by default; Nx's :type through dtype=.
+    assert vt.argmax(x, axis=1).dtype == vt.int64
+    assert vt.argsort(x).dtype == vt.int64
+    for name in ("int32", "uint8", "int16"):
+        dtype = getattr(vt, name)
+        assert vt.argmax(x, axis=1, dtype=dtype).dtype == dtype
+        np.testing.assert_array_equal(vt.argmin(x, dtype=dtype).numpy(), np.argmin(A))
+        np.testing.assert_array_equal(vt.argsort(x, axis=0, dtype=dtype).numpy(),
+                                      np.argsort(A, axis=0, kind="stable"))
+    long_row = on(device, np.arange(300, dtype=np.float32))
+    with pytest.raises(vt.TypeError, match=r"\[argmax\] index 299 does not fit the index type u8"):
+        vt.argmax(long_row, dtype=vt.uint8)
+    with pytest.raises(vt.TypeError, match=r"\[argsort\] the index type must be an integer"):
+        vt.argsort(x, dtype=vt.float32)
+
+
 def test_movement_and_joining(device):
     x = on(device, A)
     np.testing.assert_array_equal(vt.transpose(x).numpy(), A.T)

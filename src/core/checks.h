@@ -41,6 +41,10 @@ inline void check_rank_zero(std::string_view op, std::string_view role, const Te
   }
 }
 
+// The index dtype of argmax/argmin/argsort (Nx's :type): an integer dtype whose range holds
+// `largest`, the greatest index the op can return; a TypeError naming both otherwise.
+void check_index_type(std::string_view op, DType type, std::int64_t largest);
+
 // The most bytes one tensor may have: 256 TiB, more than any machine's memory and far from
 // the wrap-around of int64 and size_t arithmetic, so no size computed below it overflows.
 inline constexpr std::int64_t kMaxTensorBytes = std::int64_t{1} << 48;

@@ -1,5 +1,5 @@
 // Reductions (all, any, sum, product, reduce_max, reduce_min) and arg-reductions (argmax,
-// argmin): axis rules and output dtype/shape, then dispatch.
+// argmin): axis rules and output dtype/shape, then dispatch; the index type's check.
 #include <string>
 
 #include "core/checks.h"
@@ -41,7 +41,7 @@ Tensor reduce(Op op, const Tensor& t, const Axes& axes, bool keep_axes) {
 }
 
 Tensor arg_reduce(Op op, const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis,
-                  TieBreak tie_break) {
+                  TieBreak tie_break, DType type) {
   const std::string name(op_name(op));
   detail::check_defined(name, t);
   std::int64_t a = -1;
@@ -65,14 +65,33 @@ Tensor arg_reduce(Op op, const Tensor& t, std::optional<std::int64_t> axis, bool
         name, "cannot reduce " + std::string(axis ? "axis " + std::to_string(*axis) : "tensor") +
                   " of size 0 (input " + detail::describe(t) + ")");
   }
-  return detail::dispatch({op,
-                           {t},
-                           ArgReduceParams{a, keep_axis, tie_break == TieBreak::high},
-                           DType::s64,
-                           std::move(out_shape)});
+  detail::check_index_type(name, type, reduced_size - 1);
+  const Tensor indices =
+      detail::dispatch({op,
+                        {t},
+                        ArgReduceParams{a, keep_axis, tie_break == TieBreak::high},
+                        DType::s64,
+                        std::move(out_shape)});
+  return type == DType::s64 ? indices : as_type(indices, type);
 }
 
 }  // namespace
+
+namespace detail {
+
+void check_index_type(std::string_view op, DType type, std::int64_t largest) {
+  if (!is_integer(type)) {
+    fail<TypeError>(
+        op, "the index type must be an integer dtype, got " + std::string(dtype_name(type)));
+  }
+  const int value_bits = bit_width(type) - (is_signed_integer(type) ? 1 : 0);
+  if (value_bits < 63 && largest > (std::int64_t{1} << value_bits) - 1) {
+    fail<TypeError>(op, "index " + std::to_string(largest) + " does not fit the index type " +
+                            std::string(dtype_name(type)) + " (s64 holds it)");
+  }
+}
+
+}  // namespace detail
 
 Tensor all(const Tensor& t, const Axes& axes, bool keep_axes) {
   return reduce(Op::all, t, axes, keep_axes);
@@ -93,13 +112,13 @@ Tensor reduce_min(const Tensor& t, const Axes& axes, bool keep_axes) {
   return reduce(Op::reduce_min, t, axes, keep_axes);
 }
 
-Tensor argmax(const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis,
-              TieBreak tie_break) {
-  return arg_reduce(Op::argmax, t, axis, keep_axis, tie_break);
+Tensor argmax(const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis, TieBreak tie_break,
+              DType type) {
+  return arg_reduce(Op::argmax, t, axis, keep_axis, tie_break, type);
 }
-Tensor argmin(const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis,
-              TieBreak tie_break) {
-  return arg_reduce(Op::argmin, t, axis, keep_axis, tie_break);
+Tensor argmin(const Tensor& t, std::optional<std::int64_t> axis, bool keep_axis, TieBreak tie_break,
+              DType type) {
+  return arg_reduce(Op::argmin, t, axis, keep_axis, tie_break, type);
 }
 
 }  // namespace vkt

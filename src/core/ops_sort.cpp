@@ -24,8 +24,12 @@ Tensor sort(const Tensor& t, std::int64_t axis, Direction dir) {
   return sort_like(Op::sort, "sort", t, axis, dir);
 }
 
-Tensor argsort(const Tensor& t, std::int64_t axis, Direction dir) {
-  return sort_like(Op::argsort, "argsort", t, axis, dir);
+Tensor argsort(const Tensor& t, std::int64_t axis, Direction dir, DType type) {
+  detail::check_defined("argsort", t);
+  const std::int64_t line = t.rank() == 0 ? 1 : t.dim(normalize_axis("argsort", axis, t.rank()));
+  detail::check_index_type("argsort", type, line - 1);
+  const Tensor indices = sort_like(Op::argsort, "argsort", t, axis, dir);
+  return type == DType::s64 ? indices : as_type(indices, type);
 }
 
 namespace detail {

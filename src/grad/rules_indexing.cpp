@@ -190,8 +190,9 @@ Tensors d_clip(const RuleArgs& r) {
 // Nx: g put back through the inverse of the (stable) sorting permutation.
 Tensors d_sort(const RuleArgs& r) {
   const auto& p = std::get<SortParams>(r.node.params);
-  const Tensor order = argsort(r.in[0], p.axis, p.descending ? Direction::desc : Direction::asc);
-  return {take_along_axis(r.g, argsort(order, p.axis), p.axis)};
+  const Tensor order =
+      argsort(r.in[0], p.axis, p.descending ? Direction::desc : Direction::asc, DType::s64);
+  return {take_along_axis(r.g, argsort(order, p.axis, Direction::asc, DType::s64), p.axis)};
 }
 
 // cumulative_max/min: each output's cotangent goes to the element it holds, the first of

@@ -175,7 +175,7 @@ TEST_F(FloatFindings, FlushDoesNotChangeDecisions) {
   const float rmax = reduce_max(transfer(f32({0.0f, 1e-40f, -0.0f}), gpu())).to_vector<float>()[0];
   EXPECT_EQ(std::bit_cast<std::uint32_t>(rmax), std::bit_cast<std::uint32_t>(1e-40f));
   const std::int64_t amin =
-      argmin(transfer(f32({1e-45f, 0.0f, 2e-45f}), gpu())).to_vector<std::int64_t>()[0];
+      argmin(transfer(f32({1e-45f, 0.0f, 2e-45f}), gpu())).item<std::int64_t>();
   EXPECT_EQ(amin, 1);
 }
 

@@ -32,7 +32,8 @@ class Gen final : public Builder {
       : rng_(seed),
         later_rng_(seed ^ kLaterStream),
         complex_rng_(seed ^ kComplexStream),
-        large_rng_(seed ^ kLargeStream) {
+        large_rng_(seed ^ kLargeStream),
+        index_type_rng_(seed ^ kIndexTypeStream) {
     p_.seed = seed;
   }
 
@@ -76,10 +77,20 @@ class Gen final : public Builder {
   static constexpr std::uint64_t kLaterStream = 0x5deece66dull;
   static constexpr std::uint64_t kComplexStream = 0xc0ffee5eedull;
   static constexpr std::uint64_t kLargeStream = 0x6c6f6e67ull;  // "long"
+  // The index dtype of argmax/argmin/argsort (their `type`), drawn apart so the main stream's
+  // programs stay as recorded.
+  static constexpr std::uint64_t kIndexTypeStream = 0x696478ull;  // "idx"
   // Programs with a long-rows stage: enough to reach every multi-pass path within a CI
   // run, few enough that the small programs' variety keeps most of the time.
   static constexpr double kLargeShare = 0.125;
-  Rng rng_, later_rng_, complex_rng_, large_rng_;
+  Rng rng_, later_rng_, complex_rng_, large_rng_, index_type_rng_;
+
+  // s32 (the default) and s64 most often; u8 and s16 also meet axes they cannot index.
+  std::int64_t index_type() {
+    static const std::vector<DType> kTypes = {DType::s32, DType::s32, DType::s64,
+                                              DType::s64, DType::u8,  DType::s16};
+    return static_cast<std::int64_t>(index_type_rng_.pick(kTypes));
+  }
   std::int64_t result_limit_ = kMaxResult;
   int next_pick_ = -1;  // pick()'s next answer when set
   Program p_;
@@ -416,6 +427,7 @@ class Gen final : public Builder {
         if (rng_.chance(0.7)) n.ints["axis"] = {axis(r)};
         n.ints["keep"] = {rng_.chance(0.3) ? 1 : 0};
         n.ints["tie_high"] = {rng_.chance(0.3) ? 1 : 0};
+        n.ints["type"] = {index_type()};
         break;
       }
       case 24: {
@@ -434,6 +446,7 @@ class Gen final : public Builder {
         } else {
           n.ints["axis"] = {axis(r)};
           n.ints["descending"] = {rng_.chance(0.5) ? 1 : 0};
+          n.ints["type"] = {index_type()};
         }
         break;
       }

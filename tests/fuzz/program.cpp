@@ -19,6 +19,11 @@ std::int64_t int0(const Node& n, const std::string& key, std::int64_t fallback =
   const auto& v = ints(n, key);
   return v.empty() ? fallback : v[0];
 }
+// argmax/argmin/argsort's index dtype; a program recorded before it was drawn made s64.
+DType index_type(const Node& n) {
+  return static_cast<DType>(int0(n, "type", static_cast<std::int64_t>(DType::s64)));
+}
+
 std::optional<std::int64_t> maybe(const Node& n, const std::string& key) {
   const auto& v = ints(n, key);
   return v.empty() ? std::nullopt : std::optional<std::int64_t>(v[0]);
@@ -163,12 +168,15 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
     const auto axis = maybe(n, "axis");
     const bool keep = int0(n, "keep") != 0;
     const TieBreak tie = int0(n, "tie_high") != 0 ? TieBreak::high : TieBreak::low;
-    return op == "argmax" ? argmax(x(0), axis, keep, tie) : argmin(x(0), axis, keep, tie);
+    const DType type = index_type(n);
+    return op == "argmax" ? argmax(x(0), axis, keep, tie, type)
+                          : argmin(x(0), axis, keep, tie, type);
   }
   if (is_family(op, OpFamily::window)) return window(op, x(0), n);
   if (op == "sort" || op == "argsort") {
     const Direction dir = int0(n, "descending") != 0 ? Direction::desc : Direction::asc;
-    return op == "sort" ? sort(x(0), int0(n, "axis"), dir) : argsort(x(0), int0(n, "axis"), dir);
+    return op == "sort" ? sort(x(0), int0(n, "axis"), dir)
+                        : argsort(x(0), int0(n, "axis"), dir, index_type(n));
   }
   if (op == "top_k.values") return top_k(x(0), int0(n, "k")).first;
   if (op == "top_k.indices") return top_k(x(0), int0(n, "k")).second;

@@ -26,7 +26,9 @@ Tensor run_golden(const testing::GoldenCase& c) {
       const bool keep = p.at("keep_axis").get<bool>();
       const TieBreak tie =
           p.at("tie_break").get<std::string>() == "high" ? TieBreak::high : TieBreak::low;
-      return op == Op::argmax ? argmax(t, axis, keep, tie) : argmin(t, axis, keep, tie);
+      // NumPy's indices are int64.
+      return op == Op::argmax ? argmax(t, axis, keep, tie, DType::s64)
+                              : argmin(t, axis, keep, tie, DType::s64);
     }
     case OpFamily::window: {
       const Shape window = p.at("window").get<Shape>();

@@ -16,7 +16,8 @@ Tensor run_case(const testing::GoldenCase& c) {
   if (c.op == "sort" || c.op == "argsort") {
     const Direction dir = p.at("descending").get<bool>() ? Direction::desc : Direction::asc;
     const std::int64_t axis = p.at("axis").get<std::int64_t>();
-    return c.op == "sort" ? sort(in[0], axis, dir) : argsort(in[0], axis, dir);
+    // NumPy's indices are int64.
+    return c.op == "sort" ? sort(in[0], axis, dir) : argsort(in[0], axis, dir, DType::s64);
   }
   if (c.op == "top_k") return detail::top_k_indices(in[0], p.at("k").get<std::int64_t>());
   if (c.op == "dot") {

@@ -321,7 +321,43 @@ TEST(ArgReduce, TieBreakLowAndHigh) {
   EXPECT_EQ(argmax(t, std::nullopt, false, TieBreak::high).item<std::int64_t>(), 3);
   EXPECT_EQ(argmin(t).item<std::int64_t>(), 4);
   EXPECT_EQ(argmin(t, std::nullopt, false, TieBreak::high).item<std::int64_t>(), 5);
-  EXPECT_EQ(argmax(t).dtype(), DType::s64);
+  EXPECT_EQ(argmax(t).dtype(), DType::s32);
+}
+
+// Nx's :type: s32 by default, any integer dtype on request, the same indices in each; a type
+// that cannot hold the axis's last index, or a non-integer one, is a TypeError naming both.
+TEST(ArgReduce, IndexTypeOption) {
+  std::vector<float> v(300, 1.0f);
+  v[255] = 7.0f;
+  v[3] = -7.0f;
+  const Tensor t = from_vector(v, Shape{300}, &cpu());
+  for (DType d : {DType::s32, DType::s64, DType::u16, DType::s16, DType::u64}) {
+    const Tensor a = argmax(t, 0, false, TieBreak::low, d);
+    EXPECT_EQ(a.dtype(), d);
+    EXPECT_EQ(a.item<std::int64_t>(), 255) << dtype_name(d);
+    EXPECT_EQ(argmin(t, std::nullopt, true, TieBreak::low, d).item<std::int64_t>(), 3);
+    EXPECT_EQ(argsort(t, 0, Direction::desc, d).dtype(), d);
+  }
+  EXPECT_EQ(argmax(t).dtype(), DType::s32);
+  EXPECT_EQ(argsort(t).dtype(), DType::s32);
+  // u8 holds the indices of an axis of 256, not of 300.
+  const Tensor rows = reshape(slice(t, {0}, {256}), {1, 256});
+  EXPECT_EQ(argmax(rows, 1, false, TieBreak::low, DType::u8).item<std::int64_t>(), 255);
+  try {
+    argmax(t, 0, false, TieBreak::low, DType::u8);
+    ADD_FAILURE() << "no throw";
+  } catch (const TypeError& e) {
+    EXPECT_STREQ(e.what(), "[argmax] index 299 does not fit the index type u8 (s64 holds it)");
+  }
+  EXPECT_THROW(argsort(t, 0, Direction::asc, DType::s8), TypeError);
+  EXPECT_NO_THROW(argsort(reshape(t, {3, 100}), 1, Direction::asc, DType::s8));
+  try {
+    argmin(t, 0, false, TieBreak::low, DType::f32);
+    ADD_FAILURE() << "no throw";
+  } catch (const TypeError& e) {
+    EXPECT_STREQ(e.what(), "[argmin] the index type must be an integer dtype, got f32");
+  }
+  EXPECT_THROW(argsort(t, 0, Direction::asc, DType::c64), TypeError);
 }
 
 TEST(ArgReduce, NaNIsTheExtremeFirstOrLast) {
@@ -339,11 +375,11 @@ TEST(ArgReduce, AxesKeepAxisAndRank0) {
   const Tensor t = make<float>({1, 9, 4, 2, 4, 7, 8, 0, 8, 3, -1, 3}, {2, 3, 2});
   const Tensor a1 = argmax(t, 1);
   EXPECT_EQ(a1.shape(), (Shape{2, 2}));
-  EXPECT_EQ(a1.to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 0, 0, 1}));
-  EXPECT_EQ(argmax(t, 1, true, TieBreak::high).to_vector<std::int64_t>(),
-            (std::vector<std::int64_t>{2, 0, 1, 2}));
+  EXPECT_EQ(a1.to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 0, 0, 1}));
+  EXPECT_EQ(argmax(t, 1, true, TieBreak::high).to_vector<std::int32_t>(),
+            (std::vector<std::int32_t>{2, 0, 1, 2}));
   EXPECT_EQ(argmax(t, 1, true).shape(), (Shape{2, 1, 2}));
-  EXPECT_EQ(argmin(t, -1).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 0, 1, 1, 0}));
+  EXPECT_EQ(argmin(t, -1).to_vector<std::int32_t>(), (std::vector<std::int32_t>{0, 1, 0, 1, 1, 0}));
   EXPECT_EQ(argmax(t, std::nullopt, true).shape(), (Shape{1, 1, 1}));
   EXPECT_EQ(argmax(t, std::nullopt, true).item<std::int64_t>(), 1);
   EXPECT_EQ(argmin(make<double>({4}, {})).item<std::int64_t>(), 0);

@@ -84,8 +84,8 @@ TEST(Sort, EveryDTypeBothAxesBothDirections) {
                      (dir == Direction::desc ? " desc" : " asc"));
         const auto idx = reference_argsort(vals, shape, a, dir == Direction::desc);
         const Tensor ai = argsort(t, axis, dir);
-        EXPECT_EQ(ai.dtype(), DType::s64);
-        EXPECT_EQ(ai.to_vector<std::int64_t>(), idx);
+        EXPECT_EQ(ai.dtype(), DType::s32);
+        EXPECT_EQ(as_type(ai, DType::s64).to_vector<std::int64_t>(), idx);
         const Tensor s = sort(t, axis, dir);
         EXPECT_TRUE(tensors_close(s, make(gather_line_values(vals, shape, a, idx), shape, dtype)));
       }
@@ -95,9 +95,9 @@ TEST(Sort, EveryDTypeBothAxesBothDirections) {
 
 TEST(Sort, StableWithDuplicatesInBothDirections) {
   const Tensor t = from_vector<std::int32_t>({3, 1, 3, 1, 2, 3});
-  EXPECT_EQ(argsort(t).to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 3, 4, 0, 2, 5}));
-  EXPECT_EQ(argsort(t, 0, Direction::desc).to_vector<std::int64_t>(),
-            (std::vector<std::int64_t>{0, 2, 5, 4, 1, 3}));
+  EXPECT_EQ(argsort(t).to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 3, 4, 0, 2, 5}));
+  EXPECT_EQ(argsort(t, 0, Direction::desc).to_vector<std::int32_t>(),
+            (std::vector<std::int32_t>{0, 2, 5, 4, 1, 3}));
   EXPECT_EQ(sort(t, 0, Direction::desc).to_vector<std::int32_t>(),
             (std::vector<std::int32_t>{3, 3, 3, 2, 1, 1}));
 }
@@ -107,10 +107,10 @@ TEST(Sort, NaNAboveInfinityAndSignedZerosEqual) {
   for (DType dtype : {DType::f16, DType::bf16, DType::f32, DType::f64}) {
     SCOPED_TRACE(dtype_name(dtype));
     const Tensor t = make(v, {8}, dtype);
-    EXPECT_EQ(argsort(t).to_vector<std::int64_t>(),
-              (std::vector<std::int64_t>{2, 7, 3, 5, 1, 4, 0, 6}));
-    EXPECT_EQ(argsort(t, -1, Direction::desc).to_vector<std::int64_t>(),
-              (std::vector<std::int64_t>{0, 6, 4, 1, 3, 5, 7, 2}));
+    EXPECT_EQ(argsort(t).to_vector<std::int32_t>(),
+              (std::vector<std::int32_t>{2, 7, 3, 5, 1, 4, 0, 6}));
+    EXPECT_EQ(argsort(t, -1, Direction::desc).to_vector<std::int32_t>(),
+              (std::vector<std::int32_t>{0, 6, 4, 1, 3, 5, 7, 2}));
     const std::vector<double> s = as_doubles(sort(t));
     EXPECT_TRUE(std::signbit(s[2]));  // -0.0 keeps its sign and its place before 0.0
     EXPECT_FALSE(std::signbit(s[3]));
@@ -129,8 +129,8 @@ TEST(Sort, IntegerExtremes) {
             (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(), -1, 0, 1,
                                        std::numeric_limits<std::int64_t>::max()}));
   const std::vector<std::uint64_t> u{5, ~std::uint64_t{0}, 0, std::uint64_t{1} << 63};
-  EXPECT_EQ(argsort(from_vector(u), 0, Direction::desc).to_vector<std::int64_t>(),
-            (std::vector<std::int64_t>{1, 3, 0, 2}));
+  EXPECT_EQ(argsort(from_vector(u), 0, Direction::desc).to_vector<std::int32_t>(),
+            (std::vector<std::int32_t>{1, 3, 0, 2}));
   const std::vector<std::int8_t> s8{-128, 127, 0, -1};
   EXPECT_EQ(sort(from_vector(s8)).to_vector<std::int8_t>(),
             (std::vector<std::int8_t>{-128, -1, 0, 127}));
@@ -140,12 +140,12 @@ TEST(Sort, ZeroSizeAndRankZero) {
   const Tensor empty = from_vector<float>({}, {0, 3});
   EXPECT_EQ(sort(empty, 0).shape(), (Shape{0, 3}));
   EXPECT_EQ(argsort(empty, 1).shape(), (Shape{0, 3}));
-  EXPECT_EQ(argsort(from_vector<float>({}, {3, 0}), 0).dtype(), DType::s64);
+  EXPECT_EQ(argsort(from_vector<float>({}, {3, 0}), 0).dtype(), DType::s32);
   const Tensor scalar = from_vector<float>({2.5f}, Shape{});
   EXPECT_EQ(sort(scalar).to_vector<float>(), std::vector<float>{2.5f});
   const Tensor ai = argsort(scalar, 0, Direction::desc);
   EXPECT_EQ(ai.shape(), Shape{});
-  EXPECT_EQ(ai.to_vector<std::int64_t>(), std::vector<std::int64_t>{0});
+  EXPECT_EQ(ai.to_vector<std::int32_t>(), std::vector<std::int32_t>{0});
 }
 
 // Sorted output is ordered, argsort is a permutation, and gathering by it gives the sort.
@@ -159,7 +159,7 @@ void check_random_property(const Shape& shape, std::int64_t axis, Direction dir,
   const Tensor t = make(raw, shape, dtype_of_v<T>);
   const std::vector<double> vals = as_doubles(t);
   const Tensor s = sort(t, axis, dir);
-  const Tensor ai = argsort(t, axis, dir);
+  const Tensor ai = argsort(t, axis, dir, DType::s64);
   const std::vector<std::int64_t> idx = ai.to_vector<std::int64_t>();
   EXPECT_EQ(idx, reference_argsort(vals, shape, axis, dir == Direction::desc));
   const std::vector<double> sv = as_doubles(s);
@@ -222,7 +222,8 @@ TEST(TopK, LongLinesAgreeWithDescendingArgsort) {
   std::vector<std::int32_t> v(3 * 2000);
   for (auto& x : v) x = dist(rng);
   const Tensor t = from_vector(v, {3, 2000});
-  const std::vector<std::int64_t> full = argsort(t, 1, Direction::desc).to_vector<std::int64_t>();
+  const std::vector<std::int64_t> full =
+      argsort(t, 1, Direction::desc, DType::s64).to_vector<std::int64_t>();
   for (std::int64_t k : {1, 7, 300, 2000}) {
     const std::vector<std::int64_t> got = detail::top_k_indices(t, k).to_vector<std::int64_t>();
     for (std::int64_t r = 0; r < 3; ++r) {
