@@ -88,11 +88,11 @@ inline std::vector<NxCallback> nx_named_callbacks() {
        "LinalgDecomposition.NxTriangularSolveExamples", ""},
       {"fft", "fft (fft2, rfft)", "fft", "Fft.MatchesDirectDftEveryLength", ""},
       {"ifft", "ifft (ifft2, irfft)", "ifft", "Fft.RoundTrips", ""},
-      // Nx.block's default implementations (linear algebra, cumulative ops, top_k, ...)
-      // are ops of their own here.
-      {"block", "cholesky, qr, lu, eigh, svd, solve, determinant, cumulative_*, top_k", "",
-       "LinalgGolden.MatchesNumpy",
-       "No Nx.block dispatch: each block's op is an op of its own, with no fallback function."},
+      // Nx.block: the inputs' backend's own implementation of a kind, else the fallback.
+      {"block", "block, register_block, has_block", "",
+       "Block.TheInputsBackendsOwnImplementationRunsInstead",
+       "Kinds are strings, not structs; Nx's linear-algebra, cumulative and top_k blocks are ops "
+       "of their own here."},
   };
 }
 

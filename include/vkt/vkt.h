@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vkt/backend.h"
+#include "vkt/block.h"
 #include "vkt/dtype.h"
 #include "vkt/error.h"
 #include "vkt/grad.h"

@@ -85,5 +85,6 @@ void register_bench_hooks(py::module_& m);
 void register_compile(py::module_& m);
 void register_option_ops(py::module_& m);
 void register_grad(py::module_& m);
+void register_block(py::module_& m);
 
 }  // namespace vkt::python

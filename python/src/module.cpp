@@ -10,5 +10,6 @@ PYBIND11_MODULE(_vktensor, m) {
   vkt::python::register_ops(m);
   vkt::python::register_compile(m);
   vkt::python::register_grad(m);
+  vkt::python::register_block(m);
   vkt::python::register_bench_hooks(m);
 }
