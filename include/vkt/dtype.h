@@ -11,6 +11,11 @@
 namespace vkt {
 
 // c64 / c128: complex numbers of two f32 / two f64 (real part first), as Nx's {:c, 64/128}.
+// The narrow dtypes (after c128, so earlier values keep their numbers): Nx's s2, s4, u2, u4,
+// f8 (E5M2) and f8_e4m3fn. A tensor stores one per byte (as EXLA and NumPy's ml_dtypes do:
+// an integer's two's-complement bits in the low bits, the rest zero; a float's code), and
+// from_bytes/to_bytes use Nx's packed binary (binary_nbytes). Ops other than as_type, copy
+// and those that only move words compute them in their wide type (narrow.h in the core).
 enum class DType : std::uint8_t {
   u8,
   u16,
@@ -25,28 +30,63 @@ enum class DType : std::uint8_t {
   f32,
   f64,
   c64,
-  c128
+  c128,
+  s2,
+  s4,
+  u2,
+  u4,
+  f8,
+  f8_e4m3fn
 };
 
 inline constexpr DType kRealDTypes[] = {DType::u8,  DType::u16,  DType::u32, DType::u64,
                                         DType::s8,  DType::s16,  DType::s32, DType::s64,
                                         DType::f16, DType::bf16, DType::f32, DType::f64};
 inline constexpr DType kComplexDTypes[] = {DType::c64, DType::c128};
-inline constexpr DType kAllDTypes[] = {DType::u8,  DType::u16, DType::u32, DType::u64, DType::s8,
-                                       DType::s16, DType::s32, DType::s64, DType::f16, DType::bf16,
-                                       DType::f32, DType::f64, DType::c64, DType::c128};
+// The dtypes with a C++ value type (visit_any_dtype): every dtype but the narrow ones.
+inline constexpr DType kValueDTypes[] = {
+    DType::u8,  DType::u16, DType::u32,  DType::u64, DType::s8,  DType::s16, DType::s32,
+    DType::s64, DType::f16, DType::bf16, DType::f32, DType::f64, DType::c64, DType::c128};
+
+inline constexpr DType kNarrowDTypes[] = {DType::s2, DType::s4, DType::u2,
+                                          DType::u4, DType::f8, DType::f8_e4m3fn};
+inline constexpr DType kAllDTypes[] = {
+    DType::u8,  DType::u16, DType::u32,  DType::u64, DType::s8,  DType::s16,      DType::s32,
+    DType::s64, DType::f16, DType::bf16, DType::f32, DType::f64, DType::c64,      DType::c128,
+    DType::s2,  DType::s4,  DType::u2,   DType::u4,  DType::f8,  DType::f8_e4m3fn};
 
 std::string_view dtype_name(DType d);
 // Parses "f32", "s64", ... ; throws TypeError on an unknown name.
 DType dtype_from_name(std::string_view name);
+// Bytes per element in a tensor's storage (1 for every narrow dtype).
 std::size_t itemsize(DType d);
-// Real floating point (f16, bf16, f32, f64); complex dtypes are neither float nor integer.
+// Real floating point (f8, f8_e4m3fn, f16, bf16, f32, f64); complex dtypes are neither
+// float nor integer.
 bool is_float(DType d);
 bool is_complex(DType d);
 bool is_integer(DType d);
 bool is_signed_integer(DType d);
 bool is_unsigned_integer(DType d);
+// Nx's size in bits (2 for s2, 8 for f8...).
 int bit_width(DType d);
+// s2, s4, u2, u4, f8, f8_e4m3fn.
+bool is_narrow(DType d);
+// The dtype a narrow one computes in, holding each of its values exactly: s8 for s2/s4, u8
+// for u2/u4, f32 for the f8s (f32's 24 bits make rounding its +, -, *, / and sqrt to 8 bits
+// the same as rounding the exact result once); d itself for the others.
+DType wide_type(DType d);
+// Bytes of n elements in Nx's binary (from_bytes, to_bytes): s2/s4/u2/u4 packed, the first
+// element in the high bits of the first byte, a last partial byte's low bits zero.
+std::size_t binary_nbytes(DType d, std::int64_t n);
+
+// A narrow dtype's values and codes (its storage byte), with as_type's semantics: to an
+// integer narrow type a float saturates (NaN gives 0) and an integer wraps; to f8 a value
+// rounds to nearest even once, overflow giving inf; to f8_e4m3fn, which has no infinity,
+// overflow and +-inf saturate at +-448 (Nx's rule); NaN keeps its sign (0x7f / 0xff).
+double narrow_to_double(DType d, std::uint8_t code);
+std::int64_t narrow_to_int(DType d, std::uint8_t code);  // integer narrow dtypes only
+std::uint8_t narrow_from_double(DType d, double v);
+std::uint8_t narrow_from_int(DType d, std::int64_t v);
 
 // Nx's type promotion: same kind keeps the wider; signed with unsigned gives a signed type
 // wide enough for both (capped at s64); float beats integer; f16 with bf16 gives f32;
@@ -175,6 +215,9 @@ namespace detail {
 // Thrown by visit_dtype on a complex dtype: the op table (dtypes column) keeps complex
 // tensors away from real-only kernels, so reaching it is a bug in a family's checks.
 [[noreturn]] void complex_reached_real_kernel(DType d);
+// Thrown by visit_dtype on a narrow dtype: the core computes those in their wide type, so
+// only conversions and word-moving kernels see them (by their codes).
+[[noreturn]] void narrow_reached_value_kernel(DType d);
 }  // namespace detail
 
 // Calls f(std::type_identity<T>{}) with T the value type of d, a real dtype (complex dtypes
@@ -209,6 +252,13 @@ decltype(auto) visit_dtype(DType d, F&& f) {
     case DType::c64:
     case DType::c128:
       detail::complex_reached_real_kernel(d);
+    case DType::s2:
+    case DType::s4:
+    case DType::u2:
+    case DType::u4:
+    case DType::f8:
+    case DType::f8_e4m3fn:
+      detail::narrow_reached_value_kernel(d);
   }
   return f(std::type_identity<float>{});  // unreachable: every enumerator is handled
 }

@@ -41,7 +41,9 @@ class Tensor {
   template <class T>
   std::span<const T> host_span() const;
 
-  // Consumer reads: copy the elements to the host (a download when on a device).
+  // Consumer reads: copy the elements to the host (a download when on a device). read_into
+  // copies the storage (nbytes(): a narrow dtype's element a byte); to_bytes gives Nx's
+  // binary (to_binary), s2/s4/u2/u4 packed as binary_nbytes says.
   template <class T>
   std::vector<T> to_vector() const;
   void read_into(std::span<std::byte> dst) const;
@@ -59,7 +61,9 @@ class Tensor {
   std::shared_ptr<Storage> storage_;
 };
 
-// Creation from host data; `backend` defaults to default_backend().
+// Creation from host data; `backend` defaults to default_backend(). `bytes` is Nx's binary
+// of the dtype (binary_nbytes(dtype, n) of them: s2/s4/u2/u4 packed, the first element in
+// the high bits; a last byte's unused low bits are ignored).
 Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape,
                   Backend* backend = nullptr);
 template <class T>
@@ -188,6 +192,12 @@ T Tensor::item() const {
     throw ShapeError("[item] needs a tensor of one element, got shape " + shape_str(shape_));
   }
   const std::vector<std::byte> bytes = to_bytes();
+  if (is_narrow(dtype_)) {
+    std::uint8_t code = static_cast<std::uint8_t>(bytes.at(0));
+    if (bit_width(dtype_) < 8) code = static_cast<std::uint8_t>(code >> (8 - bit_width(dtype_)));
+    if (is_integer(dtype_)) return convert<T>(narrow_to_int(dtype_, code));
+    return convert<T>(narrow_to_double(dtype_, code));
+  }
   return visit_any_dtype(dtype_, [&](auto tag) {
     using S = typename decltype(tag)::type;
     S v;

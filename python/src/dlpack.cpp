@@ -44,6 +44,11 @@ struct Exported {
 };
 
 DLDataType dl_type(DType d) {
+  if (is_narrow(d)) {  // DLPack packs sub-byte types; vktensor keeps a code per byte
+    throw TypeError("[__dlpack__] " + std::string(dtype_name(d)) +
+                    " has no DLPack export here (stored a byte an element); convert first, "
+                    "e.g. x.astype(vt.int8), or read Nx's binary with x.tobytes()");
+  }
   DLDataType t{};
   t.lanes = 1;
   t.bits = static_cast<std::uint8_t>(itemsize(d) * 8);
@@ -61,7 +66,7 @@ DLDataType dl_type(DType d) {
 
 DType from_dl_type(const DLDataType& t) {
   if (t.lanes == 1) {
-    for (DType d : kAllDTypes) {
+    for (DType d : kValueDTypes) {
       const DLDataType mine = dl_type(d);
       if (mine.code == t.code && mine.bits == t.bits) return d;
     }

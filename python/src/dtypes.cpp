@@ -13,20 +13,18 @@ struct DTypeName {
   const char* python;  // the Array API / NumPy name
   const char* numpy;   // NumPy's dtype string, empty where NumPy has none
 };
-constexpr std::array<DTypeName, 14> kNames = {{{DType::u8, "uint8", "u1"},
-                                               {DType::u16, "uint16", "u2"},
-                                               {DType::u32, "uint32", "u4"},
-                                               {DType::u64, "uint64", "u8"},
-                                               {DType::s8, "int8", "i1"},
-                                               {DType::s16, "int16", "i2"},
-                                               {DType::s32, "int32", "i4"},
-                                               {DType::s64, "int64", "i8"},
-                                               {DType::f16, "float16", "f2"},
-                                               {DType::bf16, "bfloat16", ""},
-                                               {DType::f32, "float32", "f4"},
-                                               {DType::f64, "float64", "f8"},
-                                               {DType::c64, "complex64", "c8"},
-                                               {DType::c128, "complex128", "c16"}}};
+// The narrow dtypes take ml_dtypes' and PyTorch's names; NumPy itself has none of them.
+constexpr std::array<DTypeName, 20> kNames = {
+    {{DType::u8, "uint8", "u1"},      {DType::u16, "uint16", "u2"},
+     {DType::u32, "uint32", "u4"},    {DType::u64, "uint64", "u8"},
+     {DType::s8, "int8", "i1"},       {DType::s16, "int16", "i2"},
+     {DType::s32, "int32", "i4"},     {DType::s64, "int64", "i8"},
+     {DType::f16, "float16", "f2"},   {DType::bf16, "bfloat16", ""},
+     {DType::f32, "float32", "f4"},   {DType::f64, "float64", "f8"},
+     {DType::c64, "complex64", "c8"}, {DType::c128, "complex128", "c16"},
+     {DType::s2, "int2", ""},         {DType::s4, "int4", ""},
+     {DType::u2, "uint2", ""},        {DType::u4, "uint4", ""},
+     {DType::f8, "float8_e5m2", ""},  {DType::f8_e4m3fn, "float8_e4m3fn", ""}}};
 
 const DTypeName& entry(DType d) {
   for (const DTypeName& n : kNames) {

@@ -103,6 +103,24 @@ void define_creation(py::module_& m) {
       },
       arg("x"), py::kw_only(), arg("device") = py::none(), arg("copy") = py::none());
   m.def(
+      "from_bytes",
+      [](py::buffer data, py::object dtype, py::object shape, py::object device) {
+        const py::buffer_info info = data.request();
+        py::ssize_t stride = info.itemsize;
+        for (py::ssize_t a = info.ndim; a-- > 0;) {
+          if (info.shape[a] > 1 && info.strides[a] != stride) {
+            throw ShapeError("[from_bytes] data must be C-contiguous bytes");
+          }
+          stride *= info.shape[a];
+        }
+        const auto* p = static_cast<const std::byte*>(info.ptr);
+        const auto n = static_cast<std::size_t>(info.size * info.itemsize);
+        return from_bytes(std::span<const std::byte>(p, n), dtype_arg(dtype), axes_arg(shape),
+                          device_arg(device));
+      },
+      "A tensor from Nx's binary (from_binary) of the dtype: int2/int4/uint2/uint4 packed.",
+      arg("data"), arg("dtype"), arg("shape"), arg("device") = py::none());
+  m.def(
       "full",
       [](py::object shape, py::object value, py::object dtype, py::object device) {
         const Scalar v = scalar_arg(value, "full");

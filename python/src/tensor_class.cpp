@@ -35,6 +35,8 @@ py::object item(const Tensor& t, const char* op) {
 // x.tolist(): nested lists of Python numbers, read to the host once.
 py::object to_list(const Tensor& t) {
   if (t.dtype() == DType::bf16) return to_list(as_type(t, DType::f32));
+  if (is_narrow(t.dtype()))
+    return to_list(as_type(t, is_float(t.dtype()) ? DType::f32 : wide_type(t.dtype())));
   const Tensor h = without_gil_if_long(t, [&] { return t.backend().is_cpu() ? t : t.to_cpu(); });
   return numpy_view(h, "tolist").attr("tolist")();
 }
@@ -132,6 +134,14 @@ void register_tensor(py::module_& m) {
   c.def_property_readonly("T", [](const Tensor& t) { return transpose(t); });
   c.def("item", [](const Tensor& t) { return item(t, "item"); });
   c.def("tolist", &to_list);
+  c.def(
+      "tobytes",
+      [](const Tensor& t) {
+        const std::vector<std::byte> b = without_gil_if_long(t, [&] { return t.to_bytes(); });
+        return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+      },
+      "Nx's binary of the elements (to_binary): int2/int4/uint2/uint4 packed, the first "
+      "element in the high bits of the first byte.");
   c.def("numpy", [](const Tensor& t) {
     if (t.backend().is_cpu()) return numpy_view(t, "numpy").attr("copy")();
     const Tensor h = without_gil_if_long(t, [&] { return t.to_cpu(); });

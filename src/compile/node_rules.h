@@ -31,8 +31,18 @@ inline bool implicit_broadcast(const GraphNode& n) {
   return true;
 }
 
+// Narrow dtypes run op by op: no fused kernel reads or writes their codes.
+inline bool touches_narrow(const GraphNode& n) {
+  if (is_narrow(n.dtype)) return true;
+  for (const auto& a : n.args) {
+    if (is_narrow(a.dtype)) return true;
+  }
+  return false;
+}
+
 inline bool fusible(const GraphNode& n) {
-  return n.kind == GraphNode::Kind::op && (fusible_op(n.op) || implicit_broadcast(n));
+  return n.kind == GraphNode::Kind::op && !touches_narrow(n) &&
+         (fusible_op(n.op) || implicit_broadcast(n));
 }
 
 // The group's value that node n's op computes; the caller adds its arguments.

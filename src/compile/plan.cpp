@@ -340,7 +340,8 @@ Tensor Plan::resolve(const ValueRef& ref, const std::vector<Tensor>& values) con
   }
   if (!t.defined())
     throw Error("[compile] internal: value of node " + std::to_string(i) + " missing");
-  if (ref.dtype != t.dtype()) t = bitcast(t, ref.dtype);
+  // The traced alias (a user's bitcast, or the core's u8 view of a narrow dtype's codes).
+  if (ref.dtype != t.dtype()) t = Tensor(ref.dtype, t.shape(), t.storage());
   if (ref.shape != t.shape()) t = reshape(t, ref.shape);
   return t;
 }

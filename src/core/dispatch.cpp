@@ -11,6 +11,7 @@
 #include "common/settings.h"
 #include "core/checks.h"
 #include "core/legacy_policy.h"
+#include "core/narrow.h"
 #include "vkt/backend.h"
 #include "vkt/backend/op_info.h"
 #include "vkt/error.h"
@@ -231,6 +232,7 @@ Tensor dispatch(OpCall call) {
                                             ", got " + describe(t));
     }
   }
+  if (needs_narrow_rewrite(call)) return dispatch_narrow(std::move(call));
   Backend& b = pick_backend(call);
   if (b.takes_every_call()) {  // the cpu, or vkt::compile's tracer recording the call
     move_inputs(call, b);

@@ -36,6 +36,18 @@ std::string_view dtype_name(DType d) {
       return "c64";
     case DType::c128:
       return "c128";
+    case DType::s2:
+      return "s2";
+    case DType::s4:
+      return "s4";
+    case DType::u2:
+      return "u2";
+    case DType::u4:
+      return "u4";
+    case DType::f8:
+      return "f8";
+    case DType::f8_e4m3fn:
+      return "f8_e4m3fn";
   }
   return "?";
 }
@@ -48,7 +60,32 @@ DType dtype_from_name(std::string_view name) {
 }
 
 std::size_t itemsize(DType d) {
-  return static_cast<std::size_t>(bit_width(d) / 8);
+  return is_narrow(d) ? 1 : static_cast<std::size_t>(bit_width(d) / 8);
+}
+
+bool is_narrow(DType d) {
+  return d >= DType::s2;
+}
+
+DType wide_type(DType d) {
+  switch (d) {
+    case DType::s2:
+    case DType::s4:
+      return DType::s8;
+    case DType::u2:
+    case DType::u4:
+      return DType::u8;
+    case DType::f8:
+    case DType::f8_e4m3fn:
+      return DType::f32;
+    default:
+      return d;
+  }
+}
+
+std::size_t binary_nbytes(DType d, std::int64_t n) {
+  const auto bits = static_cast<std::size_t>(n) * static_cast<std::size_t>(bit_width(d));
+  return (bits + 7) / 8;
 }
 
 int bit_width(DType d) {
@@ -72,18 +109,30 @@ int bit_width(DType d) {
       return 64;
     case DType::c128:
       return 128;
+    case DType::s2:
+    case DType::u2:
+      return 2;
+    case DType::s4:
+    case DType::u4:
+      return 4;
+    case DType::f8:
+    case DType::f8_e4m3fn:
+      return 8;
   }
   return 0;
 }
 
 bool is_float(DType d) {
-  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64 ||
+         d == DType::f8 || d == DType::f8_e4m3fn;
 }
 bool is_signed_integer(DType d) {
-  return d == DType::s8 || d == DType::s16 || d == DType::s32 || d == DType::s64;
+  return d == DType::s8 || d == DType::s16 || d == DType::s32 || d == DType::s64 ||
+         d == DType::s2 || d == DType::s4;
 }
 bool is_unsigned_integer(DType d) {
-  return d == DType::u8 || d == DType::u16 || d == DType::u32 || d == DType::u64;
+  return d == DType::u8 || d == DType::u16 || d == DType::u32 || d == DType::u64 ||
+         d == DType::u2 || d == DType::u4;
 }
 bool is_complex(DType d) {
   return d == DType::c64 || d == DType::c128;
@@ -95,6 +144,10 @@ bool is_integer(DType d) {
 namespace {
 DType signed_of_width(int bits) {
   switch (bits) {
+    case 2:
+      return DType::s2;
+    case 4:
+      return DType::s4;
     case 8:
       return DType::s8;
     case 16:
@@ -118,6 +171,9 @@ DType promote(DType a, DType b) {
     if ((a == DType::bf16 && b == DType::f16) || (a == DType::f16 && b == DType::bf16)) {
       return DType::f32;
     }
+    // Of two 8-bit formats neither holds the other; f16 holds both exactly (Nx's merge
+    // would keep whichever came first).
+    if (bit_width(a) == 8 && bit_width(b) == 8) return DType::f16;
     return bit_width(a) >= bit_width(b) ? a : b;
   }
   if (fa) return a;
@@ -148,6 +204,10 @@ namespace detail {
 void complex_reached_real_kernel(DType d) {
   throw Unsupported("[dtype] a real-only kernel was handed " + std::string(dtype_name(d)) +
                     " (the op's dtype checks should have refused it)");
+}
+void narrow_reached_value_kernel(DType d) {
+  throw Unsupported("[dtype] a value kernel was handed " + std::string(dtype_name(d)) +
+                    " (the core computes narrow dtypes in their wide type)");
 }
 void throw_not_complex(DType d) {
   throw TypeError("[dtype] expected c64 or c128, got " + std::string(dtype_name(d)));

@@ -7,10 +7,12 @@
 #include <complex>
 #include <cstring>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/checks.h"
+#include "core/narrow.h"
 #include "vkt/tensor.h"
 
 namespace vkt {
@@ -18,22 +20,16 @@ namespace {
 
 // The shortest decimal digits that read back as `v` in its own type T (which may be a half
 // type): digits without trailing zeros and the power of ten of the last digit.
-template <class T>
-std::pair<std::string, int> shortest_digits(T v) {
-  const double x = std::fabs(static_cast<double>(v));
+// `reads_back(d)` says whether the decimal d reads back as |v|.
+template <class ReadsBack>
+std::pair<std::string, int> shortest_digits_of(double x, const ReadsBack& reads_back) {
   char buf[64];
   for (int precision = 0; precision < 17; ++precision) {
     const auto res =
         std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific, precision);
     double back = 0;
     std::from_chars(buf, res.ptr, back, std::chars_format::scientific);
-    bool same = false;
-    if constexpr (std::is_same_v<T, double>) {
-      same = back == x;
-    } else {
-      same = static_cast<double>(static_cast<float>(T(static_cast<float>(back)))) == x;
-    }
-    if (!same && precision < 16) continue;
+    if (!reads_back(back) && precision < 16) continue;
     // buf: d[.ddd]e[+-]XX
     std::string mantissa, exponent;
     const char* p = buf;
@@ -49,6 +45,18 @@ std::pair<std::string, int> shortest_digits(T v) {
     return {mantissa, exp10};
   }
   return {"0", 0};
+}
+
+template <class T>
+std::pair<std::string, int> shortest_digits(T v) {
+  const double x = std::fabs(static_cast<double>(v));
+  return shortest_digits_of(x, [&](double back) {
+    if constexpr (std::is_same_v<T, double>) {
+      return back == x;
+    } else {
+      return static_cast<double>(static_cast<float>(T(static_cast<float>(back)))) == x;
+    }
+  });
 }
 
 // Nx.Ryu's insert_decimal (Erlang's short float format): plain digits or scientific,
@@ -91,6 +99,30 @@ std::string number_str(T v) {
     const auto [digits, place] = shortest_digits(v);
     return sign + insert_decimal(place, digits, std::is_same_v<T, double>);
   }
+}
+
+// A narrow dtype's elements from Nx's binary: integers, or the shortest decimals that read
+// back as the same 8-bit float.
+std::vector<std::string> narrow_values(DType d, std::span<const std::byte> binary, std::size_t n) {
+  std::vector<std::uint8_t> codes(n);
+  detail::unpack_narrow(d, binary, codes);
+  std::vector<std::string> out;
+  for (std::uint8_t c : codes) {
+    if (is_integer(d)) {
+      out.push_back(std::to_string(narrow_to_int(d, c)));
+      continue;
+    }
+    const double v = narrow_to_double(d, c);
+    if (std::isnan(v) || std::isinf(v) || v == 0) {
+      out.push_back(number_str(v));
+      continue;
+    }
+    const std::uint8_t magnitude = c & 0x7f;
+    const auto [digits, place] = shortest_digits_of(
+        std::fabs(v), [&](double back) { return narrow_from_double(d, back) == magnitude; });
+    out.push_back((std::signbit(v) ? "-" : "") + insert_decimal(place, digits, false));
+  }
+  return out;
 }
 
 // Complex numbers as Nx's Complex prints them: "1.0+2.0i", "1.0-2.0i", "NaN+Infi".
@@ -158,14 +190,18 @@ std::string inspect(const Tensor& t, std::int64_t limit) {
   const std::int64_t wanted = limit < t.size() ? limit + 1 : t.size();
   const std::vector<std::byte> bytes = t.to_bytes(wanted);
   std::vector<std::string> values(static_cast<std::size_t>(wanted));
-  visit_any_dtype(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      T v;
-      std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
-      values[i] = number_str(v);
-    }
-  });
+  if (is_narrow(t.dtype())) {
+    values = narrow_values(t.dtype(), bytes, values.size());
+  } else {
+    visit_any_dtype(t.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        T v;
+        std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+        values[i] = number_str(v);
+      }
+    });
+  }
   Printer printer{values, t.shape(), 0, limit, {}};
   printer.chunk(0, 2);
   return header + "\n  " + printer.out + "\n>";

@@ -53,13 +53,15 @@ Tensor as_type(const Tensor& t, DType dtype) {
 
 Tensor bitcast(const Tensor& t, DType dtype) {
   detail::check_defined("bitcast", t);
-  if (itemsize(t.dtype()) != itemsize(dtype)) {
+  // Nx's rule: the same size in bits (s4 and u4 share their codes; s4 and u8 do not).
+  if (bit_width(t.dtype()) != bit_width(dtype)) {
     detail::fail<TypeError>("bitcast", "cannot reinterpret " + std::string(dtype_name(t.dtype())) +
-                                           " (" + std::to_string(itemsize(t.dtype())) +
-                                           " bytes) as " + std::string(dtype_name(dtype)) + " (" +
-                                           std::to_string(itemsize(dtype)) + " bytes)");
+                                           " (" + std::to_string(bit_width(t.dtype())) +
+                                           " bits) as " + std::string(dtype_name(dtype)) + " (" +
+                                           std::to_string(bit_width(dtype)) + " bits)");
   }
-  // Same bytes, another dtype: an alias, no kernel.
+  // Same bytes, another dtype: an alias, no kernel (a narrow integer's code holds its bits
+  // alone, so s4 <-> u4 is an alias too).
   return Tensor(dtype, t.shape(), t.storage());
 }
 

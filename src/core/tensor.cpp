@@ -7,6 +7,7 @@
 #include "core/checks.h"
 #include "core/dispatch.h"
 #include "core/host_storage.h"
+#include "core/narrow.h"
 #include "vkt/backend/op_call.h"
 #include "vkt/ledger.h"
 
@@ -48,15 +49,26 @@ void Tensor::read_into(std::span<std::byte> dst) const {
   ledger::record_download(dst.size());
 }
 
+namespace {
+// Nx's binary of a sub-byte dtype's storage codes (other dtypes' bytes are their binary).
+std::vector<std::byte> packed(DType d, std::vector<std::byte> codes) {
+  if (bit_width(d) >= 8) return codes;
+  std::vector<std::byte> out(binary_nbytes(d, static_cast<std::int64_t>(codes.size())));
+  detail::pack_narrow(
+      d, std::span(reinterpret_cast<const std::uint8_t*>(codes.data()), codes.size()), out);
+  return out;
+}
+}  // namespace
+
 std::vector<std::byte> Tensor::to_bytes() const {
   if (!storage_) throw Error("[to_bytes] the tensor is empty (default-constructed)");
   const StorageUse use = detail::use_bytes("to_bytes", *this);
   if (const void* p = storage_->host_data(); p != nullptr && nbytes() > 0) {
-    return detail::copy_to_vector(static_cast<const std::byte*>(p), nbytes());
+    return packed(dtype_, detail::copy_to_vector(static_cast<const std::byte*>(p), nbytes()));
   }
   std::vector<std::byte> out = detail::fresh_vector<std::byte>(nbytes());
   read_into(out);
-  return out;
+  return packed(dtype_, std::move(out));
 }
 
 std::vector<std::byte> Tensor::to_bytes(std::int64_t limit) const {
@@ -69,7 +81,7 @@ std::vector<std::byte> Tensor::to_bytes(std::int64_t limit) const {
   if (n == nbytes()) return to_bytes();
   if (n == 0) return {};
   if (const void* p = storage_->host_data()) {
-    return detail::copy_to_vector(static_cast<const std::byte*>(p), n);
+    return packed(dtype_, detail::copy_to_vector(static_cast<const std::byte*>(p), n));
   }
   std::vector<std::byte> out = detail::fresh_vector<std::byte>(n);
   Backend& b = storage_->backend();
@@ -77,16 +89,23 @@ std::vector<std::byte> Tensor::to_bytes(std::int64_t limit) const {
                               detail::describe(*this) + " from " + b.name(),
                           [&] { b.to_host(*storage_, 0, out.data(), n); });
   ledger::record_download(n);
-  return out;
+  return packed(dtype_, std::move(out));
 }
 
 Tensor from_bytes(std::span<const std::byte> bytes, DType dtype, Shape shape, Backend* backend) {
   detail::check_size("from_bytes", shape, dtype);
-  const std::size_t expected = static_cast<std::size_t>(numel(shape)) * itemsize(dtype);
+  const std::size_t expected = binary_nbytes(dtype, numel(shape));
   if (bytes.size() != expected) {
     throw ShapeError("[from_bytes] " + std::to_string(bytes.size()) + " bytes given, " +
                      std::string(dtype_name(dtype)) + " " + shape_str(shape) + " needs " +
                      std::to_string(expected));
+  }
+  std::vector<std::byte> codes;  // a sub-byte dtype's elements, a byte each
+  if (bit_width(dtype) < 8) {
+    codes.resize(static_cast<std::size_t>(numel(shape)));
+    detail::unpack_narrow(dtype, bytes,
+                          std::span(reinterpret_cast<std::uint8_t*>(codes.data()), codes.size()));
+    bytes = codes;
   }
   Backend& b = backend != nullptr ? *backend : default_backend();
   if (b.is_cpu()) {

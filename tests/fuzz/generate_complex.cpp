@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<DType> kComplex = {DType::c64, DType::c128};
 const std::vector<DType> kReal(std::begin(kRealDTypes), std::end(kRealDTypes));
-const std::vector<DType> kAny(std::begin(kAllDTypes), std::end(kAllDTypes));
+const std::vector<DType> kAny(std::begin(kValueDTypes), std::end(kValueDTypes));
 const std::vector<DType> kIndexDTypes = {DType::s64, DType::s32, DType::u8,
                                          DType::u32, DType::s8,  DType::u64};
 

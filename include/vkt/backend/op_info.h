@@ -103,12 +103,21 @@ constexpr bool writes_u8(Op op) {
 }
 namespace detail {
 constexpr bool real_float(DType d) {
-  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64;
+  return d == DType::f16 || d == DType::bf16 || d == DType::f32 || d == DType::f64 ||
+         d == DType::f8 || d == DType::f8_e4m3fn;
 }
 constexpr bool complex_dtype(DType d) {
   return d == DType::c64 || d == DType::c128;
 }
 }  // namespace detail
+
+// Ops that only move their operands' words (movement and indexing ops whose result words
+// are input words, clip aside, which compares them): narrow dtypes run them on their codes.
+constexpr bool moves_words_only(Op op) {
+  const OpInfo& info = op_info(op);
+  return info.accuracy == Accuracy::bits && op != Op::clip &&
+         (info.family == OpFamily::movement || info.family == OpFamily::indexing);
+}
 
 // Whether the op accepts operands of dtype d (the core's TypeError otherwise).
 constexpr bool op_accepts(Op op, DType d) {

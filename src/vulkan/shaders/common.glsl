@@ -10,7 +10,8 @@ layout(local_size_x_id = 0) in;
 
 const uint DT_U8 = 0, DT_U16 = 1, DT_U32 = 2, DT_U64 = 3, DT_S8 = 4, DT_S16 = 5, DT_S32 = 6,
            DT_S64 = 7, DT_F16 = 8, DT_BF16 = 9, DT_F32 = 10, DT_F64 = 11,
-           DT_C64 = 12, DT_C128 = 13;
+           DT_C64 = 12, DT_C128 = 13, DT_S2 = 14, DT_S4 = 15, DT_U2 = 16, DT_U4 = 17,
+           DT_F8 = 18, DT_F8_E4M3FN = 19;
 
 // The host launches a 2-D grid when one axis would pass maxComputeWorkGroupCount[0].
 // Element-wise shaders loop `for (i = global_index(); i < n; i += grid_stride())` over a

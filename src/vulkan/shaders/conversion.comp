@@ -36,6 +36,10 @@ Value load_value(uint d, uint i) {
   if (d == DT_S32) return int_value(IWIDE(src_s32.v[i]), false);
   if (d == DT_F16) return float_value(FWIDE(unpackHalf2x16(uint(src_u16.v[i])).x));
   if (d == DT_BF16) return float_value(widen(uintBitsToFloat(uint(src_u16.v[i]) << 16)));
+  if (d == DT_F8 || d == DT_F8_E4M3FN) return float_value(widen(f8_decode(uint(src_u8.v[i]), d)));
+  if (is_narrow_int_code(d)) {
+    return int_value(IWIDE(narrow_int(uint(src_u8.v[i]), d)), is_unsigned_code(d));
+  }
 #ifdef VKT_I64
   if (d == DT_U64) return int_value(IWIDE(src_u64.v[i]), true);
   if (d == DT_S64) return int_value(IWIDE(src_u64.v[i]), false);

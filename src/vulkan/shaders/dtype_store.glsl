@@ -24,6 +24,10 @@ void store_value(uint d, uint i, Value v) {
   } else if (d == DT_F64) {
     dst_f64.v[i] = to_f64(v);
 #endif
+  } else if (d == DT_F8 || d == DT_F8_E4M3FN) {
+    dst_u8.v[i] = uint8_t(f8_encode(to_fwide(v), d));
+  } else if (is_narrow_int_code(d)) {
+    dst_u8.v[i] = uint8_t(uint(to_int_bits(v, d)) & narrow_mask(d));
   } else {
     const IWIDE bits = to_int_bits(v, d);
     // Narrowing conversions truncate: int -> int wraps modulo 2^bits.

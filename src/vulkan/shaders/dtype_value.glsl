@@ -23,7 +23,7 @@ struct Value {
 Value int_value(IWIDE bits, bool is_unsigned) { return Value(false, is_unsigned, FWIDE(0), bits); }
 Value float_value(FWIDE f) { return Value(true, false, f, IWIDE(0)); }
 
-bool is_unsigned_code(uint d) { return d <= DT_U64; }
+bool is_unsigned_code(uint d) { return d <= DT_U64 || d == DT_U2 || d == DT_U4; }
 
 // Float to integer dtype d: saturating, NaN -> 0. The upper bound 2^bits (or 2^(bits-1)) is
 // exact in every float type, so "x >= bound" decides saturation without rounding trouble.
@@ -31,7 +31,8 @@ IWIDE saturate_to_int(FWIDE x, uint d) {
   if (isnan(x)) return IWIDE(0);
   const bool u = is_unsigned_code(d);
   const uint bits = (d == DT_U8 || d == DT_S8) ? 8u : (d == DT_U16 || d == DT_S16) ? 16u
-                  : (d == DT_U32 || d == DT_S32) ? 32u : 64u;
+                  : (d == DT_U32 || d == DT_S32) ? 32u : (d == DT_U2 || d == DT_S2) ? 2u
+                  : (d == DT_U4 || d == DT_S4) ? 4u : 64u;
   const FWIDE bound = FWIDE(exp2(float(u ? bits : bits - 1u)));
   const FWIDE low = u ? FWIDE(0) : -bound;
   if (x <= low) {
@@ -104,6 +105,17 @@ double to_f64(Value v) {
   return v.is_unsigned ? double(UWIDE(v.i)) : double(v.i);
 }
 #endif
+
+// A Value as the widest float of this variant, rounded once (the narrow floats' source).
+FWIDE to_fwide(Value v) {
+#ifdef VKT_F64
+  return to_f64(v);
+#else
+  return to_f32(v);
+#endif
+}
+
+#include "narrow_codes.glsl"
 
 // Round-to-nearest-even f32 -> binary16 bits; the cpu's float_to_f16_bits, bit for bit.
 uint f32_to_f16_bits(float f) {

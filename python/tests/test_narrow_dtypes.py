@@ -1,0 +1,70 @@
+"""The narrow dtypes from Python: names (ml_dtypes' and PyTorch's), Nx's packed binary through
+vt.from_bytes / x.tobytes(), conversions with each format's rounding and saturation,
+arithmetic that stays narrow, and typed errors where NumPy or DLPack has no such dtype."""
+import math
+
+import numpy as np
+import pytest
+
+import vktensor as vt
+
+NARROW = [vt.int2, vt.int4, vt.uint2, vt.uint4, vt.float8_e5m2, vt.float8_e4m3fn]
+
+
+def test_names_and_sizes():
+    assert [str(d) for d in NARROW] == ["int2", "int4", "uint2", "uint4", "float8_e5m2",
+                                        "float8_e4m3fn"]
+    assert all(d.itemsize == 1 for d in NARROW)
+    x = vt.asarray([1, 2, 3]).astype("s4")  # Nx's name works too
+    assert x.dtype == vt.int4
+
+
+def test_packed_binary_round_trips():
+    x = vt.from_bytes(b"\x12\x3f", vt.int4, (4,))
+    assert x.tolist() == [1, 2, 3, -1]
+    assert x.tobytes() == b"\x12\x3f"
+    assert vt.from_bytes(b"\x1b", "u2", (4,)).tolist() == [0, 1, 2, 3]
+    odd = vt.from_bytes(bytearray(b"\x12\x3a"), vt.uint4, [3])
+    assert odd.tobytes() == b"\x12\x30"  # a last byte's unused bits come back zero
+    with pytest.raises(vt.ShapeError, match=r"\[from_bytes\] 1 bytes given, u4 \{3\} needs 2"):
+        vt.from_bytes(b"\x12", vt.uint4, (3,))
+
+
+def test_float8_conversions_follow_each_format():
+    x = vt.asarray(np.array([1.0, 448.0, 1000.0, np.inf, -np.inf, 0.0625, np.nan]))
+    e4 = x.astype(vt.float8_e4m3fn)
+    assert list(e4.tobytes()) == [0x38, 0x7E, 0x7E, 0x7E, 0xFE, 0x18, 0x7F]
+    e5 = x.astype(vt.float8_e5m2)
+    assert list(e5.tobytes()) == [0x3C, 0x5F, 0x64, 0x7C, 0xFC, 0x2C, 0x7E]
+    back = e5.astype(vt.float64).numpy()
+    assert back[1] == 448.0 and back[2] == 1024.0 and math.isinf(back[3])
+    assert e4[0].item() == 1.0 and e4[1].item() == 448.0
+
+
+def test_arithmetic_stays_narrow_and_wraps_or_saturates():
+    a = vt.asarray(np.array([7, -8], dtype=np.int8)).astype(vt.int4)
+    s = a + vt.asarray(np.array([1, -1], dtype=np.int8)).astype(vt.int4)
+    assert s.dtype == vt.int4 and s.tolist() == [-8, 7]
+    f = vt.asarray(np.array([448.0, 3.0], dtype=np.float32)).astype(vt.float8_e4m3fn)
+    assert (f * 2).dtype == vt.float8_e4m3fn
+    assert (f * 2).tolist() == [448.0, 6.0]
+    assert (f + f.astype(vt.float8_e5m2)).dtype == vt.float16
+
+
+def test_where_numpy_and_dlpack_have_no_such_dtype():
+    x = vt.asarray([1.0, 2.0]).astype(vt.float8_e4m3fn)
+    with pytest.raises(vt.TypeError, match=r"\[numpy\] float8_e4m3fn has no NumPy dtype"):
+        x.numpy()
+    with pytest.raises(vt.TypeError, match=r"\[__dlpack__\] f8_e4m3fn has no DLPack export"):
+        x.__dlpack__()
+    assert x.astype(vt.float32).numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", NARROW)
+def test_device_results_equal_the_cpus(dtype, device):
+    host = vt.asarray(np.array([[1.5, -2, 3], [7, 0.25, -8]], dtype=np.float32)).astype(dtype)
+    want = vt.transpose(host + host).tobytes()
+    x = host.to_device(device)
+    got = vt.transpose(x + x)
+    assert got.dtype == dtype
+    assert got.tobytes() == want
