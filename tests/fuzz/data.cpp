@@ -63,6 +63,11 @@ std::vector<std::byte> make_values(DType d, std::int64_t n, std::uint64_t seed,
   // A complex element is two parts of its real type, real first: each part drawn alone.
   if (is_complex(d)) return make_values(to_real_type(d), 2 * n, seed, special_rate);
   Rng rng(seed);
+  if (is_narrow(d)) {  // Nx's binary, every bit pattern valid: each code (NaN, inf) drawn alike
+    std::vector<std::byte> out(binary_nbytes(d, n));
+    for (std::byte& b : out) b = static_cast<std::byte>(rng.next() & 0xff);
+    return out;
+  }
   const std::size_t w = itemsize(d);
   std::vector<std::byte> out(static_cast<std::size_t>(n) * w);
   visit_dtype(d, [&](auto tag) {

@@ -33,7 +33,8 @@ class Gen final : public Builder {
         later_rng_(seed ^ kLaterStream),
         complex_rng_(seed ^ kComplexStream),
         large_rng_(seed ^ kLargeStream),
-        index_type_rng_(seed ^ kIndexTypeStream) {
+        index_type_rng_(seed ^ kIndexTypeStream),
+        narrow_rng_(seed ^ kNarrowStream) {
     p_.seed = seed;
   }
 
@@ -54,6 +55,10 @@ class Gen final : public Builder {
     std::swap(rng_, large_rng_);
     if (rng_.chance(kLargeShare)) large_stage();
     std::swap(rng_, large_rng_);
+    // Narrow dtypes: a fifth stream, appended after everything above.
+    std::swap(rng_, narrow_rng_);
+    if (rng_.chance(kNarrowShare)) narrow_stage();
+    std::swap(rng_, narrow_rng_);
     return p_;
   }
 
@@ -83,7 +88,10 @@ class Gen final : public Builder {
   // Programs with a long-rows stage: enough to reach every multi-pass path within a CI
   // run, few enough that the small programs' variety keeps most of the time.
   static constexpr double kLargeShare = 0.125;
-  Rng rng_, later_rng_, complex_rng_, large_rng_, index_type_rng_;
+  // s2/s4/u2/u4/f8/f8_e4m3fn: their own stream, so recorded programs replay as they were.
+  static constexpr std::uint64_t kNarrowStream = 0x6e6172726f77ull;  // "narrow"
+  static constexpr double kNarrowShare = 0.25;
+  Rng rng_, later_rng_, complex_rng_, large_rng_, index_type_rng_, narrow_rng_;
 
   // s32 (the default) and s64 most often; u8 and s16 also meet axes they cannot index.
   std::int64_t index_type() {
@@ -194,6 +202,27 @@ class Gen final : public Builder {
       next_pick_ = -1;
     }
     result_limit_ = kMaxResult;
+  }
+
+  // A narrow value (drawn codes, or a conversion of a live value), then ops on it.
+  void narrow_stage() {
+    static const std::vector<DType> kNarrow(std::begin(kNarrowDTypes), std::end(kNarrowDTypes));
+    const DType d = rng_.pick(kNarrow);
+    int x = -1;
+    if (rng_.chance(0.5) || live().empty()) {
+      x = values(d, shape());
+    } else {
+      Node n;
+      n.op = "as_type";
+      n.dtype = d;
+      n.args = {pick()};
+      x = add(std::move(n));
+    }
+    if (x < 0 || !val(x).defined()) return;
+    next_pick_ = x;
+    const int steps = static_cast<int>(rng_.range(1, 3));
+    for (int i = 0; i < steps && live().size() > 0; ++i) step();
+    next_pick_ = -1;
   }
 
   void step() {

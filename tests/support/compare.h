@@ -41,6 +41,7 @@ inline Tolerance default_tolerance(DType d) {
 // Every element as double (exact for integers up to 2^53; 64-bit integers compared exactly
 // through as_int64 below); a complex element gives its two parts, real first.
 inline std::vector<double> as_doubles(const Tensor& t) {
+  if (is_narrow(t.dtype())) return as_doubles(as_type(t, DType::f64));  // exact
   const std::vector<std::byte> bytes = t.to_bytes();
   if (is_complex(t.dtype())) {
     std::vector<double> parts(static_cast<std::size_t>(2 * t.size()));
@@ -67,7 +68,9 @@ inline std::vector<double> as_doubles(const Tensor& t) {
 }
 
 // Raw element bits (zero-extended) for exact integer comparison.
+// A narrow dtype gives its codes (its storage, not Nx's packed binary).
 inline std::vector<std::uint64_t> as_bits(const Tensor& t) {
+  if (is_narrow(t.dtype())) return as_bits(Tensor(DType::u8, t.shape(), t.storage()));
   const std::vector<std::byte> bytes = t.to_bytes();
   const std::size_t w = itemsize(t.dtype());
   std::vector<std::uint64_t> out(static_cast<std::size_t>(t.size()), 0);
