@@ -66,7 +66,7 @@ std::string nx_table(const std::map<std::string, std::string>& cells,
     if (it != cells.end()) {
       rows += it->second;
     } else {
-      for (std::size_t i = 0; i < std::size(kValueDTypes); ++i) rows += " |";
+      for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) rows += " |";
     }
     rows += "\n";
   }
@@ -80,9 +80,9 @@ std::string nx_table(const std::map<std::string, std::string>& cells,
       "differs: how vktensor's behaviour differs from Nx's (blank: it does not). "
       "Cells: the op's row above (blank: not an op on tensor data, or no "
       "equivalent).\n\n| Nx callback | vktensor | test | differs |";
-  for (DType d : kValueDTypes) md += " " + std::string(dtype_name(d)) + " |";
+  for (DType d : kAllDTypes) md += " " + std::string(dtype_name(d)) + " |";
   md += "\n|---|---|---|---|";
-  for (std::size_t i = 0; i < std::size(kValueDTypes); ++i) md += ":-:|";
+  for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) md += ":-:|";
   return md + "\n" + rows;
 }
 
@@ -107,16 +107,16 @@ void run_coverage(int device, const std::string& out, const std::vector<std::str
       ".\n**N**: native on the Vulkan backend; F: runs by host fallback (result stays on the cpu); "
       "cpu: accepted (no device to test); ·: the op does not accept the dtype (TypeError).\n"
       "Every accepted cell runs on the cpu backend.\n\n| op |";
-  for (DType d : kValueDTypes) md += " " + std::string(dtype_name(d)) + " |";
+  for (DType d : kAllDTypes) md += " " + std::string(dtype_name(d)) + " |";
   md += "\n|---|";
-  for (std::size_t i = 0; i < std::size(kValueDTypes); ++i) md += ":-:|";
+  for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) md += ":-:|";
   md += "\n";
   std::map<std::string, std::string> cells;  // an op's row of cells, for the Nx table
   for (const std::string& op : case_ops()) {
     if (shape_variant_case(op)) continue;
     const OpCase c = make_case(op, 256);
     std::string row;
-    for (DType d : kValueDTypes) {
+    for (DType d : kAllDTypes) {
       // Creation ops and cases without data inputs are dtype-fixed: show them once.
       const bool fixed = c.inputs.empty() && d != c.dtype;
       row += " " + (fixed ? std::string("") : cell(c, d, dev)) + " |";

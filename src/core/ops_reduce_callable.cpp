@@ -69,6 +69,10 @@ Tensor reduce(const Tensor& t, Scalar acc, const ReduceFunction& fn, const Axes&
   check_function("reduce", static_cast<bool>(fn));
   // Complex folds as Nx.reduce does: a complex acc makes a real tensor c64 (binary_type).
   const DType dtype = acc.weak_type_with(t.dtype());
+  // A narrow dtype folds in its wide type (the function sees its values), then narrows.
+  if (is_narrow(dtype)) {
+    return as_type(reduce(as_type(t, wide_type(dtype)), acc, fn, axes, keep_axes), dtype);
+  }
   return detail::reduce_with(t, acc, dtype, scalar_fold(dtype, fn), axes, keep_axes);
 }
 
@@ -76,6 +80,10 @@ Tensor window_reduce(const Tensor& t, Scalar acc, const Shape& window, const Win
                      const ReduceFunction& fn) {
   detail::check_defined("window_reduce", t);
   check_function("window_reduce", static_cast<bool>(fn));
+  if (is_narrow(t.dtype())) {
+    return as_type(window_reduce(as_type(t, wide_type(t.dtype())), acc, window, opts, fn),
+                   t.dtype());
+  }
   return detail::window_reduce_with(t, acc, t.dtype(), scalar_fold(t.dtype(), fn), window, opts);
 }
 
