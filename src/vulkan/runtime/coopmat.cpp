@@ -47,6 +47,10 @@ const char* component_name(std::uint32_t t) {
       return "u64";
     case 1000141000:
       return "bf16";
+    case 1000491002:  // VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT (VK_EXT_shader_float8)
+      return "e4m3";
+    case 1000491003:  // VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT
+      return "e5m2";
     default:
       return "other";
   }
@@ -146,6 +150,14 @@ std::string coopmat_report(VkPhysicalDevice pd) {
   s << "  cooperative matrix KHR: " << (khr ? describe(coopmat_khr_shapes(pd)) : "absent") << "\n";
   s << "  " << kBfloat16Extension << ": "
     << (has_device_extension(pd, kBfloat16Extension) ? "present" : "absent") << "\n";
+  // FP8 matmul on tensor cores needs both; without them f8 dots widen to f32 (exact products).
+  bool fp8_shape = false;
+  if (khr) {
+    for (const CoopmatShape& c : coopmat_khr_shapes(pd)) fp8_shape = fp8_shape || c.a == 1000491002;
+  }
+  s << "  VK_EXT_shader_float8: "
+    << (has_device_extension(pd, "VK_EXT_shader_float8") ? "present" : "absent")
+    << "; e4m3 cooperative matrix: " << (fp8_shape ? "yes" : "no") << "\n";
   return s.str();
 }
 
