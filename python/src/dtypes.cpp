@@ -65,7 +65,9 @@ DType dtype_arg(py::handle obj) {
       if (name == n.python) return n.dtype;
     }
     if (name == "bool") return DType::u8;
-    for (DType d : kAllDTypes) {
+    // Nx's names of the narrow dtypes stay out: NumPy's "f8", "u2" and "u4" are float64,
+    // uint16 and uint32 (Dask passes dtype="f8"); those go by ml_dtypes' names above.
+    for (DType d : kValueDTypes) {
       if (name == dtype_name(d)) return d;
     }
     throw TypeError("[dtype] unknown dtype name '" + name + "'");
