@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "conformance/fixture.h"
+#include "vkt/compile.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::testing {
@@ -121,6 +122,21 @@ TEST_F(Narrow, OpsRunNativelyWithTheCpusBits) {
     both("reduce_max", [](const Tensor& x, const Tensor&) { return reduce_max(x, {1}); });
     both("sum", [](const Tensor& x, const Tensor&) { return sum(x, {0}); });
     both("full", [d](const Tensor& x, const Tensor&) { return full({3}, 5.5, d, &x.backend()); });
+  }
+}
+
+TEST_F(Narrow, CompiledOnTheDeviceEqualsEager) {
+  auto f = compile(
+      [](const Tensor& a, const Tensor& b) { return reverse(add(multiply(a, b), a), {0}); });
+  for (DType d : kNarrowDTypes) {
+    const auto make = [&](std::vector<float> v) {
+      return transfer(as_type(from_vector(v, {2, 3}, &cpu()), d), gpu());
+    };
+    const Tensor a = make({1, 2, 3, -1, 7, 0.5f}), b = make({3, -2, 1, 1, 2, 4});
+    const Tensor got = f(a, b), want = reverse(add(multiply(a, b), a), {0});
+    EXPECT_EQ(got.dtype(), d);
+    EXPECT_EQ(&got.backend(), &gpu());
+    EXPECT_EQ(got.to_bytes(), want.to_bytes()) << dtype_name(d);
   }
 }
 
