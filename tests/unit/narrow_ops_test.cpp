@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "vkt/compile.h"
+#include "vkt/grad.h"
 #include "vkt/vkt.h"
 
 namespace vkt {
@@ -165,6 +166,33 @@ TEST(NarrowOps, CompiledEqualsEager) {
     EXPECT_EQ(got.dtype(), d);
     EXPECT_EQ(got.to_bytes(), want.to_bytes()) << dtype_name(d);
   }
+}
+
+TEST(NarrowOps, GradientsFlowThroughAnF8Cast) {
+  // FP8 training's quantize step: a straight cast's gradient is the cotangent, cast back.
+  const Tensor x = from_vector(std::vector<float>{1.1f, -2.9f, 300.0f}, &cpu());
+  const auto loss = [](const std::vector<Tensor>& p) {
+    const Tensor q = as_type(as_type(p[0], DType::f8_e4m3fn), DType::f32);
+    return std::vector<Tensor>{sum(multiply(q, p[0]))};
+  };
+  const std::vector<Tensor> g = grad(loss, {x});
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].dtype(), DType::f32);
+  // d/dx (q(x) * x) = q(x) + x's cotangent through the casts, which JAX's rule (and ours)
+  // casts to each cast's input dtype: through f8_e4m3fn it is quantized too.
+  const std::vector<float> q = as_type(as_type(x, DType::f8_e4m3fn), DType::f32).to_vector<float>();
+  const std::vector<float> want = {q[0] + q[0], q[1] + q[1], q[2] + q[2]};
+  EXPECT_EQ(g[0].to_vector<float>(), want);
+  // The gradient of an f8 primal is f8, as the cotangent takes each input's dtype.
+  const Tensor x8 = as_type(x, DType::f8);
+  const auto square = [](const std::vector<Tensor>& p) {
+    return std::vector<Tensor>{sum(as_type(multiply(p[0], p[0]), DType::f32))};
+  };
+  const std::vector<Tensor> g8 = grad(square, {x8});
+  EXPECT_EQ(g8[0].dtype(), DType::f8);
+  // 2 x in f8 arithmetic: exact, a power of two.
+  EXPECT_EQ(as_type(g8[0], DType::f32).to_vector<float>(),
+            multiply(as_type(x8, DType::f32), 2.0f).to_vector<float>());
 }
 
 }  // namespace
