@@ -208,16 +208,9 @@ class Gen final : public Builder {
   void narrow_stage() {
     static const std::vector<DType> kNarrow(std::begin(kNarrowDTypes), std::end(kNarrowDTypes));
     const DType d = rng_.pick(kNarrow);
-    int x = -1;
-    if (rng_.chance(0.5) || live().empty()) {
-      x = values(d, shape());
-    } else {
-      Node n;
-      n.op = "as_type";
-      n.dtype = d;
-      n.args = {pick()};
-      x = add(std::move(n));
-    }
+    Node cast = make_node("as_type", d, {});
+    if (!rng_.chance(0.5) && !live().empty()) cast.args = {pick()};
+    const int x = cast.args.empty() ? values(d, shape()) : add(std::move(cast));
     if (x < 0 || !val(x).defined()) return;
     next_pick_ = x;
     const int steps = static_cast<int>(rng_.range(1, 3));
