@@ -33,8 +33,11 @@ Tensor scalar_tensor(Scalar value, std::optional<DType> dtype = std::nullopt,
                      Backend* backend = nullptr);
 
 // ---- conversion ----
+// To a narrow dtype: one rounding to nearest even (f8), saturation (f8_e4m3fn past +-448,
+// float to a narrow integer), wrapping (integer to a narrow integer); vkt/dtype.h.
 Tensor as_type(const Tensor& t, DType dtype);
-// Reinterprets the bits; both dtypes must have the same item size.
+// Reinterprets the bits; both dtypes must have the same size in bits (Nx's rule: s4 <-> u4,
+// f8 <-> u8, not s4 <-> u8). TypeError otherwise.
 Tensor bitcast(const Tensor& t, DType dtype);
 
 // ---- elementwise (broadcasting, Nx promotion; scalar literals are weak) ----
