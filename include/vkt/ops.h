@@ -224,10 +224,15 @@ Tensor cumulative_min(const Tensor& t, std::int64_t axis = 0, bool reverse = fal
 Tensor cumulative_max(const Tensor& t, std::int64_t axis = 0, bool reverse = false);
 
 // ---- linear algebra ----
+// `preferred` (JAX's preferred_element_type) is the result's dtype, and the operands convert
+// to it before the product: f8 x f8 -> f32 multiplies exactly (the FP8 matmul where the
+// device has no 8-bit cooperative matrices), s8 x s8 -> s32 accumulates in 32 bits. It must
+// hold the operands' promoted type (TypeError otherwise); absent, the result is that type.
 Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const Tensor& b,
-           const Axes& contract_b, const Axes& batch_b);
+           const Axes& contract_b, const Axes& batch_b,
+           std::optional<DType> preferred = std::nullopt);
 // Matrix product of the last axis of a with the first of b (rank 1 or 2: Nx.dot/2).
-Tensor dot(const Tensor& a, const Tensor& b);
+Tensor dot(const Tensor& a, const Tensor& b, std::optional<DType> preferred = std::nullopt);
 Tensor matmul(const Tensor& a, const Tensor& b);  // batched over leading axes
 
 // Nx.conv: input {N, C, spatial...}, kernel {O, C / feature_group_size, kspatial...} (rank >= 3,

@@ -90,21 +90,27 @@ ReduceFunction python_fold(py::function fn) {
 void register_option_ops(py::module_& m) {
   m.def(
       "dot",
-      [](py::object a, py::object b, py::object contract_axes, py::object batch_axes) {
+      [](py::object a, py::object b, py::object contract_axes, py::object batch_axes,
+         py::object preferred_element_type) {
         const Tensor x = tensor_arg(a), y = tensor_arg(b);
+        std::optional<DType> preferred;
+        if (!preferred_element_type.is_none()) preferred = dtype_arg(preferred_element_type);
         if (contract_axes.is_none() && batch_axes.is_none()) {
-          return without_gil_if_long(largest({x, y}), [&] { return dot(x, y); });
+          return without_gil_if_long(largest({x, y}), [&] { return dot(x, y, preferred); });
         }
         if (contract_axes.is_none()) {
           throw TypeError("[dot] batch_axes needs contract_axes as well");
         }
         const auto [ca, cb] = axes_pair(contract_axes, "contract_axes");
         const auto [ba, bb] = axes_pair(batch_axes, "batch_axes");
-        return without_gil_if_long(largest({x, y}), [&] { return dot(x, ca, ba, y, cb, bb); });
+        return without_gil_if_long(largest({x, y}),
+                                   [&] { return dot(x, ca, ba, y, cb, bb, preferred); });
       },
       arg("a"), arg("b"), py::kw_only(), arg("contract_axes") = py::none(),
-      arg("batch_axes") = py::none(),
-      "Nx.dot: a @ b, or over contract_axes=(axes of a, axes of b) with batch_axes likewise.");
+      arg("batch_axes") = py::none(), arg("preferred_element_type") = py::none(),
+      "Nx.dot: a @ b, or over contract_axes=(axes of a, axes of b) with batch_axes likewise; "
+      "preferred_element_type (JAX's) is the result's dtype, the operands converted to it "
+      "first (float8 x float8 -> float32 multiplies exactly).");
   m.def(
       "conv",
       [](py::object input, py::object kernel, py::object strides, py::object padding,

@@ -52,6 +52,17 @@ def test_arithmetic_stays_narrow_and_wraps_or_saturates():
     assert (f + f.astype(vt.float8_e5m2)).dtype == vt.float16
 
 
+def test_fp8_dot_to_float32_is_exact(device):
+    a = vt.asarray(np.array([[1.125, -448.0], [3.5, 0.25]], np.float32)).astype(vt.float8_e4m3fn)
+    b = vt.asarray(np.array([[-0.875], [0.25]], np.float32)).astype(vt.float8_e4m3fn)
+    d = vt.dot(a.to_device(device), b.to_device(device), preferred_element_type=vt.float32)
+    assert d.dtype == vt.float32
+    assert d.to_device(vt.cpu()).numpy().ravel().tolist() == [1.125 * -0.875 - 112.0,
+                                                              3.5 * -0.875 + 0.0625]
+    with pytest.raises(vt.TypeError, match=r"\[dot\] preferred type float16|\[dot\] preferred type f16"):
+        vt.dot(vt.asarray([1.0]), vt.asarray([1.0]), preferred_element_type=vt.float16)
+
+
 def test_where_numpy_and_dlpack_have_no_such_dtype():
     x = vt.asarray([1.0, 2.0]).astype(vt.float8_e4m3fn)
     with pytest.raises(vt.TypeError, match=r"\[numpy\] float8_e4m3fn has no NumPy dtype"):

@@ -69,7 +69,7 @@ Tensor alias(const Tensor& t, Shape shape) {
 }  // namespace
 
 Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const Tensor& b,
-           const Axes& contract_b, const Axes& batch_b) {
+           const Axes& contract_b, const Axes& batch_b, std::optional<DType> preferred) {
   detail::check_defined("dot", a);
   detail::check_defined("dot", b);
   detail::check_backends("dot", std::vector<Tensor>{a, b});
@@ -86,7 +86,13 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
   for (std::int64_t ax : ba) out_shape.push_back(a.shape()[static_cast<std::size_t>(ax)]);
   append_free_dims(out_shape, a, ca, ba);
   append_free_dims(out_shape, b, cb, bb);
-  const DType dtype = promote(a.dtype(), b.dtype());
+  const DType operands = promote(a.dtype(), b.dtype());
+  if (preferred && promote(operands, *preferred) != *preferred) {
+    detail::fail<TypeError>("dot", "preferred type " + std::string(dtype_name(*preferred)) +
+                                       " cannot hold the operands' " +
+                                       std::string(dtype_name(operands)));
+  }
+  const DType dtype = preferred.value_or(operands);
   return detail::dispatch({Op::dot,
                            {as_type(a, dtype), as_type(b, dtype)},
                            DotParams{ca, ba, cb, bb},
@@ -94,13 +100,13 @@ Tensor dot(const Tensor& a, const Axes& contract_a, const Axes& batch_a, const T
                            out_shape});
 }
 
-Tensor dot(const Tensor& a, const Tensor& b) {
+Tensor dot(const Tensor& a, const Tensor& b, std::optional<DType> preferred) {
   detail::check_defined("dot", a);
   detail::check_defined("dot", b);
   // A scalar operand: no contraction, an outer product, which is the elementwise product.
-  if (a.rank() == 0 || b.rank() == 0) return dot(a, {}, {}, b, {}, {});
+  if (a.rank() == 0 || b.rank() == 0) return dot(a, {}, {}, b, {}, {}, preferred);
   const std::int64_t contract_b = b.rank() == 1 ? 0 : b.rank() - 2;
-  return dot(a, {a.rank() - 1}, {}, b, {contract_b}, {});
+  return dot(a, {a.rank() - 1}, {}, b, {contract_b}, {}, preferred);
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {

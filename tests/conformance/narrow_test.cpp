@@ -121,6 +121,8 @@ TEST_F(Narrow, OpsRunNativelyWithTheCpusBits) {
     both("sort", [](const Tensor& x, const Tensor&) { return sort(x, 1); });
     both("reduce_max", [](const Tensor& x, const Tensor&) { return reduce_max(x, {1}); });
     both("sum", [](const Tensor& x, const Tensor&) { return sum(x, {0}); });
+    both("dot to f32",
+         [](const Tensor& x, const Tensor& y) { return dot(x, {1}, {}, y, {1}, {}, DType::f32); });
     both("full", [d](const Tensor& x, const Tensor&) { return full({3}, 5.5, d, &x.backend()); });
   }
 }

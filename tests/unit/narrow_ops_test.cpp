@@ -137,6 +137,28 @@ TEST(NarrowOps, ReductionsSortAndCreationWork) {
             (std::vector<double>{12}));
 }
 
+TEST(NarrowOps, Fp8DotToF32MultipliesExactly) {
+  // E4M3 values whose products and sums all fit f32's 24 bits: the f32 result is exact.
+  const std::vector<double> av = {1.125, -448, 0.015625, 3.5}, bv = {-0.875, 0.25, 240, 1.75};
+  const Tensor a = as_type(from_vector(av, &cpu()), DType::f8_e4m3fn);
+  const Tensor b = as_type(from_vector(bv, &cpu()), DType::f8_e4m3fn);
+  const Tensor d = dot(a, b, DType::f32);
+  EXPECT_EQ(d.dtype(), DType::f32);
+  EXPECT_EQ(d.item<double>(), 1.125 * -0.875 + -448 * 0.25 + 0.015625 * 240 + 3.5 * 1.75);
+  EXPECT_EQ(dot(a, b).dtype(), DType::f8_e4m3fn);  // Nx's type without a preference
+  const Tensor i = dot(as_type(a, DType::s8), as_type(b, DType::s8), DType::s32);
+  EXPECT_EQ(i.dtype(), DType::s32);
+  try {
+    dot(from_vector(std::vector<float>{1}, &cpu()), from_vector(std::vector<float>{1}, &cpu()),
+        DType::f16);
+    FAIL() << "a preferred type narrower than the operands should be a TypeError";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("[dot] preferred type f16 cannot hold the operands' f32"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(NarrowOps, ErrorsNameTheNarrowDType) {
   try {
     bitwise_and(floats(DType::f8, {1}), floats(DType::f8, {1}));
