@@ -80,3 +80,65 @@ def test_device_results_equal_the_cpus(dtype, device):
     got = vt.transpose(x + x)
     assert got.dtype == dtype
     assert got.tobytes() == want
+
+
+# ---- properties against a reference written here from the formats' definitions ----
+from fractions import Fraction  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+# name: (mantissa bits, bias, largest finite code, overflow code, vt dtype)
+FLOAT8 = {"e5m2": (2, 15, 0x7B, 0x7C, vt.float8_e5m2),
+          "e4m3fn": (3, 7, 0x7E, 0x7E, vt.float8_e4m3fn)}
+
+
+def reference_code(fmt, x):
+    """The code nearest x, ties to the even code; past the top, the format's overflow code."""
+    m_bits, bias, top, overflow, _ = FLOAT8[fmt]
+    sign = 0x80 if math.copysign(1.0, x) < 0 else 0
+    if math.isinf(x):
+        return sign | overflow
+
+    def value(c):
+        e, m = c >> m_bits, c & ((1 << m_bits) - 1)
+        if e == 0:
+            return Fraction(m, 1 << m_bits) * Fraction(2) ** (1 - bias)
+        return (1 + Fraction(m, 1 << m_bits)) * Fraction(2) ** (e - bias)
+
+    a = abs(Fraction(x))
+    # The next power of two past the top stands for code top + 1 (where rounding may go).
+    candidates = [(value(c), c) for c in range(top + 1)]
+    candidates.append((Fraction(2) ** ((top >> m_bits) - bias + 1), top + 1))
+    best = min(candidates, key=lambda vc: (abs(vc[0] - a), vc[1] % 2))
+    return sign | (best[1] if best[1] <= top else overflow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, width=64), st.sampled_from(sorted(FLOAT8)))
+def test_float8_conversion_matches_the_definition(x, fmt):
+    got = vt.asarray(np.array([x])).astype(FLOAT8[fmt][4]).tobytes()[0]
+    assert got == reference_code(fmt, x), (x, fmt, hex(got))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 255), st.integers(0, 255), st.sampled_from(sorted(FLOAT8)))
+def test_float8_products_round_once_from_the_exact_product(a, b, fmt):
+    dtype = FLOAT8[fmt][4]
+    x = vt.from_bytes(bytes([a]), dtype, (1,))
+    y = vt.from_bytes(bytes([b]), dtype, (1,))
+    fx, fy = x.astype(vt.float64).item(), y.astype(vt.float64).item()
+    exact = fx * fy  # two f8 values multiply exactly in float64
+    if math.isnan(exact) or exact == 0:
+        return  # NaN's code and the sign of an exact zero are not rounding's to decide
+    assert (x * y).tobytes()[0] == reference_code(fmt, exact), (hex(a), hex(b), fmt)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=9))
+def test_int4_wraps_and_packs_as_nx(values):
+    got = vt.asarray(np.array(values, dtype=np.int64)).astype(vt.int4)
+    wrapped = [((v + 8) % 16) - 8 for v in values]
+    assert got.tolist() == wrapped
+    bits = "".join(format(v & 15, "04b") for v in wrapped)
+    bits += "0" * (-len(bits) % 8)
+    assert got.tobytes() == int(bits, 2).to_bytes(len(bits) // 8, "big")
