@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/dispatch.h"
+#include "vkt/backend.h"
 #include "vkt/backend/op_info.h"
 #include "vkt/ops.h"
 
@@ -54,6 +55,16 @@ Tensor dispatch_bit_count(const OpCall& call) {
   return as_type(counted, call.out_dtype);
 }
 
+// vkt::compile and vkt::grad record through a tracer: a u8 view there would hide an 8-bit
+// float from the gradient rules (a move of u8 words has none), so traced f8 moves widen.
+bool traced_float_move(const OpCall& call, DType out) {
+  if (!is_float(out)) return false;
+  for (const Tensor& t : call.inputs) {
+    if (t.defined() && t.backend().captures_device_tensors()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool needs_narrow_rewrite(const OpCall& call) {
@@ -67,7 +78,9 @@ bool needs_narrow_rewrite(const OpCall& call) {
 
 Tensor dispatch_narrow(OpCall call) {
   const DType out = call.out_dtype;
-  if (moves_words_only(call.op)) return dispatch_words(std::move(call), out);
+  if (moves_words_only(call.op) && !traced_float_move(call, out)) {
+    return dispatch_words(std::move(call), out);
+  }
   if (call.op == Op::full) {  // the literal becomes its code at once: one rounding
     const std::uint8_t code = narrow_code(call.get<FullParams>().value, out);
     call.params = FullParams{Scalar(static_cast<std::uint64_t>(code))};

@@ -2,6 +2,7 @@
 // eagerly on the same backend, bit for bit.
 #include "fuzz/compile_check.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -87,9 +88,13 @@ std::string hex(const std::byte* b, std::size_t n) {
 
 // Whether the `width`-byte float at b (little-endian) is a NaN: exponent all ones and a
 // non-zero fraction, for f16, bf16, f32 and f64 (a bf16 shares f16's width: `brain`).
-bool nan_bits(const std::byte* b, std::size_t width, bool brain) {
+// Whether the element's bits are a NaN of `part` (a real float dtype).
+bool nan_bits(const std::byte* b, DType part) {
+  const std::size_t width = itemsize(part);
+  const bool brain = part == DType::bf16;
   std::uint64_t v = 0;
   std::memcpy(&v, b, width);
+  if (width == 1) return std::isnan(narrow_to_double(part, static_cast<std::uint8_t>(v)));
   if (width == 2) {
     const std::uint64_t exp = brain ? 0x7f80 : 0x7c00, frac = brain ? 0x7f : 0x3ff;
     return (v & exp) == exp && (v & frac) != 0;
@@ -120,9 +125,7 @@ std::string compiled_difference(const Tensor& want, const Tensor& got,
   const auto same = [&](std::size_t at) {
     for (std::size_t p = at; p < at + width; p += part_width) {
       if (std::memcmp(w.data() + p, g.data() + p, part_width) == 0) continue;
-      const bool brain = part == DType::bf16;
-      if (!floats || !nan_bits(w.data() + p, part_width, brain) ||
-          !nan_bits(g.data() + p, part_width, brain)) {
+      if (!floats || !nan_bits(w.data() + p, part) || !nan_bits(g.data() + p, part)) {
         return false;
       }
     }

@@ -212,6 +212,14 @@ TEST(NarrowOps, GradientsFlowThroughAnF8Cast) {
   };
   const std::vector<Tensor> g8 = grad(square, {x8});
   EXPECT_EQ(g8[0].dtype(), DType::f8);
+  // Through a move: the f8 transpose must carry the cotangent (a u8 view would drop it).
+  const Tensor w = from_vector(std::vector<float>{1, 2, 3, 4}, {2, 2}, &cpu());
+  const auto moved = [&](const std::vector<Tensor>& p) {
+    return std::vector<Tensor>{sum(multiply(as_type(transpose(p[0]), DType::f32), w))};
+  };
+  const Tensor m8 = as_type(from_vector(std::vector<float>{1, 2, 3, 4}, {2, 2}, &cpu()), DType::f8);
+  EXPECT_EQ(as_type(grad(moved, {m8})[0], DType::f32).to_vector<float>(),
+            (std::vector<float>{1, 3, 2, 4}));
   // 2 x in f8 arithmetic: exact, a power of two.
   EXPECT_EQ(as_type(g8[0], DType::f32).to_vector<float>(),
             multiply(as_type(x8, DType::f32), 2.0f).to_vector<float>());
