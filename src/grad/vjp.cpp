@@ -33,10 +33,11 @@ bool carries_gradient(DType d) {
   return is_float(d) || is_complex(d);
 }
 
-// A value as one use saw it: reshape and bitcast alias storage without an op.
+// A value as one use saw it: reshape and bitcast alias storage without an op (so does the
+// core's u8 view of a narrow dtype's codes, which bitcast itself refuses).
 Tensor as_seen(const Tensor& t, const ValueRef& ref) {
   Tensor v = t;
-  if (ref.dtype != v.dtype()) v = bitcast(v, ref.dtype);
+  if (ref.dtype != v.dtype()) v = Tensor(ref.dtype, v.shape(), v.storage());
   if (ref.shape != v.shape()) v = reshape(v, ref.shape);
   return v;
 }
