@@ -118,6 +118,7 @@ void pack_narrow(DType d, std::span<const std::uint8_t> codes, std::span<std::by
     if (!codes.empty()) std::memcpy(binary.data(), codes.data(), codes.size());
     return;
   }
+  if (binary.empty()) return;  // no elements: memset may not take an empty span's null
   std::memset(binary.data(), 0, binary.size());
   const std::uint8_t mask = bit_mask(d);
   for (std::size_t i = 0; i < codes.size(); ++i) {
