@@ -19,6 +19,12 @@ class Narrow : public VulkanTest {
   static bool supported(DType d) {
     return static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(d);
   }
+  // Complex conversions fall back where f32 subnormals flush (conversion.cpp says why): one
+  // fallback, its result on the cpu; every other conversion runs on the device.
+  static std::uint64_t fallbacks_for(DType from, DType to) {
+    const bool complex = is_complex(from) || is_complex(to);
+    return complex && static_cast<vk::VulkanBackend&>(gpu()).flushes_f32() ? 1u : 0u;
+  }
 };
 
 // Every code of a narrow dtype, in its binary.
@@ -53,8 +59,9 @@ TEST_F(Narrow, AsTypeMatchesTheCpuBitForBit) {
     for (DType to : kNarrowDTypes) {
       LedgerScope scope;
       const Tensor got = as_type(device, to);
-      EXPECT_EQ(scope.delta().fallbacks, 0u) << dtype_name(from) << " -> " << dtype_name(to);
-      EXPECT_EQ(&got.backend(), &gpu());
+      const std::uint64_t fallbacks = fallbacks_for(from, to);
+      EXPECT_EQ(scope.delta().fallbacks, fallbacks) << dtype_name(from) << " -> " << dtype_name(to);
+      EXPECT_EQ(&got.backend(), fallbacks == 0 ? &gpu() : &cpu());
       EXPECT_EQ(got.to_bytes(), as_type(host, to).to_bytes())
           << dtype_name(from) << " -> " << dtype_name(to);
     }
@@ -69,7 +76,8 @@ TEST_F(Narrow, EveryCodeConvertsToEveryDtypeAsTheCpuDoes) {
       if (!supported(to)) continue;
       LedgerScope scope;
       const Tensor got = as_type(device, to);
-      EXPECT_EQ(scope.delta().fallbacks, 0u) << dtype_name(from) << " -> " << dtype_name(to);
+      EXPECT_EQ(scope.delta().fallbacks, fallbacks_for(from, to))
+          << dtype_name(from) << " -> " << dtype_name(to);
       EXPECT_EQ(got.to_bytes(), as_type(host, to).to_bytes())
           << dtype_name(from) << " -> " << dtype_name(to);
     }

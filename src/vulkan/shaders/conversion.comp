@@ -34,7 +34,7 @@ Value load_value(uint d, uint i) {
   if (d == DT_S16) return int_value(IWIDE(int(src_s16.v[i])), false);
   if (d == DT_U32) return int_value(IWIDE(src_u32.v[i]), true);
   if (d == DT_S32) return int_value(IWIDE(src_s32.v[i]), false);
-  if (d == DT_F16) return float_value(FWIDE(unpackHalf2x16(uint(src_u16.v[i])).x));
+  if (d == DT_F16) return float_value(widen(f32_of_f16_bits(uint(src_u16.v[i]))));
   if (d == DT_BF16) return float_value(widen(uintBitsToFloat(uint(src_u16.v[i]) << 16)));
   if (d == DT_F8 || d == DT_F8_E4M3FN) return float_value(widen(f8_decode(uint(src_u8.v[i]), d)));
   if (is_narrow_int_code(d)) {

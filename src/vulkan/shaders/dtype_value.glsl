@@ -58,16 +58,26 @@ IWIDE to_int_bits(Value v, uint d) { return v.is_float ? saturate_to_int(v.f, d)
 // f32 <-> f64 of values that are f32 subnormals, formed on the bits: a device that flushes
 // f32 subnormals (the H200) flushes them in float(double) and double(float) too, where the
 // cpu's conversions are exact (widening) or round once (narrowing).
+// A NaN keeps its sign and payload, quieted, as the cpu's conversions keep them (NVIDIA's
+// make every NaN one positive NaN, so -NaN reached an f8 as +NaN).
 double f64_of_f32(float x) {
   const uint u = floatBitsToUint(x);
   const uint a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) {
+    return packDouble2x32(
+        uvec2((a & 7u) << 29, (u & 0x80000000u) | 0x7ff80000u | ((a & 0x7fffffu) >> 3)));
+  }
   if (a == 0u || a >= 0x00800000u) return double(x);
   const double m = ldexp(double(a), -149);  // a * 2^-149, exact
   return (u & 0x80000000u) != 0u ? -m : m;
 }
 float f32_of_f64(double x) {
   const double a = abs(x);
-  if (!(a < 1.1754943508222875e-38LF) || a == 0.0LF) return float(x);  // NaN, normal or zero
+  if (isnan(x)) {
+    const uvec2 w = unpackDouble2x32(x);
+    return uintBitsToFloat((w.y & 0x80000000u) | 0x7fc00000u | ((w.y & 0xfffffu) << 3) | (w.x >> 29));
+  }
+  if (!(a < 1.1754943508222875e-38LF) || a == 0.0LF) return float(x);  // normal or zero
   // Round to nearest even in units of 2^-149; 2^23 units is the smallest normal's encoding.
   // By truncation and the exact remainder, not roundEven: lavapipe (Mesa 22.3.6, LLVM 15) on
   // an AMD EPYC host rounded this tie toward zero (3 * 2^-150 gave 2^-149, not 2^-148).
@@ -78,6 +88,15 @@ float f32_of_f64(double x) {
   return uintBitsToFloat((x < 0.0LF ? 0x80000000u : 0u) | bits);
 }
 #endif
+// An f16's value from its bits, a NaN with its sign and payload as the cpu's
+// f16_bits_to_float keeps them (NVIDIA's unpackHalf2x16 makes every NaN one positive NaN).
+float f32_of_f16_bits(uint h) {
+  if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0u) {
+    return uintBitsToFloat(((h & 0x8000u) << 16) | 0x7f800000u | ((h & 0x3ffu) << 13));
+  }
+  return unpackHalf2x16(h).x;
+}
+
 // A float made a Value's float exactly (f64_of_f32 where the Value holds doubles).
 FWIDE widen(float x) {
 #ifdef VKT_F64
