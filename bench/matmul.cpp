@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -86,6 +87,13 @@ std::pair<Tensor, Tensor> operands(std::int64_t n, DType dt) {
   return {a, b};
 }
 
+// The result's dtype: FP8 operands multiply into f32 (JAX's preferred_element_type; the
+// product torch._scaled_mm gives with out_dtype=float32), the rest into their own dtype.
+std::optional<DType> product_type(DType operands) {
+  if (is_narrow(operands) && is_float(operands)) return DType::f32;
+  return std::nullopt;
+}
+
 struct DeviceRun {
   Stats wall, gpu;
   double gpu_first_us = -1, gpu_max_us = -1, wall_max_us = 0;
@@ -109,7 +117,7 @@ DeviceRun time_device(Backend& dev, const Tensor& a, const Tensor& b, int reps) 
       const double t0 = now_us();
       dev.begin_device_timer();
       LedgerScope ledger;
-      Tensor c = dot(a, b);
+      Tensor c = dot(a, b, product_type(a.dtype()));
       dev.end_device_timer();
       dev.synchronize();
       const double t1 = now_us();
@@ -172,7 +180,7 @@ std::vector<Row> run_matmul(const SuiteOptions& o) {
       const bool cpu_measured = n <= o.cpu_max;
       if (cpu_measured) {
         OpCase c{"matmul", dt, {n, n}, {{ca}, {cb}}, [](const std::vector<Tensor>& in) {
-                   return dot(in[0], in[1]);
+                   return dot(in[0], in[1], product_type(in[0].dtype()));
                  }};
         TimingPlan plan;
         plan.min_reps = n >= 2048 ? std::min(o.min_reps, 5) : o.min_reps;

@@ -1,10 +1,12 @@
 // dot on the cpu. Operands are viewed as [batch, M, K] and [batch, K, N] (a permuted copy
 // only when the axes are not already in a gemm-compatible order). f32/f64 run OpenBLAS
-// gemm per batch; f16/bf16 are widened to f32 and run sgemm (f32 accumulation); integers
+// gemm per batch; f16/bf16 are widened to f32 and run sgemm (f32 accumulation), into an f32
+// C directly when the core asks for an f32 result of 16-bit operands; integers
 // accumulate in their own width with unsigned (wrapping) arithmetic; c64/c128 run cgemm/zgemm.
 
 #include <algorithm>
 #include <complex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -200,6 +202,27 @@ Tensor run_linalg(const OpCall& call) {
   const GemmShape s{axes_product(a.shape(), p.batch_a), axes_product(a.shape(), free_a),
                     axes_product(b.shape(), free_b), axes_product(a.shape(), p.contract_a)};
   if (out.size() == 0) return out;
+  // f16/bf16 operands of an f32 dot (the core's widening product): sgemm writes C itself.
+  if (a.dtype() != call.out_dtype) {
+    float* c = mutable_data<float>(out);
+    if (s.k == 0) {
+      std::fill(c, c + out.size(), 0.0f);
+      return out;
+    }
+    visit_any_dtype(a.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (is_half_v<T>) {
+        const auto oa = prepare<T, float>(a, p.batch_a, free_a, p.contract_a);
+        const auto ob = prepare<T, float>(b, p.batch_b, p.contract_b, free_b);
+        blas_gemm<float>(oa, ob, c, s);
+      } else {
+        throw Unsupported("[dot] " + std::string(dtype_name(a.dtype())) + " operands with an " +
+                          std::string(dtype_name(call.out_dtype)) +
+                          " result: only f16 and bf16 operands widen inside the product");
+      }
+    });
+    return out;
+  }
   visit_any_dtype(call.out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* c = mutable_data<T>(out);

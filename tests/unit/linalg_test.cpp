@@ -255,6 +255,45 @@ TEST(Dot, ErrorsNameAxesAndSizes) {
   EXPECT_THROW((void)dot(Tensor(), a), Error);
 }
 
+// dot of 16-bit float operands into f32 keeps them narrow (the backend widens inside the
+// product): the same f32 sums as widening both first, bit for bit on the cpu, in every
+// layout prepare() handles (transposed, batched, permuted) and for an empty K.
+TEST(Dot, SixteenBitOperandsIntoF32EqualWideningFirst) {
+  struct Case {
+    Shape sa;
+    Axes ca, ba;
+    Shape sb;
+    Axes cb, bb;
+  };
+  const std::vector<Case> cases = {{{5, 7}, {1}, {}, {7, 3}, {0}, {}},
+                                   {{7, 5}, {0}, {}, {3, 7}, {1}, {}},
+                                   {{2, 4, 6}, {2}, {0}, {2, 6, 3}, {1}, {0}},
+                                   {{4, 2, 6}, {2}, {1}, {6, 3, 2}, {0}, {2}},
+                                   {{3, 0}, {1}, {}, {0, 2}, {0}, {}}};
+  std::uint32_t seed = 7;
+  for (DType d : {DType::f16, DType::bf16, DType::f8, DType::f8_e4m3fn}) {
+    for (const Case& c : cases) {
+      std::vector<double> va(static_cast<std::size_t>(numel(c.sa))),
+          vb(static_cast<std::size_t>(numel(c.sb)));
+      std::mt19937 rng(seed++);
+      std::uniform_real_distribution<double> u(-3.0, 3.0);
+      for (double& x : va) x = u(rng);
+      for (double& x : vb) x = u(rng);
+      const Tensor a = make(va, c.sa, d), b = make(vb, c.sb, d);
+      const Tensor got = dot(a, c.ca, c.ba, b, c.cb, c.bb, DType::f32);
+      const Tensor want =
+          dot(as_type(a, DType::f32), c.ca, c.ba, as_type(b, DType::f32), c.cb, c.bb);
+      ASSERT_EQ(got.dtype(), DType::f32) << dtype_name(d);
+      EXPECT_EQ(got.shape(), want.shape()) << dtype_name(d);
+      EXPECT_EQ(got.to_bytes(), want.to_bytes()) << dtype_name(d) << " " << shape_str(c.sa);
+    }
+  }
+  // Mixed 8-bit formats meet in f16, which holds both exactly.
+  const Tensor e5 = make({1.5, -57344, 0.25}, {3}, DType::f8);
+  const Tensor e4 = make({448, 0.125, -2}, {3}, DType::f8_e4m3fn);
+  EXPECT_EQ(dot(e5, e4, DType::f32).item<double>(), 1.5 * 448 + -57344 * 0.125 + 0.25 * -2);
+}
+
 TEST(Matmul, ErrorsNameShapes) {
   const Tensor a = from_vector<float>(std::vector<float>(24, 1.0f), {2, 3, 4});
   const Tensor b = from_vector<float>(std::vector<float>(60, 1.0f), {3, 4, 5});

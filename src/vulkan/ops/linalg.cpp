@@ -270,6 +270,13 @@ bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
     return !is_complex(call.out_dtype) && triangular_solve_supported(b, call);
   }
   if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
+  // Operands of C's dtype, or f16/bf16 operands of an f32 C (the core's widening product).
+  const DType operands = call.inputs.at(0).dtype();
+  if (!is_complex(call.out_dtype) && operands != call.out_dtype &&
+      !(call.out_dtype == DType::f32 && (operands == DType::f16 || operands == DType::bf16) &&
+        call.inputs.at(1).dtype() == operands && b.dtype_supported(operands))) {
+    return false;
+  }
   if (is_complex(call.out_dtype) && (call.inputs.at(0).dtype() != call.out_dtype ||
                                      call.inputs.at(1).dtype() != call.out_dtype)) {
     return false;
@@ -279,31 +286,36 @@ bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
 
 namespace {
 
-// Records out = a . b for the GEMM view v, all read as dtype d (a complex dot passes its
-// tensors read as their parts' real type).
+// Records out = a . b for the GEMM view v, the operands read as dtype d (a complex dot passes
+// its tensors read as their parts' real type) and C stored as c_type: d, or f32 for f16/bf16
+// operands (the core's widening product), which takes MODE 1's unrounded f32 sums, straight
+// into C when K is not split and C is contiguous, else added into C by the f32 module's pass.
 // With prepare_only, creates the pipelines it would use and records nothing (a, bt and out
 // unused).
-void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a,
-                            const Tensor& bt, const Tensor& out, bool prepare_only) {
+void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, DType c_type,
+                            const Tensor& a, const Tensor& bt, const Tensor& out,
+                            bool prepare_only) {
   const GemmLaunch launch = gemm_launch(b, v, d);
-  const DotChoice& t = launch.choice;
-  const KSplit split{launch.splits, launch.chunk};
-  auto pipeline = [&](std::uint32_t mode) { return gemm_pipeline(b, launch, d, mode); };
+  GemmLaunch add_launch = launch;
+  add_launch.constants.at(0) = static_cast<std::uint32_t>(c_type);
+  const bool widening = c_type != d;
+  const bool c_contiguous = v.c[1] == v.n && (v.batch == 1 || v.c[0] == v.m * v.n);
+  const bool one_pass = launch.splits == 1 && (!widening || c_contiguous);
+  const std::uint32_t main_mode = one_pass && !widening ? 0 : 1;
+  auto pipeline = [&](std::uint32_t mode) {
+    return mode == 2 ? gemm_pipeline(b, add_launch, c_type, 2) : gemm_pipeline(b, launch, d, mode);
+  };
   if (prepare_only) {
-    if (split.splits == 1) {
-      (void)pipeline(0);
-    } else {
-      (void)pipeline(1);
-      (void)pipeline(2);
-    }
+    (void)pipeline(main_mode);
+    if (!one_pass) (void)pipeline(2);
     return;
   }
-  g_last_kernel.store(t.kernel);
+  g_last_kernel.store(launch.choice.kernel);
   const DotPush& push = launch.push;
   const std::array<std::uint32_t, 3>& groups = launch.groups;
-  if (split.splits == 1) {
-    b.dispatch_groups(pipeline(0), {{&a, false}, {&bt, false}, {&out, true}}, &push, sizeof(push),
-                      groups);
+  if (one_pass) {
+    b.dispatch_groups(pipeline(main_mode), {{&a, false}, {&bt, false}, {&out, true}}, &push,
+                      sizeof(push), groups);
     return;
   }
   // Partial sums per chunk into pooled scratch, then one pass adding them in chunk order.
@@ -312,7 +324,7 @@ void record_or_prepare_gemm(VulkanBackend& b, const GemmView& v, DType d, const 
                             {},
                             NoParams{},
                             launch.acc,
-                            Shape{static_cast<std::int64_t>(split.splits) * out_elements}};
+                            Shape{static_cast<std::int64_t>(launch.splits) * out_elements}};
   const Tensor scratch = b.make_output(scratch_call);
   b.dispatch_groups(pipeline(1), {{&a, false}, {&bt, false}, {&scratch, true}}, &push, sizeof(push),
                     groups);
@@ -372,15 +384,15 @@ void record_complex_dot(VulkanBackend& b, const GemmView& v, const Tensor& a, co
 
 void record_gemm(VulkanBackend& b, const GemmView& v, DType d, const Tensor& a, const Tensor& bt,
                  const Tensor& out) {
-  record_or_prepare_gemm(b, v, d, a, bt, out, false);
+  record_or_prepare_gemm(b, v, d, d, a, bt, out, false);
 }
 
 void prepare_linalg(VulkanBackend& b, const OpCall& call) {
   if (call.op != Op::dot || is_complex(call.out_dtype)) return;  // complex: at its first run
   const std::optional<GemmView> view = gemm_view(call);
   if (!view) return;
-  record_or_prepare_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], call.inputs[0],
-                         true);
+  record_or_prepare_gemm(b, *view, call.inputs[0].dtype(), call.out_dtype, call.inputs[0],
+                         call.inputs[1], call.inputs[0], true);
 }
 
 Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
@@ -395,7 +407,8 @@ Tensor run_linalg(VulkanBackend& b, const OpCall& call) {
   if (is_complex(call.out_dtype)) {
     record_complex_dot(b, *view, call.inputs[0], call.inputs[1], out);
   } else {
-    record_gemm(b, *view, call.out_dtype, call.inputs[0], call.inputs[1], out);
+    record_or_prepare_gemm(b, *view, call.inputs[0].dtype(), call.out_dtype, call.inputs[0],
+                           call.inputs[1], out, false);
   }
   return out;
 }
