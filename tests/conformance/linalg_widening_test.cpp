@@ -8,6 +8,8 @@
 
 #include "common/settings.h"
 #include "conformance/fixture.h"
+#include "vkt/compile.h"
+#include "vkt/grad.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::testing {
@@ -108,6 +110,35 @@ TEST_F(LinalgWidening, MixedEightBitFormatsMeetInF16) {
   EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
   EXPECT_EQ(&got.backend(), &gpu());
   EXPECT_EQ(got.to_bytes(), dot(a, b, DType::f32).to_bytes());
+}
+
+// Compiled, with an epilogue the dot groups would fuse, and differentiated: the cpu's bits
+// (exact sums), on the device; each operand's gradient in its own dtype.
+TEST_F(LinalgWidening, CompiledAndDifferentiatedEqualTheCpu) {
+  if (!supported(DType::f16)) GTEST_SKIP() << gpu().name() << " stores no f16";
+  const auto f = [](const Tensor& a, const Tensor& b) {
+    return max(add(dot(a, b, DType::f32), 1.0), 0.0);
+  };
+  const Tensor a = quarters({24, 40}, DType::f16, 7), b = quarters({40, 32}, DType::f16, 8);
+  const Tensor ga = transfer(a, gpu()), gb = transfer(b, gpu());
+  const Tensor want = f(a, b);
+  auto compiled = compile(f);
+  for (int call = 0; call < 2; ++call) {  // the trace, then the plan's replay
+    LedgerScope scope;
+    const Tensor got = compiled(ga, gb);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << scope.delta().to_string();
+    EXPECT_EQ(&got.backend(), &gpu());
+    EXPECT_EQ(got.to_bytes(), want.to_bytes()) << "call " << call;
+  }
+  const auto loss = [](const std::vector<Tensor>& x) {
+    return std::vector<Tensor>{sum(dot(x[0], x[1], DType::f32))};
+  };
+  const std::vector<Tensor> host = grad(loss, {a, b}), device = grad(loss, {ga, gb});
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(device[k].dtype(), DType::f16) << k;
+    EXPECT_EQ(&device[k].backend(), &gpu()) << k;
+    EXPECT_EQ(device[k].to_bytes(), host[k].to_bytes()) << k;
+  }
 }
 
 }  // namespace
