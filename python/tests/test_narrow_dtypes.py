@@ -63,6 +63,19 @@ def test_fp8_dot_to_float32_is_exact(device):
         vt.dot(vt.asarray([1.0]), vt.asarray([1.0]), preferred_element_type=vt.float16)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float8_e5m2"])
+def test_sixteen_bit_and_fp8_dot_into_float32_matches_numpy(device, dtype):
+    # Quarters in [-2, 2]: exact in each dtype, every sum of products exact in f32.
+    rng = np.random.default_rng(3)
+    a_np = rng.integers(-8, 9, size=(33, 70)).astype(np.float32) / 4
+    b_np = rng.integers(-8, 9, size=(70, 21)).astype(np.float32) / 4
+    a = vt.asarray(a_np).astype(getattr(vt, dtype)).to_device(device)
+    b = vt.asarray(b_np).astype(getattr(vt, dtype)).to_device(device)
+    d = vt.dot(a, b, preferred_element_type=vt.float32)
+    assert d.dtype == vt.float32
+    assert np.array_equal(d.to_device(vt.cpu()).numpy(), a_np @ b_np)
+
+
 def test_where_numpy_and_dlpack_have_no_such_dtype():
     x = vt.asarray([1.0, 2.0]).astype(vt.float8_e4m3fn)
     with pytest.raises(vt.TypeError, match=r"\[numpy\] float8_e4m3fn has no NumPy dtype"):
