@@ -151,6 +151,7 @@ std::vector<double> magnitudes(const Node& n, const std::vector<Tensor>& inputs,
     m.push_back(select(bad, full(f.shape(), mode == 0 ? 0 : 1, DType::f64, &cpu()), a));
   }
   Node abs_node = n;  // a literal summed with the data (window_scatter's init) counts by size
+  abs_node.ints.erase("preferred");  // dot's f32 cannot hold the f64 magnitudes: theirs
   for (Literal& l : abs_node.literals) {
     const double v = std::fabs(l.value.as_double());
     l.value = std::isfinite(v) ? v : 0.0;

@@ -34,7 +34,8 @@ class Gen final : public Builder {
         complex_rng_(seed ^ kComplexStream),
         large_rng_(seed ^ kLargeStream),
         index_type_rng_(seed ^ kIndexTypeStream),
-        narrow_rng_(seed ^ kNarrowStream) {
+        narrow_rng_(seed ^ kNarrowStream),
+        preferred_rng_(seed ^ kPreferredStream) {
     p_.seed = seed;
   }
 
@@ -91,7 +92,10 @@ class Gen final : public Builder {
   // s2/s4/u2/u4/f8/f8_e4m3fn: their own stream, so recorded programs replay as they were.
   static constexpr std::uint64_t kNarrowStream = 0x6e6172726f77ull;  // "narrow"
   static constexpr double kNarrowShare = 0.25;
-  Rng rng_, later_rng_, complex_rng_, large_rng_, index_type_rng_, narrow_rng_;
+  // dot's preferred result type (f32 for 16- and 8-bit float operands, the widening
+  // product): its own stream, drawn only for such dots.
+  static constexpr std::uint64_t kPreferredStream = 0x707265660aull;  // "pref"
+  Rng rng_, later_rng_, complex_rng_, large_rng_, index_type_rng_, narrow_rng_, preferred_rng_;
 
   // s32 (the default) and s64 most often; u8 and s16 also meet axes they cannot index.
   std::int64_t index_type() {
@@ -532,6 +536,10 @@ class Gen final : public Builder {
     n.ints["batch_a"] = batch_a;
     n.ints["contract_b"] = contract_b;
     n.ints["batch_b"] = batch_b;
+    const DType operands = promote(t.dtype(), bd);
+    if (is_float(operands) && bit_width(operands) < 32 && preferred_rng_.chance(0.5)) {
+      n.ints["preferred"] = {static_cast<std::int64_t>(DType::f32)};
+    }
     return true;
   }
 

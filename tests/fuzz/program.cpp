@@ -1,6 +1,7 @@
 #include "fuzz/program.h"
 
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -183,8 +184,10 @@ Tensor run_node(const Node& n, const std::vector<Tensor>& in, Backend& where) {
   if (is_family(op, OpFamily::cumulative))
     return scan(op, x(0), int0(n, "axis"), int0(n, "reverse") != 0);
   if (op == "dot") {
+    const auto preferred = maybe(n, "preferred");  // JAX's preferred_element_type
     return dot(x(0), ints(n, "contract_a"), ints(n, "batch_a"), x(1), ints(n, "contract_b"),
-               ints(n, "batch_b"));
+               ints(n, "batch_b"),
+               preferred ? std::optional<DType>(static_cast<DType>(*preferred)) : std::nullopt);
   }
   if (op == "conv") {
     ConvOptions o;
