@@ -9,6 +9,7 @@
 #include "fuzz/builder.h"
 #include "fuzz/draw.h"
 #include "fuzz/generate_complex.h"
+#include "fuzz/generate_linalg.h"
 #include "fuzz/rng.h"
 
 namespace vkt::fuzz {
@@ -593,7 +594,7 @@ class Gen final : public Builder {
         made = window_scatter(n, x);
         break;
       case 2:
-        made = triangular(n);
+        made = triangular_solve_node(*this, rng_, kDTypes, n);
         break;
       case 3:
         made = slice_at(n, x, false);
@@ -693,41 +694,6 @@ class Gen final : public Builder {
     if (src < 0) return false;
     n.args = {x, src};
     n.literals.push_back(literal(t.dtype()));
-    return true;
-  }
-
-  // triangular_solve of a well-conditioned triangle (data.h) with a right-hand side of
-  // random values: left or right side, either triangle, each transform, batched, vectors.
-  bool triangular(Node& n) {
-    const std::int64_t order = rng_.range(1, 6);
-    Shape batch;
-    for (std::int64_t i = rng_.range(0, 2); i > 0; --i)
-      batch.push_back(rng_.chance(0.05) ? 0 : rng_.range(1, 3));
-    const bool lower = rng_.chance(0.5), left = rng_.chance(0.5);
-    Shape as = batch;
-    as.push_back(order);
-    as.push_back(order);
-    const std::vector<DType> floats = {DType::f32, DType::f32, DType::f64, DType::f16, DType::bf16};
-    Node a = make_node("triangle", rng_.pick(floats), as);
-    a.ints["lower"] = {lower ? 1 : 0};
-    a.data_seed = rng_.next() % 1000000;
-    const int ai = add(a);
-    Shape bs = batch;
-    const std::int64_t k = rng_.range(0, 4);
-    if (left && rng_.chance(0.25)) {
-      bs.push_back(order);
-    } else {
-      bs.push_back(left ? order : k);
-      bs.push_back(left ? k : order);
-    }
-    if (rng_.chance(0.03)) bs.back() += 1;  // does not fit: a ShapeError on both sides
-    const int bi = values(rng_.chance(0.6) ? a.dtype : dtype(), bs);
-    if (ai < 0 || bi < 0) return false;
-    n.op = "triangular_solve";
-    n.args = {ai, bi};
-    n.ints["left"] = {left ? 1 : 0};
-    n.ints["lower"] = {lower ? 1 : 0};
-    n.ints["transform"] = {rng_.range(0, 2)};
     return true;
   }
 
