@@ -108,6 +108,17 @@ const std::map<std::string, Maker>& makers() {
     // kernel's rate, not the bus's. Bytes for TB/s, as take's: the whole input (4n), the
     // indices (8 n/4) and the output (4 n/4), 7n in all.
     r["gather_resident"] = [](std::int64_t n) { return gather_case("gather_resident", n, false); };
+    // multiply by a number against multiply by a rank-0 tensor already on the device: what a
+    // weak literal costs eager (the core makes it a cpu tensor; dispatch moves it each call).
+    r["multiply_literal"] = [](std::int64_t n) {
+      return simple("multiply_literal", {n}, {{seed_data(n, {n})}},
+                    [](const std::vector<Tensor>& in) { return multiply(in[0], 0.01f); });
+    };
+    r["multiply_scalar"] = [](std::int64_t n) {
+      return simple("multiply_scalar", {n},
+                    {{seed_data(n, {n})}, {scalar_tensor(0.01f, DType::f32, &cpu())}},
+                    [](const std::vector<Tensor>& in) { return multiply(in[0], in[1]); });
+    };
     r["take"] = [](std::int64_t n) {
       const Shape s = rows8(n);
       Tensor idx = multiply(iota({s[0] / 2}, DType::s64, std::nullopt, &cpu()), 2);
@@ -360,7 +371,8 @@ std::vector<std::string> case_ops() {
 }
 
 bool shape_variant_case(const std::string& op) {
-  return op == "sort_flat" || op == "argsort_flat" || op == "top_k_flat" || op == "gather_resident";
+  return op == "sort_flat" || op == "argsort_flat" || op == "top_k_flat" ||
+         op == "gather_resident" || op == "multiply_literal" || op == "multiply_scalar";
 }
 
 OpCase make_case(const std::string& op, std::int64_t n) {

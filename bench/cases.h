@@ -30,7 +30,8 @@ const std::vector<std::string>& seed_ops();
 // Every op name a case exists for (the whole op surface).
 std::vector<std::string> case_ops();
 // Cases that run another case's op on another shape or placement (sort_flat: sort of one
-// flat line; gather_resident: gather with its indices on the device): bench rows, not ops,
+// flat line; gather_resident: gather with its indices on the device; multiply_literal and
+// multiply_scalar: a number, or a rank-0 tensor on the device): bench rows, not ops,
 // so the coverage table leaves them out.
 bool shape_variant_case(const std::string& op);
 // Throws std::invalid_argument for an unknown op or a size the op's shape cannot take.
