@@ -65,7 +65,7 @@ void append_free_dims(Shape& out, const Tensor& t, const Axes& contract, const A
 // The 16-bit float type a product into f32 keeps its operands in, when one holds them
 // exactly: f16 (which holds both f8 formats), or bf16. The backends multiply such
 // operands exactly and add in f32, on tensor cores where the device has them, where
-// widening both to f32 first would take the f32 kernel (about a tenth of the rate).
+// widening both to f32 first would take the f32 kernel, which has none.
 std::optional<DType> half_operand_type(DType operands) {
   switch (operands) {
     case DType::f16:

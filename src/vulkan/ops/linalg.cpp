@@ -270,15 +270,12 @@ bool linalg_supported(const VulkanBackend& b, const OpCall& call) {
     return !is_complex(call.out_dtype) && triangular_solve_supported(b, call);
   }
   if (call.op != Op::dot || !b.dtype_supported(call.out_dtype)) return false;
-  // Operands of C's dtype, or f16/bf16 operands of an f32 C (the core's widening product).
+  // Both operands of C's dtype, or f16/bf16 operands of an f32 C (the core's widening product).
   const DType operands = call.inputs.at(0).dtype();
-  if (!is_complex(call.out_dtype) && operands != call.out_dtype &&
-      !(call.out_dtype == DType::f32 && (operands == DType::f16 || operands == DType::bf16) &&
-        call.inputs.at(1).dtype() == operands && b.dtype_supported(operands))) {
-    return false;
-  }
-  if (is_complex(call.out_dtype) && (call.inputs.at(0).dtype() != call.out_dtype ||
-                                     call.inputs.at(1).dtype() != call.out_dtype)) {
+  const bool widening = call.out_dtype == DType::f32 &&
+                        (operands == DType::f16 || operands == DType::bf16) &&
+                        b.dtype_supported(operands);
+  if (call.inputs.at(1).dtype() != operands || (operands != call.out_dtype && !widening)) {
     return false;
   }
   return gemm_view(call).has_value();
