@@ -159,6 +159,8 @@ void set_override(Overrides& o, std::string_view name, std::string_view value) {
     o.coopmat_tile = text_value(value);
   } else if (is("conv_gemm")) {
     o.conv_gemm = bool_value(name, value);
+  } else if (is("conv_winograd")) {
+    o.conv_winograd = bool_value(name, value);
   } else if (is("block_mb")) {
     o.block_mb = count_value(name, value, 1, 1u << 16);
   } else if (is("small_uploads_mapped")) {

@@ -72,6 +72,7 @@ struct Overrides {
   std::optional<std::string> coopmat_api;   // auto|khr|nv
   std::optional<std::string> coopmat_tile;  // <BM>x<BN>x<BK>:<WM>x<WN>[:<stages>]
   std::optional<bool> conv_gemm;            // conv as im2col, then dot's GEMM
+  std::optional<bool> conv_winograd;        // Winograd's algorithms wherever they apply
   // Vulkan memory and transfers.
   std::optional<std::uint64_t> block_mb;     // the pool's block size
   std::optional<bool> small_uploads_mapped;  // small host tensors by memcpy (backends made now)

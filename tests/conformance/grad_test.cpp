@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "conformance/fixture.h"
 #include "support/grad_check.h"
 #include "vkt/compile.h"
@@ -108,8 +109,9 @@ TEST_F(GradOnVulkan, ConvAndWindowsMatchTheCpu) {
 }
 
 // A conv's kernel cotangent is a conv of few output tiles over a long K (3x3 outputs over
-// K = 8 x 20 x 20 here; strided, its kernel dilates), which splits K by the rule on any
-// device; then forced to 7 slices.
+// K = 8 x 20 x 20 here; strided, its kernel dilates). Unstrided, f32's rule takes Winograd's
+// F(3x3, 2x2) for it; the direct kernel splits K by the rule on any device, then forced to 7
+// slices.
 TEST_F(GradOnVulkan, ConvKernelCotangentSplitsK) {
   const Tensor img = f32_values({8, 4, 20, 20}, -1, 1, 5);
   const Tensor k = f32_values({6, 4, 3, 3}, -1, 1, 6);
@@ -119,6 +121,9 @@ TEST_F(GradOnVulkan, ConvKernelCotangentSplitsK) {
     o.padding = {{1, 1}, {1, 1}};
     const Unary f = [&](const Tensor& t) { return conv(transfer(img, t.backend()), t, o); };
     expect_same_gradient("conv kernel, stride " + std::to_string(stride), f, k);
+    EXPECT_EQ(vk::testing::last_conv_winograd(), stride == 1) << "stride " << stride;
+    const OverrideScope direct("conv_winograd=0");
+    expect_same_gradient("conv kernel, direct, stride " + std::to_string(stride), f, k);
     EXPECT_GT(vk::testing::last_conv_splits(), 1u) << "stride " << stride;
     vk::testing::force_conv_splits(7);
     expect_same_gradient("conv kernel, 7 slices, stride " + std::to_string(stride), f, k);

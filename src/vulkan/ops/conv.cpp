@@ -7,7 +7,9 @@
 // timer (vkt-bench conv's C_gpu_im2col_us and C_gpu_gemm_us). A conv with few output tiles
 // over a long K (a kernel cotangent: 3x3 outputs of a 56x56 kernel) splits K over the
 // device into f32 partial sums (f64 for f64), then adds them in a second dispatch
-// (conv_split.cpp: the rule, from the device's compute units, and the adding pass).
+// (conv_split.cpp: the rule, from the device's compute units, and the adding pass). f32
+// 3 x 3 kernels and kernel cotangents take Winograd's algorithms where conv_winograd.cpp's
+// rule says so.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -16,6 +18,7 @@
 
 #include "common/settings.h"
 #include "vulkan/ops/conv_split.h"
+#include "vulkan/ops/conv_winograd.h"
 #include "vulkan/runtime/backend.h"
 
 namespace vkt::vk {
@@ -87,6 +90,7 @@ std::int64_t im2col_vector(DType d, std::int64_t positions) {
 
 std::atomic<bool> g_last_conv_gemm{false};
 std::atomic<std::uint32_t> g_last_conv_splits{1};
+std::atomic<bool> g_last_conv_winograd{false};
 
 // The shader computes each tap's position in the padded, dilated input in int32:
 // out index * stride - pad lo + tap * kernel dilation, and the dilated input's extent.
@@ -121,6 +125,9 @@ bool last_conv_took_gemm() {
 }
 std::uint32_t last_conv_splits() {
   return g_last_conv_splits.load();
+}
+bool last_conv_winograd() {
+  return g_last_conv_winograd.load();
 }
 }  // namespace testing
 
@@ -201,6 +208,9 @@ Tensor run_conv(VulkanBackend& b, const OpCall& call) {
   const DType d = call.out_dtype;
   g_last_conv_gemm.store(false);
   g_last_conv_splits.store(1);
+  const WinogradKind winograd = winograd_kind(b, call);
+  g_last_conv_winograd.store(winograd != WinogradKind::none);
+  if (winograd != WinogradKind::none) return run_conv_winograd(b, call, winograd);
   if (use_im2col_gemm(b, call, groups, push.k, positions)) {
     Tensor out = b.make_output(call);
     // out[n] = kernel [O, K] . cols[n] [K, positions]: the output's [n, o, pos] layout.

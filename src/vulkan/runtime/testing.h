@@ -66,6 +66,8 @@ DotKernel last_dot_kernel();
 std::uint64_t arg_locate_runs();
 // Whether the last native conv took the im2col + GEMM path (conv.cpp; the conv_gemm override).
 bool last_conv_took_gemm();
+// Whether the last native conv took Winograd's algorithms (conv_winograd.cpp).
+bool last_conv_winograd();
 // K splits of the last implicit-GEMM conv (1: none).
 std::uint32_t last_conv_splits();
 // Working memory is host-mapped (no staging); VKT_VK_STAGING=1 turns it off.

@@ -1,0 +1,176 @@
+// conv by Winograd's algorithms on the device (vulkan/ops/conv_winograd.cpp) against the cpu
+// backend: F(2x2, 3x3) for 3 x 3 kernels and F(3x3, 2x2) for 3 x 3 outputs of a large kernel
+// (a kernel cotangent), forced with the conv_winograd override over odd and partial tiles,
+// asymmetric and negative padding, chunks of images, NaN, infinities and values near the
+// float limit (which the direct sum recomputes), and the rule's choices without it.
+#include "vulkan/ops/conv_winograd.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/settings.h"
+#include "conformance/conv_check.h"
+#include "conformance/fixture.h"
+#include "vulkan/runtime/backend.h"
+
+namespace vkt::testing {
+namespace {
+
+using conv_check::conv_close;
+using conv_check::magnitudes;
+using conv_check::make;
+
+struct Case {
+  std::string name;
+  Shape input, kernel;
+  std::vector<std::pair<std::int64_t, std::int64_t>> padding;
+};
+
+ConvOptions options(const Case& c) {
+  ConvOptions o;
+  o.padding = c.padding;
+  return o;
+}
+
+// The images of each chunk forced to a count for the scope's duration.
+class ForcedChunk {
+ public:
+  explicit ForcedChunk(std::int64_t items) { vk::testing::force_winograd_chunk(items); }
+  ~ForcedChunk() { vk::testing::force_winograd_chunk(0); }
+  ForcedChunk(const ForcedChunk&) = delete;
+  ForcedChunk& operator=(const ForcedChunk&) = delete;
+};
+
+class ConvWinograd : public VulkanTest {
+ protected:
+  // x and w on the device against the cpu, expecting Winograd (or not) and no fallback.
+  void check(const Case& c, const Tensor& x, const Tensor& w, bool winograd) {
+    const ConvOptions o = options(c);
+    const Tensor want = conv(x, w, o);
+    const Tensor mag = conv(magnitudes(x), magnitudes(w), o);
+    const Tensor gx = transfer(x, gpu()), gw = transfer(w, gpu());
+    LedgerScope scope;
+    const Tensor got = conv(gx, gw, o);
+    EXPECT_EQ(scope.delta().fallbacks, 0u) << c.name << ": " << scope.delta().to_string();
+    EXPECT_EQ(&got.backend(), &gpu()) << c.name;
+    EXPECT_EQ(vk::testing::last_conv_winograd(), winograd) << c.name;
+    last_dispatches_ = scope.delta().dispatches;
+    const std::int64_t k = numel(c.kernel) / std::max<std::int64_t>(c.kernel[0], 1);
+    EXPECT_TRUE(conv_close(got, want, mag, DType::f32, k)) << c.name;
+  }
+  void check(const Case& c, bool winograd) {
+    check(c, make(c.input, DType::f32, 1), make(c.kernel, DType::f32, 2), winograd);
+  }
+  std::uint64_t last_dispatches_ = 0;
+};
+
+const std::vector<Case>& small_kernel_cases() {
+  static const std::vector<Case> cases = {
+      {"pad 1, even sizes", {2, 5, 8, 6}, {7, 5, 3, 3}, {{1, 1}, {1, 1}}},
+      {"odd output sizes (partial tiles)", {3, 4, 9, 7}, {6, 4, 3, 3}, {{1, 1}, {1, 1}}},
+      {"valid, one channel", {1, 1, 5, 5}, {1, 1, 3, 3}, {}},
+      {"asymmetric padding", {2, 3, 7, 10}, {5, 3, 3, 3}, {{2, 0}, {0, 3}}},
+      {"negative padding", {1, 6, 9, 9}, {4, 6, 3, 3}, {{-1, 2}, {1, -2}}},
+      {"a one-element output", {1, 3, 3, 3}, {2, 3, 3, 3}, {}},
+      {"more channels than a tile", {2, 70, 6, 5}, {66, 70, 3, 3}, {{1, 1}, {1, 1}}},
+  };
+  return cases;
+}
+
+// 3 x 3 outputs: kernel cotangents as d_conv writes them (channels and batch swapped, the
+// output's cotangent the kernel), odd kernels (a tile's second row or column past its end),
+// and padding on one side only.
+const std::vector<Case>& small_output_cases() {
+  static const std::vector<Case> cases = {
+      {"cotangent of x {8, 4, 20, 20}, pad 1", {4, 8, 20, 20}, {6, 8, 20, 20}, {{1, 1}, {1, 1}}},
+      {"odd kernel 9 x 11", {3, 5, 11, 11}, {2, 5, 9, 11}, {{0, 0}, {1, 1}}},
+      {"one-sided padding", {2, 3, 12, 13}, {5, 3, 11, 12}, {{1, 0}, {0, 1}}},
+      {"2 x 2 kernel", {1, 2, 4, 4}, {3, 2, 2, 2}, {}},
+  };
+  return cases;
+}
+
+TEST_F(ConvWinograd, SmallKernelMatchesTheCpu) {
+  const OverrideScope force("conv_winograd=1");
+  for (const Case& c : small_kernel_cases()) check(c, true);
+}
+
+TEST_F(ConvWinograd, SmallOutputMatchesTheCpu) {
+  const OverrideScope force("conv_winograd=1");
+  for (const Case& c : small_output_cases()) check(c, true);
+}
+
+// Chunks of images (F(2x2, 3x3): each chunk its own outputs) and of contracted images
+// (F(3x3, 2x2): each chunk adds to the output), uneven last chunks included: one pass per
+// chunk at least, the same values as one chunk.
+TEST_F(ConvWinograd, ChunksMatchOneChunk) {
+  const OverrideScope force("conv_winograd=1");
+  const Case forward{"5 images in chunks of 2", {5, 4, 7, 6}, {3, 4, 3, 3}, {{1, 1}, {1, 1}}};
+  const Case cotangent{
+      "7 contracted images in chunks of 3", {2, 7, 10, 10}, {3, 7, 10, 10}, {{1, 1}, {1, 1}}};
+  for (const Case& c : {forward, cotangent}) {
+    check(c, true);
+    const std::uint64_t whole = last_dispatches_;
+    const ForcedChunk chunk(c.name == forward.name ? 2 : 3);
+    check(c, true);
+    EXPECT_GE(last_dispatches_, whole + 2 * 3) << c.name;  // two more chunks of 3 passes
+  }
+}
+
+// NaN and infinities in either operand, and finite values near the float limit whose
+// transforms overflow: every output the direct sum would give, NaN or infinite where the
+// cpu's is.
+TEST_F(ConvWinograd, NonFiniteAndHugeValuesFollowTheDirectSum) {
+  const OverrideScope force("conv_winograd=1");
+  const double big = 0.75 * std::numeric_limits<float>::max();
+  for (const Case& c : {small_kernel_cases()[0], small_output_cases()[1]}) {
+    std::vector<double> x = as_doubles(make(c.input, DType::f64, 3));
+    std::vector<double> w = as_doubles(make(c.kernel, DType::f64, 4));
+    x[7] = std::nan("");
+    x[20] = INFINITY;
+    x[x.size() - 3] = -INFINITY;
+    w[w.size() / 2] = std::nan("");
+    check({c.name + " with NaN and infinities", c.input, c.kernel, c.padding},
+          as_type(from_vector(x, c.input), DType::f32),
+          as_type(from_vector(w, c.kernel), DType::f32), true);
+    // Two neighbours near the limit in each plane: B^T's sum of them overflows, the direct
+    // sums (weights 1 / K) stay finite.
+    std::vector<double> huge = as_doubles(make(c.input, DType::f64, 5));
+    const std::int64_t plane = c.input[2] * c.input[3];
+    for (std::size_t i = 0; i < huge.size(); i += static_cast<std::size_t>(plane)) {
+      huge[i] = huge[i + 1] = big;
+    }
+    std::vector<double> ones(w.size(), 1.0 / static_cast<double>(numel(c.kernel) / c.kernel[0]));
+    check({c.name + " near the float limit", c.input, c.kernel, c.padding},
+          as_type(from_vector(huge, c.input), DType::f32),
+          as_type(from_vector(ones, c.kernel), DType::f32), true);
+  }
+}
+
+// The rule, without the override: a kernel cotangent of 8 x 8 taps or more and a 3 x 3
+// kernel over 64 channels each way take Winograd; fewer taps or channels, strides, groups,
+// dilation and other dtypes keep the direct kernel.
+TEST_F(ConvWinograd, TheRuleTakesCotangentsAndWideLayers) {
+  check(small_output_cases()[0], true);
+  check({"a 64-channel layer", {1, 64, 6, 6}, {64, 64, 3, 3}, {{1, 1}, {1, 1}}}, true);
+  check({"8 channels", {1, 8, 6, 6}, {8, 8, 3, 3}, {{1, 1}, {1, 1}}}, false);
+  check({"3 x 3 outputs of a 3 x 4 kernel", {1, 2, 5, 6}, {2, 2, 3, 4}, {}}, false);
+  const OverrideScope force("conv_winograd=1");
+  ConvOptions strided;
+  strided.strides = {2, 2};
+  const Tensor x = transfer(make({1, 2, 8, 8}, DType::f32, 1), gpu());
+  const Tensor w = transfer(make({3, 2, 3, 3}, DType::f32, 2), gpu());
+  (void)conv(x, w, strided);
+  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "stride 2";
+  ConvOptions groups;
+  groups.feature_group_size = 2;
+  (void)conv(x, transfer(make({4, 1, 3, 3}, DType::f32, 2), gpu()), groups);
+  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "feature groups";
+  (void)conv(as_type(x, DType::f16), as_type(w, DType::f16));
+  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "f16";
+}
+
+}  // namespace
+}  // namespace vkt::testing
