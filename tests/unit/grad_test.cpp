@@ -94,6 +94,17 @@ TEST(Grad, MaxAndMinSplitTies) {
   const std::vector<Tensor> g = grad(f, {x, x});
   EXPECT_EQ(g[0].to_vector<double>(), (std::vector<double>{0.5, 0.5, 0.5}));
   EXPECT_EQ(g[1].to_vector<double>(), (std::vector<double>{0.5, 0.5, 0.5}));
+  // relu as max with a rank-0 zero, min the same way: a tie at 0 halves, a NaN result gives
+  // neither input a share; the rank-0 side sums its shares.
+  const Tensor v = from_vector<double>({-1, 0, 2, NAN}, &cpu());
+  const Tensor zero = full({}, 0.0, DType::f64, &cpu());
+  const std::vector<Tensor> relu = grad(f, {v, zero});
+  EXPECT_EQ(relu[0].to_vector<double>(), (std::vector<double>{0, 0.5, 1, 0}));
+  EXPECT_EQ(relu[1].to_vector<double>(), (std::vector<double>{1.5}));
+  const TensorFunction lower = [](const std::vector<Tensor>& a) {
+    return std::vector<Tensor>{sum(min(a[0], a[1]))};
+  };
+  EXPECT_EQ(grad(lower, {v, zero})[0].to_vector<double>(), (std::vector<double>{1, 0.5, 0, 0}));
 }
 
 TEST(Grad, ReductionsAndMovement) {
