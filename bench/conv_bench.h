@@ -13,6 +13,8 @@ struct ConvBenchOptions {
   std::vector<std::string> dtypes = {"f32", "f16"};
   std::vector<std::int64_t> batches = {32};
   std::int64_t channels = 64, hw = 56;
+  // forward, input_cotangent, kernel_cotangent: the layer's conv and its backward convs
+  std::vector<std::string> passes = {"forward"};
   int min_reps = 30;
   int device = -1;
   bool device_only = false;  // columns C and D only (tuning runs)

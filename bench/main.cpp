@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
       "(src/vulkan/compile/compiled_rows_variant.h; the CSV's compile_rows)");
 
   vkt::bench::ConvBenchOptions conv_opts;
-  std::string conv_dtypes = "f32,f16", conv_batches = "32";
+  std::string conv_dtypes = "f32,f16", conv_batches = "32", conv_passes = "forward";
   auto* conv = app.add_subcommand(
       "conv",
       "a ResNet-style 3x3 conv layer (batch x channels x hw x hw, pad 1; default 32 x 64 x 56 "
@@ -188,6 +188,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   conv->add_option("--hw", conv_opts.hw, "height and width")
       ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  conv->add_option("--passes", conv_passes,
+                   "comma-separated: forward, input_cotangent, kernel_cotangent (the layer's "
+                   "backward convs: vkt::vjp's pullback from the output's cotangent)")
       ->capture_default_str();
   conv->add_option("--reps", conv_opts.min_reps, "minimum timed repetitions per column")
       ->check(CLI::Range(1, 100000))
@@ -297,6 +301,13 @@ int main(int argc, char** argv) {
       for (const std::string& d : conv_opts.dtypes) {
         if (d != "f32" && d != "f16" && d != "bf16" && d != "f64") {
           throw std::invalid_argument("conv --dtypes: '" + d + "' is not f32, f16, bf16 or f64");
+        }
+      }
+      conv_opts.passes = split_list(conv_passes);
+      for (const std::string& p : conv_opts.passes) {
+        if (p != "forward" && p != "input_cotangent" && p != "kernel_cotangent") {
+          throw std::invalid_argument("conv --passes: '" + p +
+                                      "' is not forward, input_cotangent or kernel_cotangent");
         }
       }
       conv_opts.batches.clear();

@@ -14,7 +14,9 @@
 #           one flat line (sort_flat, argsort_flat: the radix sort; top_k_flat, k = 100) under
 #           the device's rules; torch: the same sorts and top_k (torch_bench.py, torch-sort)
 # conv      vkt-bench conv (ResNet 3x3 layer 32x64x56x56, pad 1; f32 and f16, columns A..E,
-#           device time) and its PyTorch peer (cuDNN, TF32 off, same inputs)
+#           device time; the forward conv and both backward convs) and its PyTorch peer
+#           (cuDNN, TF32 off, same inputs); f32 again with Winograd's algorithms off
+#           (--set conv_winograd=0), the direct kernel the rule chooses against
 # coopmat   f16 matmul on cooperative matrices under each coopmat_tile override (2048, 4096,
 #           8192; the tile rule's measurement) and PyTorch's f16 matmul beside it; conv f16
 #           and f32 through im2col + the GEMM (--set conv_gemm=1), the implicit GEMM's f16
@@ -137,9 +139,12 @@ for b in $benches; do
       "$bench" ops --ops sort_flat,argsort_flat,top_k_flat --sizes 1048576,16777216 --reps 10 \
         --out "$out/${host}_ops-sort-flat_${day}.csv" ;;
     conv)
-      "$bench" conv --out "$out/${host}_conv_${day}.csv"
+      passes=forward,input_cotangent,kernel_cotangent
+      "$bench" conv --passes $passes --out "$out/${host}_conv_${day}.csv"
+      "$bench" conv --passes $passes --dtypes f32 --device-only --set conv_winograd=0 \
+        --out "$out/${host}_conv-direct_${day}.csv"
       if have_torch; then
-        python3 bench/peers/torch_conv.py --out "$out/${host}_torch-conv_${day}.csv"
+        python3 bench/peers/torch_conv.py --passes $passes --out "$out/${host}_torch-conv_${day}.csv"
       else
         echo "run-gpu-benches: no PyTorch here; conv peer skipped" >&2
       fi ;;

@@ -3,6 +3,9 @@
 kernel {C, C, 3, 3}, padding 1) by torch.nn.functional.conv2d, in vkt-bench conv's CSV schema
 (bench/conv.cpp) plus a `library` column.
 
+- --passes as vkt-bench's: forward (F.conv2d), input_cotangent and kernel_cotangent (one
+  output of aten.convolution_backward, the kernel autograd runs, from the output's
+  cotangent g = (iota/size + 0.01) / hw^2); column "pass".
 - Inputs as vkt-bench's: x = iota/size + 0.01 and k = (iota/size + 0.01) / C (with
   VKT_BENCH_DATA=random its hashed values in place of iota/size + 0.01), made in f32 on the
   cpu and cast, then moved to the GPU outside the timing (inputs resident).
@@ -17,6 +20,8 @@ Runs with the GPU machine's own python3.
 """
 
 import argparse
+import itertools
+import math
 import os
 import sys
 
@@ -30,7 +35,8 @@ from torch_bench import cuda_device_fields, cuda_timed, measure_d2h_bytes_per_us
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}
 # vkt-bench conv's columns; its "kernel" (the conv kernel's shape) follows the host's "kernel"
 # (the OS kernel), so the row keys it conv_kernel and only the header says "kernel".
-COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "conv_kernel", "padding", "size", "path"]
+COLUMNS = (pc.HOST_COLUMNS + ["op", "dtype", "shape", "conv_kernel", "padding", "pass", "size",
+                              "path"]
            + pc.TIMED_COLUMNS + ["library"])
 HEADER = ["kernel" if c == "conv_kernel" else c for c in COLUMNS]
 
@@ -45,12 +51,24 @@ def seed_data(shape, scale=1.0):
     return (x * scale).reshape(shape)
 
 
+def conv_pass(name, x, k, g):
+    """The layer's conv (`forward`) or one of its backward convs, as a function of nothing."""
+    if name == "forward":
+        return lambda: F.conv2d(x, k, padding=1)
+    mask = [name == "input_cotangent", name == "kernel_cotangent", False]
+    which = 0 if mask[0] else 1
+    return lambda: torch.ops.aten.convolution_backward(
+        g, x, k, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1, mask)[which]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtypes", default="f32,f16")
     p.add_argument("--batches", default="32")
     p.add_argument("--channels", type=int, default=64)
     p.add_argument("--hw", type=int, default=56)
+    p.add_argument("--passes", default="forward",
+                   help="comma-separated: forward, input_cotangent, kernel_cotangent")
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--no-cpu", action="store_true", help="leave the cpu columns A and B out")
     p.add_argument("--out", default="")
@@ -71,31 +89,35 @@ def main(argv=None):
     rows = []
     for d in [x for x in args.dtypes.split(",") if x]:
         dt = DTYPES[d]
-        for batch in [int(x) for x in args.batches.split(",") if x]:
+        batches = [int(x) for x in args.batches.split(",") if x]
+        passes = [x for x in args.passes.split(",") if x]
+        for batch, name in itertools.product(batches, passes):
             x_cpu = seed_data((batch, c, hw, hw)).to(dt)
             k_cpu = seed_data((c, c, 3, 3), 1.0 / c).to(dt)
+            g_cpu = seed_data((batch, c, hw, hw), 1.0 / (hw * hw)).to(dt)
             flop = 2.0 * batch * c * hw * hw * c * 9
             cols = {}
             if not args.no_cpu and dt != torch.float16:  # no f16 conv on the cpu in older torch
-                cols["A"] = pc.time_it(lambda: F.conv2d(x_cpu, k_cpu, padding=1),
-                                       min_reps=min(args.reps, 10))
-                cols["B"] = pc.time_it(lambda: F.conv2d(x_cpu, k_cpu, padding=1).clone(),
-                                       min_reps=min(args.reps, 10))
-            x, k = x_cpu.cuda(), k_cpu.cuda()
+                run = conv_pass(name, x_cpu, k_cpu, g_cpu)
+                cols["A"] = pc.time_it(run, min_reps=min(args.reps, 10))
+                cols["B"] = pc.time_it(lambda: run().clone(), min_reps=min(args.reps, 10))
+            x, k, g_dev = x_cpu.cuda(), k_cpu.cuda(), g_cpu.cuda()
             torch.cuda.synchronize()
-            cols["C"], g = cuda_timed(lambda: F.conv2d(x, k, padding=1), args.reps)
-            cols["D"] = pc.gpu_time_it(lambda: F.conv2d(x, k, padding=1).cpu().clone(),
-                                   min_reps=args.reps)
-            out_bytes = batch * c * hw * hw * x.element_size()
+            run = conv_pass(name, x, k, g_dev)
+            cols["C"], g = cuda_timed(run, args.reps)
+            cols["D"] = pc.gpu_time_it(lambda: run().cpu().clone(), min_reps=args.reps)
+            out_shape = (c, c, 3, 3) if name == "kernel_cotangent" else (batch, c, hw, hw)
+            out_bytes = x.element_size() * math.prod(out_shape)
             row = dict(meta)
             row.update(op="conv", dtype=d, shape=pc.shape_str((batch, c, hw, hw)),
                        conv_kernel=pc.shape_str((c, c, 3, 3)), padding="1",
                        size=str(batch * c * hw * hw), path="native")
+            row["pass"] = name
             row.update(pc.timed_columns(cols, g, out_bytes, d2h, flop), library="torch")
             rows.append(row)
-            print(f"torch conv {d} batch {batch}: gpu median {g.median_us:.1f} us = "
+            print(f"torch conv {d} batch {batch} {name}: gpu median {g.median_us:.1f} us = "
                   f"{flop / g.median_us / 1e6:.2f} TFLOP/s", file=sys.stderr)
-            del x, k
+            del x, k, g_dev
     pc.write_csv(out, rows, columns=COLUMNS, header=HEADER)
     print(f"wrote {out}")
     return 0

@@ -56,8 +56,8 @@ TEST(BenchCli, BadSizeIsRejected) {
 
 TEST(BenchCli, ConvRejectsBadBatchesAndDtypes) {
   const fs::path out = temp_dir() / "conv.csv";
-  for (const char* args :
-       {"--batches 0", "--batches 2x", "--batches ,", "--dtypes s32", "--dtypes f32,f8"}) {
+  for (const char* args : {"--batches 0", "--batches 2x", "--batches ,", "--dtypes s32",
+                           "--dtypes f32,f8", "--passes backward"}) {
     const Result r = run(std::string("conv ") + args + " --out " + out.string());
     EXPECT_EQ(r.code, 2) << args << ": " << r.output;
     EXPECT_NE(r.output.find("conv"), std::string::npos) << r.output;
@@ -177,7 +177,7 @@ TEST(BenchCli, ConvCsvKeepsItsColumnsAndFloor) {
   const auto rows = vkt::bench::read_csv(out.string());
   ASSERT_EQ(rows.size(), 2u);  // the layer, then its GEMM alone
   std::vector<std::string> expected = host_columns();
-  for (const char* k : {"op", "dtype", "shape", "kernel", "padding", "size", "path"})
+  for (const char* k : {"op", "dtype", "shape", "kernel", "padding", "pass", "size", "path"})
     expected.emplace_back(k);
   for (const std::string& k : timed_columns()) expected.push_back(k);
   expected.emplace_back("C_gpu_im2col_us");
@@ -197,6 +197,29 @@ TEST(BenchCli, ConvCsvKeepsItsColumnsAndFloor) {
   for (const char* empty : {"A_us", "B_us", "E_us", "C_over_A", "D_over_B", "A_GFLOPs"})
     EXPECT_EQ(field(rows[1], empty), "") << empty;
   expect_floor(rows[1]);
+}
+
+// --passes: the layer's conv and its two backward convs, a row each in the order asked; a
+// kernel cotangent's output is the kernel's shape.
+TEST(BenchCli, ConvTimesTheBackwardPasses) {
+  const fs::path out = temp_dir() / "conv-passes.csv";
+  const Result r =
+      run("conv --dtypes f32 --batches 2 --channels 4 --hw 5 --reps 2 "
+          "--passes forward,input_cotangent,kernel_cotangent --out " +
+          out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto rows = vkt::bench::read_csv(out.string());
+  ASSERT_EQ(rows.size(), 3u);
+  const char* passes[] = {"forward", "input_cotangent", "kernel_cotangent"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(field(rows[i], "pass"), passes[i]);
+    EXPECT_EQ(field(rows[i], "path"), "native") << passes[i];
+    EXPECT_GT(num(rows[i], "A_us"), 0) << passes[i];
+    EXPECT_GT(num(rows[i], "C_gpu_us"), 0) << passes[i];
+    expect_floor(rows[i]);
+  }
+  EXPECT_EQ(field(rows[1], "out_bytes"), "800");  // {2, 4, 5, 5} f32
+  EXPECT_EQ(field(rows[2], "out_bytes"), "576");  // {4, 4, 3, 3} f32
 }
 
 TEST(BenchCli, FftCsvKeepsItsColumnsWithAndWithoutADevice) {
