@@ -5,6 +5,7 @@
 // float limit (which the direct sum recomputes), and the rule's choices without it.
 #include "vulkan/ops/conv_winograd.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -43,13 +44,39 @@ class ForcedChunk {
   ForcedChunk& operator=(const ForcedChunk&) = delete;
 };
 
+// Winograd's rounding follows the magnitudes of the output's whole tile (its transforms mix
+// the tile's outputs), not of its own window: each output's sum of magnitudes replaced by
+// the largest in its side x side tile of out [P0, P1, OH, OW]. So an output whose window
+// reads only zeros (padding) may hold its neighbours' rounding residue (docs/grad.md).
+Tensor tile_magnitudes(const Tensor& mag, std::int64_t side) {
+  const Shape& s = mag.shape();
+  std::vector<double> v = as_doubles(mag), out(v.size());
+  const std::int64_t planes = s[0] * s[1], oh = s[2], ow = s[3];
+  for (std::int64_t p = 0; p < planes; ++p) {
+    for (std::int64_t y = 0; y < oh; ++y) {
+      for (std::int64_t x = 0; x < ow; ++x) {
+        double m = 0;
+        for (std::int64_t ty = y / side * side; ty < std::min(oh, y / side * side + side); ++ty) {
+          for (std::int64_t tx = x / side * side; tx < std::min(ow, x / side * side + side); ++tx) {
+            m = std::max(m, v[static_cast<std::size_t>((p * oh + ty) * ow + tx)]);
+          }
+        }
+        out[static_cast<std::size_t>((p * oh + y) * ow + x)] = m;
+      }
+    }
+  }
+  return from_vector(out, s);
+}
+
 class ConvWinograd : public VulkanTest {
  protected:
   // x and w on the device against the cpu, expecting Winograd (or not) and no fallback.
   void check(const Case& c, const Tensor& x, const Tensor& w, bool winograd) {
     const ConvOptions o = options(c);
     const Tensor want = conv(x, w, o);
-    const Tensor mag = conv(magnitudes(x), magnitudes(w), o);
+    const bool small_kernel = c.kernel[2] == 3 && c.kernel[3] == 3;
+    const Tensor own = conv(magnitudes(x), magnitudes(w), o);
+    const Tensor mag = winograd ? tile_magnitudes(own, small_kernel ? 2 : 3) : own;
     const Tensor gx = transfer(x, gpu()), gw = transfer(w, gpu());
     LedgerScope scope;
     const Tensor got = conv(gx, gw, o);
@@ -100,6 +127,34 @@ TEST_F(ConvWinograd, SmallKernelMatchesTheCpu) {
 TEST_F(ConvWinograd, SmallOutputMatchesTheCpu) {
   const OverrideScope force("conv_winograd=1");
   for (const Case& c : small_output_cases()) check(c, true);
+}
+
+// Random geometries of both algorithms (seeded, so a failure names a case that replays):
+// sizes, channels, batches, padding from -1 to 3 on each side, and for F(3x3, 2x2) kernels
+// from 2 x 2 to 12 x 12 with the input sized for 3 x 3 outputs.
+TEST_F(ConvWinograd, RandomGeometriesMatchTheCpu) {
+  const OverrideScope force("conv_winograd=1");
+  std::uint32_t state = 12345;
+  auto draw = [&](std::int64_t lo, std::int64_t hi) {
+    state = state * 1664525u + 1013904223u;
+    return lo + static_cast<std::int64_t>((state >> 8) % static_cast<std::uint32_t>(hi - lo + 1));
+  };
+  for (int i = 0; i < 40; ++i) {
+    const std::int64_t n = draw(1, 3), c = draw(1, 9), o = draw(1, 9);
+    const std::pair<std::int64_t, std::int64_t> ph{draw(-1, 3), draw(-1, 3)},
+        pw{draw(-1, 3), draw(-1, 3)};
+    if (i % 2 == 0) {  // F(2x2, 3x3): the padded input at least 3 x 3
+      const std::int64_t h = std::max<std::int64_t>(draw(1, 12), 3 - ph.first - ph.second);
+      const std::int64_t w = std::max<std::int64_t>(draw(1, 12), 3 - pw.first - pw.second);
+      check({"3x3 kernel, case " + std::to_string(i), {n, c, h, w}, {o, c, 3, 3}, {ph, pw}}, true);
+    } else {  // F(3x3, 2x2): 3 x 3 outputs
+      const std::int64_t kh = draw(2, 12), kw = draw(2, 12);
+      const std::int64_t h = kh + 2 - ph.first - ph.second, w = kw + 2 - pw.first - pw.second;
+      if (h < 1 || w < 1) continue;
+      check({"3x3 outputs, case " + std::to_string(i), {n, c, h, w}, {o, c, kh, kw}, {ph, pw}},
+            true);
+    }
+  }
 }
 
 // Chunks of images (F(2x2, 3x3): each chunk its own outputs) and of contracted images

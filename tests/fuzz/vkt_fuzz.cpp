@@ -5,9 +5,13 @@
 // threads change only the speed (tests/fuzz/campaign.h). Ends with a breakdown of the time.
 //   vkt_fuzz --seed 1 --seconds 100       (the ctest entry)
 //   vkt_fuzz --seed 7 --first 1234 --programs 1   (replays one program)
+//   vkt_fuzz --seed 3 --programs 5000 --set conv_winograd=1   (another side of a rule)
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
+#include <string>
 
+#include "common/settings.h"
 #include "fuzz/campaign.h"
 #include "fuzz/check.h"
 
@@ -17,6 +21,7 @@ int main(int argc, char** argv) {
   CampaignOptions o;
   o.threads = default_threads();
   bool no_shrink = false;
+  std::string sets;
   app.add_option("--seed", o.seed, "run seed (program i is made from seed and i)");
   app.add_option("--first", o.first, "index of the first program");
   app.add_option("--programs", o.programs, "stop after this many programs (0: no limit)");
@@ -31,7 +36,18 @@ int main(int argc, char** argv) {
                  "on the device (0: never)");
   app.add_flag("--no-shrink", no_shrink, "print failing programs as generated");
   app.add_flag("--verbose", o.verbose, "list every program");
+  app.add_option("--set", sets,
+                 "library overrides for the whole run, 'name=value,...' (src/common/settings.h), "
+                 "e.g. conv_winograd=1: every conv it applies to takes Winograd's algorithms; a "
+                 "mismatch replays with the same --set");
   CLI11_PARSE(app, argc, argv);
+  std::optional<vkt::OverrideScope> override_scope;
+  try {
+    if (!sets.empty()) override_scope.emplace(sets);
+  } catch (const vkt::Error& e) {
+    std::cerr << "vkt_fuzz: --set: " << e.what() << "\n";
+    return 2;
+  }
   if (o.programs == 0 && o.seconds <= 0) o.programs = 100;
   o.shrink = !no_shrink;
 
@@ -39,7 +55,7 @@ int main(int argc, char** argv) {
   std::cout << "vkt_fuzz: device " << gpu.name()
             << "; flushes f32 subnormals: " << (flushes(vkt::DType::f32) ? "yes" : "no")
             << ", f64: " << (flushes(vkt::DType::f64) ? "yes" : "no") << "; " << o.threads
-            << " threads\n";
+            << " threads" << (sets.empty() ? "" : "; overrides " + sets) << "\n";
   // Whether this run starts from pipelines a previous one stored (VKT_CACHE_DIR).
   for (const auto& [key, value] : gpu.properties()) {
     if (key == "pipeline_cache") std::cout << "vkt_fuzz: pipeline cache " << value << "\n";
