@@ -92,9 +92,11 @@ bool fits(const VulkanBackend& b, const OpCall& call, const Geometry& g, Winogra
   const std::int64_t per = scratch_per_item(g, kind);
   const auto range = static_cast<std::int64_t>(
       std::min<std::uint64_t>(b.context().limits().max_storage_range, std::uint64_t{1} << 62));
+  // The transformed kernel (F(2x2, 3x3)) or the GEMM's result (F(3x3, 2x2)), made once.
+  const std::int64_t fixed = kPoints * g.p1 * (kind == WinogradKind::small_kernel ? g.c : g.p0);
   return numel(call.inputs[0].shape()) < kLimit && numel(call.inputs[1].shape()) < kLimit &&
-         numel(call.out_shape) < kLimit && per < kLimit && per * 4 <= range &&
-         kPoints * g.p0 * g.p1 < kLimit && kPoints * g.c * g.p1 < kLimit;
+         numel(call.out_shape) < kLimit && per < kLimit && per * 4 <= range && fixed < kLimit &&
+         fixed * 4 <= range;
 }
 
 // The rule. A kernel cotangent (3 x 3 outputs over a kernel of at least 8 x 8 taps): its
