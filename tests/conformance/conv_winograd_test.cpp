@@ -68,10 +68,22 @@ Tensor tile_magnitudes(const Tensor& mag, std::int64_t side) {
   return from_vector(out, s);
 }
 
+bool all_finite(const Tensor& t) {
+  for (const double v : as_doubles(t)) {
+    if (!std::isfinite(v)) return false;
+  }
+  return true;
+}
+
 class ConvWinograd : public VulkanTest {
  protected:
   // x and w on the device against the cpu, expecting Winograd (or not) and no fallback.
-  void check(const Case& c, const Tensor& x, const Tensor& w, bool winograd) {
+  // The recompute stays on only where an operand holds a NaN or an infinity, or where
+  // `overflows` says the transforms overflow: otherwise a pass reading scratch nobody wrote
+  // (NaN under VKT_POISON) must show.
+  void check(const Case& c, const Tensor& x, const Tensor& w, bool winograd,
+             bool overflows = false) {
+    vk::testing::set_winograd_recompute(overflows || !all_finite(x) || !all_finite(w));
     const ConvOptions o = options(c);
     const Tensor want = conv(x, w, o);
     const bool small_kernel = c.kernel[2] == 3 && c.kernel[3] == 3;
@@ -80,6 +92,7 @@ class ConvWinograd : public VulkanTest {
     const Tensor gx = transfer(x, gpu()), gw = transfer(w, gpu());
     LedgerScope scope;
     const Tensor got = conv(gx, gw, o);
+    vk::testing::set_winograd_recompute(true);
     EXPECT_EQ(scope.delta().fallbacks, 0u) << c.name << ": " << scope.delta().to_string();
     EXPECT_EQ(&got.backend(), &gpu()) << c.name;
     EXPECT_EQ(vk::testing::last_conv_winograd(), winograd) << c.name;
@@ -187,9 +200,14 @@ TEST_F(ConvWinograd, NonFiniteAndHugeValuesFollowTheDirectSum) {
     x[20] = INFINITY;
     x[x.size() - 3] = -INFINITY;
     w[w.size() / 2] = std::nan("");
-    check({c.name + " with NaN and infinities", c.input, c.kernel, c.padding},
-          as_type(from_vector(x, c.input), DType::f32),
-          as_type(from_vector(w, c.kernel), DType::f32), true);
+    const Tensor xs = as_type(from_vector(x, c.input), DType::f32);
+    const Tensor ws = as_type(from_vector(w, c.kernel), DType::f32);
+    check({c.name + " with NaN and infinities", c.input, c.kernel, c.padding}, xs, ws, true);
+    {  // in chunks of one image: the recompute only where the last chunk has added
+      const ForcedChunk chunk(1);
+      check({c.name + " with NaN and infinities, chunks", c.input, c.kernel, c.padding}, xs, ws,
+            true);
+    }
     // Two neighbours near the limit in each plane: B^T's sum of them overflows, the direct
     // sums (weights 1 / K) stay finite.
     std::vector<double> huge = as_doubles(make(c.input, DType::f64, 5));
@@ -200,31 +218,47 @@ TEST_F(ConvWinograd, NonFiniteAndHugeValuesFollowTheDirectSum) {
     std::vector<double> ones(w.size(), 1.0 / static_cast<double>(numel(c.kernel) / c.kernel[0]));
     check({c.name + " near the float limit", c.input, c.kernel, c.padding},
           as_type(from_vector(huge, c.input), DType::f32),
-          as_type(from_vector(ones, c.kernel), DType::f32), true);
+          as_type(from_vector(ones, c.kernel), DType::f32), true, true);
   }
 }
 
 // The rule, without the override: a kernel cotangent of 8 x 8 taps or more and a 3 x 3
-// kernel over 64 channels each way take Winograd; fewer taps or channels, strides, groups,
-// dilation and other dtypes keep the direct kernel.
+// kernel over 64 channels each way take Winograd; fewer taps or channels keep the direct
+// kernel, and so, even when forced, do strides, groups, dilations and other dtypes.
 TEST_F(ConvWinograd, TheRuleTakesCotangentsAndWideLayers) {
   check(small_output_cases()[0], true);
   check({"a 64-channel layer", {1, 64, 6, 6}, {64, 64, 3, 3}, {{1, 1}, {1, 1}}}, true);
   check({"8 channels", {1, 8, 6, 6}, {8, 8, 3, 3}, {{1, 1}, {1, 1}}}, false);
   check({"3 x 3 outputs of a 3 x 4 kernel", {1, 2, 5, 6}, {2, 2, 3, 4}, {}}, false);
+  // Forced on, where neither algorithm applies: the direct kernel (each conv native, so the
+  // flag read is this call's).
   const OverrideScope force("conv_winograd=1");
-  ConvOptions strided;
-  strided.strides = {2, 2};
   const Tensor x = transfer(make({1, 2, 8, 8}, DType::f32, 1), gpu());
   const Tensor w = transfer(make({3, 2, 3, 3}, DType::f32, 2), gpu());
-  (void)conv(x, w, strided);
-  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "stride 2";
+  auto expect_direct = [&](const Tensor& a, const Tensor& b, const ConvOptions& o,
+                           const char* what) {
+    (void)conv(x, w);  // Winograd: the flag is set
+    ASSERT_TRUE(vk::testing::last_conv_winograd()) << what;
+    LedgerScope scope;
+    (void)conv(a, b, o);
+    ASSERT_EQ(scope.delta().fallbacks, 0u) << what;
+    EXPECT_FALSE(vk::testing::last_conv_winograd()) << what;
+  };
+  ConvOptions strided;
+  strided.strides = {2, 2};
+  expect_direct(x, w, strided, "stride 2");
   ConvOptions groups;
   groups.feature_group_size = 2;
-  (void)conv(x, transfer(make({4, 1, 3, 3}, DType::f32, 2), gpu()), groups);
-  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "feature groups";
-  (void)conv(as_type(x, DType::f16), as_type(w, DType::f16));
-  EXPECT_FALSE(vk::testing::last_conv_winograd()) << "f16";
+  expect_direct(x, transfer(make({4, 1, 3, 3}, DType::f32, 2), gpu()), groups, "feature groups");
+  ConvOptions dilated;
+  dilated.kernel_dilation = {2, 1};
+  expect_direct(x, w, dilated, "kernel dilation");
+  ConvOptions input_dilated;
+  input_dilated.input_dilation = {1, 2};
+  expect_direct(x, w, input_dilated, "input dilation");
+  if (static_cast<vk::VulkanBackend&>(gpu()).dtype_supported(DType::f16)) {
+    expect_direct(as_type(x, DType::f16), as_type(w, DType::f16), {}, "f16");
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ namespace {
 constexpr std::int64_t kPoints = 16;  // the 4 x 4 transform domain
 constexpr std::uint64_t kMinScratchBytes = std::uint64_t{64} << 20;
 std::atomic<std::int64_t> g_forced_chunk{0};
+std::atomic<bool> g_recompute{true};
 
 // out [P0, P1, OH, OW] = conv(input [P0, C, H, W], kernel [P1, C, KH, KW]).
 struct Geometry {
@@ -73,7 +74,6 @@ std::int64_t scratch_per_item(const Geometry& g, WinogradKind kind) {
 std::int64_t items_per_chunk(const VulkanBackend& b, const OpCall& call, const Geometry& g,
                              WinogradKind kind) {
   const std::int64_t items = kind == WinogradKind::small_kernel ? g.p0 : g.c;
-  if (const std::int64_t forced = g_forced_chunk.load(); forced > 0) return std::min(forced, items);
   const std::uint64_t operands =
       4 * static_cast<std::uint64_t>(numel(call.inputs[0].shape()) + numel(call.inputs[1].shape()) +
                                      numel(call.out_shape));
@@ -82,6 +82,9 @@ std::int64_t items_per_chunk(const VulkanBackend& b, const OpCall& call, const G
                                b.context().limits().max_storage_range / 4, std::uint64_t{1} << 31});
   const auto per = static_cast<std::uint64_t>(scratch_per_item(g, kind));
   const auto fit = static_cast<std::int64_t>(std::max<std::uint64_t>(limit / per, 1));
+  if (const std::int64_t forced = g_forced_chunk.load(); forced > 0) {
+    return std::min({forced, fit, items});
+  }
   const std::int64_t chunks = ceil_div(items, std::min(fit, items));
   return ceil_div(items, chunks);
 }
@@ -125,6 +128,11 @@ static_assert(sizeof(OutPush) <= Pipelines::kPushBytes);
 
 std::uint32_t u32(std::int64_t x) {
   return static_cast<std::uint32_t>(x);
+}
+
+// The output pass's `last`: recompute non-finite outputs (unless a test turned it off).
+std::uint32_t recompute(bool last_chunk) {
+  return last_chunk && g_recompute.load() ? 1u : 0u;
 }
 
 Tensor scratch(VulkanBackend& b, std::int64_t elements) {
@@ -185,7 +193,7 @@ void run_small_kernel(VulkanBackend& b, const OpCall& call, const Geometry& g, c
                    u32(cols),
                    1,
                    0,
-                   1,
+                   recompute(true),
                    u32(g.c),
                    u32(g.h),
                    u32(g.w),
@@ -234,7 +242,7 @@ void run_small_output(VulkanBackend& b, const OpCall& call, const Geometry& g, c
                    1,
                    0,
                    c0 > 0 ? 1u : 0u,
-                   c0 + images == g.c ? 1u : 0u,
+                   recompute(c0 + images == g.c),
                    u32(g.c),
                    u32(g.h),
                    u32(g.w),
@@ -250,6 +258,9 @@ void run_small_output(VulkanBackend& b, const OpCall& call, const Geometry& g, c
 namespace testing {
 void force_winograd_chunk(std::int64_t items) {
   g_forced_chunk.store(items);
+}
+void set_winograd_recompute(bool on) {
+  g_recompute.store(on);
 }
 }  // namespace testing
 

@@ -31,6 +31,10 @@ namespace testing {
 // Every Winograd conv from now on takes `items` images (contracted images for a kernel
 // cotangent) per chunk, at most all of them; 0: back to the scratch budget.
 void force_winograd_chunk(std::int64_t items);
+// Whether the last pass recomputes non-finite outputs as the direct sum (default on). Tests
+// of finite inputs turn it off: the recompute would otherwise hide a pass that reads
+// scratch nobody wrote (NaN where VKT_POISON fills new buffers).
+void set_winograd_recompute(bool on);
 }  // namespace testing
 
 }  // namespace vkt::vk

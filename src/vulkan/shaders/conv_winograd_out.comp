@@ -43,6 +43,10 @@ bool finite(float v) {
   return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u;  // immune to fast-math folding
 }
 
+bool isnan_bits(float v) {
+  return (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
 // out[n, o, y, xo] as conv.comp sums it: padding contributes 0 * w (NaN for a NaN weight).
 float direct(uint n, uint o, uint y, uint xo) {
   float sum = 0.0;
@@ -57,6 +61,7 @@ float direct(uint n, uint o, uint y, uint xo) {
         sum += v * k.v[kb + i * p.kw + j];
       }
     }
+    if (isnan_bits(sum)) break;  // NaN stays NaN: a diverged step's recompute stays short
   }
   return sum;
 }
