@@ -56,7 +56,8 @@
 # train     one training step (issue 35): an MLP 784-1024-1024-10 (batch 256) and a ResNet
 #           basic block (64 channels, 56x56, batch 32), eager and compiled, with the device's
 #           peak memory, then PyTorch eager and torch.compile on the same steps (torch_train.py);
-#           each side's device time per op or kernel in a step (train-profile, torch-train-profile)
+#           each side's device time per op or kernel in a step (train-profile, torch-train-profile);
+#           the ResNet block again with Winograd's convs off (train-direct: conv_winograd=0)
 # ops, shapes, matmul, chain, overhead  as vkt-bench names them
 set -euo pipefail
 out=${1:?usage: run-gpu-benches.sh OUTDIR [build dir] [bench ...]}
@@ -243,6 +244,8 @@ for b in $benches; do
     train)
       "$bench" train --reps 20 --out "$out/${host}_train_${day}.csv" \
         --profile-out "$out/${host}_train-profile_${day}.csv"
+      "$bench" --override conv_winograd=0 train --cases resnet_block --reps 20 \
+        --out "$out/${host}_train-direct_${day}.csv"
       if have_torch; then
         python3 bench/peers/torch_train.py --reps 20 --out "$out/${host}_torch-train_${day}.csv" \
           --profile-out "$out/${host}_torch-train-profile_${day}.csv"
