@@ -222,6 +222,33 @@ TEST_F(ConvWinograd, NonFiniteAndHugeValuesFollowTheDirectSum) {
   }
 }
 
+// Outputs whose window reads only padding are the direct sum's zeros, not a rounding residue
+// of the tile's other outputs (the random test found one at -1.2e-7), with the recompute of
+// non-finite outputs off. F(3x3, 2x2)'s outputs mix the whole tile (F(2x2, 3x3)'s keep to
+// their windows' rows and columns, so theirs are zeros anyway).
+TEST_F(ConvWinograd, PaddingOnlyWindowsGiveExactZeros) {
+  const OverrideScope force("conv_winograd=1");
+  // 3 x 3 outputs of a 2 x 4 kernel, padding 2 above a 2-row input: output row 0's window
+  // is rows -2 and -1.
+  const Case c{"padding-only row", {3, 4, 2, 4}, {5, 4, 2, 4}, {{2, 0}, {1, 1}}};
+  check(c, true);  // within the tile bound
+  vk::testing::set_winograd_recompute(false);
+  const Tensor got = conv(transfer(make(c.input, DType::f32, 1), gpu()),
+                          transfer(make(c.kernel, DType::f32, 2), gpu()), options(c));
+  vk::testing::set_winograd_recompute(true);
+  EXPECT_TRUE(vk::testing::last_conv_winograd());
+  ASSERT_EQ(got.shape(), (Shape{3, 5, 3, 3}));
+  const std::vector<float> v = got.to_vector<float>();
+  int zeros = 0;
+  for (std::size_t i = 0; i < v.size(); i += 9) {
+    for (std::size_t x = 0; x < 3; ++x) {
+      EXPECT_EQ(v[i + x], 0.0f) << "output " << i + x;
+      ++zeros;
+    }
+  }
+  EXPECT_EQ(zeros, 3 * 5 * 3);
+}
+
 // The rule, without the override: a kernel cotangent of 8 x 8 taps or more and a 3 x 3
 // kernel over 64 channels each way take Winograd; fewer taps or channels keep the direct
 // kernel, and so, even when forced, do strides, groups, dilations and other dtypes.

@@ -2,9 +2,11 @@
 // conv by Winograd's minimal filtering (conv_winograd.cpp), the pass out of the transform
 // domain: at one (p0, p1, tile), the GEMM's 16 matrices M[xi][p0, p1, t] give the tile's
 // S x S outputs O M O^T, stored where they fall inside out [P0, P1, OH, OW]. The last pass
-// recomputes an output that comes out NaN or infinite as the direct conv does (channels,
-// then taps, padding read as zeros), so non-finite inputs and overflow give the cpu's NaN or
-// infinity: the transforms mix values, and one infinity in a patch would make its tile NaN.
+// computes as the direct sum does (channels, then taps, padding read as zeros) an output
+// whose window reads only padding, which the transforms would give its neighbours' rounding
+// residue in place of 0, and an output that comes out NaN or infinite, so non-finite inputs
+// and overflow give the cpu's NaN or infinity: the transforms mix values, and one infinity
+// in a patch would make its tile NaN.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : enable
 
@@ -23,7 +25,7 @@ layout(push_constant) uniform Push {
   uint oh, ow, tiles_h, tiles_w;
   uint xi_stride, m_p0, m_p1, m_t;  // M[xi] [p0, p1, t], p0 within the pass
   uint accumulate;                  // add to the output (a later chunk of K), else store
-  uint last;                        // the last chunk: recompute non-finite outputs
+  uint last;  // 1: the last chunk (direct sums for all-padding windows); 2: also non-finite
   uint c, h, w, kh, kw;
   int pad_h, pad_w;
 } p;
@@ -41,6 +43,12 @@ float row(uint i, float v[4]) {
 
 bool finite(float v) {
   return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u;  // immune to fast-math folding
+}
+
+// Whether output (y, xo)'s window lies wholly in the padding.
+bool padding_only(uint y, uint xo) {
+  const int y0 = int(y) - p.pad_h, x0 = int(xo) - p.pad_w;
+  return y0 + int(p.kh) <= 0 || y0 >= int(p.h) || x0 + int(p.kw) <= 0 || x0 >= int(p.w);
 }
 
 bool isnan_bits(float v) {
@@ -89,7 +97,9 @@ void main() {
           const uint o = ((n * p.p1n + p1) * p.oh + y) * p.ow + xo;
           float v = row(j, r);
           if (p.accumulate != 0u) v += dst.v[o];
-          if (p.last != 0u && !finite(v)) v = direct(n, p1, y, xo);
+          if ((p.last & 1u) != 0u && (padding_only(y, xo) || ((p.last & 2u) != 0u && !finite(v)))) {
+            v = direct(n, p1, y, xo);
+          }
           dst.v[o] = v;
         }
       }
