@@ -157,13 +157,12 @@ Tensors d_atan2(const RuleArgs& r) {  // b / (a^2 + b^2), -a / (a^2 + b^2)
       r, [&] { return divide(multiply(r.g, b), norm); },
       [&] { return negate(divide(multiply(r.g, a), norm)); });
 }
-// Nx: an input equal to the result gets g, halved where both are (a tie). The masks'
-// arithmetic takes literals only: scalar tensors (select's branches) would each be a
-// creation dispatch in a compiled plan, where these fuse into one kernel.
-// Ties split the cotangent evenly (Nx's rule): g where only this input is the result, g / 2
-// where both are, 0 where the other is (or the result is NaN). Two selects where the
-// quotient of indicators took two conversions, an add and a divide: relu's backward pass
-// reads its full-size operands in 5 passes instead of 7.
+// Nx: an input equal to the result gets g, halved where both are (a tie), 0 where only the
+// other is (or the result is NaN). Two selects where the quotient of indicators took two
+// conversions, an add and a divide: fewer full-size passes and temporaries in an eager step
+// (a mask product in place of the outer select would convert the mask instead). The zero
+// branch is a rank-0 tensor: one creation dispatch per rule in a compiled plan too, until
+// the compiler folds rank-0 constants into the kernels that read them.
 Tensors d_min_max(const RuleArgs& r) {
   const Tensor a_is = equal(r.in[0], r.out);
   const Tensor b_is = equal(r.in[1], r.out);
